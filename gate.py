@@ -1,0 +1,3301 @@
+#!/usr/bin/env python3
+"""benchgate: a publication gate for coding-agent benchmark claims.
+
+Before anyone quotes "78% on our 40-task suite", benchgate checks the bookkeeping
+behind the number. Every task that enters the ledger must exit exactly once, as
+pass, fail or unscoreable (with a reason class). The gate prints a report card
+marked PUBLISHABLE, or refuses with BLOCKED and lists every finding.
+
+Commands:
+  check    gate a manifest against its attempt records (the default command)
+  digest   print the task_ids_sha256 of a runs file or an ID list
+  freeze   freeze a task slice into a benchmark card
+  verify   verify that a task slice still matches its card
+  compare  paired comparison of two PUBLISHABLE ledgers over the same suite
+  import   convert SWE-bench, Inspect AI or Terminal-Bench results into runs.jsonl
+
+Exit codes:
+  0  PUBLISHABLE (check, compare), ok (digest, freeze, verify, import)
+  1  BLOCKED: one or more findings (check, compare), or refused (freeze, verify)
+  2  input or usage error: unreadable file, malformed JSON, wrong types,
+     missing required fields; one line on stderr names the file and the line
+     or field
+
+The gate never writes to its inputs, never runs code from them and never
+touches the network. Same inputs, byte-identical output.
+
+Example:
+  python3 gate.py --manifest bench.manifest.json --runs runs.jsonl
+  python3 gate.py digest --runs runs.jsonl
+  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl \\
+      --format json --claim 72.5%
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import re
+import statistics
+import sys
+import tempfile
+import zipfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, NoReturn
+
+__version__ = "0.1.0"
+
+BUCKETS = ("pass", "fail", "unscoreable")
+BUILTIN_REASONS = ("harness_timeout", "grader_error", "env_flake", "missing_artifact")
+DEFAULT_LICENSES = ("mit", "apache-2.0", "bsd-3-clause")
+DEFAULT_NOT_A_CLAIM_ABOUT = ("unseen repositories", "security behavior", "runner permanence")
+TASK_FIELDS = ("task_id", "repo", "commit", "language", "edit_span", "license", "has_failing_test")
+NOT_A_PRODUCT_VERDICT = "not a product verdict; read not_a_claim_about in the card"
+CARD_VERSION = 1
+# A line longer than this is refused rather than read whole: no real attempt record is this big.
+MAX_LINE_BYTES = 8 * 1024 * 1024
+_CHUNK_BYTES = 1 << 22
+_LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
+
+
+class GateError(Exception):
+    """Bad input or usage. `main` prints it as one line and exits 2."""
+
+
+#####################################################################
+# Loading and validation: strict JSON, manifests, JSONL attempt records
+#####################################################################
+
+
+def _strict_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"duplicate key {key!r} in one object (the last-one-wins default hides tampering)")
+            seen.add(key)
+    return obj
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:40]} is out of range")
+    return value
+
+
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_strict_object, parse_constant=_reject_constant, parse_float=_finite_float
+)
+_SKIP_WS = re.compile(r"[ \t\r\n]*").match
+_END_OF_LINE = re.compile(r"[ \t\r]*(?:\n|\Z)").match
+
+
+def _json_problem(exc: BaseException) -> str:
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON: {exc.msg} (column {exc.colno})"
+    if isinstance(exc, RecursionError):
+        return "invalid JSON: nesting is too deep"
+    return f"invalid JSON: {exc}"
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity or deep nesting."""
+    try:
+        return _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        raise GateError(f"{where}: {_json_problem(exc)}") from None
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = first_line + data.count(b"\n", 0, exc.start)
+        raise GateError(f"{where}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+    if first_line == 1 and text.startswith("\ufeff"):
+        raise GateError(f"{where}:1: starts with a byte-order mark; save the file as UTF-8 without BOM")
+    return text
+
+
+def load_json_file(path: Path, label: str | None = None) -> Any:
+    """Read and strictly parse a whole JSON file (manifests, cards, task lists)."""
+    where = label or str(path)
+    return parse_json(_decode_utf8(_read_bytes(path), where), where)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            for block in iter(lambda: handle.read(_CHUNK_BYTES), b""):
+                digest.update(block)
+    except OSError as exc:
+        raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()
+
+
+def ids_digest(ids: Iterable[str]) -> str:
+    """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
+    return hashlib.sha256("\n".join(sorted(set(ids))).encode("utf-8")).hexdigest()
+
+
+def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, value) for each non-blank line, streaming in large chunks.
+
+    Each line is parsed on its own by the C scanner, so a value can never span two lines,
+    yet there is no per-line Python call into json.loads. Memory stays at one chunk.
+    """
+    where = str(path)
+    scan = _DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at an offset
+    try:
+        handle = path.open("rb")
+    except OSError as exc:
+        raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    line = 1
+    with handle:
+        while True:
+            try:
+                data = handle.read(_CHUNK_BYTES)
+                if data and not data.endswith(b"\n"):
+                    rest = handle.readline(MAX_LINE_BYTES + 1)
+                    data += rest
+                    tail = len(data) - data.rfind(b"\n") - 1
+                    if tail > MAX_LINE_BYTES:
+                        last = line + data.count(b"\n")
+                        raise GateError(f"{where}:{last}: line is longer than {MAX_LINE_BYTES} bytes")
+            except OSError as exc:
+                raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
+            if not data:
+                return
+            if hasher is not None:
+                hasher.update(data)
+            text = _decode_utf8(data, where, line)
+            end_of_text = len(text)
+            pos = 0
+            while True:
+                skipped = _SKIP_WS(text, pos)
+                stop = skipped.end() if skipped else pos
+                if stop != pos:
+                    line += text.count("\n", pos, stop)
+                    pos = stop
+                if pos == end_of_text:
+                    break
+                try:
+                    value, end = scan(text, pos)
+                except StopIteration:
+                    raise GateError(f"{where}:{line}: invalid JSON: expecting a value") from None
+                except (ValueError, RecursionError) as exc:
+                    if isinstance(exc, json.JSONDecodeError):
+                        at = line + text.count("\n", pos, exc.pos)
+                        raise GateError(f"{where}:{at}: invalid JSON: {exc.msg}") from None
+                    raise GateError(f"{where}:{line}: {_json_problem(exc)}") from None
+                eol = _END_OF_LINE(text, end)
+                if eol is None:
+                    raise GateError(f"{where}:{line}: extra data after the JSON object (one record per line)")
+                yield line, value
+                line += 1
+                pos = eol.end()
+
+
+def _type_name(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"the string {value[:40]!r}"
+    return type(value).__name__ if not isinstance(value, (int, float)) else f"the number {value!r}"
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int  # not bool: the seed trusted booleans as integers
+
+
+def _is_number(value: object) -> bool:
+    return type(value) in (int, float)
+
+
+class _Fields:
+    """Typed access to a JSON object, with errors that name the file and field."""
+
+    def __init__(self, obj: Any, where: str, path: str = "") -> None:
+        self.where = where
+        self.path = path
+        if not isinstance(obj, dict):
+            raise GateError(f"{where}: {path or 'top level'}: expected a JSON object, got {_type_name(obj)}")
+        self.obj: dict[str, Any] = obj
+
+    def name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def fail(self, key: str, problem: str) -> NoReturn:
+        raise GateError(f"{self.where}: {self.name(key)}: {problem}")
+
+    def has(self, key: str) -> bool:
+        return key in self.obj
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.obj.get(key, default)
+
+    def required(self, key: str) -> Any:
+        if key not in self.obj:
+            self.fail(key, "required field is missing")
+        return self.obj[key]
+
+    def string(self, key: str, required: bool = True, default: str | None = None) -> str | None:
+        if not required and key not in self.obj:
+            return default
+        value = self.required(key)
+        if not isinstance(value, str) or not value.strip():
+            self.fail(key, f"expected a non-empty string, got {_type_name(value)}")
+        return value
+
+    def integer(self, key: str, minimum: int, default: int | None = None) -> int:
+        if key not in self.obj and default is not None:
+            return default
+        value = self.required(key)
+        if not _is_int(value) or value < minimum:
+            self.fail(key, f"expected an integer >= {minimum}, got {_type_name(value)}")
+        return int(value)
+
+    def number(self, key: str, minimum: float, maximum: float | None = None) -> float | None:
+        if key not in self.obj:
+            return None
+        value = self.obj[key]
+        if not _is_number(value) or value < minimum or (maximum is not None and value > maximum):
+            bound = f" and <= {maximum:g}" if maximum is not None else ""
+            self.fail(key, f"expected a number >= {minimum:g}{bound}, got {_type_name(value)}")
+        return float(value)
+
+    def child(self, key: str, required: bool = True) -> _Fields | None:
+        if not required and key not in self.obj:
+            return None
+        return _Fields(self.required(key), self.where, self.name(key))
+
+    def items(self, key: str, required: bool = True) -> list[Any]:
+        if not required and key not in self.obj:
+            return []
+        value = self.required(key)
+        if not isinstance(value, list):
+            self.fail(key, f"expected a list, got {_type_name(value)}")
+        return value
+
+    def strings(self, key: str) -> tuple[str, ...]:
+        values = self.items(key, required=False)
+        for index, value in enumerate(values):
+            if not isinstance(value, str) or not value or value != value.strip():
+                self.fail(f"{key}[{index}]", f"expected a non-empty string without surrounding spaces, got {_type_name(value)}")
+        return tuple(values)
+
+
+@dataclass(frozen=True)
+class Control:
+    task_id: str
+    expected: str
+    role: str
+
+
+@dataclass(frozen=True)
+class ControlRun:
+    role: str
+    runs: Path
+    max_pass_rate: float | None
+    min_pass_rate: float | None
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    name: str
+    numerator: str
+    denominator: str
+    unit: str
+    headline: bool
+
+
+@dataclass(frozen=True)
+class Manifest:
+    path: Path
+    sha256: str
+    claim_id: str
+    dataset_name: str
+    task_count: int
+    task_ids_sha256: str
+    task_ids: tuple[str, ...] | None
+    strata: dict[str, int] | None
+    controls: tuple[Control, ...]
+    control_runs: tuple[ControlRun, ...]
+    envelope: dict[str, Any]
+    attempt_budget: int | None
+    attempt_mode: str
+    reasons: frozenset[str]
+    metrics: tuple[MetricSpec, ...]
+    rerun_recipe: str | None
+    tasks_path: Path | None
+    card_path: Path | None
+
+
+def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
+    """Resolve a manifest-relative path; one that escapes the manifest's folder is refused."""
+    if not relative or os.path.isabs(relative):
+        raise GateError(f"{where}: {field_name}: expected a path relative to the manifest's folder, got {relative!r}")
+    root = base.resolve()
+    target = (root / relative).resolve()
+    if target != root and root not in target.parents:
+        raise GateError(f"{where}: {field_name}: {relative!r} escapes the manifest's folder")
+    return target
+
+
+def load_manifest(path: Path) -> Manifest:
+    raw = _read_bytes(path)
+    where = str(path)
+    top = _Fields(parse_json(_decode_utf8(raw, where), where), where)
+    claim_id = top.string("claim_id")
+    dataset = top.child("dataset")
+    assert dataset is not None and claim_id is not None
+    name = dataset.string("name")
+    task_count = dataset.integer("task_count", 1)
+    digest = dataset.required("task_ids_sha256")
+    if not isinstance(digest, str):
+        dataset.fail("task_ids_sha256", f"expected a string, got {_type_name(digest)}")
+    task_ids = None
+    if dataset.has("task_ids"):
+        task_ids = dataset.strings("task_ids")
+        if len(set(task_ids)) != len(task_ids):
+            dup = sorted({t for t in task_ids if task_ids.count(t) > 1})[0]
+            dataset.fail("task_ids", f"task {dup!r} is listed twice")
+    strata = None
+    strata_fields = dataset.child("strata", required=False)
+    if strata_fields is not None:
+        strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj}
+    controls = []
+    for index, item in enumerate(top.items("controls")):
+        entry = _Fields(item, where, f"controls[{index}]")
+        task_id = entry.string("task_id")
+        expected = entry.required("expected")
+        if expected not in ("pass", "fail"):
+            entry.fail("expected", f"expected 'pass' or 'fail', got {_type_name(expected)}")
+        role = entry.string("role")
+        assert task_id is not None and role is not None
+        if (role, expected) in (("negative", "pass"), ("positive", "fail")):
+            entry.fail("expected", f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
+        controls.append(Control(task_id, expected, role))
+    envelope = top.child("envelope")
+    assert envelope is not None
+    envelope.number("wall_clock_s_per_task", 0)
+    control_runs = []
+    for index, item in enumerate(top.items("control_runs", required=False)):
+        entry = _Fields(item, where, f"control_runs[{index}]")
+        role = entry.required("role")
+        if role not in ("no_edit", "known_fix"):
+            entry.fail("role", f"expected 'no_edit' or 'known_fix', got {_type_name(role)}")
+        runs_rel = entry.string("runs")
+        assert runs_rel is not None
+        bound_key = "max_pass_rate" if role == "no_edit" else "min_pass_rate"
+        bound = entry.number(bound_key, 0.0, 1.0)
+        if bound is None:
+            entry.fail(bound_key, f"required for a {role} control run")
+        control_runs.append(
+            ControlRun(
+                role,
+                _inside(path.parent, runs_rel, where, entry.name("runs")),
+                bound if role == "no_edit" else None,
+                bound if role == "known_fix" else None,
+            )
+        )
+    budget = top.integer("attempt_budget", 1) if top.has("attempt_budget") else None
+    mode = top.get("attempt_mode", "retry")
+    if mode not in ("retry", "samples"):
+        top.fail("attempt_mode", f"expected 'retry' or 'samples', got {_type_name(mode)}")
+    extra_reasons = top.strings("reason_classes")
+    metrics = []
+    for index, item in enumerate(top.items("metrics", required=False)):
+        entry = _Fields(item, where, f"metrics[{index}]")
+        metric_name = entry.string("name")
+        numerator = entry.required("numerator")
+        denominator = entry.required("denominator")
+        for key, value in (("numerator", numerator), ("denominator", denominator)):
+            if not isinstance(value, str):
+                entry.fail(key, f"expected a string, got {_type_name(value)}")
+        unit = entry.get("unit", "tasks")
+        if not isinstance(unit, str):
+            entry.fail("unit", f"expected a string, got {_type_name(unit)}")
+        headline = entry.get("headline", False)
+        if not isinstance(headline, bool):
+            entry.fail("headline", f"expected true or false, got {_type_name(headline)}")
+        assert metric_name is not None
+        metrics.append(MetricSpec(metric_name, numerator, denominator, unit, headline))
+    if sum(m.headline for m in metrics) > 1:
+        top.fail("metrics", "more than one metric is marked headline")
+    recipe = top.get("rerun_recipe")
+    if recipe is not None and not isinstance(recipe, str):
+        top.fail("rerun_recipe", f"expected a string, got {_type_name(recipe)}")
+    tasks_rel = dataset.string("tasks", required=False)
+    card_rel = dataset.string("card", required=False)
+    if (tasks_rel is None) != (card_rel is None):
+        dataset.fail("card" if card_rel is None else "tasks", "dataset.tasks and dataset.card go together")
+    return Manifest(
+        path=path,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        claim_id=claim_id,
+        dataset_name=name or "",
+        task_count=task_count,
+        task_ids_sha256=digest,
+        task_ids=task_ids,
+        strata=strata,
+        controls=tuple(controls),
+        control_runs=tuple(control_runs),
+        envelope=envelope.obj,
+        attempt_budget=budget,
+        attempt_mode=mode,
+        reasons=frozenset(BUILTIN_REASONS) | frozenset(extra_reasons),
+        metrics=tuple(metrics),
+        rerun_recipe=recipe,
+        tasks_path=_inside(path.parent, tasks_rel, where, "dataset.tasks") if tasks_rel else None,
+        card_path=_inside(path.parent, card_rel, where, "dataset.card") if card_rel else None,
+    )
+
+
+#####################################################################
+# Findings
+#####################################################################
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    code: str
+    message: str
+
+
+class _Sample:
+    """Counts items and keeps the smallest few, so a finding names tasks in a fixed order."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.items: list[Any] = []
+
+    def add(self, item: Any) -> None:
+        self.count += 1
+        items = self.items
+        if len(items) < _LIST_LIMIT:
+            items.append(item)
+            items.sort()
+        elif item < items[-1]:
+            items[-1] = item
+            items.sort()
+
+
+def _name_some(items: Sequence[Any], total: int, render: Callable[[Any], str] = str) -> str:
+    shown = ", ".join(render(item) for item in items[:_LIST_LIMIT])
+    more = total - min(len(items), _LIST_LIMIT)
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+#####################################################################
+# Statistics
+#####################################################################
+
+
+def z_for(confidence: float) -> float:
+    """Two-sided normal quantile, exact rather than the literal 1.96."""
+    return statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval; exactly 0 at k = 0 and exactly 1 at k = n."""
+    if n <= 0:
+        raise ValueError("wilson interval needs n >= 1")
+    z = z_for(confidence)
+    p = k / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denominator
+    half = (z / denominator) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    low = 0.0 if k == 0 else max(0.0, center - half)
+    high = 1.0 if k == n else min(1.0, center + half)
+    return low, high
+
+
+def clustered_se(clusters: Sequence[tuple[float, int]]) -> float:
+    """Standard error of a mean of 0/1 scores clustered by task (Miller 2024, eq. for SE_clustered).
+
+    Each cluster is (sum of scores, number of scores). SE^2 = sum_c (sum_c - n_c*mean)^2 / N^2.
+    """
+    total_n = sum(n for _, n in clusters)
+    if total_n == 0:
+        return 0.0
+    mean = math.fsum(s for s, _ in clusters) / total_n
+    return math.sqrt(math.fsum((s - n * mean) ** 2 for s, n in clusters)) / total_n
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k (Chen et al. 2021): 1 - C(n-c, k)/C(n, k), in the stable product form."""
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass@k needs 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
+    if n - c < k:
+        return 1.0
+    product = 1.0
+    for i in range(n - c + 1, n + 1):
+        product *= 1.0 - k / i
+    return 1.0 - product
+
+
+def mcnemar_exact(b: int, c: int) -> Fraction:
+    """Exact two-sided McNemar p-value, in integer arithmetic: 2 * BinomCDF(min(b,c); b+c, 1/2), capped at 1."""
+    m = b + c
+    if m == 0:
+        return Fraction(1)
+    tail = sum(math.comb(m, i) for i in range(min(b, c) + 1))
+    return min(Fraction(1), Fraction(2 * tail, 2**m))
+
+
+def newcombe_paired(a: int, b: int, c: int, d: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Newcombe (1998) method 10 interval for a paired difference p_A - p_B, continuity-corrected phi.
+
+    a = both pass, b = A only, c = B only, d = neither.
+    """
+    n = a + b + c + d
+    if n == 0:
+        raise ValueError("paired interval needs at least one task")
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(a + b, n, confidence)
+    l2, u2 = wilson(a + c, n, confidence)
+    margins = (a + b) * (c + d) * (a + c) * (b + d)
+    if margins == 0:
+        phi = 0.0
+    else:
+        cross = a * d - b * c
+        numerator = max(cross - n / 2, 0.0) if cross > 0 else float(cross)
+        phi = numerator / math.sqrt(margins)
+    diff = p1 - p2
+    delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
+    epsilon = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
+    return max(-1.0, diff - delta), min(1.0, diff + epsilon)
+
+
+def minimum_detectable_difference(n: int, rate: float, confidence: float = 0.95, power: float = 0.8) -> float:
+    """Smallest difference a two-sided test at this confidence detects with this power on n tasks.
+
+    Miller (2024), power analysis: (z_{1-alpha/2} + z_power) * sqrt(2 p (1 - p) / n), taking no credit
+    for pairing (conservative) and p at the pooled observed rate (at least 1/n from 0 and 1).
+    """
+    p = min(max(rate, 1 / n), 1 - 1 / n) if n > 1 else 0.5
+    return (z_for(confidence) + statistics.NormalDist().inv_cdf(power)) * math.sqrt(2 * p * (1 - p) / n)
+
+
+#####################################################################
+# The predicate language of declared metrics (parsed with ast, never evaluated)
+#####################################################################
+
+Predicate = Callable[[Mapping[str, Any]], bool]
+_TASK_COUNT = "dataset.task_count"
+_MAX_PREDICATE = 2000
+
+
+class MetricError(Exception):
+    """A metric that cannot be evaluated; becomes the finding metric_undefined."""
+
+
+def _same(left: Any, right: Any) -> bool:
+    # true == 1 in Python; in a ledger a boolean is never a number.
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    return bool(left == right)
+
+
+def _literal(node: Any, source: str) -> Any:
+    import ast
+
+    if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (str, int, float, bool)):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        number = node.operand.value
+        if isinstance(number, (int, float)) and not isinstance(number, bool):
+            return -number
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_literal(item, source) for item in node.elts)
+    raise MetricError(f"{_snippet(node, source)!r} is not a literal")
+
+
+def _snippet(node: Any, source: str) -> str:
+    import ast
+
+    return ast.get_source_segment(source, node) or type(node).__name__
+
+
+def _compile_node(node: Any, source: str, fields: set[str]) -> Predicate:
+    import ast
+
+    if isinstance(node, ast.BoolOp):
+        parts = [_compile_node(value, source, fields) for value in node.values]
+        if isinstance(node.op, ast.And):
+            return lambda row: all(part(row) for part in parts)
+        return lambda row: any(part(row) for part in parts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = _compile_node(node.operand, source, fields)
+        return lambda row: not inner(row)
+    if isinstance(node, ast.Compare):
+        if len(node.ops) != 1:
+            raise MetricError(f"chained comparison {_snippet(node, source)!r}")
+        op, left, right = node.ops[0], node.left, node.comparators[0]
+        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Name) and not isinstance(left, ast.Name):
+            left, right = right, left
+        if not isinstance(left, ast.Name):
+            raise MetricError(f"{_snippet(left, source)!r} is not a field name")
+        name = left.id
+        fields.add(name)
+        value = _literal(right, source)
+        if isinstance(op, (ast.Eq, ast.NotEq)):
+            negate = isinstance(op, ast.NotEq)
+            return lambda row: _same(row.get(name), value) != negate
+        if isinstance(op, (ast.In, ast.NotIn)):
+            if not isinstance(value, tuple):
+                raise MetricError(f"'in' needs a list or tuple of literals, got {_snippet(right, source)!r}")
+            negate = isinstance(op, ast.NotIn)
+            return lambda row: any(_same(row.get(name), item) for item in value) != negate
+        raise MetricError(f"operator {type(op).__name__} in {_snippet(node, source)!r} is not allowed")
+    raise MetricError(f"{_snippet(node, source)!r} is not allowed (only field == literal, in, not in, and, or, not)")
+
+
+def compile_predicate(source: str) -> tuple[Predicate, frozenset[str]]:
+    """Turn `outcome == 'pass' and stratum in ('a', 'b')` into a function of a task's exit record."""
+    import ast
+
+    if len(source) > _MAX_PREDICATE:
+        raise MetricError(f"predicate is longer than {_MAX_PREDICATE} characters")
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise MetricError(f"cannot parse {source!r}: {getattr(exc, 'msg', exc)}") from None
+    fields: set[str] = set()
+    try:
+        predicate = _compile_node(tree.body, source.strip(), fields)
+    except RecursionError:
+        raise MetricError(f"{source[:40]!r}... nests too deeply") from None
+    return predicate, frozenset(fields)
+
+
+@dataclass(frozen=True)
+class CompiledMetric:
+    spec: MetricSpec
+    numerator: Predicate | None
+    denominator: Predicate | None  # None: dataset.task_count
+    problem: str | None
+
+
+def compile_metric(spec: MetricSpec) -> tuple[CompiledMetric, frozenset[str]]:
+    try:
+        numerator, fields = compile_predicate(spec.numerator)
+        denominator = None
+        if spec.denominator.strip() != _TASK_COUNT:
+            denominator, more = compile_predicate(spec.denominator)
+            fields |= more
+        return CompiledMetric(spec, numerator, denominator, None), fields
+    except MetricError as exc:
+        return CompiledMetric(spec, None, None, str(exc)), frozenset()
+
+
+#####################################################################
+# The ledger: stream the attempts, then settle every task exactly once
+#####################################################################
+
+_OUTCOME_CODE = {"pass": 0, "fail": 1, "unscoreable": 2}
+_PASS, _FAIL, _UNSCOREABLE, _UNKNOWN = 0, 1, 2, 3
+_KIND_BITS = 32
+_KIND_MASK = (1 << _KIND_BITS) - 1
+_RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role"})
+
+
+@dataclass(frozen=True)
+class Rate:
+    """k out of n with its interval. k is a Fraction: in samples mode it is a sum of c/n."""
+
+    k: Fraction
+    n: int
+    low: float
+    high: float
+    method: str = "wilson"
+
+    @property
+    def value(self) -> float:
+        return float(self.k / self.n)
+
+
+def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
+    if n == 0:
+        return None
+    low, high = wilson(k, n, confidence)
+    return Rate(Fraction(k), n, low, high)
+
+
+@dataclass(frozen=True)
+class StratumLine:
+    name: str
+    declared: int | None
+    tasks: int
+    rate: Rate | None
+    withheld: bool = False
+
+
+@dataclass(frozen=True)
+class MetricLine:
+    name: str
+    numerator: str
+    denominator: str
+    unit: str
+    headline: bool
+    rate: Rate | None
+    secondary: Rate | None = None
+
+
+@dataclass(frozen=True)
+class CostSummary:
+    tasks_with_cost: int
+    total_cost_usd: float | None
+    median_cost_usd: float | None
+    total_tokens: int | None
+    median_tokens: float | None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a runs file is checked against: the manifest, completed by the card if there is one."""
+
+    task_count: int
+    task_ids_sha256: str
+    declared_ids: frozenset[str] | None
+    strata: dict[str, int] | None
+    task_strata: dict[str, str] | None  # from the card: task -> stratum
+    withheld: frozenset[str]
+    controls: tuple[Control, ...]
+    control_run_roles: frozenset[str]
+    require_controls: bool
+    attempt_budget: int
+    attempt_mode: str
+    reasons: frozenset[str]
+    wall_clock_limit: float | None
+    metrics: tuple[CompiledMetric, ...]
+    extra_fields: frozenset[str]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Ledger:
+    entries: int
+    exits: int
+    counts: dict[str, int]
+    reasons: tuple[tuple[str, int], ...]
+    headline_name: str
+    headline: Rate
+    secondary: Rate | None
+    first_attempt: Rate | None
+    pass_at_k: tuple[tuple[int, float], ...]
+    strata: tuple[StratumLine, ...]
+    metrics: tuple[MetricLine, ...]
+    observed_tasks: int
+    observed_digest: str
+    runs_sha256: str
+    run_ids: tuple[str, ...]
+    records: int
+    cost: CostSummary | None
+    findings: tuple[Finding, ...]
+
+
+class _Tally:
+    """Per-task state while streaming: memory grows with tasks, not with the file."""
+
+    def __init__(self) -> None:
+        # task -> packed attempt (int) or list of them; packed = kind | (attempt - 1) << 32
+        self.tasks: dict[str, Any] = {}
+        self.kinds: dict[tuple[str, str | None, str | None], int] = {}
+        self.run_ids: set[str] = set()
+        self.records = 0
+        self.over_envelope = _Sample()
+        self.extras: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.cost: dict[str, float] = {}
+        self.tokens: dict[str, int] = {}
+        self.sha256 = ""
+
+
+def _bad_field(where: str, line: int, key: str, expected: str, value: object) -> NoReturn:
+    shown = "missing" if value is None else _type_name(value)
+    raise GateError(f"{where}:{line}: {key}: expected {expected}, got {shown}")
+
+
+def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
+    tally = _Tally()
+    tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
+    where = str(path)
+    hasher = hashlib.sha256()
+    records = 0
+    for line, rec in iter_jsonl(path, hasher):
+        if type(rec) is not dict:
+            raise GateError(f"{where}:{line}: expected a JSON object, got {_type_name(rec)}")
+        rid = rec.get("run_id")
+        if type(rid) is not str or not rid:
+            _bad_field(where, line, "run_id", "a non-empty string", rid)
+        if run_id is not None and rid != run_id:
+            continue
+        run_ids.add(rid)
+        tid = rec.get("task_id")
+        if type(tid) is not str or not tid or tid != tid.strip():
+            _bad_field(where, line, "task_id", "a non-empty string without surrounding spaces", tid)
+        attempt = rec.get("attempt")
+        if type(attempt) is not int or attempt < 1:
+            _bad_field(where, line, "attempt", "an integer >= 1", attempt)
+        outcome = rec.get("outcome")
+        if type(outcome) is not str:
+            _bad_field(where, line, "outcome", "'pass', 'fail' or 'unscoreable'", outcome)
+        reason = rec.get("reason")
+        if reason is not None and type(reason) is not str:
+            _bad_field(where, line, "reason", "a reason class or null", reason)
+        stratum = rec.get("stratum")
+        if stratum is not None and (type(stratum) is not str or not stratum):
+            _bad_field(where, line, "stratum", "a non-empty string", stratum)
+        wall = rec.get("wall_clock_s")
+        if wall is not None:
+            if type(wall) not in (int, float) or wall < 0:
+                _bad_field(where, line, "wall_clock_s", "a number >= 0", wall)
+            if wall_clock_limit is not None and wall > wall_clock_limit:
+                tally.over_envelope.add((tid, attempt, wall))
+        key = (outcome, reason, stratum)
+        kind = kinds.get(key)
+        if kind is None:
+            kind = kinds[key] = len(kinds)
+        packed = kind | ((attempt - 1) << _KIND_BITS)
+        previous = tasks.get(tid)
+        if previous is None:
+            tasks[tid] = packed
+        elif type(previous) is int:
+            tasks[tid] = [previous, packed]
+        else:
+            previous.append(packed)
+        records += 1
+        if "cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec:
+            _tally_cost(tally, where, line, tid, rec)
+        if extra_fields:
+            kept = tally.extras.get(tid)
+            if kept is None or kept[0] < attempt:
+                tally.extras[tid] = (attempt, {name: rec.get(name) for name in extra_fields})
+    if run_id is not None and not run_ids:
+        raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
+    tally.records = records
+    tally.sha256 = hasher.hexdigest()
+    return tally
+
+
+def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, Any]) -> None:
+    cost = rec.get("cost_usd")
+    if cost is not None:
+        if type(cost) not in (int, float) or cost < 0:
+            _bad_field(where, line, "cost_usd", "a number >= 0", cost)
+        tally.cost[tid] = tally.cost.get(tid, 0.0) + cost
+    total = rec.get("total_tokens")
+    if total is None and ("input_tokens" in rec or "output_tokens" in rec):
+        total = 0
+        for key in ("input_tokens", "output_tokens"):
+            value = rec.get(key, 0)
+            if not _is_int(value) or value < 0:
+                _bad_field(where, line, key, "an integer >= 0", value)
+            total += value
+    if total is not None:
+        if not _is_int(total) or total < 0:
+            _bad_field(where, line, "total_tokens", "an integer >= 0", total)
+        tally.tokens[tid] = tally.tokens.get(tid, 0) + total
+
+
+class _Stratum:
+    __slots__ = ("c_sq", "c_sum", "passed", "scored", "scored_passed", "tasks")
+
+    def __init__(self) -> None:
+        self.tasks = self.passed = self.scored = self.scored_passed = self.c_sum = self.c_sq = 0
+
+
+def _samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: float) -> Rate | None:
+    """pass@1 as the mean over tasks of c/n, with the clustered standard error (Miller 2024)."""
+    if tasks == 0:
+        return None
+    total = budget * tasks
+    mean = Fraction(c_sum, total)
+    # sum over tasks of (c_t - n*mean)^2 = sum c_t^2 - (sum c_t)^2 / T, exactly.
+    spread = Fraction(tasks * c_sq - c_sum * c_sum, tasks)
+    se = math.sqrt(spread) / total
+    half = z_for(confidence) * se
+    return Rate(Fraction(c_sum, budget), tasks, max(0.0, float(mean) - half), min(1.0, float(mean) + half), "clustered")
+
+
+def settle(tally: _Tally, plan: Plan) -> Ledger:
+    """Give every task exactly one exit, evaluate every metric, and list every finding."""
+    findings: list[Finding] = []
+    budget, samples = plan.attempt_budget, plan.attempt_mode == "samples"
+    info = []
+    for outcome, reason, stratum in tally.kinds:
+        info.append((_OUTCOME_CODE.get(outcome, _UNKNOWN), reason, stratum, outcome))
+    counts = [0, 0, 0]
+    reasons: dict[str, int] = {}
+    uncoded, unknown_outcome, reason_on_scored = _Sample(), _Sample(), _Sample()
+    repeated, gaps, over_budget, short_samples = _Sample(), _Sample(), _Sample(), _Sample()
+    strata_seen: dict[str, _Stratum] = {}
+    stratum_problems = _Sample()
+    unlabelled = 0
+    first_pass = first_tasks = 0
+    c_sum = c_sq = scored_attempts = scored_c = 0
+    secondary_clusters: list[tuple[float, int]] = []
+    passk_table = [[pass_at_k(budget, c, k) for k in range(2, budget + 1)] for c in range(budget + 1)] if samples else []
+    passk_sums = [0.0] * max(0, budget - 1)
+    control_roles = {c.task_id: c.role for c in plan.controls}
+    metric_rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
+    evaluate_metrics = any(m.problem is None for m in plan.metrics)
+    task_strata, declared_ids = plan.task_strata, plan.declared_ids
+    for tid, packed in tally.tasks.items():
+        if type(packed) is int:
+            entries = [packed]
+        else:
+            entries = sorted(packed)
+        numbers = [(e >> _KIND_BITS) + 1 for e in entries]
+        top = numbers[-1]
+        if len(numbers) > 1 and len(set(numbers)) != len(numbers):
+            repeated.add(tid)
+        if top != len(set(numbers)):
+            gaps.add(tid)
+        if top > budget:
+            over_budget.add((tid, top))
+        passes = scored = 0
+        exit_code = _UNKNOWN
+        exit_reason = None
+        first_code = None
+        strata_here = set()
+        for number, entry in zip(numbers, entries):
+            code, reason, stratum, outcome = info[entry & _KIND_MASK]
+            strata_here.add(stratum)
+            if code == _UNKNOWN:
+                unknown_outcome.add((tid, number, outcome))
+                continue
+            if code == _UNSCOREABLE:
+                if reason is None or reason not in plan.reasons:
+                    uncoded.add((tid, number, reason))
+            elif reason is not None:
+                reason_on_scored.add((tid, number, reason))
+            if number > budget:
+                continue
+            if number == 1:
+                first_code = code
+            if code == _PASS:
+                passes += 1
+            if code != _UNSCOREABLE:
+                scored += 1
+                if exit_code != _PASS:
+                    exit_code = code
+            elif exit_code in (_UNKNOWN, _UNSCOREABLE):
+                exit_code = _UNSCOREABLE
+                exit_reason = reason if reason in plan.reasons else "(uncoded)"
+        if samples and len(numbers) < budget:
+            short_samples.add((tid, len(numbers)))
+        if exit_code == _UNKNOWN:
+            continue  # no valid exit: the ledger will not balance, and the finding says why
+        counts[exit_code] += 1
+        if exit_code == _UNSCOREABLE:
+            reasons[exit_reason or "(uncoded)"] = reasons.get(exit_reason or "(uncoded)", 0) + 1
+        if first_code is not None:
+            first_tasks += 1
+            first_pass += first_code == _PASS
+        if task_strata is not None:
+            stratum_name: str | None = task_strata.get(tid)
+        else:
+            if len(strata_here) > 1:
+                stratum_problems.add(tid)
+            stratum_name = next(iter(strata_here)) if len(strata_here) == 1 else None
+        if samples:
+            c_sum += passes
+            c_sq += passes * passes
+            scored_attempts += scored
+            scored_c += passes
+            if scored:
+                secondary_clusters.append((float(passes), scored))
+            for index, value in enumerate(passk_table[passes]):
+                passk_sums[index] += value
+        if stratum_name is None:
+            unlabelled += 1
+        else:
+            bucket = strata_seen.get(stratum_name)
+            if bucket is None:
+                bucket = strata_seen[stratum_name] = _Stratum()
+            bucket.tasks += 1
+            bucket.passed += exit_code == _PASS
+            if exit_code != _UNSCOREABLE:
+                bucket.scored += 1
+                bucket.scored_passed += exit_code == _PASS
+            bucket.c_sum += passes
+            bucket.c_sq += passes * passes
+        if evaluate_metrics:
+            row = {
+                "outcome": BUCKETS[exit_code],
+                "reason": exit_reason,
+                "stratum": stratum_name,
+                "task_id": tid,
+                "attempts": len(numbers),
+                "control": tid in control_roles,
+                "role": control_roles.get(tid),
+            }
+            extra = tally.extras.get(tid)
+            if extra is not None:
+                for name, value in extra[1].items():
+                    row.setdefault(name, value)
+            scoreable = exit_code != _UNSCOREABLE
+            for metric, tallies in zip(plan.metrics, metric_rows):
+                if metric.numerator is None:
+                    continue
+                if metric.denominator is None or metric.denominator(row):
+                    tallies[1] += 1
+                    hit = metric.numerator(row)
+                    tallies[0] += hit
+                    if scoreable:
+                        tallies[3] += 1
+                        tallies[2] += hit
+
+    observed = tally.tasks.keys()
+    observed_digest = ids_digest(observed)
+    conf = plan.confidence
+    exits = sum(counts)
+
+    # -- identity of the suite
+    digest_ok = re.fullmatch(r"[0-9a-f]{64}", plan.task_ids_sha256) is not None
+    if declared_ids is not None:
+        declared_digest = ids_digest(declared_ids)
+        if declared_digest != plan.task_ids_sha256:
+            findings.append(Finding("dataset_digest_mismatch", (
+                f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
+                f"{plan.task_ids_sha256[:64]!r}; fill it with `gate.py digest --ids FILE`")))
+        missing = sorted(declared_ids.difference(observed))
+        if missing:
+            findings.append(Finding("never_started", (
+                f"{len(missing)} declared task(s) have no attempt record: {_name_some(missing, len(missing))}; "
+                "record them as unscoreable (missing_artifact) rather than dropping them")))
+        extra_ids = sorted(set(observed).difference(declared_ids))
+        if extra_ids:
+            findings.append(Finding("unexpected_task", (
+                f"{len(extra_ids)} task(s) in the runs are not in the dataset: {_name_some(extra_ids, len(extra_ids))}")))
+    elif observed_digest != plan.task_ids_sha256:
+        hint = "" if digest_ok else "; it is not a sha256 at all"
+        findings.append(Finding("dataset_digest_mismatch", (
+            f"the runs' task IDs hash to {observed_digest[:12]}, the manifest declares "
+            f"{plan.task_ids_sha256[:64]!r}{hint}: you ran a different suite than you published "
+            f"(if the suite is right, set task_ids_sha256 to {observed_digest})")))
+    if len(observed) != plan.task_count:
+        findings.append(Finding("dataset_size_mismatch",
+                                f"declared {plan.task_count} tasks, observed {len(observed)} in the runs"))
+    if len(tally.run_ids) > 1:
+        findings.append(Finding("mixed_runs", (
+            f"{len(tally.run_ids)} run_ids in one file ({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); "
+            "choose one with --run-id")))
+
+    # -- attempts
+    if repeated.count:
+        findings.append(Finding("attempt_repeated", (
+            f"{repeated.count} task(s) repeat an attempt number (retries are attempts, not replacements): "
+            f"{_name_some(repeated.items, repeated.count)}")))
+    if gaps.count:
+        findings.append(Finding("attempt_gap", (
+            f"{gaps.count} task(s) do not number their attempts 1..a without a gap: {_name_some(gaps.items, gaps.count)}")))
+    if over_budget.count:
+        findings.append(Finding("attempt_over_budget", (
+            f"{over_budget.count} task(s) used more than the attempt budget of {budget}: "
+            f"{_name_some(over_budget.items, over_budget.count, lambda t: f'{t[0]} ({t[1]} attempts)')}")))
+    if short_samples.count:
+        findings.append(Finding("samples_incomplete", (
+            f"{short_samples.count} task(s) have fewer than the {budget} samples samples mode requires: "
+            f"{_name_some(short_samples.items, short_samples.count, lambda t: f'{t[0]} ({t[1]})')}")))
+
+    # -- outcomes and reasons
+    if unknown_outcome.count:
+        findings.append(Finding("unknown_outcome", (
+            f"{unknown_outcome.count} attempt(s) have an outcome other than pass, fail or unscoreable: "
+            f"{_name_some(unknown_outcome.items, unknown_outcome.count, lambda t: f'{t[0]}#{t[1]}={t[2]!r}')}")))
+    if uncoded.count:
+        allowed = ", ".join(sorted(plan.reasons))
+        findings.append(Finding("uncoded_unscoreable", (
+            f"{uncoded.count} unscoreable attempt(s) lack a known reason class ({allowed}): "
+            f"{_name_some(uncoded.items, uncoded.count, lambda t: f'{t[0]}#{t[1]}={t[2]!r}')}")))
+    if reason_on_scored.count:
+        findings.append(Finding("reason_on_scored", (
+            f"{reason_on_scored.count} pass/fail attempt(s) carry an unscoreable reason; "
+            "an attempt is scored or unscoreable, not both: "
+            f"{_name_some(reason_on_scored.items, reason_on_scored.count, lambda t: f'{t[0]}#{t[1]}={t[2]!r}')}")))
+    if exits != plan.task_count:
+        findings.append(Finding("ledger_does_not_balance", (
+            f"{counts[0]} pass + {counts[1]} fail + {counts[2]} unscoreable = {exits} exits "
+            f"vs {plan.task_count} entries")))
+
+    # -- controls
+    _check_controls(plan, tally, info, findings)
+
+    # -- envelope
+    if tally.over_envelope.count:
+        findings.append(Finding("envelope_exceeded", (
+            f"{tally.over_envelope.count} attempt(s) ran longer than envelope.wall_clock_s_per_task = "
+            f"{plan.wall_clock_limit:g} s, outside the instrument the claim describes: "
+            f"{_name_some(tally.over_envelope.items, tally.over_envelope.count, lambda t: f'{t[0]}#{t[1]} ({t[2]:g} s)')}")))
+
+    # -- strata
+    strata_lines = _strata_lines(plan, strata_seen, stratum_problems, unlabelled, findings, samples)
+
+    # -- rates
+    if samples:
+        headline = _samples_rate(c_sum, c_sq, plan.task_count, budget, conf)
+        assert headline is not None
+        secondary = None
+        if scored_attempts:
+            se = clustered_se(secondary_clusters)
+            mean = scored_c / scored_attempts
+            half = z_for(conf) * se
+            secondary = Rate(Fraction(scored_c), scored_attempts, max(0.0, mean - half), min(1.0, mean + half), "clustered")
+        headline_name = "pass@1"
+        pass_k = tuple((k, s / plan.task_count) for k, s in zip(range(2, budget + 1), passk_sums))
+        first_attempt = None
+    else:
+        headline_rate = wilson_rate(counts[0], plan.task_count, conf)
+        assert headline_rate is not None
+        headline = headline_rate
+        secondary = wilson_rate(counts[0], counts[0] + counts[1], conf) if counts[0] + counts[1] else None
+        headline_name = "pass_rate"
+        pass_k = ()
+        first_attempt = wilson_rate(first_pass, plan.task_count, conf) if budget > 1 else None
+    metric_lines = _metric_lines(plan, metric_rows, findings)
+    if not samples:
+        for line in metric_lines:
+            if line.headline and line.rate is not None:
+                headline_name, headline, secondary = line.name, line.rate, line.secondary
+    return Ledger(
+        entries=plan.task_count,
+        exits=exits,
+        counts=dict(zip(BUCKETS, counts)),
+        reasons=tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
+        headline_name=headline_name,
+        headline=headline,
+        secondary=secondary,
+        first_attempt=first_attempt,
+        pass_at_k=pass_k,
+        strata=strata_lines,
+        metrics=metric_lines,
+        observed_tasks=len(observed),
+        observed_digest=observed_digest,
+        runs_sha256=tally.sha256,
+        run_ids=tuple(sorted(tally.run_ids)),
+        records=tally.records,
+        cost=_cost_summary(tally),
+        findings=tuple(findings),
+    )
+
+
+def _check_controls(plan: Plan, tally: _Tally, info: list[tuple[int, Any, Any, str]], findings: list[Finding]) -> None:
+    if plan.require_controls:
+        has_negative = "no_edit" in plan.control_run_roles or any(
+            c.role == "negative" and c.expected == "fail" for c in plan.controls)
+        has_positive = "known_fix" in plan.control_run_roles or any(
+            c.role == "positive" and c.expected == "pass" for c in plan.controls)
+        if not (has_negative and has_positive):
+            lacking = [name for name, ok in (("negative (expects fail)", has_negative), ("positive (expects pass)", has_positive)) if not ok]
+            findings.append(Finding("controls_incomplete", (
+                f"no {' and no '.join(lacking)} control: declare a control task or a control run "
+                "(no_edit / known_fix) so the gate can tell a broken harness from a weak model")))
+    for control in plan.controls:
+        tid = control.task_id
+        if plan.declared_ids is not None and tid not in plan.declared_ids:
+            findings.append(Finding("control_outside_dataset", f"{tid}: the {control.role} control is not a dataset task"))
+            continue
+        packed = tally.tasks.get(tid)
+        if packed is None:
+            findings.append(Finding("control_missing", f"{tid}: the {control.role} control has no attempt record"))
+            continue
+        entries = [packed] if type(packed) is int else sorted(packed)
+        codes = [info[e & _KIND_MASK][0] for e in entries if (e >> _KIND_BITS) < plan.attempt_budget]
+        scored = [code for code in codes if code in (_PASS, _FAIL)]
+        if not scored or (_UNSCOREABLE in codes and plan.attempt_mode == "samples"):
+            reasons = sorted({str(info[e & _KIND_MASK][1]) for e in entries if info[e & _KIND_MASK][0] == _UNSCOREABLE})
+            findings.append(Finding("control_inconclusive", (
+                f"{tid}: the {control.role} control is unscoreable ({', '.join(reasons) or 'no scored attempt'}); "
+                "the instrument is unproven")))
+            continue
+        if plan.attempt_mode == "samples":
+            got = "pass" if all(code == _PASS for code in scored) else ("fail" if _PASS not in scored else "mixed")
+        else:
+            got = "pass" if _PASS in scored else "fail"
+        if got != control.expected:
+            findings.append(Finding("control_violated", (
+                f"{tid}: expected {control.expected}, got {got}; the instrument is broken, not the model")))
+
+
+def _strata_lines(
+    plan: Plan, seen: dict[str, _Stratum], problems: _Sample, unlabelled: int, findings: list[Finding], samples: bool
+) -> tuple[StratumLine, ...]:
+    declared = plan.strata
+    if declared is not None and sum(declared.values()) != plan.task_count:
+        findings.append(Finding("strata_do_not_sum", (
+            f"declared strata sum to {sum(declared.values())}, task_count is {plan.task_count}")))
+    if plan.task_strata is None and seen and unlabelled:
+        findings.append(Finding("stratum_count_mismatch", (
+            f"{unlabelled} task(s) carry no stratum while others do: when records carry stratum, every record must")))
+    if problems.count:
+        findings.append(Finding("stratum_count_mismatch", (
+            f"{problems.count} task(s) are recorded in more than one stratum, or in a stratum on some attempts only: "
+            f"{_name_some(problems.items, problems.count)}")))
+    labelled = {name: bucket for name, bucket in seen.items()}
+    if declared is not None and labelled and plan.task_strata is None:
+        observed = {name: bucket.tasks for name, bucket in labelled.items()}
+        differ = sorted(name for name in set(declared) | set(observed) if declared.get(name, 0) != observed.get(name, 0))
+        if differ:
+            shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed {observed.get(name, 0)}" for name in differ)
+            findings.append(Finding("stratum_count_mismatch", f"per-stratum task counts differ from the declaration: {shown}"))
+    names = sorted(set(labelled) | set(declared or {}) | set(plan.withheld))
+    lines = []
+    for name in names:
+        bucket = labelled.get(name)
+        count = declared.get(name) if declared is not None else None
+        if name in plan.withheld:
+            lines.append(StratumLine(name, count, bucket.tasks if bucket else 0, None, withheld=True))
+            continue
+        tasks = count if count is not None else (bucket.tasks if bucket else 0)
+        if bucket is None or tasks == 0:
+            lines.append(StratumLine(name, count, 0, None))
+            continue
+        if samples:
+            rate = _samples_rate(bucket.c_sum, bucket.c_sq, max(tasks, bucket.tasks), plan.attempt_budget, plan.confidence)
+        else:
+            rate = wilson_rate(bucket.passed, max(tasks, bucket.tasks), plan.confidence)
+        lines.append(StratumLine(name, count, bucket.tasks, rate))
+    return tuple(lines)
+
+def _metric_lines(plan: Plan, rows: list[list[int]], findings: list[Finding]) -> tuple[MetricLine, ...]:
+    if not plan.metrics:
+        return ()
+    headline_index = next((i for i, m in enumerate(plan.metrics) if m.spec.headline), 0)
+    lines = []
+    for index, (metric, (k, n, k2, n2)) in enumerate(zip(plan.metrics, rows)):
+        spec = metric.spec
+        if metric.problem is not None:
+            findings.append(Finding("metric_undefined", f"metric {spec.name!r}: {metric.problem}"))
+            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index, None))
+            continue
+        if metric.denominator is None:
+            n = plan.task_count
+        rate = wilson_rate(k, n, plan.confidence)
+        secondary = wilson_rate(k2, n2, plan.confidence)
+        if index == headline_index and n < plan.task_count:
+            findings.append(Finding("headline_denominator_shrunk", (
+                f"headline metric {spec.name!r} divides by {n} of {plan.task_count} tasks "
+                f"(denominator {spec.denominator!r}); the headline keeps the full denominator: "
+                f"use {_TASK_COUNT!r} and show the narrower rate as a labelled secondary metric")))
+        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index, rate, secondary))
+    return tuple(lines)
+
+
+def _median(values: Iterable[float]) -> float | None:
+    ordered = sorted(values)
+    return statistics.median(ordered) if ordered else None
+
+
+def _cost_summary(tally: _Tally) -> CostSummary | None:
+    if not tally.cost and not tally.tokens:
+        return None
+    return CostSummary(
+        tasks_with_cost=len(set(tally.cost) | set(tally.tokens)),
+        total_cost_usd=math.fsum(tally.cost.values()) if tally.cost else None,
+        median_cost_usd=_median(tally.cost.values()),
+        total_tokens=sum(tally.tokens.values()) if tally.tokens else None,
+        median_tokens=_median(tally.tokens.values()),
+    )
+
+
+def gate_runs(plan: Plan, runs: Path, run_id: str | None = None) -> Ledger:
+    """Stream one runs file against a plan and settle it."""
+    return settle(_tally_runs(runs, run_id, plan.wall_clock_limit, plan.extra_fields), plan)
+
+
+#####################################################################
+# The benchmark card: freeze and verify a task slice
+#####################################################################
+
+
+@dataclass(frozen=True)
+class SliceRule:
+    allowed_licenses: tuple[str, ...] = DEFAULT_LICENSES
+    wide_above: int = 30
+    min_per_stratum: int = 5
+    withhold_thin_strata: bool = False
+
+
+def canonical_json(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def _sha(value: Any) -> str:
+    return hashlib.sha256(canonical_json(value)).hexdigest()
+
+
+def load_tasks(path: Path) -> list[dict[str, Any]]:
+    tasks = load_json_file(path)
+    if not isinstance(tasks, list) or not tasks:
+        raise GateError(f"{path}: expected a non-empty JSON list of task objects, got {_type_name(tasks)}")
+    for index, task in enumerate(tasks):
+        if not isinstance(task, dict):
+            raise GateError(f"{path}: [{index}]: expected a task object, got {_type_name(task)}")
+    return tasks
+
+
+def stratum_of(task: Mapping[str, Any], wide_above: int) -> str:
+    return f"{task['language']}:{'narrow' if task['edit_span'] <= wide_above else 'wide'}"
+
+
+def inclusion_violations(tasks: Sequence[Mapping[str, Any]], rule: SliceRule) -> list[str]:
+    """Every violation of the inclusion rule, for every task (the seed stopped at the first)."""
+    problems = []
+    seen: dict[str, int] = {}
+    for index, task in enumerate(tasks):
+        tid = task.get("task_id")
+        label = f"[{index}] {tid}" if isinstance(tid, str) and tid else f"[{index}]"
+        missing = [name for name in TASK_FIELDS if name not in task]
+        if missing:
+            problems.append(f"{label}: missing {', '.join(missing)}")
+        for name in ("task_id", "repo", "commit", "language", "license"):
+            value = task.get(name)
+            if name in task and (not isinstance(value, str) or not value.strip() or value != value.strip()):
+                problems.append(f"{label}: {name} must be a non-empty string without surrounding spaces, got {_type_name(value)}")
+        if isinstance(tid, str) and tid:
+            if tid in seen:
+                problems.append(f"{label}: task_id repeats task [{seen[tid]}]")
+            else:
+                seen[tid] = index
+        if "has_failing_test" in task and task["has_failing_test"] is not True:
+            problems.append(f"{label}: has_failing_test is {_type_name(task['has_failing_test'])}; a task enters only with a failing test")
+        license_name = task.get("license")
+        if isinstance(license_name, str) and license_name not in rule.allowed_licenses:
+            problems.append(f"{label}: license {license_name!r} is outside the inclusion rule ({', '.join(rule.allowed_licenses)})")
+        span = task.get("edit_span")
+        if "edit_span" in task and not (isinstance(span, int) and _is_int(span) and span >= 1):
+            problems.append(f"{label}: edit_span must be a positive integer, got {_type_name(span)}")
+    return problems
+
+
+@dataclass(frozen=True)
+class CardResult:
+    card: dict[str, Any] | None
+    problems: tuple[str, ...]  # inclusion-rule violations and floor misses: refuse
+
+
+def build_card(tasks: Sequence[Mapping[str, Any]], rule: SliceRule, attempt_budget: int, not_a_claim_about: Sequence[str]) -> CardResult:
+    problems = inclusion_violations(tasks, rule)
+    if problems:
+        return CardResult(None, tuple(problems))
+    strata: dict[str, int] = {}
+    for task in tasks:
+        key = stratum_of(task, rule.wide_above)
+        strata[key] = strata.get(key, 0) + 1
+    thin = sorted(key for key, count in strata.items() if count < rule.min_per_stratum)
+    if thin and not rule.withhold_thin_strata:
+        shown = ", ".join(f"{key}={strata[key]}" for key in thin)
+        return CardResult(None, (
+            f"stratum floor missed: {shown} (floor {rule.min_per_stratum}); add tasks, "
+            "or pass --withhold-thin-strata to record them as withheld",))
+    card = {
+        "card_version": CARD_VERSION,
+        "dataset_digest": _sha(list(tasks)),
+        "task_ids_sha256": ids_digest(str(t["task_id"]) for t in tasks),
+        "task_count": len(tasks),
+        "strata": dict(sorted(strata.items())),
+        "withheld": thin,
+        "inclusion_rule": {
+            "required_fields": list(TASK_FIELDS),
+            "has_failing_test": True,
+            "allowed_licenses": sorted(rule.allowed_licenses),
+            "edit_span": "integer >= 1",
+            "wide_above": rule.wide_above,
+            "min_per_stratum": rule.min_per_stratum,
+            "withhold_thin_strata": rule.withhold_thin_strata,
+        },
+        "tasks": {
+            str(t["task_id"]): {"sha256": _sha(t), "fields": {k: _sha(v)[:16] for k, v in sorted(t.items())}}
+            for t in sorted(tasks, key=lambda t: str(t["task_id"]))
+        },
+        "metric": {
+            "name": "resolved_rate",
+            "numerator": "hidden tests pass within the attempt budget",
+            "denominator": "tasks in this frozen slice",
+            "attempt_budget": attempt_budget,
+            "pass_at_k_reported_separately": True,
+        },
+        "controls": ["no_edit_must_fail", "known_fix_must_pass"],
+        "not_a_claim_about": list(dict.fromkeys([*DEFAULT_NOT_A_CLAIM_ABOUT, *not_a_claim_about])),
+    }
+    return CardResult(card, ())
+
+
+def rule_of_card(card: Mapping[str, Any], where: str) -> tuple[SliceRule, int, tuple[str, ...]]:
+    top = _Fields(card, where)
+    if top.get("card_version") != CARD_VERSION:
+        top.fail("card_version", f"expected {CARD_VERSION}, got {_type_name(top.get('card_version'))}")
+    rule = top.child("inclusion_rule")
+    metric = top.child("metric")
+    assert rule is not None and metric is not None
+    licenses = rule.strings("allowed_licenses")
+    withhold = rule.required("withhold_thin_strata")
+    if not isinstance(withhold, bool):
+        rule.fail("withhold_thin_strata", f"expected true or false, got {_type_name(withhold)}")
+    slice_rule = SliceRule(licenses, rule.integer("wide_above", 0), rule.integer("min_per_stratum", 0), withhold)
+    not_a_claim = top.strings("not_a_claim_about")
+    return slice_rule, metric.integer("attempt_budget", 1), not_a_claim
+
+
+def describe_drift(card: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Name what drifted: tasks added, removed, and changed (with the changed fields)."""
+    recorded = card.get("tasks")
+    recorded = recorded if isinstance(recorded, dict) else {}
+    now = {str(t.get("task_id")): t for t in tasks}
+    lines = []
+    added = sorted(set(now) - set(recorded))
+    removed = sorted(set(recorded) - set(now))
+    if added:
+        lines.append(f"added: {_name_some(added, len(added))}")
+    if removed:
+        lines.append(f"removed: {_name_some(removed, len(removed))}")
+    for tid in sorted(set(now) & set(recorded)):
+        entry = recorded[tid]
+        if not isinstance(entry, dict) or entry.get("sha256") == _sha(now[tid]):
+            continue
+        old = entry.get("fields")
+        old_fields: dict[str, Any] = old if isinstance(old, dict) else {}
+        fields_now = {k: _sha(v)[:16] for k, v in now[tid].items()}
+        changed = sorted(k for k in set(old_fields) | set(fields_now) if old_fields.get(k) != fields_now.get(k))
+        lines.append(f"changed: {tid} ({', '.join(changed) or 'order of fields'})")
+    return lines
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    digest: str
+    task_count: int
+    problems: tuple[str, ...]
+
+
+def verify_card(tasks: Sequence[Mapping[str, Any]], card: Mapping[str, Any], where: str) -> Verification:
+    """Recompute the card from the tasks under the card's own rule, and compare every field."""
+    rule, budget, not_a_claim = rule_of_card(card, where)
+    extra = [t for t in not_a_claim if t not in DEFAULT_NOT_A_CLAIM_ABOUT]
+    rebuilt = build_card(tasks, rule, budget, extra)
+    digest = _sha(list(tasks))
+    if rebuilt.card is None:
+        return Verification(False, digest, len(tasks), rebuilt.problems)
+    problems: list[str] = []
+    if card.get("dataset_digest") != rebuilt.card["dataset_digest"]:
+        problems.append("slice drifted; refuse to publish the score")
+        problems.extend(describe_drift(card, tasks) or ["the task list changed order or formatting"])
+    else:
+        differ = sorted(k for k in set(card) | set(rebuilt.card) if card.get(k) != rebuilt.card.get(k))
+        if differ:
+            problems.append(f"card fields do not match the tasks they describe: {', '.join(differ)}")
+    return Verification(not problems, digest, len(tasks), tuple(problems))
+
+
+def write_new_file(path: Path, text: str, force: bool) -> None:
+    """Write atomically (temporary file, then rename); never over an existing file without force."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not force and path.exists():
+        raise GateError(f"{path}: exists; a frozen card is a record: pass --force to replace it")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if force:
+            os.replace(temporary, path)
+        else:
+            os.link(temporary, path)  # fails if the path appeared meanwhile: no silent clobber
+            os.unlink(temporary)
+    except FileExistsError:
+        os.unlink(temporary)
+        raise GateError(f"{path}: exists; pass --force to replace it") from None
+    except OSError as exc:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+@dataclass(frozen=True)
+class CardContext:
+    """A verified card as the gate uses it."""
+
+    card: dict[str, Any]
+    task_ids: frozenset[str]
+    task_strata: dict[str, str]
+    drift: tuple[str, ...]
+
+
+def load_card_context(manifest: Manifest) -> CardContext | None:
+    if manifest.tasks_path is None or manifest.card_path is None:
+        return None
+    tasks = load_tasks(manifest.tasks_path)
+    card = load_json_file(manifest.card_path)
+    where = str(manifest.card_path)
+    if not isinstance(card, dict):
+        raise GateError(f"{where}: expected a card object, got {_type_name(card)}")
+    rule, _, _ = rule_of_card(card, where)
+    verification = verify_card(tasks, card, where)
+    problems = inclusion_violations(tasks, rule)
+    if problems:
+        raise GateError(f"{manifest.tasks_path}: {problems[0]} (run `gate.py verify` for every problem)")
+    strata = {str(t["task_id"]): stratum_of(t, rule.wide_above) for t in tasks}
+    return CardContext(card, frozenset(strata), strata, verification.problems)
+
+
+#####################################################################
+# The gate: a manifest, its card and control runs, one runs file, and an optional claim
+#####################################################################
+
+
+@dataclass(frozen=True)
+class ControlRunResult:
+    role: str
+    runs: str
+    bound: float
+    ledger: Ledger
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    text: str
+    matches: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class Report:
+    manifest: Manifest
+    ledger: Ledger
+    confidence: float
+    attempt_mode: str
+    attempt_budget: int
+    control_runs: tuple[ControlRunResult, ...]
+    not_a_claim_about: tuple[str, ...]
+    card_digest: str | None
+    claim: ClaimCheck | None
+    findings: tuple[Finding, ...]
+    passed: frozenset[str] | None = None
+
+    @property
+    def verdict(self) -> str:
+        return "BLOCKED" if self.findings else "PUBLISHABLE"
+
+
+def _card_strata(card: Mapping[str, Any], where: str) -> tuple[dict[str, int], frozenset[str]]:
+    top = _Fields(card, where)
+    strata_fields = top.child("strata")
+    assert strata_fields is not None
+    strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj}
+    return strata, frozenset(top.strings("withheld"))
+
+
+def make_plan(manifest: Manifest, context: CardContext | None, confidence: float, findings: list[Finding]) -> Plan:
+    """Combine the manifest and the card into one plan; disagreements between them are findings."""
+    budget = manifest.attempt_budget or 1
+    declared_ids = frozenset(manifest.task_ids) if manifest.task_ids is not None else None
+    strata, task_strata = manifest.strata, None
+    withheld: frozenset[str] = frozenset()
+    if context is not None:
+        where = str(manifest.card_path)
+        card = context.card
+        if context.drift:
+            findings.append(Finding("card_drift", "; ".join(context.drift)))
+        if card.get("task_ids_sha256") != manifest.task_ids_sha256:
+            findings.append(Finding("card_manifest_mismatch", (
+                f"the card's task_ids_sha256 {str(card.get('task_ids_sha256'))[:12]} is not the manifest's "
+                f"{manifest.task_ids_sha256[:12]}: the card and the claim describe different suites")))
+        if declared_ids is not None and declared_ids != context.task_ids:
+            findings.append(Finding("card_manifest_mismatch", "dataset.task_ids differs from the card's task list"))
+        declared_ids = context.task_ids
+        card_strata, withheld = _card_strata(card, where)
+        if manifest.strata is not None and manifest.strata != card_strata:
+            findings.append(Finding("stratum_count_mismatch", "dataset.strata in the manifest differs from the card's strata"))
+        strata, task_strata = card_strata, context.task_strata
+        _, card_budget, _ = rule_of_card(card, where)
+        if manifest.attempt_budget is not None and manifest.attempt_budget != card_budget:
+            findings.append(Finding("attempt_budget_mismatch", (
+                f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric contract "
+                f"says {card_budget}; the contract is fixed before any model is called")))
+        budget = card_budget
+    metrics = []
+    fields: set[str] = set()
+    for spec in manifest.metrics:
+        compiled, used = compile_metric(spec)
+        metrics.append(compiled)
+        fields |= used
+    limit = manifest.envelope.get("wall_clock_s_per_task")
+    return Plan(
+        task_count=manifest.task_count,
+        task_ids_sha256=manifest.task_ids_sha256,
+        declared_ids=declared_ids,
+        strata=strata,
+        task_strata=task_strata,
+        withheld=withheld,
+        controls=manifest.controls,
+        control_run_roles=frozenset(run.role for run in manifest.control_runs),
+        require_controls=True,
+        attempt_budget=budget,
+        attempt_mode=manifest.attempt_mode,
+        reasons=manifest.reasons,
+        wall_clock_limit=float(limit) if limit is not None else None,
+        metrics=tuple(metrics),
+        extra_fields=frozenset(fields - _RECORD_FIELDS),
+        confidence=confidence,
+    )
+
+
+def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
+    """A claimed number as (value, half a unit of its last written digit, k/n if written as a fraction)."""
+    raw = text.strip()
+    fraction = re.fullmatch(r"(\d+)\s*/\s*(\d+)", raw)
+    if fraction:
+        k, n = int(fraction.group(1)), int(fraction.group(2))
+        if n == 0 or k > n:
+            raise GateError(f"--claim {text!r}: a fraction k/n needs 0 <= k <= n and n >= 1")
+        return Fraction(k, n), Fraction(0), (k, n)
+    number = re.fullmatch(r"(\d+)(?:\.(\d+))?\s*(%?)", raw)
+    if not number:
+        raise GateError(f"--claim {text!r}: expected a number such as 78%, 78.4, 0.784 or 29/37")
+    digits = number.group(2) or ""
+    value = Fraction(int(number.group(1) + digits), 10 ** len(digits))
+    half = Fraction(1, 2 * 10 ** len(digits))
+    percent = number.group(3) == "%" or value > 1 or not digits
+    if percent:
+        value, half = value / 100, half / 100
+    if value > 1:
+        raise GateError(f"--claim {text!r}: a rate cannot exceed 100%")
+    return value, half, None
+
+
+def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
+    """Does the number about to be pasted equal the headline at the precision it was written with?"""
+    value, half, fraction = parse_claim(text)
+    head, second = ledger.headline, ledger.secondary
+    head_value = head.k / head.n
+    shown = f"{_count(head.k)}/{head.n} = {float(head_value):.3f}"
+
+    def near(x: Fraction) -> bool:
+        return abs(x - value) <= half
+
+    if fraction is not None:
+        matches = Fraction(fraction[0]) == head.k and fraction[1] == head.n
+    else:
+        matches = near(head_value)
+    if matches:
+        return ClaimCheck(text, True, f"{text} matches the headline {shown}"), None
+    if second is not None and (near(second.k / second.n) if fraction is None else (Fraction(fraction[0]), fraction[1]) == (second.k, second.n)):
+        message = (f"{text} is the scoreable-only rate {_count(second.k)}/{second.n}, not the headline {shown}: "
+                   "quote it only with its label, beside the headline")
+        return ClaimCheck(text, False, message), Finding("claim_is_secondary", message)
+    for dropped in range(1, max(1, head.n // 2) + 1):
+        denominator = head.n - dropped
+        if denominator < 1:
+            break
+        candidate = head.k / denominator
+        if (fraction is not None and (Fraction(fraction[0]), fraction[1]) == (head.k, denominator)) or (fraction is None and near(candidate)):
+            message = (f"{text} equals {_count(head.k)}/{denominator}: {dropped} task(s) were dropped from the "
+                       f"denominator; the headline is {shown}")
+            return ClaimCheck(text, False, message), Finding("claim_shrunk_denominator", message)
+    message = f"{text} is not supported by this ledger: the headline is {shown}"
+    return ClaimCheck(text, False, message), Finding("claim_unsupported", message)
+
+
+def _count(k: Fraction) -> str:
+    return str(k.numerator) if k.denominator == 1 else f"{float(k):.2f}"
+
+
+def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
+              claim: str | None = None, keep_passed: bool = False) -> Report:
+    """Gate one claim: the manifest, its card and control runs, and the runs file."""
+    manifest = load_manifest(manifest_path)
+    context = load_card_context(manifest)
+    findings: list[Finding] = []
+    plan = make_plan(manifest, context, confidence, findings)
+    ledger = gate_runs(plan, runs_path, run_id)
+    findings.extend(ledger.findings)
+    control_results = []
+    for run in manifest.control_runs:
+        control_plan = Plan(**{**plan.__dict__, "controls": (), "require_controls": False, "metrics": (),
+                               "extra_fields": frozenset()})
+        control_ledger = gate_runs(control_plan, run.runs)
+        for finding in control_ledger.findings:
+            findings.append(Finding(f"{run.role}:{finding.code}", finding.message))
+        rate = control_ledger.headline.value
+        bound = run.max_pass_rate if run.max_pass_rate is not None else run.min_pass_rate
+        assert bound is not None
+        if (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
+            relation = "above its ceiling" if run.max_pass_rate is not None else "below its floor"
+            findings.append(Finding("control_run_violated", (
+                f"{run.role} run passes {rate:.3f}, {relation} of {bound:g}: the harness does not "
+                f"{'fail untouched repositories' if run.role == 'no_edit' else 'pass the recorded fixes'}")))
+        control_results.append(ControlRunResult(run.role, os.path.relpath(run.runs, manifest.path.parent), bound, control_ledger))
+    claim_check = None
+    if claim is not None:
+        claim_check, claim_finding = check_claim(claim, ledger)
+        if claim_finding is not None:
+            findings.append(claim_finding)
+    not_a_claim = tuple(context.card.get("not_a_claim_about", ())) if context else ()
+    passed = _passed_tasks(plan, runs_path, run_id) if keep_passed else None
+    return Report(
+        manifest=manifest,
+        ledger=ledger,
+        confidence=confidence,
+        attempt_mode=plan.attempt_mode,
+        attempt_budget=plan.attempt_budget,
+        control_runs=tuple(control_results),
+        not_a_claim_about=not_a_claim,
+        card_digest=str(context.card.get("dataset_digest")) if context else None,
+        claim=claim_check,
+        findings=tuple(findings),
+        passed=passed,
+    )
+
+
+def _passed_tasks(plan: Plan, runs: Path, run_id: str | None) -> frozenset[str]:
+    """Tasks that exited as pass (any attempt within budget passed); compare pairs on these."""
+    tally = _tally_runs(runs, run_id, None, frozenset())
+    passing = {index for (outcome, _, _), index in tally.kinds.items() if outcome == "pass"}
+    result = set()
+    for tid, packed in tally.tasks.items():
+        entries = [packed] if type(packed) is int else packed
+        if any((e & _KIND_MASK) in passing and (e >> _KIND_BITS) < plan.attempt_budget for e in entries):
+            result.add(tid)
+    return frozenset(result)
+
+
+#####################################################################
+# compare: is the difference between two ledgers real?
+#####################################################################
+
+
+@dataclass(frozen=True)
+class Comparison:
+    a: Report
+    b: Report
+    table: tuple[int, int, int, int]  # both pass, A only, B only, neither
+    diff: float
+    low: float
+    high: float
+    p_value: Fraction
+    alpha: float
+    real: bool
+    mdd: float
+    findings: tuple[Finding, ...]
+
+    @property
+    def verdict(self) -> str:
+        return "BLOCKED" if self.findings else "PUBLISHABLE"
+
+
+def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, confidence: float = 0.95,
+                a_run_id: str | None = None, b_run_id: str | None = None) -> Comparison:
+    a = run_check(a_manifest, a_runs, a_run_id, confidence, keep_passed=True)
+    b = run_check(b_manifest, b_runs, b_run_id, confidence, keep_passed=True)
+    findings = [Finding(f"A:{f.code}", f.message) for f in a.findings]
+    findings += [Finding(f"B:{f.code}", f.message) for f in b.findings]
+    if a.manifest.task_ids_sha256 != b.manifest.task_ids_sha256 or a.manifest.task_count != b.manifest.task_count:
+        findings.append(Finding("dataset_digest_mismatch", (
+            f"A declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, B declares "
+            f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
+    env_a, env_b = a.manifest.envelope, b.manifest.envelope
+    differ = sorted(k for k in set(env_a) | set(env_b) if env_a.get(k, _MISSING) != env_b.get(k, _MISSING))
+    if differ:
+        findings.append(Finding("envelope_mismatch", (
+            f"envelope fields differ: {', '.join(differ)}; different instruments: a ledger balances inside one envelope")))
+    passed_a, passed_b = a.passed or frozenset(), b.passed or frozenset()
+    n = a.manifest.task_count
+    both = len(passed_a & passed_b)
+    only_a, only_b = len(passed_a - passed_b), len(passed_b - passed_a)
+    neither = n - both - only_a - only_b
+    if neither < 0:
+        neither = 0
+    low, high = newcombe_paired(both, only_a, only_b, neither, confidence)
+    p_value = mcnemar_exact(only_a, only_b)
+    alpha = 1 - confidence
+    pooled = (2 * both + only_a + only_b) / (2 * n)
+    return Comparison(
+        a=a, b=b, table=(both, only_a, only_b, neither), diff=(only_a - only_b) / n, low=low, high=high,
+        p_value=p_value, alpha=alpha, real=(low > 0 or high < 0) and float(p_value) < alpha,
+        mdd=minimum_detectable_difference(n, pooled, confidence), findings=tuple(findings),
+    )
+
+
+_MISSING = object()
+
+
+#####################################################################
+# Rendering: text, JSON, Markdown and SVG, all from the computed report
+#####################################################################
+
+
+def _pct(confidence: float) -> str:
+    return f"{confidence * 100:.10g}% CI"
+
+
+def _rate_text(rate: Rate | None, confidence: float, unit: str = "") -> str:
+    if rate is None:
+        return "n/a (no tasks in the denominator)"
+    unit_text = f" {unit}" if unit else ""
+    return (f"{_count(rate.k)}/{rate.n}{unit_text} = {rate.value:.3f}  "
+            f"{_pct(confidence)} [{rate.low:.3f}, {rate.high:.3f}]")
+
+
+def _label(name: str, width: int = 12) -> str:
+    return f"{name:<{width}}: "
+
+
+def render_text(report: Report) -> str:
+    m, led, conf = report.manifest, report.ledger, report.confidence
+    out = [
+        _label("claim") + m.claim_id,
+        _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
+        _label("entries") + str(led.entries),
+        _label("exits") + str(led.exits),
+    ]
+    for bucket in BUCKETS:
+        extra = ""
+        if bucket == "unscoreable" and led.reasons:
+            extra = " (" + ", ".join(f"{reason} {count}" for reason, count in led.reasons) + ")"
+        out.append("  " + _label(bucket) + f"{led.counts[bucket]}{extra}")
+    samples = report.attempt_mode == "samples"
+    note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
+    out.append(_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}")
+    scope = "scoreable attempts only" if samples else "scoreable tasks only"
+    secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
+    out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
+    if led.first_attempt is not None:
+        out.append(_label("first try") + _rate_text(led.first_attempt, conf)
+                   + f"  <- labelled: first attempt only, of a budget of {report.attempt_budget}")
+    if led.pass_at_k:
+        shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k)
+        out.append(_label("pass@k") + shown + "  <- labelled: pass@k, not the headline")
+    if report.not_a_claim_about:
+        out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
+        out.append(_label("") + NOT_A_PRODUCT_VERDICT)
+    if led.strata:
+        out.append(_label("strata").rstrip())
+        width = max(12, *(len(s.name) + 1 for s in led.strata))
+        for line in led.strata:
+            if line.withheld:
+                text = f"withheld ({line.tasks} tasks, below the stratum floor: no rate)"
+            elif line.rate is None:
+                text = "n/a (no tasks)"
+            else:
+                text = _rate_text(line.rate, conf)
+            out.append("  " + _label(line.name, width) + text)
+    if led.metrics:
+        out.append(_label("metrics").rstrip())
+        width = max(12, *(len(x.name) + 1 for x in led.metrics))
+        for metric in led.metrics:
+            mark = "  <- headline metric" if metric.headline else ""
+            text = _rate_text(metric.rate, conf, metric.unit) if metric.rate else "undefined (see findings)"
+            out.append("  " + _label(metric.name, width) + text + mark)
+    if m.controls:
+        shown = ", ".join(f"{c.task_id} ({c.role}, expects {c.expected})" for c in m.controls)
+        out.append(_label("controls") + shown)
+    for run in report.control_runs:
+        bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
+        out.append(_label("control run") + f"{run.role} {run.runs}: {_rate_text(run.ledger.headline, conf)} ({bound})")
+    if led.cost is not None:
+        out.append(_label("cost") + _cost_text(led.cost))
+    out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items())))
+    out.append(_label("budget") + f"{report.attempt_budget} attempt(s) per task, {report.attempt_mode} mode")
+    out.append(_label("rerun") + (m.rerun_recipe or "(no rerun_recipe in the manifest)"))
+    out.append(_label("manifest") + f"sha256 {m.sha256}")
+    out.append(_label("runs") + f"sha256 {led.runs_sha256}")
+    if report.card_digest:
+        out.append(_label("card") + f"dataset_digest {report.card_digest}")
+    if report.claim is not None:
+        out.append(_label("claim check") + report.claim.message)
+    out.append(_label("verdict") + report.verdict)
+    out.extend(f"  ! {f.code}: {f.message}" for f in report.findings)
+    return "\n".join(out) + "\n"
+
+
+def _scalar(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+
+
+def _cost_text(cost: CostSummary) -> str:
+    parts = []
+    if cost.total_cost_usd is not None and cost.median_cost_usd is not None:
+        parts.append(f"total ${cost.total_cost_usd:.2f}, median ${cost.median_cost_usd:.4f} per task")
+    if cost.total_tokens is not None and cost.median_tokens is not None:
+        parts.append(f"tokens total {cost.total_tokens}, median {cost.median_tokens:g} per task")
+    return "; ".join(parts) + f" ({cost.tasks_with_cost} tasks report cost)"
+
+
+def _number(k: Fraction) -> int | float:
+    return k.numerator if k.denominator == 1 else float(k)
+
+
+def rate_json(rate: Rate | None) -> dict[str, Any] | None:
+    if rate is None:
+        return None
+    return {"k": _number(rate.k), "n": rate.n, "rate": rate.value, "ci_low": rate.low, "ci_high": rate.high,
+            "method": rate.method}
+
+
+def _ledger_json(led: Ledger) -> dict[str, Any]:
+    return {
+        "entries": led.entries,
+        "exits": led.exits,
+        **led.counts,
+        "unscoreable_reasons": dict(led.reasons),
+        "observed_tasks": led.observed_tasks,
+        "records": led.records,
+    }
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    m, led = report.manifest, report.ledger
+    cost = led.cost
+    return {
+        "verdict": report.verdict,
+        "claim_id": m.claim_id,
+        "ledger": _ledger_json(led),
+        "headline": {"name": led.headline_name, **(rate_json(led.headline) or {})},
+        "secondary": rate_json(led.secondary),
+        "strata": [
+            {"name": s.name, "declared": s.declared, "tasks": s.tasks, "withheld": s.withheld,
+             **({} if s.withheld else {"rate": rate_json(s.rate)})}
+            for s in led.strata
+        ],
+        "findings": [{"code": f.code, "message": f.message} for f in report.findings],
+        "inputs": {"manifest_sha256": m.sha256, "runs_sha256": led.runs_sha256},
+        "version": __version__,
+        "confidence": report.confidence,
+        "dataset": {"name": m.dataset_name, "task_ids_sha256": m.task_ids_sha256,
+                    "observed_sha256": led.observed_digest, "card_digest": report.card_digest},
+        "attempt_mode": report.attempt_mode,
+        "attempt_budget": report.attempt_budget,
+        "first_attempt": rate_json(led.first_attempt),
+        "pass_at_k": {str(k): value for k, value in led.pass_at_k},
+        "metrics": [
+            {"name": x.name, "numerator": x.numerator, "denominator": x.denominator, "unit": x.unit,
+             "headline": x.headline, "rate": rate_json(x.rate), "secondary": rate_json(x.secondary)}
+            for x in led.metrics
+        ],
+        "control_runs": [
+            {"role": r.role, "runs": r.runs, "bound": r.bound, "headline": rate_json(r.ledger.headline)}
+            for r in report.control_runs
+        ],
+        "not_a_claim_about": list(report.not_a_claim_about),
+        "claim": None if report.claim is None else {"text": report.claim.text, "matches": report.claim.matches,
+                                                    "message": report.claim.message},
+        "cost": None if cost is None else dict(cost.__dict__),
+        "envelope": m.envelope,
+        "rerun_recipe": m.rerun_recipe,
+    }
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def _md_rate(rate: Rate | None) -> str:
+    if rate is None:
+        return "n/a | | "
+    return f"{_count(rate.k)}/{rate.n} | {rate.value:.3f} | [{rate.low:.3f}, {rate.high:.3f}]"
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: Report) -> str:
+    m, led, conf = report.manifest, report.ledger, report.confidence
+    out = [f"### benchgate: `{_md_escape(m.claim_id)}` is **{report.verdict}**", "",
+           f"Dataset `{_md_escape(m.dataset_name)}` (sha256 `{led.observed_digest[:12]}`): "
+           f"{led.entries} entries, {led.exits} exits.", "",
+           "| bucket | tasks |", "|---|---:|"]
+    for bucket in BUCKETS:
+        extra = ""
+        if bucket == "unscoreable" and led.reasons:
+            extra = " (" + ", ".join(f"{r} {c}" for r, c in led.reasons) + ")"
+        out.append(f"| {bucket} | {led.counts[bucket]}{extra} |")
+    out += ["", f"| rate | k/n | value | {_pct(conf)} |", "|---|---|---:|---|"]
+    out.append(f"| **{_md_escape(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
+    out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
+    if led.first_attempt:
+        out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
+    for s in led.strata:
+        out.append(f"| stratum `{_md_escape(s.name)}` | " + ("withheld (below floor) | | |" if s.withheld else f"{_md_rate(s.rate)} |"))
+    for x in led.metrics:
+        out.append(f"| metric `{_md_escape(x.name)}`{' (headline)' if x.headline else ''} | {_md_rate(x.rate)} |")
+    if led.pass_at_k:
+        out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k)]
+    if report.not_a_claim_about:
+        out += ["", "Not a claim about: " + "; ".join(_md_escape(t) for t in report.not_a_claim_about)
+                + f". _{NOT_A_PRODUCT_VERDICT}._"]
+    if led.cost is not None:
+        out += ["", f"Cost: {_cost_text(led.cost)}."]
+    if report.claim is not None:
+        out += ["", f"Claim check: {_md_escape(report.claim.message)}."]
+    out += ["", f"Rerun: `{_md_escape(m.rerun_recipe or '(none)')}`", "",
+            f"Inputs: manifest sha256 `{m.sha256}`, runs sha256 `{led.runs_sha256}`", ""]
+    if report.findings:
+        out.append("**Findings**")
+        out.append("")
+        out.extend(f"- `{f.code}`: {_md_escape(f.message)}" for f in report.findings)
+    else:
+        out.append("No findings.")
+    return "\n".join(out) + "\n"
+
+
+def _xml(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+@dataclass(frozen=True)
+class PlotRow:
+    label: str
+    value: float | None  # None: shown as withheld / n/a
+    low: float
+    high: float
+    note: str = ""
+
+
+_SVG_LEFT, _SVG_PLOT, _SVG_ROW = 300, 400, 26
+
+
+def svg_x(value: float, axis_low: float, axis_high: float) -> float:
+    """Where a value lands on the plot: the tests read positions back through this same scale."""
+    return round(_SVG_LEFT + (value - axis_low) / (axis_high - axis_low) * _SVG_PLOT, 2)
+
+
+def render_svg(title: str, panels: Sequence[tuple[str, float, float, Sequence[PlotRow]]]) -> str:
+    """A standalone forest plot: each row a point with its interval, on a labelled axis per panel."""
+    width = _SVG_LEFT + _SVG_PLOT + 40
+    body: list[str] = []
+    y = 40
+    for axis_label, axis_low, axis_high, rows in panels:
+        top = y
+        for row in rows:
+            y += _SVG_ROW
+            body.append(f'<text x="{_SVG_LEFT - 10}" y="{y + 4}" text-anchor="end">{_xml(row.label)}</text>')
+            if row.value is None:
+                body.append(f'<text x="{_SVG_LEFT + 4}" y="{y + 4}" class="note">{_xml(row.note or "n/a")}</text>')
+                continue
+            x1, x2 = svg_x(row.low, axis_low, axis_high), svg_x(row.high, axis_low, axis_high)
+            cx = svg_x(row.value, axis_low, axis_high)
+            body.append(f'<line class="ci" x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#333" stroke-width="2"/>')
+            body.append(
+                f'<circle class="point" cx="{cx}" cy="{y}" r="4" fill="#1f5fbf" data-label="{_xml(row.label)}" '
+                f'data-value="{row.value:.6f}" data-low="{row.low:.6f}" data-high="{row.high:.6f}"/>')
+        y += _SVG_ROW
+        body.append(f'<line class="axis" x1="{_SVG_LEFT}" y1="{y}" x2="{_SVG_LEFT + _SVG_PLOT}" y2="{y}" '
+                    f'stroke="#000" data-low="{axis_low:g}" data-high="{axis_high:g}"/>')
+        for step in range(5):
+            tick = axis_low + (axis_high - axis_low) * step / 4
+            x = svg_x(tick, axis_low, axis_high)
+            body.append(f'<line x1="{x}" y1="{top + 8}" x2="{x}" y2="{y}" stroke="#ddd"/>')
+            body.append(f'<text x="{x}" y="{y + 16}" text-anchor="middle">{tick * 100:.0f}%</text>')
+        y += 34
+        body.append(f'<text x="{_SVG_LEFT + _SVG_PLOT / 2}" y="{y}" text-anchor="middle">{_xml(axis_label)}</text>')
+        y += 20
+    height = y + 10
+    head = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'font-family="sans-serif" font-size="12">',
+        f"<title>{_xml(title)}</title>",
+        f'<rect width="{width}" height="{height}" fill="#fff"/>',
+        f'<text x="10" y="22" font-size="15" font-weight="bold">{_xml(title)}</text>',
+    ]
+    return "\n".join([*head, *body, "</svg>"]) + "\n"
+
+
+def _rate_row(label: str, rate: Rate | None) -> PlotRow:
+    if rate is None:
+        return PlotRow(label, None, 0.0, 0.0, "n/a")
+    return PlotRow(label, rate.value, rate.low, rate.high)
+
+
+def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
+    led = report.ledger
+    rows = [_rate_row(f"{prefix}{led.headline_name} (headline)", led.headline),
+            _rate_row(f"{prefix}secondary: scoreable only", led.secondary)]
+    for s in led.strata:
+        rows.append(PlotRow(f"{prefix}stratum {s.name}", None, 0, 0, "withheld") if s.withheld
+                    else _rate_row(f"{prefix}stratum {s.name}", s.rate))
+    rows.extend(_rate_row(f"{prefix}metric {x.name}", x.rate) for x in led.metrics)
+    return rows
+
+
+def render_report_svg(report: Report) -> str:
+    title = f"{report.manifest.claim_id}: {report.verdict}"
+    return render_svg(title, [(f"rate over tasks, {_pct(report.confidence)}", 0.0, 1.0, report_rows(report))])
+
+
+def render_compare_text(comp: Comparison) -> str:
+    a, b = comp.a, comp.b
+    conf = a.confidence
+    both, only_a, only_b, neither = comp.table
+    out = [
+        _label("A") + f"{a.manifest.claim_id}: {_rate_text(a.ledger.headline, conf)}",
+        _label("B") + f"{b.manifest.claim_id}: {_rate_text(b.ledger.headline, conf)}",
+        _label("paired") + f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} "
+        f"({sum(comp.table)} shared tasks; a task passes if any attempt within budget passed)",
+        _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
+        "(Newcombe 1998 method 10, paired, continuity-corrected phi)",
+        _label("McNemar") + f"exact p = {float(comp.p_value):.4g} (alpha {comp.alpha:.3g})",
+        _label("detectable") + f"minimum detectable difference {comp.mdd:.3f} at 80% power on "
+        f"{sum(comp.table)} tasks (Miller 2024)",
+        _label("rule") + "called real only if the interval excludes 0 and the exact p < alpha",
+    ]
+    if comp.real:
+        out.append(_label("reading") + f"the difference is real at {conf * 100:.10g}% confidence")
+    else:
+        out.append(_label("reading") + f"the difference is within noise at {conf * 100:.10g}% confidence")
+    out.append(_label("verdict") + comp.verdict)
+    out.extend(f"  ! {f.code}: {f.message}" for f in comp.findings)
+    return "\n".join(out) + "\n"
+
+
+def compare_json(comp: Comparison) -> dict[str, Any]:
+    both, only_a, only_b, neither = comp.table
+    return {
+        "verdict": comp.verdict,
+        "a": report_json(comp.a),
+        "b": report_json(comp.b),
+        "paired": {"both_pass": both, "a_only": only_a, "b_only": only_b, "neither": neither},
+        "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high,
+                       "method": "newcombe1998_method10_paired_corrected_phi"},
+        "mcnemar_exact_p": float(comp.p_value),
+        "alpha": comp.alpha,
+        "real": comp.real,
+        "minimum_detectable_difference": comp.mdd,
+        "findings": [{"code": f.code, "message": f.message} for f in comp.findings],
+    }
+
+
+def render_compare_markdown(comp: Comparison) -> str:
+    both, only_a, only_b, neither = comp.table
+    conf = comp.a.confidence
+    reading = "real" if comp.real else "within noise"
+    out = [f"### benchgate compare: **{comp.verdict}**, the difference is {reading}", "",
+           f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
+           f"| A `{_md_escape(comp.a.manifest.claim_id)}` | {_md_rate(comp.a.ledger.headline)} |",
+           f"| B `{_md_escape(comp.b.manifest.claim_id)}` | {_md_rate(comp.b.ledger.headline)} |", "",
+           "| | B pass | B not pass |", "|---|---:|---:|",
+           f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", "",
+           f"A - B = {comp.diff:+.3f}, {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] (Newcombe method 10, paired); "
+           f"exact McNemar p = {float(comp.p_value):.4g}; minimum detectable difference {comp.mdd:.3f}.", ""]
+    if comp.findings:
+        out += ["**Findings**", ""] + [f"- `{f.code}`: {_md_escape(f.message)}" for f in comp.findings]
+    return "\n".join(out) + "\n"
+
+
+def render_compare_svg(comp: Comparison) -> str:
+    title = f"{comp.a.manifest.claim_id} vs {comp.b.manifest.claim_id}: {comp.verdict}"
+    rates = [_rate_row(f"A {comp.a.manifest.claim_id}", comp.a.ledger.headline),
+             _rate_row(f"B {comp.b.manifest.claim_id}", comp.b.ledger.headline)]
+    diff = [PlotRow("A - B", comp.diff, comp.low, comp.high)]
+    conf = _pct(comp.a.confidence)
+    return render_svg(title, [(f"headline rate, {conf}", 0.0, 1.0, rates),
+                              (f"paired difference A - B, {conf}", -1.0, 1.0, diff)])
+
+
+#####################################################################
+# Import: SWE-bench, Inspect AI and Terminal-Bench results into the ledger
+#####################################################################
+
+@dataclass(frozen=True)
+class Imported:
+    """What one `import` produced: the ledger rows plus what the harness declared."""
+
+    records: tuple[dict[str, object], ...]
+    task_ids: tuple[str, ...]  # the declared dataset, sorted, never "what finished"
+    attempt_mode: str
+    attempt_budget: int
+    extra_reasons: tuple[str, ...]
+    run_id: str
+    source: str
+    dataset_name: str | None = None
+    envelope: Mapping[str, object] = field(default_factory=dict)
+    rerun_hint: str = ""
+    notes: tuple[str, ...] = ()  # non-fatal observations for stderr
+
+
+def _parse_json_bytes(data: bytes, where: str) -> Any:
+    """Same strictness as load_json_file, for zip members."""
+    return parse_json(_decode_utf8(data, where), where)
+
+
+def _obj(value: object, where: str) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise GateError(f"{where}: expected an object, got {type(value).__name__}")
+    return value
+
+
+def _list(value: object, where: str) -> list[object]:
+    if not isinstance(value, list):
+        raise GateError(f"{where}: expected a list, got {type(value).__name__}")
+    return value
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise GateError(f"{where}: expected a string, got {type(value).__name__}")
+    return value
+
+
+def _int(value: object, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GateError(f"{where}: expected an integer, got {value!r}")
+    return value
+
+
+def _task_id(value: object, where: str) -> str:
+    text = _str(value, where)
+    if not text or text != text.strip():
+        raise GateError(f"{where}: task id must be non-empty without surrounding whitespace, got {text!r}")
+    return text
+
+
+def _id_list(container: Mapping[str, object], key: str, where: str) -> list[str]:
+    """A list of unique task ids; duplicates are an error (the harnesses write sets)."""
+    ids: list[str] = []
+    seen: set[str] = set()
+    for i, item in enumerate(_list(container[key], f"{where}.{key}")):
+        tid = _task_id(item, f"{where}.{key}[{i}]")
+        if tid in seen:
+            raise GateError(f"{where}.{key}[{i}]: duplicate id {tid!r}")
+        seen.add(tid)
+        ids.append(tid)
+    return ids
+
+
+def _record(
+    run_id: str,
+    task_id: str,
+    attempt: int,
+    outcome: str,
+    reason: str | None,
+    harness: dict[str, object],
+) -> dict[str, object]:
+    return {
+        "run_id": run_id,
+        "task_id": task_id,
+        "attempt": attempt,
+        "outcome": outcome,
+        "reason": reason,
+        "harness": harness,
+    }
+
+
+def _sorted_records(records: Iterable[dict[str, object]]) -> tuple[dict[str, object], ...]:
+    def key(rec: dict[str, object]) -> tuple[str, int]:
+        task, attempt = rec["task_id"], rec["attempt"]
+        assert isinstance(task, str) and isinstance(attempt, int)
+        return (task, attempt)
+
+    return tuple(sorted(records, key=key))
+
+
+def _one_path(paths: Sequence[Path], fmt: str) -> Path:
+    if len(paths) != 1:
+        raise GateError(
+            f"import {fmt}: takes exactly one FILE, got {len(paths)}; import each run separately"
+        )
+    return paths[0]
+
+
+def _preview(ids: Iterable[str], limit: int = 5) -> str:
+    items = sorted(ids)
+    shown = ", ".join(repr(x) for x in items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+#####################################################################
+# Import: SWE-bench
+#####################################################################
+
+# make_run_report puts every dataset instance in exactly one of these five
+# lists. Should a file name an id in several (hand-merged reports), the first
+# list here wins: it is the order in which make_run_report itself decides
+# (no prediction, empty patch, no/unreadable report.json, then the resolved
+# flag), and it can only move an id away from "pass", never towards it.
+_SWEBENCH_PRIMARY = ("incomplete_ids", "empty_patch_ids", "error_ids", "unresolved_ids", "resolved_ids")
+# Advisory subsets of unresolved_ids | error_ids added in swebench 5.0.
+_SWEBENCH_ADVISORY = ("infra_failure_ids", "ambiguous_failure_ids")
+_SWEBENCH_COUNTS = {
+    "resolved_instances": "resolved_ids",
+    "unresolved_instances": "unresolved_ids",
+    "empty_patch_instances": "empty_patch_ids",
+    "error_instances": "error_ids",
+    "completed_instances": "completed_ids",
+    "infra_failure_instances": "infra_failure_ids",
+    "ambiguous_failure_instances": "ambiguous_failure_ids",
+}
+# get_results.py order: no_generation (no log dir / no patch.diff), then
+# no_logs (no test_output.txt), then the re-graded resolved flag.
+_EXPERIMENTS_LISTS = ("no_generation", "no_logs", "resolved")
+_TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
+
+
+def import_swebench(paths: Sequence[Path], dataset_ids: list[str] | None) -> Imported:
+    """Import a SWE-bench run report (schema_version 2) or an experiments results.json."""
+    path = _one_path(paths, "swebench")
+    data = _obj(load_json_file(path), str(path))
+    if "schema_version" in data:
+        return _swebench_report(path, data, dataset_ids)
+    if "resolved" in data and "resolved_ids" not in data:
+        return _swebench_experiments(path, data, dataset_ids)
+    raise GateError(
+        f"{path}: not a SWE-bench run report (no 'schema_version') nor an experiments "
+        f"results.json (no 'resolved')"
+    )
+
+
+def _declared_ids(dataset_ids: list[str]) -> list[str]:
+    seen: set[str] = set()
+    for i, tid in enumerate(dataset_ids):
+        _task_id(tid, f"--dataset-ids line {i + 1}")
+        if tid in seen:
+            raise GateError(f"--dataset-ids line {i + 1}: duplicate id {tid!r}")
+        seen.add(tid)
+    return sorted(seen)
+
+
+def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
+    where = str(path)
+    version = data["schema_version"]
+    if version != 2:
+        raise GateError(f"{where}: schema_version: expected 2, got {version!r}")
+    if "total_instances" not in data:
+        raise GateError(f"{where}: total_instances: missing")
+    total = _int(data["total_instances"], f"{where}.total_instances")
+    lists: dict[str, list[str]] = {}
+    for key in _SWEBENCH_PRIMARY:
+        if key not in data:
+            raise GateError(f"{where}: {key}: missing (schema_version 2 always writes it)")
+        lists[key] = _id_list(data, key, where)
+    for key in (*_SWEBENCH_ADVISORY, "completed_ids"):
+        if key in data:
+            lists[key] = _id_list(data, key, where)
+    for count_key, list_key in _SWEBENCH_COUNTS.items():
+        if count_key in data and list_key in lists:
+            stated = _int(data[count_key], f"{where}.{count_key}")
+            if stated != len(lists[list_key]):
+                raise GateError(
+                    f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids"
+                )
+    reasons: dict[str, str] = {}
+    if "failure_reasons" in data:
+        for key, value in _obj(data["failure_reasons"], f"{where}.failure_reasons").items():
+            reasons[key] = _str(value, f"{where}.failure_reasons[{key!r}]")
+
+    seen: set[str] = set()
+    for key in _SWEBENCH_PRIMARY:
+        seen.update(lists[key])
+    if dataset_ids is None:
+        if len(seen) != total:
+            raise GateError(
+                f"{where}: total_instances is {total} but the id lists name {len(seen)} ids; "
+                f"pass --dataset-ids FILE with the {total} declared instance ids"
+            )
+        declared = sorted(seen)
+    else:
+        declared = _declared_ids(dataset_ids)
+        if len(declared) != total:
+            raise GateError(
+                f"{where}: total_instances is {total} but --dataset-ids lists {len(declared)} ids"
+            )
+        stray = seen.difference(declared)
+        if stray:
+            raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
+    for key in _SWEBENCH_ADVISORY:
+        stray = set(lists.get(key, [])).difference(seen)
+        if stray:
+            raise GateError(f"{where}.{key}: ids in no outcome list: {_preview(stray)}")
+    stray = set(reasons).difference(seen)
+    if stray:
+        raise GateError(f"{where}.failure_reasons: ids in no outcome list: {_preview(stray)}")
+
+    run_id = path.stem  # make_run_report names the file "<model>.<run_id>.json"
+    notes: list[str] = []
+    records: list[dict[str, object]] = []
+    infra = set(lists.get("infra_failure_ids", []))
+    for tid in declared:
+        member = [key for key in lists if tid in lists[key]]
+        primary = [key for key in _SWEBENCH_PRIMARY if key in member]
+        status = primary[0] if primary else None
+        if len(primary) > 1:
+            notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
+        outcome, reason = _swebench_report_outcome(status, tid in infra, reasons.get(tid))
+        if tid in infra and status not in ("unresolved_ids", "error_ids"):
+            notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
+        harness: dict[str, object] = {
+            "format": "swebench-report",
+            "instance_id": tid,
+            "status_list": status,
+            "lists": member,
+        }
+        if tid in reasons:
+            harness["failure_reason"] = reasons[tid]
+        records.append(_record(run_id, tid, 1, outcome, reason, harness))
+    return Imported(
+        records=_sorted_records(records),
+        task_ids=tuple(declared),
+        attempt_mode="retry",
+        attempt_budget=1,
+        extra_reasons=(),
+        run_id=run_id,
+        source="swebench",
+        envelope={"harness": "swebench.harness.run_evaluation"},
+        rerun_hint="python -m swebench.harness.run_evaluation --dataset_name ... "
+        "--predictions_path ... --run_id ...",
+        notes=tuple(notes),
+    )
+
+
+def _swebench_report_outcome(status: str | None, infra: bool, failure_reason: str | None) -> tuple[str, str | None]:
+    if status is None or status == "incomplete_ids":
+        return "unscoreable", "missing_artifact"
+    if status == "resolved_ids":
+        return "pass", None
+    if status == "empty_patch_ids":
+        return "fail", None
+    if infra:  # environment-tier signature in the instance's logs
+        return "unscoreable", "env_flake"
+    if status == "unresolved_ids":
+        return "fail", None
+    # error_ids: no report.json. A test-run timeout raises before report.json
+    # is written and leaves "Timeout error: N seconds exceeded" in the log,
+    # which infra_failure.py classifies as tests_timed_out.
+    if failure_reason == _TIMEOUT_FAILURE_REASON:
+        return "unscoreable", "harness_timeout"
+    return "unscoreable", "grader_error"
+
+
+def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
+    where = str(path)
+    if dataset_ids is None:
+        raise GateError(
+            f"{where}: experiments results.json leaves unresolved ids implicit; "
+            f"pass --dataset-ids FILE listing every instance id of the split"
+        )
+    unknown = sorted(set(data).difference(_EXPERIMENTS_LISTS))
+    if unknown:
+        raise GateError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; only the resolved/no_generation/no_logs "
+            f"form written by SWE-bench/experiments analysis/get_results.py is read"
+        )
+    lists = {key: _id_list(data, key, where) for key in _EXPERIMENTS_LISTS if key in data}
+    declared = _declared_ids(dataset_ids)
+    seen = set().union(*lists.values())
+    stray = seen.difference(declared)
+    if stray:
+        raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
+    run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
+    notes: list[str] = []
+    records: list[dict[str, object]] = []
+    for tid in declared:
+        member = [key for key in _EXPERIMENTS_LISTS if tid in lists.get(key, [])]
+        status = member[0] if member else None
+        if len(member) > 1:
+            notes.append(f"{tid}: in {', '.join(member)}; counted as {status}")
+        outcome: str
+        reason: str | None = None
+        if status == "resolved":
+            outcome = "pass"
+        elif status == "no_logs":
+            outcome, reason = "unscoreable", "missing_artifact"
+        else:  # no_generation, or implicitly unresolved
+            outcome = "fail"
+        records.append(
+            _record(
+                run_id,
+                tid,
+                1,
+                outcome,
+                reason,
+                {
+                    "format": "swebench-experiments",
+                    "instance_id": tid,
+                    "status_list": status if status else "(implicit unresolved)",
+                    "lists": member,
+                },
+            )
+        )
+    return Imported(
+        records=_sorted_records(records),
+        task_ids=tuple(declared),
+        attempt_mode="retry",
+        attempt_budget=1,
+        extra_reasons=(),
+        run_id=run_id,
+        source="swebench",
+        envelope={"harness": "SWE-bench/experiments analysis/get_results.py"},
+        rerun_hint="python -m analysis.get_results evaluation/<split>/<submission>",
+        notes=tuple(notes),
+    )
+
+
+#####################################################################
+# Import: Inspect AI
+#####################################################################
+
+_INSPECT_STATUSES = ("started", "success", "cancelled", "error")
+_INSPECT_CANCELLED = ("CancelledError(", "Cancelled(")  # inspect_ai/_util/error.py
+_TIMEOUT_LINE = re.compile(r"^[\s|+]*(?:[\w.]+\.)?\w*TimeoutError(?::|$)", re.MULTILINE)
+_STDLIB_ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
+_ZSTD_METHOD = 93
+
+
+def _convert_hint(path: Path) -> str:
+    return f"inspect log convert --to json --output-dir DIR {path}"
+
+
+def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
+    """(header, samples) from a .eval archive; refuses what this Python cannot inflate."""
+    supported = set(_STDLIB_ZIP_METHODS)
+    zstd = getattr(zipfile, "ZIP_ZSTANDARD", None)
+    if isinstance(zstd, int):
+        supported.add(zstd)
+    try:
+        archive = zipfile.ZipFile(path)
+    except (OSError, zipfile.BadZipFile) as exc:
+        raise GateError(f"{path}: cannot open .eval archive: {exc}") from None
+    with archive:
+        infos = archive.infolist()
+        for info in infos:
+            if info.compress_type not in supported:
+                what = "zstd" if info.compress_type == _ZSTD_METHOD else f"method {info.compress_type}"
+                raise GateError(
+                    f"{path}: {info.filename}: compressed with {what}, which Python "
+                    f"{sys.version_info.major}.{sys.version_info.minor} cannot read; convert it "
+                    f"with `{_convert_hint(path)}` and import DIR/{path.stem}.json"
+                )
+        names = {info.filename for info in infos}
+
+        def member(name: str) -> object:
+            try:
+                data = archive.read(name)
+            except (NotImplementedError, RuntimeError, zipfile.BadZipFile, OSError) as exc:
+                raise GateError(
+                    f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`"
+                ) from None
+            return _parse_json_bytes(data, f"{path}: {name}")
+
+        if "header.json" in names:
+            header = _obj(member("header.json"), f"{path}: header.json")
+        elif "_journal/start.json" in names:
+            # The eval never finished: only the start journal was written.
+            header = dict(_obj(member("_journal/start.json"), f"{path}: _journal/start.json"))
+            header.setdefault("status", "started")
+        else:
+            raise GateError(f"{path}: neither header.json nor _journal/start.json in the archive")
+        samples: list[dict[str, object]] = []
+        for name in sorted(names):
+            parts = name.split("/")
+            # monolith samples/{id}_epoch_{n}.json, chunked samples/{id}_epoch_{n}/sample.json
+            if parts[0] == "samples" and (
+                (len(parts) == 2 and parts[1].endswith(".json"))
+                or (len(parts) == 3 and parts[2] == "sample.json")
+            ):
+                samples.append(_obj(member(name), f"{path}: {name}"))
+    return header, samples
+
+
+def _inspect_headline(header: dict[str, object], where: str) -> str | None:
+    """Name of the headline score: results.scores[0] (what Inspect's own analysis
+    calls the headline), else the first declared scorer."""
+    results = header.get("results")
+    if isinstance(results, dict):
+        headline = results.get("headline")
+        if isinstance(headline, dict) and isinstance(headline.get("score"), str):
+            return str(headline["score"])
+        scores = results.get("scores")
+        if isinstance(scores, list) and scores:
+            return _str(_obj(scores[0], f"{where}.results.scores[0]").get("name"), f"{where}.results.scores[0].name")
+    spec = _obj(header.get("eval"), f"{where}.eval")
+    scorers = spec.get("scorers")
+    if isinstance(scorers, list) and scorers:
+        return _str(_obj(scorers[0], f"{where}.eval.scorers[0]").get("name"), f"{where}.eval.scorers[0].name")
+    return None
+
+
+def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -> tuple[str, str]:
+    message = _str(error.get("message"), f"{where}.error.message")
+    traceback = error.get("traceback")
+    if message.startswith(_INSPECT_CANCELLED):
+        return "cancelled", message
+    exc_name = message.split("(", 1)[0]
+    timed_out = exc_name.endswith("TimeoutError")
+    # Sandbox timeouts are re-raised as RuntimeError(str(ex)) from ex, so the
+    # TimeoutError shows only in the chained traceback.
+    if isinstance(traceback, str) and _TIMEOUT_LINE.search(traceback):
+        timed_out = True
+    if isinstance(limit, dict) and limit.get("type") in ("time", "working"):
+        timed_out = True
+    return ("harness_timeout" if timed_out else "env_flake"), message
+
+
+def _inspect_value_outcome(value: object, partial_as: str, threshold: float, where: str) -> str:
+    if isinstance(value, bool):
+        return "pass" if value else "fail"
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            raise GateError(f"{where}: non-finite score {value!r}")
+        return "pass" if value >= threshold else "fail"
+    if isinstance(value, str):
+        if value == "C":
+            return "pass"
+        if value in ("I", "N"):
+            return "fail"
+        if value == "P":
+            return partial_as
+    raise GateError(f"{where}: score value {value!r} is not C/I/P/N, a boolean or a number")
+
+
+def _score_keys(sample: dict[str, object]) -> set[str]:
+    scores = sample.get("scores")
+    return set(scores) if isinstance(scores, dict) else set()
+
+
+def import_inspect(paths: Sequence[Path], partial_as: str, threshold: float) -> Imported:
+    """Import one Inspect AI eval log: one attempt per declared sample x epoch."""
+    path = _one_path(paths, "inspect")
+    if partial_as not in ("pass", "fail"):
+        raise GateError(f"--partial-as: expected pass or fail, got {partial_as!r}")
+    where = str(path)
+    if path.suffix == ".eval" or zipfile.is_zipfile(path):
+        header, samples = _read_eval_zip(path)
+        fmt = "inspect-eval"
+    else:
+        header = _obj(load_json_file(path), where)
+        raw = header.get("samples")
+        samples = []
+        if raw is not None:
+            for i, item in enumerate(_list(raw, f"{where}.samples")):
+                samples.append(_obj(item, f"{where}.samples[{i}]"))
+        fmt = "inspect-json"
+
+    status = header.get("status")
+    if status not in _INSPECT_STATUSES:
+        raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got {status!r}")
+    spec = _obj(header.get("eval"), f"{where}.eval")
+    config = _obj(spec.get("config"), f"{where}.eval.config")
+    dataset = _obj(spec.get("dataset"), f"{where}.eval.dataset")
+    epochs_raw = config.get("epochs")
+    epochs = 1 if epochs_raw is None else _int(epochs_raw, f"{where}.eval.config.epochs")
+    if epochs < 1:
+        raise GateError(f"{where}: eval.config.epochs: expected >= 1, got {epochs}")
+    if not samples and status == "success":
+        raise GateError(
+            f"{where}: samples: none in a successful log (written with log_samples=false?); "
+            f"re-run with sample logging"
+        )
+    run_id = _str(spec.get("run_id") or spec.get("eval_id") or path.stem, f"{where}.eval.run_id")
+
+    # Declared dataset: eval.dataset.sample_ids (int or str ids -> str).
+    declared: list[str] = []
+    raw_ids = dataset.get("sample_ids")
+    if raw_ids is not None:
+        for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids")):
+            if isinstance(sid, bool) or not isinstance(sid, (int, str)):
+                raise GateError(f"{where}.eval.dataset.sample_ids[{i}]: expected int or string, got {sid!r}")
+            declared.append(_task_id(str(sid), f"{where}.eval.dataset.sample_ids[{i}]"))
+        if len(set(declared)) != len(declared):
+            raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
+    else:
+        observed = sorted({str(s.get("id")) for s in samples})
+        count = dataset.get("samples")
+        if not isinstance(count, int) or count != len(observed):
+            raise GateError(
+                f"{where}: eval.dataset.sample_ids: missing and eval.dataset.samples ({count!r}) "
+                f"does not match the {len(observed)} sample ids in the log; cannot name the declared dataset"
+            )
+        declared = observed
+
+    headline = _inspect_headline(header, where)
+    declared_set = set(declared)
+    by_key: dict[tuple[str, int], dict[str, object]] = {}
+    for i, sample in enumerate(samples):
+        swhere = f"{where}.samples[{i}]"
+        sid = sample.get("id")
+        if isinstance(sid, bool) or not isinstance(sid, (int, str)):
+            raise GateError(f"{swhere}.id: expected int or string, got {sid!r}")
+        tid = str(sid)
+        epoch = _int(sample.get("epoch"), f"{swhere}.epoch")
+        if tid not in declared_set:
+            raise GateError(f"{swhere}.id: {tid!r} is not in eval.dataset.sample_ids")
+        if not 1 <= epoch <= epochs:
+            raise GateError(f"{swhere}.epoch: {epoch} outside 1..{epochs} (eval.config.epochs)")
+        if (tid, epoch) in by_key:
+            raise GateError(f"{swhere}: duplicate sample id {tid!r} epoch {epoch}")
+        by_key[(tid, epoch)] = sample
+
+    if headline is None:
+        # No results and no declared scorers: accept a single score key.
+        keys = {k for s in by_key.values() for k in _score_keys(s)}
+        if len(keys) == 1:
+            headline = next(iter(keys))
+    # A wrong headline name must not turn every sample into grader_error.
+    scored = [s for s in by_key.values() if s.get("error") is None]
+    if scored and not any(headline in _score_keys(s) for s in scored):
+        raise GateError(f"{where}: no sample carries the headline score {headline!r}")
+
+    records: list[dict[str, object]] = []
+    for tid in declared:
+        for epoch in range(1, epochs + 1):
+            harness: dict[str, object] = {"format": fmt, "sample_id": tid, "epoch": epoch, "log_status": status}
+            found = by_key.get((tid, epoch))
+            outcome: str
+            reason: str | None = None
+            if found is None:
+                outcome, reason = "unscoreable", "missing_artifact"
+                harness["absent"] = True
+                records.append(_record(run_id, tid, epoch, outcome, reason, harness))
+                continue
+            harness["sample_id"] = found.get("id")  # keep the original int/str
+            if found.get("uuid") is not None:
+                harness["uuid"] = found.get("uuid")
+            if found.get("limit") is not None:
+                harness["limit"] = found.get("limit")
+            error = found.get("error")
+            swhere = f"{where}: sample {tid!r} epoch {epoch}"
+            if error is not None:
+                reason, message = _inspect_error_reason(_obj(error, f"{swhere}.error"), found.get("limit"), swhere)
+                outcome = "unscoreable"
+                harness["error"] = message[:500]
+            else:
+                scores = found.get("scores")
+                score = _obj(scores, f"{swhere}.scores").get(str(headline)) if scores is not None else None
+                if score is None:
+                    outcome, reason = "unscoreable", "grader_error"
+                    harness["scorer"] = headline
+                    harness["score_value"] = None
+                else:
+                    value = _obj(score, f"{swhere}.scores.{headline}").get("value")
+                    outcome = _inspect_value_outcome(value, partial_as, threshold, f"{swhere}.scores.{headline}.value")
+                    harness["scorer"] = headline
+                    harness["score_value"] = value
+            records.append(_record(run_id, tid, epoch, outcome, reason, harness))
+
+    envelope: dict[str, object] = {"harness": "inspect_ai"}
+    packages = spec.get("packages")
+    if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
+        envelope["harness"] = f"inspect_ai {packages['inspect_ai']}"
+    for key in ("model", "task", "task_version", "task_file"):
+        if spec.get(key) is not None:
+            envelope[key] = spec[key]
+    envelope["epochs"] = epochs
+    for key in ("time_limit", "working_limit", "message_limit", "token_limit", "cost_limit"):
+        if config.get(key) is not None:
+            envelope[key] = config[key]
+    notes: list[str] = []
+    if status != "success":
+        notes.append(f"log status is {status!r}; absent samples imported as missing_artifact")
+    name = dataset.get("name")
+    return Imported(
+        records=_sorted_records(records),
+        task_ids=tuple(sorted(declared)),
+        attempt_mode="samples",
+        attempt_budget=epochs,
+        extra_reasons=("cancelled",),
+        run_id=run_id,
+        source="inspect",
+        dataset_name=name if isinstance(name, str) else str(spec.get("task")),
+        envelope=envelope,
+        rerun_hint=f"inspect eval {spec.get('task_file') or '<task file>'}@{spec.get('task')} "
+        f"--model {spec.get('model')} --epochs {epochs}",
+        notes=tuple(notes),
+    )
+
+
+#####################################################################
+# Import: Terminal-Bench
+#####################################################################
+
+_TRIAL_NAME = re.compile(r"^(?P<base>.+)\.(?P<n>[0-9]+)-of-(?P<m>[0-9]+)$")
+# FailureMode values (terminal_bench/agents/failure_mode.py) for trials with
+# is_resolved null; anything else, incl. "unset"/"none"/"unknown", is missing_artifact.
+_TB_NULL_REASONS = {
+    "test_timeout": "harness_timeout",
+    "parse_error": "grader_error",
+    "unknown_agent_error": "env_flake",
+    "agent_installation_failed": "env_flake",
+}
+
+
+def import_terminal_bench(paths: Sequence[Path]) -> Imported:
+    """Import a Terminal-Bench results.json, optionally with its run_metadata.json."""
+    if not 1 <= len(paths) <= 2:
+        raise GateError(
+            f"import terminal-bench: takes results.json and optionally run_metadata.json, got {len(paths)} files"
+        )
+    results_path: Path | None = None
+    results: dict[str, object] = {}
+    meta_path: Path | None = None
+    meta: dict[str, object] = {}
+    for p in paths:
+        data = _obj(load_json_file(p), str(p))
+        if "results" in data:
+            if results_path is not None:
+                raise GateError(f"{p}: a second results.json; import each run separately")
+            results_path, results = p, data
+        elif "n_attempts" in data and "run_id" in data:
+            if meta_path is not None:
+                raise GateError(f"{p}: a second run_metadata.json")
+            meta_path, meta = p, data
+        else:
+            raise GateError(f"{p}: neither a results.json ('results') nor a run_metadata.json ('run_id', 'n_attempts')")
+    if results_path is None:
+        raise GateError(f"{paths[0]}: run_metadata.json given without the run's results.json")
+    where = str(results_path)
+
+    budget: int | None = None
+    trials: dict[tuple[str, int], dict[str, object]] = {}
+    recording_runs: set[str] = set()
+    notes: list[str] = []
+    for i, raw in enumerate(_list(results["results"], f"{where}.results")):
+        twhere = f"{where}: results[{i}]"
+        trial = _obj(raw, twhere)
+        name = _str(trial.get("trial_name"), f"{twhere}.trial_name")
+        match = _TRIAL_NAME.match(name)
+        if match is None:
+            raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M', got {name!r}")
+        n, m = int(match.group("n")), int(match.group("m"))
+        if budget is None:
+            budget = m
+        elif m != budget:
+            raise GateError(f"{twhere}.trial_name: {name!r} says {m} attempts, earlier trials say {budget}")
+        if not 1 <= n <= m:
+            raise GateError(f"{twhere}.trial_name: attempt {n} outside 1..{m}")
+        tid = _task_id(trial.get("task_id"), f"{twhere}.task_id")
+        if match.group("base") != tid:
+            notes.append(f"results[{i}]: trial_name {name!r} does not start with task_id {tid!r}")
+        resolved = trial.get("is_resolved")
+        if resolved is not None and not isinstance(resolved, bool):
+            raise GateError(f"{twhere}.is_resolved: expected true, false or null, got {resolved!r}")
+        mode = trial.get("failure_mode", "unset")
+        _str(mode, f"{twhere}.failure_mode")
+        if (tid, n) in trials:
+            raise GateError(f"{twhere}: duplicate trial {name!r}")
+        trials[(tid, n)] = trial
+        rec_path = trial.get("recording_path")
+        if isinstance(rec_path, str) and "/" in rec_path:
+            recording_runs.add(rec_path.split("/", 1)[0])
+    if budget is None:
+        raise GateError(f"{where}.results: empty; nothing to import")
+
+    seen = sorted({tid for tid, _ in trials})
+    declared = seen
+    if meta_path is not None:
+        mwhere = str(meta_path)
+        attempts = _int(meta.get("n_attempts"), f"{mwhere}.n_attempts")
+        if attempts != budget:
+            raise GateError(f"{mwhere}.n_attempts: {attempts}, but trial names say -of-{budget}")
+        if meta.get("task_ids") is not None:
+            declared = sorted(set(_id_list(meta, "task_ids", mwhere)))
+            stray = set(seen).difference(declared)
+            if stray:
+                raise GateError(f"{where}: trials for tasks not in {mwhere}.task_ids: {_preview(stray)}")
+        elif meta.get("dataset_size") is not None:
+            size = _int(meta.get("dataset_size"), f"{mwhere}.dataset_size")
+            if size != len(seen):
+                raise GateError(
+                    f"{mwhere}.dataset_size is {size} but {where} has trials for {len(seen)} tasks; "
+                    f"the tasks without trials cannot be named"
+                )
+    else:
+        notes.append(
+            "declared task set taken from results.json; give run_metadata.json too "
+            "so tasks with no recorded trial are caught"
+        )
+
+    if isinstance(meta.get("run_id"), str):
+        run_id = str(meta["run_id"])
+    elif len(recording_runs) == 1:
+        run_id = next(iter(recording_runs))  # recording_path starts with the run id
+    else:
+        run_id = results_path.stem
+    records: list[dict[str, object]] = []
+    for tid in declared:
+        for n in range(1, budget + 1):
+            found = trials.get((tid, n))
+            if found is None:
+                records.append(
+                    _record(
+                        run_id, tid, n, "unscoreable", "missing_artifact",
+                        {"format": "terminal-bench", "trial_name": f"{tid}.{n}-of-{budget}", "absent": True},
+                    )
+                )
+                continue
+            trial = found
+            resolved = trial.get("is_resolved")
+            mode = str(trial.get("failure_mode", "unset"))
+            outcome: str
+            reason: str | None = None
+            if resolved is True:
+                outcome = "pass"
+            elif resolved is False:
+                outcome = "fail"
+            else:
+                outcome, reason = "unscoreable", _TB_NULL_REASONS.get(mode, "missing_artifact")
+            harness: dict[str, object] = {
+                "format": "terminal-bench",
+                "trial_name": trial.get("trial_name"),
+                "is_resolved": resolved,
+                "failure_mode": mode,
+            }
+            for key in ("uuid", "id"):
+                if trial.get(key) is not None:
+                    harness[key] = trial[key]
+            records.append(_record(run_id, tid, n, outcome, reason, harness))
+
+    stated = results.get("accuracy")
+    if isinstance(stated, (int, float)) and not isinstance(stated, bool):
+        passes = sum(1 for t in trials.values() if t.get("is_resolved") is True)
+        computed = passes / len(trials)
+        if abs(computed - stated) > 1e-9:
+            notes.append(f"stated accuracy {stated} != {passes}/{len(trials)} resolved trials")
+    envelope: dict[str, object] = {"harness": "terminal-bench"}
+    for key in ("agent_name", "model_name", "dataset_name", "dataset_version", "commit_hash"):
+        if meta.get(key) is not None:
+            envelope[key] = meta[key]
+    dataset_name = meta.get("dataset_name")
+    version = meta.get("dataset_version")
+    return Imported(
+        records=_sorted_records(records),
+        task_ids=tuple(declared),
+        attempt_mode="samples",
+        attempt_budget=budget,
+        extra_reasons=(),
+        run_id=run_id,
+        source="terminal-bench",
+        dataset_name=(f"{dataset_name}=={version}" if isinstance(version, str) else str(dataset_name))
+        if isinstance(dataset_name, str)
+        else None,
+        envelope=envelope,
+        rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {budget}",
+        notes=tuple(notes),
+    )
+
+
+#####################################################################
+# Import: draft manifest
+#####################################################################
+
+
+def draft_manifest(imp: Imported) -> dict[str, object]:
+    """A starting manifest from what the harness declared; the user completes it."""
+    used = {r["reason"] for r in imp.records}
+    extra = [r for r in imp.extra_reasons if r not in BUILTIN_REASONS]
+    unused = [r for r in extra if r not in used]
+    return {
+        "claim_id": f"{imp.source}-{imp.run_id}",
+        "dataset": {
+            "name": imp.dataset_name or f"TODO: name the {imp.source} dataset and split",
+            "task_count": len(imp.task_ids),
+            "task_ids": list(imp.task_ids),
+            "task_ids_sha256": ids_digest(imp.task_ids),
+        },
+        "controls": [],
+        "envelope": dict(imp.envelope),
+        "attempt_mode": imp.attempt_mode,
+        "attempt_budget": imp.attempt_budget,
+        "reason_classes": extra,
+        "rerun_recipe": f"TODO: exact command that produced the run, e.g. {imp.rerun_hint}",
+        "_draft_notes": [
+            "controls is empty: add negative/positive control tasks with expected outcomes",
+            "envelope holds only what the harness file records; add runner, network, toolchain",
+        ]
+        + ([f"reason class(es) declared but unused in this run: {', '.join(unused)}"] if unused else []),
+    }
+
+
+#####################################################################
+# Command line
+#####################################################################
+
+COMMANDS = ("check", "digest", "freeze", "verify", "compare", "import")
+FORMATS = {"text", "json", "markdown", "svg"}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise GateError(f"{self.prog}: {message} (see --help)")
+
+
+def _confidence(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (exclusive), got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    doc = __doc__ or ""
+    parser = _Parser(prog="gate.py", description=doc.split("\n\n")[0],
+                     epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
+                                  "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
+    check.add_argument("--manifest", required=True, type=Path, help="the claim's manifest (JSON)")
+    check.add_argument("--runs", required=True, type=Path, help="one JSON attempt record per line (JSONL)")
+    _output_options(check)
+    check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
+    check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
+                                       "BLOCKED unless it equals the headline at its written precision")
+
+    digest = sub.add_parser("digest", help="print the task_ids_sha256 of a runs file or an ID list",
+                            epilog="example:\n  python3 gate.py digest --runs runs.jsonl",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    source = digest.add_mutually_exclusive_group(required=True)
+    source.add_argument("--runs", type=Path, help="JSONL attempt records")
+    source.add_argument("--ids", type=Path, help="one task ID per line")
+    digest.add_argument("--run-id", help="only the records of this run_id")
+
+    for name, text in (("freeze", "freeze a task slice into a benchmark card (exit 1: refused)"),
+                       ("verify", "verify a task slice against its card (exit 1: drifted or refused)")):
+        card = sub.add_parser(name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
+                              epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
+        card.add_argument("tasks", type=Path, help="JSON list of task objects")
+        card.add_argument("card", type=Path, help="the benchmark card (JSON)")
+        if name == "freeze":
+            card.add_argument("--allow-license", action="append", metavar="NAME",
+                              help=f"a license the slice admits; repeatable; replaces the default {', '.join(DEFAULT_LICENSES)}")
+            card.add_argument("--wide-above", type=int, default=30, metavar="N",
+                              help="an edit_span above N is 'wide', else 'narrow' (default: 30)")
+            card.add_argument("--min-per-stratum", type=int, default=5, metavar="N",
+                              help="the stratum floor (default: 5)")
+            card.add_argument("--withhold-thin-strata", action="store_true",
+                              help="record strata below the floor as withheld instead of refusing")
+            card.add_argument("--attempt-budget", type=int, default=1, metavar="N",
+                              help="attempts per task in the metric contract (default: 1)")
+            card.add_argument("--not-a-claim-about", action="append", default=[], metavar="TEXT",
+                              help="add to what the number is not a claim about; repeatable")
+            card.add_argument("--force", action="store_true", help="replace an existing card")
+
+    compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
+                             formatter_class=argparse.RawDescriptionHelpFormatter,
+                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
+                                    "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
+                                    "--runs examples/compare/a.jsonl \\\n"
+                                    "      --against-manifest examples/compare/b.manifest.json "
+                                    "--against-runs examples/compare/b.jsonl")
+    compare.add_argument("--manifest", required=True, type=Path, help="run A's manifest")
+    compare.add_argument("--runs", required=True, type=Path, help="run A's records")
+    compare.add_argument("--against-manifest", required=True, type=Path, help="run B's manifest")
+    compare.add_argument("--against-runs", required=True, type=Path, help="run B's records")
+    compare.add_argument("--run-id", help="run_id to select in A's records")
+    compare.add_argument("--against-run-id", help="run_id to select in B's records")
+    _output_options(compare)
+
+    _import_parser(sub)
+    return parser
+
+
+IMPORT_FORMATS = ("swebench", "inspect", "terminal-bench")
+
+
+def _import_parser(sub: Any) -> None:
+    parser = sub.add_parser(
+        "import", help="convert harness results into runs.jsonl, never dropping a task",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="formats:\n"
+               "  swebench        swebench.harness run report (schema_version 2), or an experiments\n"
+               "                  results.json with --dataset-ids\n"
+               "  inspect         an Inspect AI eval log (.json; .eval where this Python reads its compression)\n"
+               "  terminal-bench  a run's results.json, optionally followed by its run_metadata.json\n\n"
+               "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
+               "--draft-manifest bench.manifest.json")
+    parser.add_argument("format", choices=IMPORT_FORMATS, help="the harness that wrote FILE")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="the harness's result file(s)")
+    parser.add_argument("-o", "--output", type=Path, help="write runs.jsonl here (default: standard output)")
+    parser.add_argument("--draft-manifest", type=Path, metavar="FILE",
+                        help="also write a starting manifest whose dataset is what the harness declared")
+    parser.add_argument("--dataset-ids", type=Path, metavar="FILE",
+                        help="one instance ID per line: the declared dataset (swebench)")
+    parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
+                        help="how an Inspect 'P' (partial) score counts (default: fail)")
+    parser.add_argument("--threshold", type=float, default=1.0,
+                        help="a numeric Inspect score at or above this passes (default: 1.0)")
+    parser.add_argument("--force", action="store_true", help="replace existing output files")
+
+
+def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
+    if not math.isfinite(args.threshold):
+        raise GateError("import: --threshold: expected a finite number")
+    if args.format == "swebench":
+        ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
+        imported = import_swebench(args.files, ids)
+    elif args.dataset_ids is not None:
+        raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
+    elif args.format == "inspect":
+        imported = import_inspect(args.files, args.partial_as, args.threshold)
+    else:
+        imported = import_terminal_bench(args.files)
+    lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
+    for note in imported.notes:
+        print(f"gate: note: {note}", file=sys.stderr)
+    outputs = [p for p in (args.output, args.draft_manifest) if p is not None]
+    for path in outputs:
+        if path.exists() and not args.force:
+            raise GateError(f"{path}: exists; pass --force to replace it")
+    if args.draft_manifest is not None:
+        draft = draft_manifest(imported)
+        if args.output is not None:
+            draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
+        write_new_file(args.draft_manifest, _dump(draft), args.force)
+    if args.output is not None:
+        write_new_file(args.output, lines, args.force)
+        summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
+        print(f"gate: {summary}", file=sys.stderr)
+        return "", 0
+    return lines, 0
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format (default: text)")
+    parser.add_argument("--confidence", type=_confidence, default=0.95,
+                        help="confidence level of every interval (default: 0.95)")
+
+
+def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
+    report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim)
+    renderers: dict[str, Callable[[Report], str]] = {
+        "text": render_text, "json": lambda r: _dump(report_json(r)),
+        "markdown": render_markdown, "svg": render_report_svg,
+    }
+    return renderers[args.format](report), 0 if report.verdict == "PUBLISHABLE" else 1
+
+
+def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
+    comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
+                       args.run_id, args.against_run_id)
+    renderers: dict[str, Callable[[Comparison], str]] = {
+        "text": render_compare_text, "json": lambda c: _dump(compare_json(c)),
+        "markdown": render_compare_markdown, "svg": render_compare_svg,
+    }
+    return renderers[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
+
+
+def read_id_list(path: Path) -> list[str]:
+    """One task ID per line; blank lines are skipped, surrounding spaces are an error."""
+    text = _decode_utf8(_read_bytes(path), str(path))
+    ids = []
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.removesuffix("\r")
+        if not line.strip():
+            continue
+        if line != line.strip():
+            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces")
+        ids.append(line)
+    if not ids:
+        raise GateError(f"{path}: no task IDs")
+    return ids
+
+
+def _cmd_digest(args: argparse.Namespace) -> tuple[str, int]:
+    if args.ids is not None:
+        return ids_digest(read_id_list(args.ids)) + "\n", 0
+    tally = _tally_runs(args.runs, args.run_id, None, frozenset())
+    if not tally.tasks:
+        raise GateError(f"{args.runs}: no attempt records")
+    return ids_digest(tally.tasks) + "\n", 0
+
+
+def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
+    for name in ("wide_above", "min_per_stratum", "attempt_budget"):
+        if getattr(args, name) < (0 if name != "attempt_budget" else 1):
+            raise GateError(f"freeze: --{name.replace('_', '-')}: expected a non-negative integer")
+    licenses = tuple(args.allow_license) if args.allow_license else DEFAULT_LICENSES
+    rule = SliceRule(licenses, args.wide_above, args.min_per_stratum, args.withhold_thin_strata)
+    tasks = load_tasks(args.tasks)
+    if args.card.exists() and not args.force:
+        raise GateError(f"{args.card}: exists; a frozen card is a record: pass --force to replace it")
+    result = build_card(tasks, rule, args.attempt_budget, args.not_a_claim_about)
+    if result.card is None:
+        return "freeze refused: the slice does not meet its inclusion rule\n" + "".join(f"  ! {p}\n" for p in result.problems), 1
+    write_new_file(args.card, _dump(result.card), args.force)
+    card = result.card
+    strata = ", ".join(f"{k}={v}" for k, v in card["strata"].items())
+    withheld = f"; withheld: {', '.join(card['withheld'])}" if card["withheld"] else ""
+    return (f"froze {card['dataset_digest'][:12]} tasks={card['task_count']} -> {args.card}\n"
+            f"strata: {strata}{withheld}\ntask_ids_sha256: {card['task_ids_sha256']}\n"), 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> tuple[str, int]:
+    tasks = load_tasks(args.tasks)
+    card = load_json_file(args.card)
+    if not isinstance(card, dict):
+        raise GateError(f"{args.card}: expected a card object, got {_type_name(card)}")
+    result = verify_card(tasks, card, str(args.card))
+    if result.ok:
+        return f"slice ok {result.digest[:12]} tasks={result.task_count}\n", 0
+    return "".join(f"{p}\n" if i == 0 else f"  ! {p}\n" for i, p in enumerate(result.problems)), 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] not in COMMANDS and arguments[0] not in ("-h", "--help", "--version"):
+        arguments.insert(0, "check")  # the seed's rerun recipe: gate.py --manifest M --runs R
+    parser = build_parser()
+    try:
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as exc:  # --help and --version
+            return int(exc.code or 0)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        handlers: dict[str, Callable[[argparse.Namespace], tuple[str, int]]] = {
+            "check": _cmd_check, "digest": _cmd_digest, "freeze": _cmd_freeze,
+            "verify": _cmd_verify, "compare": _cmd_compare, "import": _cmd_import,
+        }
+        text, code = handlers[args.command](args)
+    except GateError as exc:
+        print(f"gate: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # piped into head: not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
