@@ -43,11 +43,12 @@ import statistics
 import sys
 import tempfile
 import zipfile
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from types import MappingProxyType
+from typing import Any, Callable, NamedTuple, NoReturn
 
 __version__ = "0.1.0"
 
@@ -98,8 +99,12 @@ def _finite_float(text: str) -> float:
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_strict_object, parse_constant=_reject_constant, parse_float=_finite_float
 )
-_SKIP_WS = re.compile(r"[ \t\r\n]*").match
-_END_OF_LINE = re.compile(r"[ \t\r]*(?:\n|\Z)").match
+_LINE_DECODER = json.JSONDecoder(
+    object_pairs_hook=_strict_object, parse_constant=_reject_constant, parse_float=_finite_float
+)
+# Attempt records parse first without the duplicate-key hook (see iter_jsonl).
+_FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+_SKIP_BLANK = re.compile(r"[ \t\r]*").match
 
 
 def _json_problem(exc: BaseException) -> str:
@@ -110,6 +115,53 @@ def _json_problem(exc: BaseException) -> str:
     return f"invalid JSON: {exc}"
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_KEY_COLON = re.compile(r"\s*:")
+_MAX_DEPTH = 200
+
+
+def _locate_problem(text: str) -> int:
+    """Offset of the first duplicate key, NaN/Infinity, overflowing number or too-deep nesting.
+
+    The decoder's hooks cannot see positions, so on those errors (only) this walks the text.
+    """
+    stack: list[set[str] | None] = []  # keys seen per open object; None for an array
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            end = _STRING.match(text, i).end()  # type: ignore[union-attr]
+            frame = stack[-1] if stack else None
+            if frame is not None and _KEY_COLON.match(text, end):
+                try:
+                    key = json.loads(text[i:end])
+                except ValueError:
+                    return i
+                if key in frame:
+                    return i
+                frame.add(key)
+            i = end
+            continue
+        if ch in "{[":
+            stack.append(set() if ch == "{" else None)
+            if len(stack) > _MAX_DEPTH:
+                return i
+        elif ch in "}]" and stack:
+            stack.pop()
+        elif text.startswith(("NaN", "Infinity", "-Infinity"), i):
+            return i
+        elif ch in "-0123456789":
+            number = _NUMBER.match(text, i)
+            if number:
+                if not math.isfinite(float(number.group())):
+                    return i
+                i = number.end()
+                continue
+        i += 1
+    return 0
+
+
 def parse_json(text: str, where: str) -> Any:
     """Parse one JSON document strictly: no duplicate keys, NaN, Infinity or deep nesting."""
     try:
@@ -117,7 +169,10 @@ def parse_json(text: str, where: str) -> Any:
     except json.JSONDecodeError as exc:
         raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
-        raise GateError(f"{where}: {_json_problem(exc)}") from None
+        offset = _locate_problem(text)
+        line = text.count("\n", 0, offset) + 1
+        column = offset - text.rfind("\n", 0, offset)
+        raise GateError(f"{where}:{line}: {_json_problem(exc)} (column {column})") from None
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -157,17 +212,23 @@ def sha256_file(path: Path) -> str:
 
 def ids_digest(ids: Iterable[str]) -> str:
     """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
-    return hashlib.sha256("\n".join(sorted(set(ids))).encode("utf-8")).hexdigest()
+    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted
+    # file's IDs and turn a linear Timsort pass into a full n log n sort.
+    return hashlib.sha256("\n".join(dict.fromkeys(sorted(ids))).encode("utf-8")).hexdigest()
 
 
 def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
     """Yield (line number, value) for each non-blank line, streaming in large chunks.
 
-    Each line is parsed on its own by the C scanner, so a value can never span two lines,
-    yet there is no per-line Python call into json.loads. Memory stays at one chunk.
+    Each line is parsed on its own by the C scanner at its offset in the chunk, so a value can
+    never span two lines, and there is no per-line call through json.loads. The first parse
+    has no Python hooks; duplicate keys are ruled out by counting colons: a line with exactly
+    as many ':' as its object has keys holds no repeated and no nested key. Any other line is
+    parsed again by the strict decoder. Memory stays at one chunk.
     """
     where = str(path)
-    scan = _DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at an offset
+    fast = _FAST_DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at an offset
+    strict = _LINE_DECODER.scan_once  # type: ignore[attr-defined]
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -178,10 +239,8 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
             try:
                 data = handle.read(_CHUNK_BYTES)
                 if data and not data.endswith(b"\n"):
-                    rest = handle.readline(MAX_LINE_BYTES + 1)
-                    data += rest
-                    tail = len(data) - data.rfind(b"\n") - 1
-                    if tail > MAX_LINE_BYTES:
+                    data += handle.readline(MAX_LINE_BYTES + 1)
+                    if len(data) - data.rfind(b"\n") - 1 > MAX_LINE_BYTES:
                         last = line + data.count(b"\n")
                         raise GateError(f"{where}:{last}: line is longer than {MAX_LINE_BYTES} bytes")
             except OSError as exc:
@@ -191,31 +250,39 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
             if hasher is not None:
                 hasher.update(data)
             text = _decode_utf8(data, where, line)
-            end_of_text = len(text)
+            size = len(text)
             pos = 0
-            while True:
-                skipped = _SKIP_WS(text, pos)
-                stop = skipped.end() if skipped else pos
-                if stop != pos:
-                    line += text.count("\n", pos, stop)
-                    pos = stop
-                if pos == end_of_text:
-                    break
+            while pos < size:
+                newline = text.find("\n", pos)
+                if newline == -1:
+                    newline = size
+                start = pos
+                if text[pos] != "{":
+                    blank = _SKIP_BLANK(text, pos)
+                    start = blank.end() if blank else pos
+                    if start >= newline:  # a blank line
+                        line += 1
+                        pos = newline + 1
+                        continue
                 try:
-                    value, end = scan(text, pos)
+                    value, end = fast(text, start)
+                    if end > newline:
+                        raise GateError(f"{where}:{line}: the record continues past the end of its line "
+                                        "(one JSON object per line)")
+                    if type(value) is not dict or text.count(":", start, end) != len(value):
+                        value, end = strict(text, start)
                 except StopIteration:
                     raise GateError(f"{where}:{line}: invalid JSON: expecting a value") from None
+                except json.JSONDecodeError as exc:
+                    column = f" (column {exc.pos - pos + 1})" if exc.pos <= newline else ""
+                    raise GateError(f"{where}:{line}: invalid JSON: {exc.msg}{column}") from None
                 except (ValueError, RecursionError) as exc:
-                    if isinstance(exc, json.JSONDecodeError):
-                        at = line + text.count("\n", pos, exc.pos)
-                        raise GateError(f"{where}:{at}: invalid JSON: {exc.msg}") from None
                     raise GateError(f"{where}:{line}: {_json_problem(exc)}") from None
-                eol = _END_OF_LINE(text, end)
-                if eol is None:
+                if end != newline and text[end:newline].strip(" \t\r"):
                     raise GateError(f"{where}:{line}: extra data after the JSON object (one record per line)")
                 yield line, value
                 line += 1
-                pos = eol.end()
+                pos = newline + 1
 
 
 def _type_name(value: object) -> str:
@@ -309,23 +376,20 @@ class _Fields:
         return tuple(values)
 
 
-@dataclass(frozen=True)
-class Control:
+class Control(NamedTuple):
     task_id: str
     expected: str
     role: str
 
 
-@dataclass(frozen=True)
-class ControlRun:
+class ControlRun(NamedTuple):
     role: str
     runs: Path
     max_pass_rate: float | None
     min_pass_rate: float | None
 
 
-@dataclass(frozen=True)
-class MetricSpec:
+class MetricSpec(NamedTuple):
     name: str
     numerator: str
     denominator: str
@@ -333,8 +397,7 @@ class MetricSpec:
     headline: bool
 
 
-@dataclass(frozen=True)
-class Manifest:
+class Manifest(NamedTuple):
     path: Path
     sha256: str
     claim_id: str
@@ -481,8 +544,7 @@ def load_manifest(path: Path) -> Manifest:
 #####################################################################
 
 
-@dataclass(frozen=True, order=True)
-class Finding:
+class Finding(NamedTuple):
     code: str
     message: str
 
@@ -503,6 +565,14 @@ class _Sample:
         elif item < items[-1]:
             items[-1] = item
             items.sort()
+
+
+def _first(item: tuple[Any, ...]) -> str:
+    return str(item[0])
+
+
+def _attempt(item: tuple[Any, ...]) -> str:
+    return f"{item[0]}#{item[1]}={item[2]!r}"
 
 
 def _name_some(items: Sequence[Any], total: int, render: Callable[[Any], str] = str) -> str:
@@ -536,16 +606,18 @@ def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     return low, high
 
 
-def clustered_se(clusters: Sequence[tuple[float, int]]) -> float:
-    """Standard error of a mean of 0/1 scores clustered by task (Miller 2024, eq. for SE_clustered).
+def clustered_se(clusters: Sequence[tuple[float, int]], weights: Sequence[int] | None = None) -> float:
+    """Standard error of a mean of scores clustered by task (Miller 2024, "Adding Error Bars to Evals").
 
-    Each cluster is (sum of scores, number of scores). SE^2 = sum_c (sum_c - n_c*mean)^2 / N^2.
+    Each cluster is (sum of its scores, number of scores); weights count identical clusters.
+    SE^2 = sum_c (sum_c - n_c * mean)^2 / N^2, with N the number of scores.
     """
-    total_n = sum(n for _, n in clusters)
+    counts = weights if weights is not None else [1] * len(clusters)
+    total_n = sum(n * w for (_, n), w in zip(clusters, counts))
     if total_n == 0:
         return 0.0
-    mean = math.fsum(s for s, _ in clusters) / total_n
-    return math.sqrt(math.fsum((s - n * mean) ** 2 for s, n in clusters)) / total_n
+    mean = math.fsum(s * w for (s, _), w in zip(clusters, counts)) / total_n
+    return math.sqrt(math.fsum(w * (s - n * mean) ** 2 for (s, n), w in zip(clusters, counts))) / total_n
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -695,12 +767,12 @@ def compile_predicate(source: str) -> tuple[Predicate, frozenset[str]]:
     return predicate, frozenset(fields)
 
 
-@dataclass(frozen=True)
-class CompiledMetric:
+class CompiledMetric(NamedTuple):
     spec: MetricSpec
     numerator: Predicate | None
     denominator: Predicate | None  # None: dataset.task_count
     problem: str | None
+    fields: frozenset[str]
 
 
 def compile_metric(spec: MetricSpec) -> tuple[CompiledMetric, frozenset[str]]:
@@ -710,9 +782,9 @@ def compile_metric(spec: MetricSpec) -> tuple[CompiledMetric, frozenset[str]]:
         if spec.denominator.strip() != _TASK_COUNT:
             denominator, more = compile_predicate(spec.denominator)
             fields |= more
-        return CompiledMetric(spec, numerator, denominator, None), fields
+        return CompiledMetric(spec, numerator, denominator, None, fields), fields
     except MetricError as exc:
-        return CompiledMetric(spec, None, None, str(exc)), frozenset()
+        return CompiledMetric(spec, None, None, str(exc), frozenset()), frozenset()
 
 
 #####################################################################
@@ -726,8 +798,7 @@ _KIND_MASK = (1 << _KIND_BITS) - 1
 _RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role"})
 
 
-@dataclass(frozen=True)
-class Rate:
+class Rate(NamedTuple):
     """k out of n with its interval. k is a Fraction: in samples mode it is a sum of c/n."""
 
     k: Fraction
@@ -748,8 +819,7 @@ def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
     return Rate(Fraction(k), n, low, high)
 
 
-@dataclass(frozen=True)
-class StratumLine:
+class StratumLine(NamedTuple):
     name: str
     declared: int | None
     tasks: int
@@ -757,8 +827,7 @@ class StratumLine:
     withheld: bool = False
 
 
-@dataclass(frozen=True)
-class MetricLine:
+class MetricLine(NamedTuple):
     name: str
     numerator: str
     denominator: str
@@ -768,8 +837,7 @@ class MetricLine:
     secondary: Rate | None = None
 
 
-@dataclass(frozen=True)
-class CostSummary:
+class CostSummary(NamedTuple):
     tasks_with_cost: int
     total_cost_usd: float | None
     median_cost_usd: float | None
@@ -777,8 +845,7 @@ class CostSummary:
     median_tokens: float | None
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """What a runs file is checked against: the manifest, completed by the card if there is one."""
 
     task_count: int
@@ -799,8 +866,7 @@ class Plan:
     confidence: float
 
 
-@dataclass(frozen=True)
-class Ledger:
+class Ledger(NamedTuple):
     entries: int
     exits: int
     counts: dict[str, int]
@@ -825,9 +891,9 @@ class _Tally:
     """Per-task state while streaming: memory grows with tasks, not with the file."""
 
     def __init__(self) -> None:
-        # task -> packed attempt (int) or list of them; packed = kind | (attempt - 1) << 32
+        # task -> packed attempt (int) or a tuple of them; packed = kind | (attempt - 1) << 32
         self.tasks: dict[str, Any] = {}
-        self.kinds: dict[tuple[str, str | None, str | None], int] = {}
+        self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum) -> kind number
         self.run_ids: set[str] = set()
         self.records = 0
         self.over_envelope = _Sample()
@@ -842,54 +908,74 @@ def _bad_field(where: str, line: int, key: str, expected: str, value: object) ->
     raise GateError(f"{where}:{line}: {key}: expected {expected}, got {shown}")
 
 
+def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any], where: str, line: int) -> int:
+    """Validate an (outcome, reason, stratum) combination the first time it is seen."""
+    outcome, reason, stratum = key
+    if type(outcome) is not str:
+        _bad_field(where, line, "outcome", "'pass', 'fail' or 'unscoreable'", outcome)
+    if reason is not None and type(reason) is not str:
+        _bad_field(where, line, "reason", "a reason class or null", reason)
+    if stratum is not None and (type(stratum) is not str or not stratum):
+        _bad_field(where, line, "stratum", "a non-empty string", stratum)
+    kinds[key] = len(kinds)
+    return kinds[key]
+
+
+_UNSET = object()
+
+
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
+    """One streaming pass over the runs file. This loop is the gate's hot path (see bench/):
+    each field is validated once per distinct value where it can be (run ids, task ids, kinds)."""
     tally = _Tally()
     tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
     where = str(path)
     hasher = hashlib.sha256()
     records = 0
+    last_run: Any = _UNSET
+    limit = math.inf if wall_clock_limit is None else wall_clock_limit
     for line, rec in iter_jsonl(path, hasher):
         if type(rec) is not dict:
             raise GateError(f"{where}:{line}: expected a JSON object, got {_type_name(rec)}")
         rid = rec.get("run_id")
-        if type(rid) is not str or not rid:
-            _bad_field(where, line, "run_id", "a non-empty string", rid)
+        if rid is not last_run and rid != last_run:
+            if type(rid) is not str or not rid:
+                _bad_field(where, line, "run_id", "a non-empty string", rid)
+            last_run = rid
+            if run_id is None or rid == run_id:
+                run_ids.add(rid)
         if run_id is not None and rid != run_id:
             continue
-        run_ids.add(rid)
-        tid = rec.get("task_id")
-        if type(tid) is not str or not tid or tid != tid.strip():
-            _bad_field(where, line, "task_id", "a non-empty string without surrounding spaces", tid)
         attempt = rec.get("attempt")
         if type(attempt) is not int or attempt < 1:
             _bad_field(where, line, "attempt", "an integer >= 1", attempt)
-        outcome = rec.get("outcome")
-        if type(outcome) is not str:
-            _bad_field(where, line, "outcome", "'pass', 'fail' or 'unscoreable'", outcome)
-        reason = rec.get("reason")
-        if reason is not None and type(reason) is not str:
-            _bad_field(where, line, "reason", "a reason class or null", reason)
-        stratum = rec.get("stratum")
-        if stratum is not None and (type(stratum) is not str or not stratum):
-            _bad_field(where, line, "stratum", "a non-empty string", stratum)
-        wall = rec.get("wall_clock_s")
-        if wall is not None:
-            if type(wall) not in (int, float) or wall < 0:
-                _bad_field(where, line, "wall_clock_s", "a number >= 0", wall)
-            if wall_clock_limit is not None and wall > wall_clock_limit:
-                tally.over_envelope.add((tid, attempt, wall))
-        key = (outcome, reason, stratum)
-        kind = kinds.get(key)
+        key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"))
+        try:
+            kind = kinds.get(key)
+        except TypeError:  # an unhashable value: a list or an object
+            kind = None
         if kind is None:
-            kind = kinds[key] = len(kinds)
+            kind = _new_kind(kinds, key, where, line)
         packed = kind | ((attempt - 1) << _KIND_BITS)
-        previous = tasks.get(tid)
+        tid: Any = rec.get("task_id")
+        try:
+            previous = tasks.get(tid)
+        except TypeError:
+            previous = None
         if previous is None:
+            if type(tid) is not str or not tid or tid != tid.strip():
+                _bad_field(where, line, "task_id", "a non-empty string without surrounding spaces", tid)
             tasks[tid] = packed
         elif type(previous) is int:
-            tasks[tid] = [previous, packed]
+            tasks[tid] = (previous, packed)
         else:
-            previous.append(packed)
+            tasks[tid] = (*previous, packed)  # tuples, so settle can count patterns in C
+        wall = rec.get("wall_clock_s")
+        if wall is not None:
+            if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
+                _bad_field(where, line, "wall_clock_s", "a number >= 0", wall)
+            if wall > limit:
+                tally.over_envelope.add((tid, attempt, wall))
         records += 1
         if "cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec:
             _tally_cost(tally, where, line, tid, rec)
@@ -944,135 +1030,191 @@ def _samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: fl
     return Rate(Fraction(c_sum, budget), tasks, max(0.0, float(mean) - half), min(1.0, float(mean) + half), "clustered")
 
 
+class _Exit(NamedTuple):
+    """How one task left the ledger: all the aggregates need, nothing that names the task."""
+
+    code: int  # _PASS, _FAIL, _UNSCOREABLE, or _UNKNOWN when no attempt gave a valid exit
+    reason: str | None
+    stratum: str | None
+    attempts: int
+    first: int | None  # the code of attempt 1, if it was scored or unscoreable
+    passes: int  # attempts within budget that passed
+    scored: int  # attempts within budget that were pass or fail
+
+
+Problem = tuple[str, tuple[Any, ...]]  # (which finding, details after the task id)
+
+
+def _task_exit(entries: tuple[int, ...], info: Sequence[tuple[int, Any, Any, Any]], plan: Plan) -> tuple[_Exit, tuple[Problem, ...]]:
+    """One task's exit from its packed attempts (sorted), and what is wrong with them.
+
+    The retry rule: pass if any attempt within budget passed, else fail if any was scored,
+    else unscoreable with the reason of its last attempt.
+    """
+    budget = plan.attempt_budget
+    problems: list[Problem] = []
+    numbers = [(e >> _KIND_BITS) + 1 for e in entries]
+    distinct = len(set(numbers))
+    if distinct != len(numbers):
+        problems.append(("repeated", ()))
+    if numbers[-1] != distinct:
+        problems.append(("gap", ()))
+    if numbers[-1] > budget:
+        problems.append(("over_budget", (numbers[-1],)))
+    if plan.attempt_mode == "samples" and distinct < budget:
+        problems.append(("short", (distinct,)))
+    code, reason, passes, scored, first = _UNKNOWN, None, 0, 0, None
+    strata = set()
+    for number, entry in zip(numbers, entries):
+        attempt_code, attempt_reason, stratum, outcome = info[entry & _KIND_MASK]
+        strata.add(stratum)
+        if attempt_code == _UNKNOWN:
+            problems.append(("unknown", (number, outcome)))
+            continue
+        if attempt_code == _UNSCOREABLE:
+            if attempt_reason not in plan.reasons:
+                problems.append(("uncoded", (number, attempt_reason)))
+        elif attempt_reason is not None:
+            problems.append(("reason_on_scored", (number, attempt_reason)))
+        if number > budget:
+            continue
+        if number == 1:
+            first = attempt_code
+        if attempt_code == _UNSCOREABLE:
+            if code in (_UNKNOWN, _UNSCOREABLE):
+                code = _UNSCOREABLE
+                reason = attempt_reason if attempt_reason in plan.reasons else "(uncoded)"
+            continue
+        scored += 1
+        passes += attempt_code == _PASS
+        if code != _PASS:
+            code, reason = attempt_code, None
+    if len(strata) > 1 and plan.task_strata is None:
+        problems.append(("stratum", ()))
+    stratum_name = next(iter(strata)) if len(strata) == 1 else None
+    return _Exit(code, reason, stratum_name, len(numbers), first, passes, scored), tuple(problems)
+
+
+def _row(task_exit: _Exit, tid: str | None, roles: Mapping[str, str], extra: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A task's exit record as the metric predicates see it."""
+    row = {
+        "outcome": BUCKETS[task_exit.code],
+        "reason": task_exit.reason,
+        "stratum": task_exit.stratum,
+        "task_id": tid,
+        "attempts": task_exit.attempts,
+        "control": tid in roles,
+        "role": roles.get(tid) if tid is not None else None,
+    }
+    if extra:
+        for name, value in extra.items():
+            row.setdefault(name, value)
+    return row
+
+
+def _count_metrics(plan: Plan, row: Mapping[str, Any], scoreable: bool, weight: int, rows: list[list[int]]) -> None:
+    for metric, tallies in zip(plan.metrics, rows):
+        if metric.numerator is None:
+            continue
+        if metric.denominator is None or metric.denominator(row):
+            hit = weight if metric.numerator(row) else 0
+            tallies[1] += weight
+            tallies[0] += hit
+            if scoreable:
+                tallies[3] += weight
+                tallies[2] += hit
+
+
 def settle(tally: _Tally, plan: Plan) -> Ledger:
-    """Give every task exactly one exit, evaluate every metric, and list every finding."""
+    """Give every task exactly one exit, evaluate every metric, and list every finding.
+
+    Tasks with the same attempt pattern share one computed exit (memo), and the aggregates
+    run over distinct exits with their counts: the per-task work is a dictionary look-up.
+    """
     findings: list[Finding] = []
     budget, samples = plan.attempt_budget, plan.attempt_mode == "samples"
-    info = []
-    for outcome, reason, stratum in tally.kinds:
-        info.append((_OUTCOME_CODE.get(outcome, _UNKNOWN), reason, stratum, outcome))
+    info = [(_OUTCOME_CODE.get(outcome, _UNKNOWN), reason, stratum, outcome) for outcome, reason, stratum in tally.kinds]
+    problem_samples: dict[str, _Sample] = {}
+    memo: dict[Any, tuple[_Exit, tuple[Problem, ...]]] = {}
+    groups: dict[_Exit, int] = {}
+    roles = {c.task_id: c.role for c in plan.controls}
+    metric_rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
+    used = frozenset().union(*(m.fields for m in plan.metrics))
+    per_task_metrics = bool(used & {"task_id", "control", "role"} or plan.extra_fields)
+    task_strata = plan.task_strata
+    # Count attempt patterns in C (Counter over hashable ints and tuples), settle each pattern once.
+    patterns = Counter(tally.tasks.values())
+    for pattern in patterns:
+        entries = (pattern,) if type(pattern) is int else tuple(sorted(pattern))
+        memo[pattern] = _task_exit(entries, info, plan)
+    if task_strata is None and not per_task_metrics:
+        for pattern, weight in patterns.items():
+            task_exit = memo[pattern][0]
+            groups[task_exit] = groups.get(task_exit, 0) + weight
+        troubled = {pattern for pattern, (_, problems) in memo.items() if problems}
+        named = ((tid, pattern) for tid, pattern in tally.tasks.items() if pattern in troubled) if troubled else iter(())
+    else:
+        named = iter(tally.tasks.items())
+    for tid, pattern in named:  # every task when each needs its own row, else only the troubled ones
+        task_exit, problems = memo[pattern]
+        for name, details in problems:
+            problem_samples.setdefault(name, _Sample()).add((tid, *details))
+        if task_strata is None and not per_task_metrics:
+            continue
+        if task_strata is not None:
+            task_exit = task_exit._replace(stratum=task_strata.get(tid))
+        groups[task_exit] = groups.get(task_exit, 0) + 1
+        if per_task_metrics and task_exit.code != _UNKNOWN:
+            extra = tally.extras.get(tid)
+            row = _row(task_exit, tid, roles, extra[1] if extra else None)
+            _count_metrics(plan, row, task_exit.code != _UNSCOREABLE, 1, metric_rows)
+
     counts = [0, 0, 0]
     reasons: dict[str, int] = {}
-    uncoded, unknown_outcome, reason_on_scored = _Sample(), _Sample(), _Sample()
-    repeated, gaps, over_budget, short_samples = _Sample(), _Sample(), _Sample(), _Sample()
     strata_seen: dict[str, _Stratum] = {}
-    stratum_problems = _Sample()
-    unlabelled = 0
-    first_pass = first_tasks = 0
+    unlabelled = first_pass = 0
     c_sum = c_sq = scored_attempts = scored_c = 0
-    secondary_clusters: list[tuple[float, int]] = []
+    clusters: list[tuple[float, int]] = []
+    cluster_weights: list[int] = []
     passk_table = [[pass_at_k(budget, c, k) for k in range(2, budget + 1)] for c in range(budget + 1)] if samples else []
     passk_sums = [0.0] * max(0, budget - 1)
-    control_roles = {c.task_id: c.role for c in plan.controls}
-    metric_rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
-    evaluate_metrics = any(m.problem is None for m in plan.metrics)
-    task_strata, declared_ids = plan.task_strata, plan.declared_ids
-    for tid, packed in tally.tasks.items():
-        if type(packed) is int:
-            entries = [packed]
-        else:
-            entries = sorted(packed)
-        numbers = [(e >> _KIND_BITS) + 1 for e in entries]
-        top = numbers[-1]
-        if len(numbers) > 1 and len(set(numbers)) != len(numbers):
-            repeated.add(tid)
-        if top != len(set(numbers)):
-            gaps.add(tid)
-        if top > budget:
-            over_budget.add((tid, top))
-        passes = scored = 0
-        exit_code = _UNKNOWN
-        exit_reason = None
-        first_code = None
-        strata_here = set()
-        for number, entry in zip(numbers, entries):
-            code, reason, stratum, outcome = info[entry & _KIND_MASK]
-            strata_here.add(stratum)
-            if code == _UNKNOWN:
-                unknown_outcome.add((tid, number, outcome))
-                continue
-            if code == _UNSCOREABLE:
-                if reason is None or reason not in plan.reasons:
-                    uncoded.add((tid, number, reason))
-            elif reason is not None:
-                reason_on_scored.add((tid, number, reason))
-            if number > budget:
-                continue
-            if number == 1:
-                first_code = code
-            if code == _PASS:
-                passes += 1
-            if code != _UNSCOREABLE:
-                scored += 1
-                if exit_code != _PASS:
-                    exit_code = code
-            elif exit_code in (_UNKNOWN, _UNSCOREABLE):
-                exit_code = _UNSCOREABLE
-                exit_reason = reason if reason in plan.reasons else "(uncoded)"
-        if samples and len(numbers) < budget:
-            short_samples.add((tid, len(numbers)))
-        if exit_code == _UNKNOWN:
-            continue  # no valid exit: the ledger will not balance, and the finding says why
-        counts[exit_code] += 1
-        if exit_code == _UNSCOREABLE:
-            reasons[exit_reason or "(uncoded)"] = reasons.get(exit_reason or "(uncoded)", 0) + 1
-        if first_code is not None:
-            first_tasks += 1
-            first_pass += first_code == _PASS
-        if task_strata is not None:
-            stratum_name: str | None = task_strata.get(tid)
-        else:
-            if len(strata_here) > 1:
-                stratum_problems.add(tid)
-            stratum_name = next(iter(strata_here)) if len(strata_here) == 1 else None
+    for task_exit, weight in groups.items():
+        code, passes = task_exit.code, task_exit.passes
+        if code == _UNKNOWN:
+            continue  # no valid exit: the ledger will not balance, and a finding says why
+        counts[code] += weight
+        if code == _UNSCOREABLE:
+            label = task_exit.reason or "(uncoded)"
+            reasons[label] = reasons.get(label, 0) + weight
+        if task_exit.first == _PASS:
+            first_pass += weight
         if samples:
-            c_sum += passes
-            c_sq += passes * passes
-            scored_attempts += scored
-            scored_c += passes
-            if scored:
-                secondary_clusters.append((float(passes), scored))
-            for index, value in enumerate(passk_table[passes]):
-                passk_sums[index] += value
-        if stratum_name is None:
-            unlabelled += 1
+            c_sum += passes * weight
+            c_sq += passes * passes * weight
+            scored_attempts += task_exit.scored * weight
+            scored_c += passes * weight
+            if task_exit.scored:
+                clusters.append((float(passes), task_exit.scored))
+                cluster_weights.append(weight)
+            for index, value in enumerate(passk_table[min(passes, budget)]):
+                passk_sums[index] += value * weight
+        if task_exit.stratum is None:
+            unlabelled += weight
         else:
-            bucket = strata_seen.get(stratum_name)
+            bucket = strata_seen.get(task_exit.stratum)
             if bucket is None:
-                bucket = strata_seen[stratum_name] = _Stratum()
-            bucket.tasks += 1
-            bucket.passed += exit_code == _PASS
-            if exit_code != _UNSCOREABLE:
-                bucket.scored += 1
-                bucket.scored_passed += exit_code == _PASS
-            bucket.c_sum += passes
-            bucket.c_sq += passes * passes
-        if evaluate_metrics:
-            row = {
-                "outcome": BUCKETS[exit_code],
-                "reason": exit_reason,
-                "stratum": stratum_name,
-                "task_id": tid,
-                "attempts": len(numbers),
-                "control": tid in control_roles,
-                "role": control_roles.get(tid),
-            }
-            extra = tally.extras.get(tid)
-            if extra is not None:
-                for name, value in extra[1].items():
-                    row.setdefault(name, value)
-            scoreable = exit_code != _UNSCOREABLE
-            for metric, tallies in zip(plan.metrics, metric_rows):
-                if metric.numerator is None:
-                    continue
-                if metric.denominator is None or metric.denominator(row):
-                    tallies[1] += 1
-                    hit = metric.numerator(row)
-                    tallies[0] += hit
-                    if scoreable:
-                        tallies[3] += 1
-                        tallies[2] += hit
+                bucket = strata_seen[task_exit.stratum] = _Stratum()
+            bucket.tasks += weight
+            bucket.passed += weight * (code == _PASS)
+            if code != _UNSCOREABLE:
+                bucket.scored += weight
+                bucket.scored_passed += weight * (code == _PASS)
+            bucket.c_sum += passes * weight
+            bucket.c_sq += passes * passes * weight
+        if plan.metrics and not per_task_metrics:
+            _count_metrics(plan, _row(task_exit, None, roles, None), code != _UNSCOREABLE, weight, metric_rows)
 
+    declared_ids = plan.declared_ids
     observed = tally.tasks.keys()
     observed_digest = ids_digest(observed)
     conf = plan.confidence
@@ -1109,38 +1251,24 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
             f"{len(tally.run_ids)} run_ids in one file ({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); "
             "choose one with --run-id")))
 
-    # -- attempts
-    if repeated.count:
-        findings.append(Finding("attempt_repeated", (
-            f"{repeated.count} task(s) repeat an attempt number (retries are attempts, not replacements): "
-            f"{_name_some(repeated.items, repeated.count)}")))
-    if gaps.count:
-        findings.append(Finding("attempt_gap", (
-            f"{gaps.count} task(s) do not number their attempts 1..a without a gap: {_name_some(gaps.items, gaps.count)}")))
-    if over_budget.count:
-        findings.append(Finding("attempt_over_budget", (
-            f"{over_budget.count} task(s) used more than the attempt budget of {budget}: "
-            f"{_name_some(over_budget.items, over_budget.count, lambda t: f'{t[0]} ({t[1]} attempts)')}")))
-    if short_samples.count:
-        findings.append(Finding("samples_incomplete", (
-            f"{short_samples.count} task(s) have fewer than the {budget} samples samples mode requires: "
-            f"{_name_some(short_samples.items, short_samples.count, lambda t: f'{t[0]} ({t[1]})')}")))
-
-    # -- outcomes and reasons
-    if unknown_outcome.count:
-        findings.append(Finding("unknown_outcome", (
-            f"{unknown_outcome.count} attempt(s) have an outcome other than pass, fail or unscoreable: "
-            f"{_name_some(unknown_outcome.items, unknown_outcome.count, lambda t: f'{t[0]}#{t[1]}={t[2]!r}')}")))
-    if uncoded.count:
-        allowed = ", ".join(sorted(plan.reasons))
-        findings.append(Finding("uncoded_unscoreable", (
-            f"{uncoded.count} unscoreable attempt(s) lack a known reason class ({allowed}): "
-            f"{_name_some(uncoded.items, uncoded.count, lambda t: f'{t[0]}#{t[1]}={t[2]!r}')}")))
-    if reason_on_scored.count:
-        findings.append(Finding("reason_on_scored", (
-            f"{reason_on_scored.count} pass/fail attempt(s) carry an unscoreable reason; "
-            "an attempt is scored or unscoreable, not both: "
-            f"{_name_some(reason_on_scored.items, reason_on_scored.count, lambda t: f'{t[0]}#{t[1]}={t[2]!r}')}")))
+    # -- attempts, outcomes and reasons, named task by task
+    allowed = ", ".join(sorted(plan.reasons))
+    for key, finding_code, text, render in (
+        ("repeated", "attempt_repeated",
+         "task(s) repeat an attempt number (retries are attempts, not replacements)", _first),
+        ("gap", "attempt_gap", "task(s) do not number their attempts 1..a without a gap", _first),
+        ("over_budget", "attempt_over_budget",
+         f"task(s) used more than the attempt budget of {budget}", lambda t: f"{t[0]} (attempt {t[1]})"),
+        ("short", "samples_incomplete",
+         f"task(s) have fewer than the {budget} samples samples mode requires", lambda t: f"{t[0]} ({t[1]})"),
+        ("unknown", "unknown_outcome", "attempt(s) have an outcome other than pass, fail or unscoreable", _attempt),
+        ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})", _attempt),
+        ("reason_on_scored", "reason_on_scored",
+         "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, not both", _attempt),
+    ):
+        sample = problem_samples.get(key)
+        if sample is not None:
+            findings.append(Finding(finding_code, f"{sample.count} {text}: {_name_some(sample.items, sample.count, render)}"))
     if exits != plan.task_count:
         findings.append(Finding("ledger_does_not_balance", (
             f"{counts[0]} pass + {counts[1]} fail + {counts[2]} unscoreable = {exits} exits "
@@ -1157,7 +1285,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
             f"{_name_some(tally.over_envelope.items, tally.over_envelope.count, lambda t: f'{t[0]}#{t[1]} ({t[2]:g} s)')}")))
 
     # -- strata
-    strata_lines = _strata_lines(plan, strata_seen, stratum_problems, unlabelled, findings, samples)
+    strata_lines = _strata_lines(plan, strata_seen, problem_samples.get("stratum"), unlabelled, findings, samples)
 
     # -- rates
     if samples:
@@ -1165,7 +1293,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         assert headline is not None
         secondary = None
         if scored_attempts:
-            se = clustered_se(secondary_clusters)
+            se = clustered_se(clusters, cluster_weights)
             mean = scored_c / scored_attempts
             half = z_for(conf) * se
             secondary = Rate(Fraction(scored_c), scored_attempts, max(0.0, mean - half), min(1.0, mean + half), "clustered")
@@ -1227,7 +1355,7 @@ def _check_controls(plan: Plan, tally: _Tally, info: list[tuple[int, Any, Any, s
         if packed is None:
             findings.append(Finding("control_missing", f"{tid}: the {control.role} control has no attempt record"))
             continue
-        entries = [packed] if type(packed) is int else sorted(packed)
+        entries = (packed,) if type(packed) is int else tuple(sorted(packed))
         codes = [info[e & _KIND_MASK][0] for e in entries if (e >> _KIND_BITS) < plan.attempt_budget]
         scored = [code for code in codes if code in (_PASS, _FAIL)]
         if not scored or (_UNSCOREABLE in codes and plan.attempt_mode == "samples"):
@@ -1246,7 +1374,7 @@ def _check_controls(plan: Plan, tally: _Tally, info: list[tuple[int, Any, Any, s
 
 
 def _strata_lines(
-    plan: Plan, seen: dict[str, _Stratum], problems: _Sample, unlabelled: int, findings: list[Finding], samples: bool
+    plan: Plan, seen: dict[str, _Stratum], problems: _Sample | None, unlabelled: int, findings: list[Finding], samples: bool
 ) -> tuple[StratumLine, ...]:
     declared = plan.strata
     if declared is not None and sum(declared.values()) != plan.task_count:
@@ -1255,10 +1383,10 @@ def _strata_lines(
     if plan.task_strata is None and seen and unlabelled:
         findings.append(Finding("stratum_count_mismatch", (
             f"{unlabelled} task(s) carry no stratum while others do: when records carry stratum, every record must")))
-    if problems.count:
+    if problems is not None:
         findings.append(Finding("stratum_count_mismatch", (
             f"{problems.count} task(s) are recorded in more than one stratum, or in a stratum on some attempts only: "
-            f"{_name_some(problems.items, problems.count)}")))
+            f"{_name_some(problems.items, problems.count, _first)}")))
     labelled = {name: bucket for name, bucket in seen.items()}
     if declared is not None and labelled and plan.task_strata is None:
         observed = {name: bucket.tasks for name, bucket in labelled.items()}
@@ -1336,8 +1464,7 @@ def gate_runs(plan: Plan, runs: Path, run_id: str | None = None) -> Ledger:
 #####################################################################
 
 
-@dataclass(frozen=True)
-class SliceRule:
+class SliceRule(NamedTuple):
     allowed_licenses: tuple[str, ...] = DEFAULT_LICENSES
     wide_above: int = 30
     min_per_stratum: int = 5
@@ -1345,7 +1472,8 @@ class SliceRule:
 
 
 def canonical_json(value: Any) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    # The seed's definition exactly: json.dumps defaults (ensure_ascii) with sorted keys, no spaces.
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
 def _sha(value: Any) -> str:
@@ -1396,8 +1524,7 @@ def inclusion_violations(tasks: Sequence[Mapping[str, Any]], rule: SliceRule) ->
     return problems
 
 
-@dataclass(frozen=True)
-class CardResult:
+class CardResult(NamedTuple):
     card: dict[str, Any] | None
     problems: tuple[str, ...]  # inclusion-rule violations and floor misses: refuse
 
@@ -1489,8 +1616,7 @@ def describe_drift(card: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]]) 
     return lines
 
 
-@dataclass(frozen=True)
-class Verification:
+class Verification(NamedTuple):
     ok: bool
     digest: str
     task_count: int
@@ -1503,13 +1629,13 @@ def verify_card(tasks: Sequence[Mapping[str, Any]], card: Mapping[str, Any], whe
     extra = [t for t in not_a_claim if t not in DEFAULT_NOT_A_CLAIM_ABOUT]
     rebuilt = build_card(tasks, rule, budget, extra)
     digest = _sha(list(tasks))
-    if rebuilt.card is None:
-        return Verification(False, digest, len(tasks), rebuilt.problems)
     problems: list[str] = []
-    if card.get("dataset_digest") != rebuilt.card["dataset_digest"]:
+    if card.get("dataset_digest") != digest:
         problems.append("slice drifted; refuse to publish the score")
         problems.extend(describe_drift(card, tasks) or ["the task list changed order or formatting"])
-    else:
+    if rebuilt.card is None:
+        return Verification(False, digest, len(tasks), (*problems, *rebuilt.problems))
+    if not problems:
         differ = sorted(k for k in set(card) | set(rebuilt.card) if card.get(k) != rebuilt.card.get(k))
         if differ:
             problems.append(f"card fields do not match the tasks they describe: {', '.join(differ)}")
@@ -1544,8 +1670,7 @@ def write_new_file(path: Path, text: str, force: bool) -> None:
         raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
-@dataclass(frozen=True)
-class CardContext:
+class CardContext(NamedTuple):
     """A verified card as the gate uses it."""
 
     card: dict[str, Any]
@@ -1564,11 +1689,13 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
         raise GateError(f"{where}: expected a card object, got {_type_name(card)}")
     rule, _, _ = rule_of_card(card, where)
     verification = verify_card(tasks, card, where)
-    problems = inclusion_violations(tasks, rule)
-    if problems:
-        raise GateError(f"{manifest.tasks_path}: {problems[0]} (run `gate.py verify` for every problem)")
-    strata = {str(t["task_id"]): stratum_of(t, rule.wide_above) for t in tasks}
-    return CardContext(card, frozenset(strata), strata, verification.problems)
+    strata = {}
+    for task in tasks:
+        span, language = task.get("edit_span"), task.get("language")
+        if _is_int(span) and isinstance(language, str):  # a broken task is already a card_drift finding
+            strata[str(task.get("task_id"))] = stratum_of(task, rule.wide_above)
+    ids = frozenset(str(t.get("task_id")) for t in tasks)
+    return CardContext(card, ids, strata, verification.problems)
 
 
 #####################################################################
@@ -1576,23 +1703,20 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
 #####################################################################
 
 
-@dataclass(frozen=True)
-class ControlRunResult:
+class ControlRunResult(NamedTuple):
     role: str
     runs: str
     bound: float
     ledger: Ledger
 
 
-@dataclass(frozen=True)
-class ClaimCheck:
+class ClaimCheck(NamedTuple):
     text: str
     matches: bool
     message: str
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     manifest: Manifest
     ledger: Ledger
     confidence: float
@@ -1744,8 +1868,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
     findings.extend(ledger.findings)
     control_results = []
     for run in manifest.control_runs:
-        control_plan = Plan(**{**plan.__dict__, "controls": (), "require_controls": False, "metrics": (),
-                               "extra_fields": frozenset()})
+        control_plan = plan._replace(controls=(), require_controls=False, metrics=(), extra_fields=frozenset())
         control_ledger = gate_runs(control_plan, run.runs)
         for finding in control_ledger.findings:
             findings.append(Finding(f"{run.role}:{finding.code}", finding.message))
@@ -1786,7 +1909,7 @@ def _passed_tasks(plan: Plan, runs: Path, run_id: str | None) -> frozenset[str]:
     passing = {index for (outcome, _, _), index in tally.kinds.items() if outcome == "pass"}
     result = set()
     for tid, packed in tally.tasks.items():
-        entries = [packed] if type(packed) is int else packed
+        entries = (packed,) if type(packed) is int else packed
         if any((e & _KIND_MASK) in passing and (e >> _KIND_BITS) < plan.attempt_budget for e in entries):
             result.add(tid)
     return frozenset(result)
@@ -1797,8 +1920,7 @@ def _passed_tasks(plan: Plan, runs: Path, run_id: str | None) -> frozenset[str]:
 #####################################################################
 
 
-@dataclass(frozen=True)
-class Comparison:
+class Comparison(NamedTuple):
     a: Report
     b: Report
     table: tuple[int, int, int, int]  # both pass, A only, B only, neither
@@ -2012,7 +2134,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "not_a_claim_about": list(report.not_a_claim_about),
         "claim": None if report.claim is None else {"text": report.claim.text, "matches": report.claim.matches,
                                                     "message": report.claim.message},
-        "cost": None if cost is None else dict(cost.__dict__),
+        "cost": None if cost is None else cost._asdict(),
         "envelope": m.envelope,
         "rerun_recipe": m.rerun_recipe,
     }
@@ -2076,8 +2198,7 @@ def _xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-@dataclass(frozen=True)
-class PlotRow:
+class PlotRow(NamedTuple):
     label: str
     value: float | None  # None: shown as withheld / n/a
     low: float
@@ -2229,8 +2350,7 @@ def render_compare_svg(comp: Comparison) -> str:
 # Import: SWE-bench, Inspect AI and Terminal-Bench results into the ledger
 #####################################################################
 
-@dataclass(frozen=True)
-class Imported:
+class Imported(NamedTuple):
     """What one `import` produced: the ledger rows plus what the harness declared."""
 
     records: tuple[dict[str, object], ...]
@@ -2241,7 +2361,7 @@ class Imported:
     run_id: str
     source: str
     dataset_name: str | None = None
-    envelope: Mapping[str, object] = field(default_factory=dict)
+    envelope: Mapping[str, object] = MappingProxyType({})
     rerun_hint: str = ""
     notes: tuple[str, ...] = ()  # non-fatal observations for stderr
 

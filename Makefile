@@ -1,0 +1,41 @@
+# benchgate: every target runs with a stock python3; dev tools go into a throwaway venv.
+PYTHON ?= python3
+VENV ?= .venv
+DEV = $(VENV)/bin/python
+
+.PHONY: gate test check dev properties fuzz bench bench-quick mutation ci
+
+gate:  ## gate the shipped example (exit 0 PUBLISHABLE, 1 BLOCKED, 2 input error)
+	$(PYTHON) gate.py --manifest bench.manifest.json --runs runs.jsonl
+
+test:  ## the unit tests, no install needed
+	$(PYTHON) -m unittest
+
+$(DEV):
+	$(PYTHON) -m venv $(VENV)
+	$(DEV) -m pip install --quiet ruff mypy vermin hypothesis
+
+dev: $(DEV)
+
+check: $(DEV)  ## lint, strict types, and the Python 3.9 floor
+	$(VENV)/bin/ruff check gate.py tests bench examples
+	$(VENV)/bin/mypy --strict gate.py
+	$(VENV)/bin/vermin --target=3.9- --no-tips --violations gate.py
+
+properties: $(DEV)  ## hypothesis property tests (skipped by plain `make test` when hypothesis is missing)
+	$(DEV) -m unittest tests.test_properties -v
+
+fuzz: $(DEV)  ## bounded fuzz run: 60 s or 100,000 executions, whichever first
+	$(DEV) tests/fuzz_gate.py --seconds 60 --max-runs 100000
+
+bench:  ## speed and memory against a per-line json.loads floor (see README, Performance)
+	$(PYTHON) bench/bench.py
+
+bench-quick:
+	$(PYTHON) bench/bench.py --quick
+
+mutation:  ## mutation testing with mutmut (slow; not part of CI)
+	bash tests/mutation/run.sh
+
+ci:
+	bash .ci/run
