@@ -16,7 +16,6 @@ import random
 import re
 import statistics
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from tests.support import ROOT, GateCase, gate, ids_digest, record, valid_ledger
@@ -886,7 +885,7 @@ class SamplesMode(GateCase):
         for conf in (0.8, 0.95, 0.99):
             with self.subTest(conf=conf):
                 _, report = self.check_json(self.manifest(ids), samples_records(counts, self.N), "--confidence", str(conf))
-                mean, low, high = clustered_bounds(list(counts.values()), self.N, conf)
+                _mean, low, high = clustered_bounds(list(counts.values()), self.N, conf)
                 self.assertLessEqual(abs(report["headline"]["ci_low"] - low), 1e-12)
                 self.assertLessEqual(abs(report["headline"]["ci_high"] - high), 1e-12)
                 self.assertLessEqual(report["headline"]["ci_high"], 1.0)

@@ -222,7 +222,7 @@ class SwebenchReportTest(ImportCase):
         visible = set().union(*(short[k] for k in SWE_PRIMARY))
         unlisted = set(declared) - visible
         self.assertEqual(len(unlisted), short["total_instances"] - len(visible))
-        runs, draft_path, records, draft = self.imp_files("swebench", str(SWE_SHORT), "--dataset-ids", str(SWE_SHORT_IDS))
+        _runs, _draft_path, records, draft = self.imp_files("swebench", str(SWE_SHORT), "--dataset-ids", str(SWE_SHORT_IDS))
         by_id = {r["task_id"]: r for r in records}
         self.assertEqual(len(records), len(declared))
         self.assertEqual(set(by_id), set(declared))
@@ -234,7 +234,7 @@ class SwebenchReportTest(ImportCase):
         self.assertEqual(draft["dataset"]["task_ids_sha256"], ids_digest(declared))
 
     def test_roundtrip_publishable(self) -> None:
-        runs, draft_path, records, draft = self.imp_files("swebench", str(SWE_REPORT))
+        runs, draft_path, _records, draft = self.imp_files("swebench", str(SWE_REPORT))
         self.assertEqual(draft["dataset"]["task_count"], self.report["total_instances"])
         positive = sorted(self.report["resolved_ids"])[0]
         negative = sorted(set(self.report["unresolved_ids"]) - set(self.report["infra_failure_ids"]))[0]
@@ -292,13 +292,13 @@ class SwebenchExperimentsTest(ImportCase):
 
     def test_roundtrip_headline_is_resolved_over_dataset(self) -> None:
         data, declared = load(SWE_EXP), id_lines(SWE_IDS)
-        runs, draft_path, records, draft = self.imp_files("swebench", str(SWE_EXP), "--dataset-ids", str(SWE_IDS))
+        runs, draft_path, _records, draft = self.imp_files("swebench", str(SWE_EXP), "--dataset-ids", str(SWE_IDS))
         self.assertEqual(draft["dataset"]["task_count"], len(declared))
         self.assertEqual(draft["dataset"]["task_ids"], sorted(declared))
         self.assertEqual(draft["dataset"]["task_ids_sha256"], ids_digest(declared))
         positive = sorted(data["resolved"])[0]
         negative = sorted(set(declared) - set(data["resolved"]))[0]
-        code, report = self.check_roundtrip(draft_path, runs, positive, negative)
+        _code, report = self.check_roundtrip(draft_path, runs, positive, negative)
         self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
         self.assertEqual(report["ledger"]["entries"], len(declared))
         self.assertEqual(report["headline"]["k"], len(set(data["resolved"])))
@@ -449,7 +449,7 @@ class InspectTest(ImportCase):
 
     def test_draft_is_samples_mode_with_epochs_budget(self) -> None:
         data = load(INS_OK)
-        runs, draft_path, records, draft = self.imp_files("inspect", str(INS_OK))
+        _runs, _draft_path, _records, draft = self.imp_files("inspect", str(INS_OK))
         self.assertEqual(draft["attempt_mode"], "samples")
         self.assertEqual(draft["attempt_budget"], data["eval"]["config"]["epochs"])
         ids = [str(i) for i in data["eval"]["dataset"]["sample_ids"]]
@@ -464,7 +464,7 @@ class InspectTest(ImportCase):
         data["status"] = "error"
         data.pop("results")
         path = self.write_json("sample-absent.json", data)
-        runs, draft_path, records, draft = self.imp_files("inspect", str(path))
+        _runs, _draft_path, records, draft = self.imp_files("inspect", str(path))
         ids = [str(i) for i in data["eval"]["dataset"]["sample_ids"]]
         self.assertIn(gone, draft["dataset"]["task_ids"])
         self.assertEqual(draft["dataset"]["task_count"], len(ids))
@@ -482,7 +482,7 @@ class InspectTest(ImportCase):
         values = {i: [samples[(i, e)]["scores"]["match"]["value"] for e in range(1, epochs + 1)] for i in ids}
         positive = next(i for i in ids if set(values[i]) == {"C"})
         negative = next(i for i in ids if "C" not in values[i])
-        runs, draft_path, records, draft = self.imp_files("inspect", str(INS_OK))
+        runs, draft_path, _records, _draft = self.imp_files("inspect", str(INS_OK))
         code, report = self.check_roundtrip(draft_path, runs, positive, negative)
         self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
         self.assertEqual(code, 0)
@@ -566,7 +566,7 @@ class TerminalBenchTest(ImportCase):
     def test_absent_trials_and_never_started_task_are_missing_artifact(self) -> None:
         meta, trials = load(TB_META), tb_trials(load(TB_SYN))
         budget = meta["n_attempts"]
-        runs, draft_path, records, draft = self.imp_files("terminal-bench", str(TB_SYN), str(TB_META))
+        _runs, _draft_path, records, draft = self.imp_files("terminal-bench", str(TB_SYN), str(TB_META))
         recs = keyed(records)
         declared = {(t, n) for t in meta["task_ids"] for n in range(1, budget + 1)}
         self.assertEqual(set(recs), declared)
@@ -617,7 +617,7 @@ class TerminalBenchTest(ImportCase):
     def test_roundtrip_reproduces_stated_accuracy_and_pass_at_k(self) -> None:
         data = load(TB_RESULTS)
         trials = tb_trials(data)
-        runs, draft_path, records, draft = self.imp_files("terminal-bench", str(TB_RESULTS))
+        runs, draft_path, _records, _draft = self.imp_files("terminal-bench", str(TB_RESULTS))
         passes = Counter(t for (t, _), trial in trials.items() if trial["is_resolved"] is True)
         tasks = sorted({t for t, _ in trials})
         # choose controls as a test would: the most-passing task, a task that never passed
@@ -664,9 +664,9 @@ class TerminalBenchTest(ImportCase):
 
     def test_synthetic_headline_uses_the_full_declared_denominator(self) -> None:
         data, meta = load(TB_SYN), load(TB_META)
-        runs, draft_path, records, draft = self.imp_files("terminal-bench", str(TB_SYN), str(TB_META))
+        runs, draft_path, _records, _draft = self.imp_files("terminal-bench", str(TB_SYN), str(TB_META))
         passes = sum(t["is_resolved"] is True for t in data["results"])
-        code, report = self.check_roundtrip(draft_path, runs, "vim-terminal-task", "fix-git")
+        _code, report = self.check_roundtrip(draft_path, runs, "vim-terminal-task", "fix-git")
         expected = passes / (len(meta["task_ids"]) * meta["n_attempts"])
         self.assertAlmostEqual(report["headline"]["rate"], expected, places=12)
         self.assertLess(report["headline"]["rate"], data["accuracy"], "the harness's figure hides the absent trials")
