@@ -695,7 +695,7 @@ def _same(left: Any, right: Any) -> bool:
     return bool(left == right)
 
 
-def _literal(node: Any, source: str) -> Any:
+def _literal(node: Any, source: str, nested: bool = False) -> Any:
     import ast
 
     if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (str, int, float, bool)):
@@ -704,8 +704,8 @@ def _literal(node: Any, source: str) -> Any:
         number = node.operand.value
         if isinstance(number, (int, float)) and not isinstance(number, bool):
             return -number
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_literal(item, source) for item in node.elts)
+    if isinstance(node, (ast.Tuple, ast.List)) and not nested:
+        return tuple(_literal(item, source, nested=True) for item in node.elts)
     raise MetricError(f"{_snippet(node, source)!r} is not a literal")
 
 
@@ -871,6 +871,7 @@ class Ledger(NamedTuple):
     exits: int
     counts: dict[str, int]
     reasons: tuple[tuple[str, int], ...]
+    attempt_reasons: tuple[tuple[str, int], ...]  # per unscoreable attempt, not per task
     headline_name: str
     headline: Rate
     secondary: Rate | None
@@ -1040,6 +1041,7 @@ class _Exit(NamedTuple):
     first: int | None  # the code of attempt 1, if it was scored or unscoreable
     passes: int  # attempts within budget that passed
     scored: int  # attempts within budget that were pass or fail
+    unscoreable: tuple[str, ...] = ()  # the reason of each unscoreable attempt within budget
 
 
 Problem = tuple[str, tuple[Any, ...]]  # (which finding, details after the task id)
@@ -1065,6 +1067,7 @@ def _task_exit(entries: tuple[int, ...], info: Sequence[tuple[int, Any, Any, Any
         problems.append(("short", (distinct,)))
     code, reason, passes, scored, first = _UNKNOWN, None, 0, 0, None
     strata = set()
+    lost: list[str] = []
     for number, entry in zip(numbers, entries):
         attempt_code, attempt_reason, stratum, outcome = info[entry & _KIND_MASK]
         strata.add(stratum)
@@ -1081,6 +1084,7 @@ def _task_exit(entries: tuple[int, ...], info: Sequence[tuple[int, Any, Any, Any
         if number == 1:
             first = attempt_code
         if attempt_code == _UNSCOREABLE:
+            lost.append(attempt_reason if attempt_reason in plan.reasons else "(uncoded)")
             if code in (_UNKNOWN, _UNSCOREABLE):
                 code = _UNSCOREABLE
                 reason = attempt_reason if attempt_reason in plan.reasons else "(uncoded)"
@@ -1092,7 +1096,8 @@ def _task_exit(entries: tuple[int, ...], info: Sequence[tuple[int, Any, Any, Any
     if len(strata) > 1 and plan.task_strata is None:
         problems.append(("stratum", ()))
     stratum_name = next(iter(strata)) if len(strata) == 1 else None
-    return _Exit(code, reason, stratum_name, len(numbers), first, passes, scored), tuple(problems)
+    exit_ = _Exit(code, reason, stratum_name, len(numbers), first, passes, scored, tuple(sorted(lost)))
+    return exit_, tuple(problems)
 
 
 def _row(task_exit: _Exit, tid: str | None, roles: Mapping[str, str], extra: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -1171,6 +1176,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
 
     counts = [0, 0, 0]
     reasons: dict[str, int] = {}
+    attempt_reasons: dict[str, int] = {}
     strata_seen: dict[str, _Stratum] = {}
     unlabelled = first_pass = 0
     c_sum = c_sq = scored_attempts = scored_c = 0
@@ -1188,6 +1194,8 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
             reasons[label] = reasons.get(label, 0) + weight
         if task_exit.first == _PASS:
             first_pass += weight
+        for label in task_exit.unscoreable:
+            attempt_reasons[label] = attempt_reasons.get(label, 0) + weight
         if samples:
             c_sum += passes * weight
             c_sq += passes * passes * weight
@@ -1317,7 +1325,8 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         entries=plan.task_count,
         exits=exits,
         counts=dict(zip(BUCKETS, counts)),
-        reasons=tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
+        reasons=_by_count(reasons),
+        attempt_reasons=_by_count(attempt_reasons),
         headline_name=headline_name,
         headline=headline,
         secondary=secondary,
@@ -1333,6 +1342,10 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         cost=_cost_summary(tally),
         findings=tuple(findings),
     )
+
+
+def _by_count(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _check_controls(plan: Plan, tally: _Tally, info: list[tuple[int, Any, Any, str]], findings: list[Finding]) -> None:
@@ -1949,7 +1962,9 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
             f"A declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, B declares "
             f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
-    differ = sorted(k for k in set(env_a) | set(env_b) if env_a.get(k, _MISSING) != env_b.get(k, _MISSING))
+    # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
+    differ = sorted(k for k in set(env_a) | set(env_b)
+                    if k not in env_a or k not in env_b or canonical_json(env_a[k]) != canonical_json(env_b[k]))
     if differ:
         findings.append(Finding("envelope_mismatch", (
             f"envelope fields differ: {', '.join(differ)}; different instruments: a ledger balances inside one envelope")))
@@ -1970,8 +1985,6 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         mdd=minimum_detectable_difference(n, pooled, confidence), findings=tuple(findings),
     )
 
-
-_MISSING = object()
 
 
 #####################################################################
@@ -2001,7 +2014,8 @@ def render_text(report: Report) -> str:
         _label("claim") + m.claim_id,
         _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
         _label("entries") + str(led.entries),
-        _label("exits") + str(led.exits),
+        _label("exits") + str(led.exits)
+        + (" (in samples mode a task exits pass if any sample passed)" if report.attempt_mode == "samples" else ""),
     ]
     for bucket in BUCKETS:
         extra = ""
@@ -2009,6 +2023,10 @@ def render_text(report: Report) -> str:
             extra = " (" + ", ".join(f"{reason} {count}" for reason, count in led.reasons) + ")"
         out.append("  " + _label(bucket) + f"{led.counts[bucket]}{extra}")
     samples = report.attempt_mode == "samples"
+    if samples:
+        lost = sum(count for _, count in led.attempt_reasons)
+        detail = " (" + ", ".join(f"{r} {c}" for r, c in led.attempt_reasons) + ")" if lost else ""
+        out.append(_label("attempts") + f"{led.records} recorded, {lost} unscoreable{detail}")
     note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
     out.append(_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}")
     scope = "scoreable attempts only" if samples else "scoreable tasks only"
@@ -2093,6 +2111,7 @@ def _ledger_json(led: Ledger) -> dict[str, Any]:
         "exits": led.exits,
         **led.counts,
         "unscoreable_reasons": dict(led.reasons),
+        "unscoreable_attempt_reasons": dict(led.attempt_reasons),
         "observed_tasks": led.observed_tasks,
         "records": led.records,
     }
