@@ -37,15 +37,16 @@ import argparse
 import hashlib
 import json
 import math
+import operator
 import os
 import re
 import statistics
 import sys
-import tempfile
-import zipfile
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from functools import partial
+from itertools import repeat
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn
@@ -61,7 +62,7 @@ NOT_A_PRODUCT_VERDICT = "not a product verdict; read not_a_claim_about in the ca
 CARD_VERSION = 1
 # A line longer than this is refused rather than read whole: no real attempt record is this big.
 MAX_LINE_BYTES = 8 * 1024 * 1024
-_CHUNK_BYTES = 1 << 22
+_CHUNK_BYTES = 1 << 20
 _LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
 
 
@@ -217,18 +218,79 @@ def ids_digest(ids: Iterable[str]) -> str:
     return hashlib.sha256("\n".join(dict.fromkeys(sorted(ids))).encode("utf-8")).hexdigest()
 
 
-def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
-    """Yield (line number, value) for each non-blank line, streaming in large chunks.
+def _parse_chunk(text: str, line: int, where: str) -> tuple[list[Any], Sequence[int]]:
+    """Parse one chunk of whole lines: the values and the line number of each."""
+    lines = text.count("\n")
+    if not text.endswith("\n"):
+        text += "\n"
+        lines += 1
+    # Fast path: one C-level parse of the whole chunk as a JSON array. It is taken only when
+    # the chunk's shape proves that every line holds exactly one flat object: each line
+    # starts with "{" and ends with "}", the chunk has no other brace and no bracket, the
+    # array has one object per line, and there are as many colons as keys (so no key is
+    # repeated). Anything else is parsed line by line below, which also names a bad line.
+    if (text.startswith("{") and text.endswith("}\n") and text.count("}\n{") == lines - 1
+            and text.count("{") == lines and text.count("}") == lines and "[" not in text):
+        try:
+            values = _FAST_DECODER.decode("[" + text[:-1].replace("\n", ",") + "]")
+        except (ValueError, RecursionError):
+            values = None
+        if (type(values) is list and len(values) == lines and set(map(type, values)) == {dict}
+                and text.count(":") == sum(map(len, values))):
+            return values, range(line, line + lines)
+    return _parse_lines(text, line, where)
 
-    Each line is parsed on its own by the C scanner at its offset in the chunk, so a value can
-    never span two lines, and there is no per-line call through json.loads. The first parse
-    has no Python hooks; duplicate keys are ruled out by counting colons: a line with exactly
-    as many ':' as its object has keys holds no repeated and no nested key. Any other line is
-    parsed again by the strict decoder. Memory stays at one chunk.
+
+def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]]:
+    """Each line on its own, by the C scanner at its offset in the chunk.
+
+    The first parse has no Python hooks; a line whose colons do not match its keys (a repeated
+    or nested key, or a colon in a string) is parsed again by the strict decoder.
     """
-    where = str(path)
     fast = _FAST_DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at an offset
     strict = _LINE_DECODER.scan_once  # type: ignore[attr-defined]
+    values: list[Any] = []
+    numbers: list[int] = []
+    size = len(text)
+    pos = 0
+    while pos < size:
+        newline = text.find("\n", pos)
+        if newline == -1:
+            newline = size
+        start = pos
+        if text[pos] != "{":
+            blank = _SKIP_BLANK(text, pos)
+            start = blank.end() if blank else pos
+            if start >= newline:  # a blank line
+                line += 1
+                pos = newline + 1
+                continue
+        try:
+            value, end = fast(text, start)
+            if end > newline:
+                raise GateError(f"{where}:{line}: the record continues past the end of its line "
+                                "(one JSON object per line)")
+            if type(value) is not dict or text.count(":", start, end) != len(value):
+                value, end = strict(text, start)
+        except StopIteration:
+            raise GateError(f"{where}:{line}: invalid JSON: expecting a value") from None
+        except json.JSONDecodeError as exc:
+            column = f" (column {exc.pos - pos + 1})" if exc.pos <= newline else ""
+            raise GateError(f"{where}:{line}: invalid JSON: {exc.msg}{column}") from None
+        except (ValueError, RecursionError) as exc:
+            raise GateError(f"{where}:{line}: {_json_problem(exc)}") from None
+        if end != newline and text[end:newline].strip(" \t\r"):
+            raise GateError(f"{where}:{line}: extra data after the JSON object (one record per line)")
+        values.append(value)
+        numbers.append(line)
+        line += 1
+        pos = newline + 1
+    return values, numbers
+
+
+def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[Any], Sequence[int]]]:
+    """Yield (values, their line numbers) chunk by chunk; memory stays at one chunk."""
+    where = str(path)
     try:
         handle = path.open("rb")
     except OSError as exc:
@@ -249,40 +311,15 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
                 return
             if hasher is not None:
                 hasher.update(data)
-            text = _decode_utf8(data, where, line)
-            size = len(text)
-            pos = 0
-            while pos < size:
-                newline = text.find("\n", pos)
-                if newline == -1:
-                    newline = size
-                start = pos
-                if text[pos] != "{":
-                    blank = _SKIP_BLANK(text, pos)
-                    start = blank.end() if blank else pos
-                    if start >= newline:  # a blank line
-                        line += 1
-                        pos = newline + 1
-                        continue
-                try:
-                    value, end = fast(text, start)
-                    if end > newline:
-                        raise GateError(f"{where}:{line}: the record continues past the end of its line "
-                                        "(one JSON object per line)")
-                    if type(value) is not dict or text.count(":", start, end) != len(value):
-                        value, end = strict(text, start)
-                except StopIteration:
-                    raise GateError(f"{where}:{line}: invalid JSON: expecting a value") from None
-                except json.JSONDecodeError as exc:
-                    column = f" (column {exc.pos - pos + 1})" if exc.pos <= newline else ""
-                    raise GateError(f"{where}:{line}: invalid JSON: {exc.msg}{column}") from None
-                except (ValueError, RecursionError) as exc:
-                    raise GateError(f"{where}:{line}: {_json_problem(exc)}") from None
-                if end != newline and text[end:newline].strip(" \t\r"):
-                    raise GateError(f"{where}:{line}: extra data after the JSON object (one record per line)")
-                yield line, value
-                line += 1
-                pos = newline + 1
+            values, numbers = _parse_chunk(_decode_utf8(data, where, line), line, where)
+            yield values, numbers
+            line += data.count(b"\n") + (not data.endswith(b"\n"))
+
+
+def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
+    """Yield (line number, value) for each non-blank line of a JSONL file."""
+    for values, numbers in iter_jsonl_batches(path, hasher):
+        yield from zip(numbers, values)
 
 
 def _type_name(value: object) -> str:
@@ -561,10 +598,17 @@ class _Sample:
         items = self.items
         if len(items) < _LIST_LIMIT:
             items.append(item)
-            items.sort()
-        elif item < items[-1]:
+            items.sort(key=_order)
+        elif _order(item) < _order(items[-1]):
             items[-1] = item
-            items.sort()
+            items.sort(key=_order)
+
+
+def _order(item: Any) -> tuple[tuple[int, Any], ...]:
+    """A total order for finding details, which may mix None, numbers and strings."""
+    parts = item if isinstance(item, tuple) else (item,)
+    return tuple((0, part) if type(part) in (int, float) else (1, part) if type(part) is str else (2, repr(part))
+                 for part in parts)
 
 
 def _first(item: tuple[Any, ...]) -> str:
@@ -926,22 +970,106 @@ _UNSET = object()
 
 
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
-    """One streaming pass over the runs file. This loop is the gate's hot path (see bench/):
-    each field is validated once per distinct value where it can be (run ids, task ids, kinds)."""
+    """One streaming pass over the runs file, batch by batch (see bench/ for why).
+
+    A batch is first tried column by column with C-level maps (_tally_columns); any batch that
+    is not plainly valid goes through the record-by-record loop (_tally_records), which has the
+    same meaning and names the line of any error.
+    """
     tally = _Tally()
-    tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
     where = str(path)
     hasher = hashlib.sha256()
-    records = 0
-    last_run: Any = _UNSET
     limit = math.inf if wall_clock_limit is None else wall_clock_limit
-    for line, rec in iter_jsonl(path, hasher):
+    plain = not extra_fields
+    for values, numbers in iter_jsonl_batches(path, hasher):
+        if not (plain and _COLUMNAR and _tally_columns(tally, values, run_id, limit)):
+            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields)
+    if run_id is not None and not tally.run_ids:
+        raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
+    tally.records = sum(1 if type(packed) is int else len(packed) for packed in tally.tasks.values())
+    tally.sha256 = hasher.hexdigest()
+    return tally
+
+
+_COLUMNAR = True  # tests switch it off to prove both paths agree
+_COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
+_not_none = partial(operator.is_not, None)
+
+
+def _column(values: list[Any], key: str) -> list[Any]:
+    return list(map(dict.get, values, repeat(key)))
+
+
+def _tally_columns(tally: _Tally, values: list[Any], run_id: str | None, limit: float) -> bool:
+    """Tally a batch of plainly valid records with C-level column operations.
+
+    Returns False, having changed nothing, when the batch needs the record-by-record loop:
+    anything unusual (an error, a filtered run, cost fields, a wall clock over the limit).
+    """
+    count = len(values)
+    if not count or set(map(type, values)) != {dict}:
+        return False
+    run_column = _column(values, "run_id")
+    if set(map(type, run_column)) != {str}:
+        return False
+    runs = set(run_column)
+    if "" in runs or (run_id is not None and runs != {run_id}):
+        return False
+    for name in _COST_FIELDS:
+        if any(map(dict.__contains__, values, repeat(name))):
+            return False
+    attempts = _column(values, "attempt")
+    if set(map(type, attempts)) != {int} or min(attempts) < 1:
+        return False
+    tids = _column(values, "task_id")
+    if set(map(type, tids)) != {str} or "" in tids or list(map(str.strip, tids)) != tids:
+        return False
+    walls = list(filter(_not_none, _column(values, "wall_clock_s")))
+    if walls and (not set(map(type, walls)) <= {int, float} or min(walls) < 0 or max(walls) > limit):
+        return False
+    keys = list(zip(_column(values, "outcome"), _column(values, "reason"), _column(values, "stratum")))
+    kinds = tally.kinds
+    try:
+        fresh = set(keys).difference(kinds)
+    except TypeError:  # an unhashable outcome, reason or stratum
+        return False
+    for outcome, reason, stratum in fresh:
+        if type(outcome) is not str or (reason is not None and type(reason) is not str) or (
+                stratum is not None and (type(stratum) is not str or not stratum)):
+            return False
+    for key in sorted(fresh, key=repr):  # numbered in a fixed order, whatever the batch order
+        kinds[key] = len(kinds)
+    packed = list(map(kinds.__getitem__, keys))
+    if attempts.count(1) != count:
+        packed = [kind | ((attempt - 1) << _KIND_BITS) for kind, attempt in zip(packed, attempts)]
+    tasks = tally.tasks
+    tally.run_ids.update(runs)
+    if len(set(tids)) == count and tasks.keys().isdisjoint(tids):
+        tasks.update(zip(tids, packed))  # every task new: one C-level update
+    else:
+        for tid, entry in zip(tids, packed):
+            previous = tasks.get(tid)
+            if previous is None:
+                tasks[tid] = entry
+            elif type(previous) is int:
+                tasks[tid] = (previous, entry)
+            else:
+                tasks[tid] = (*previous, entry)
+    return True
+
+
+def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
+                   limit: float, extra_fields: frozenset[str]) -> None:
+    """The record-by-record loop: validates every field and names the line of an error."""
+    tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
+    last_run: Any = _UNSET
+    for index, rec in enumerate(values):
         if type(rec) is not dict:
-            raise GateError(f"{where}:{line}: expected a JSON object, got {_type_name(rec)}")
+            raise GateError(f"{where}:{numbers[index]}: expected a JSON object, got {_type_name(rec)}")
         rid = rec.get("run_id")
         if rid is not last_run and rid != last_run:
             if type(rid) is not str or not rid:
-                _bad_field(where, line, "run_id", "a non-empty string", rid)
+                _bad_field(where, numbers[index], "run_id", "a non-empty string", rid)
             last_run = rid
             if run_id is None or rid == run_id:
                 run_ids.add(rid)
@@ -949,14 +1077,14 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
             continue
         attempt = rec.get("attempt")
         if type(attempt) is not int or attempt < 1:
-            _bad_field(where, line, "attempt", "an integer >= 1", attempt)
+            _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
         key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"))
         try:
             kind = kinds.get(key)
         except TypeError:  # an unhashable value: a list or an object
             kind = None
         if kind is None:
-            kind = _new_kind(kinds, key, where, line)
+            kind = _new_kind(kinds, key, where, numbers[index])
         packed = kind | ((attempt - 1) << _KIND_BITS)
         tid: Any = rec.get("task_id")
         try:
@@ -965,7 +1093,7 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
             previous = None
         if previous is None:
             if type(tid) is not str or not tid or tid != tid.strip():
-                _bad_field(where, line, "task_id", "a non-empty string without surrounding spaces", tid)
+                _bad_field(where, numbers[index], "task_id", "a non-empty string without surrounding spaces", tid)
             tasks[tid] = packed
         elif type(previous) is int:
             tasks[tid] = (previous, packed)
@@ -974,21 +1102,15 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
         wall = rec.get("wall_clock_s")
         if wall is not None:
             if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
-                _bad_field(where, line, "wall_clock_s", "a number >= 0", wall)
+                _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
             if wall > limit:
                 tally.over_envelope.add((tid, attempt, wall))
-        records += 1
         if "cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec:
-            _tally_cost(tally, where, line, tid, rec)
+            _tally_cost(tally, where, numbers[index], tid, rec)
         if extra_fields:
             kept = tally.extras.get(tid)
             if kept is None or kept[0] < attempt:
                 tally.extras[tid] = (attempt, {name: rec.get(name) for name in extra_fields})
-    if run_id is not None and not run_ids:
-        raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
-    tally.records = records
-    tally.sha256 = hasher.hexdigest()
-    return tally
 
 
 def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, Any]) -> None:
@@ -1012,10 +1134,10 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
 
 
 class _Stratum:
-    __slots__ = ("c_sq", "c_sum", "passed", "scored", "scored_passed", "tasks")
+    __slots__ = ("c_sq", "c_sum", "passed", "tasks")
 
     def __init__(self) -> None:
-        self.tasks = self.passed = self.scored = self.scored_passed = self.c_sum = self.c_sq = 0
+        self.tasks = self.passed = self.c_sum = self.c_sq = 0
 
 
 def _samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: float) -> Rate | None:
@@ -1184,7 +1306,8 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     cluster_weights: list[int] = []
     passk_table = [[pass_at_k(budget, c, k) for k in range(2, budget + 1)] for c in range(budget + 1)] if samples else []
     passk_sums = [0.0] * max(0, budget - 1)
-    for task_exit, weight in groups.items():
+    # A fixed order, so float sums (pass@k) do not depend on the order of the records.
+    for task_exit, weight in sorted(groups.items(), key=lambda item: repr(item[0])):
         code, passes = task_exit.code, task_exit.passes
         if code == _UNKNOWN:
             continue  # no valid exit: the ledger will not balance, and a finding says why
@@ -1214,9 +1337,6 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
                 bucket = strata_seen[task_exit.stratum] = _Stratum()
             bucket.tasks += weight
             bucket.passed += weight * (code == _PASS)
-            if code != _UNSCOREABLE:
-                bucket.scored += weight
-                bucket.scored_passed += weight * (code == _PASS)
             bucket.c_sum += passes * weight
             bucket.c_sq += passes * passes * weight
         if plan.metrics and not per_task_metrics:
@@ -1657,6 +1777,8 @@ def verify_card(tasks: Sequence[Mapping[str, Any]], card: Mapping[str, Any], whe
 
 def write_new_file(path: Path, text: str, force: bool) -> None:
     """Write atomically (temporary file, then rename); never over an existing file without force."""
+    import tempfile
+
     folder = path.parent if str(path.parent) else Path(".")
     if not force and path.exists():
         raise GateError(f"{path}: exists; a frozen card is a record: pass --force to replace it")
@@ -2708,7 +2830,7 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
 _INSPECT_STATUSES = ("started", "success", "cancelled", "error")
 _INSPECT_CANCELLED = ("CancelledError(", "Cancelled(")  # inspect_ai/_util/error.py
 _TIMEOUT_LINE = re.compile(r"^[\s|+]*(?:[\w.]+\.)?\w*TimeoutError(?::|$)", re.MULTILINE)
-_STDLIB_ZIP_METHODS = {zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA}
+_STDLIB_ZIP_METHODS = {0, 8, 12, 14}  # stored, deflated, bzip2, lzma
 _ZSTD_METHOD = 93
 
 
@@ -2718,6 +2840,7 @@ def _convert_hint(path: Path) -> str:
 
 def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
     """(header, samples) from a .eval archive; refuses what this Python cannot inflate."""
+    import zipfile  # deferred, like every import the check path does not need: start-up is budgeted
     supported = set(_STDLIB_ZIP_METHODS)
     zstd = getattr(zipfile, "ZIP_ZSTANDARD", None)
     if isinstance(zstd, int):
@@ -2741,7 +2864,7 @@ def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object
         def member(name: str) -> object:
             try:
                 data = archive.read(name)
-            except (NotImplementedError, RuntimeError, zipfile.BadZipFile, OSError) as exc:
+            except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
                 raise GateError(
                     f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`"
                 ) from None
@@ -2825,6 +2948,8 @@ def _score_keys(sample: dict[str, object]) -> set[str]:
 
 def import_inspect(paths: Sequence[Path], partial_as: str, threshold: float) -> Imported:
     """Import one Inspect AI eval log: one attempt per declared sample x epoch."""
+    import zipfile
+
     path = _one_path(paths, "inspect")
     if partial_as not in ("pass", "fail"):
         raise GateError(f"--partial-as: expected pass or fail, got {partial_as!r}")

@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""Bounded fuzz run of gate.main: mutated manifests, runs, task files, cards and harness files.
+
+    python3 tests/fuzz_gate.py --seconds 60 --max-runs 100000 [--seed N]
+
+Stdlib only (random.Random, seeded). The seed corpus is the repository's own inputs (the worked
+example, examples/card, examples/compare, tests/fixtures). Each case copies a scenario's inputs into a
+fresh temporary folder, mutates one of them (byte-level: flips, inserts, deletes, splices, duplicated
+lines, injected tokens such as NaN, 1e400, deep brackets, duplicate keys, a BOM, invalid UTF-8, huge
+numbers; or structure-level: a JSON value replaced, dropped or retyped), and runs gate.main in-process
+for a subcommand (check in every --format, digest, freeze, verify, compare, import in every format).
+
+A case fails ("crash") when an exception escapes main (SystemExit counts unless its code is 0, 1 or
+2), main returns anything but 0, 1 or 2, the case runs longer than --case-seconds, a file appears
+in the folder other than the subcommand's intended output, or an input file changes. Crashing
+inputs are saved under /tmp (one folder per distinct crash site) and their path is printed.
+Prints `fuzz: N executions, C crashes` and exits 1 on any crash.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import json
+import os
+import random
+import shutil
+import signal
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import gate  # noqa: E402
+
+FIX = ROOT / "tests" / "fixtures"
+CARD = ROOT / "examples" / "card"
+COMPARE = ROOT / "examples" / "compare"
+
+TOKENS = [
+    b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1e400", b"1e-400", b"-0", b"0.0", b"-1",
+    b"99999999999999999999999999999999999999", b"1" * 5000, b"[" * 5000, b"{\"a\":" * 3000, b"]" * 50,
+    b"\"\\ud800\"", b"\"\\u0000\"", b"\xef\xbb\xbf", b"\xff\xfe", b"\xc3\x28", b"\xed\xa0\x80", b"\x00",
+    b"null", b"true", b"false", b"\"\"", b"[]", b"{}", b"\r\n", b"\n\n", b"\r", b"\t", b" ", b",", b":",
+    b"\"task_id\":\"x\",", b"\"outcome\":\"pass\",", b"\"attempt\":2,", b"\"attempt\":true,", b"\"reason\":null,",
+    b"\"a\":1,\"a\":2,", b"\"run_id\":\"other\",", b"\"stratum\":\"zz\",", b"\"wall_clock_s\":1e308,",
+    b"\"" + "é".encode() * 10 + b"\"", "\u2028".encode(), b"\\", b"\"\\", b"1.5", b"2.0", b"3-of-2", b"../",
+]
+JSON_VALUES: list[Any] = [
+    None, True, False, 0, -1, 1, 2, 3, 10**30, -(10**30), 0.5, 1.5, 1e308, -0.0, "", " x", "x ", "pass", "fail",
+    "unscoreable", "C", "I", "P", "N", "../escape", "/abs/path", "é", "\u2028", [], {}, [None], {"": None},
+    ["a", "a"], [1, 2], {"k": []}, "resolved", "x.1-of-2",
+]
+
+
+class CaseTimeout(BaseException):
+    """Raised by the alarm: a case ran past its time limit (BaseException so the gate cannot swallow it)."""
+
+
+class Scenario:
+    """A subcommand, the seed files it reads (name in the case folder -> source path), its argv, and the
+    outputs it may write."""
+
+    def __init__(self, name: str, files: dict[str, Path], argv: Callable[[Path, random.Random], list[str]],
+                 outputs: tuple[str, ...] = (), mutable: tuple[str, ...] | None = None) -> None:
+        self.name, self.files, self.argv, self.outputs = name, files, argv, outputs
+        self.mutable = mutable if mutable is not None else tuple(files)
+
+
+def _fmt(rnd: random.Random) -> list[str]:
+    return ["--format", rnd.choice(["text", "json", "markdown", "svg"])]
+
+
+def _opt(rnd: random.Random) -> list[str]:
+    extra: list[str] = []
+    if rnd.random() < 0.2:
+        extra += ["--claim", rnd.choice(["72.5%", "0.725", "29/40", "29/37", "78%", "1e400", "nan", "5/0", "-1"])]
+    if rnd.random() < 0.1:
+        extra += ["--confidence", rnd.choice(["0.9", "0.999999", "0.5"])]
+    if rnd.random() < 0.1:
+        extra += ["--run-id", rnd.choice(["r1", "run-1", "other"])]
+    return extra
+
+
+def scenarios() -> list[Scenario]:
+    card_files = {name: CARD / name for name in ("bench.manifest.json", "runs.jsonl", "tasks.json", "card.json",
+                                                  "gold.jsonl", "noedit.jsonl")}
+    out: list[Scenario] = [
+        Scenario("check", {"m.json": ROOT / "bench.manifest.json", "r.jsonl": ROOT / "runs.jsonl"},
+                 lambda d, rnd: ["--manifest", str(d / "m.json"), "--runs", str(d / "r.jsonl"), *_fmt(rnd), *_opt(rnd)]),
+        Scenario("check-card", card_files,
+                 lambda d, rnd: ["check", "--manifest", str(d / "bench.manifest.json"), "--runs", str(d / "runs.jsonl"),
+                                 *_fmt(rnd), *_opt(rnd)]),
+        Scenario("digest-runs", {"r.jsonl": ROOT / "runs.jsonl"}, lambda d, rnd: ["digest", "--runs", str(d / "r.jsonl")]),
+        Scenario("digest-ids", {"ids.txt": FIX / "swebench" / "report-v2-short-dataset-ids.txt"},
+                 lambda d, rnd: ["digest", "--ids", str(d / "ids.txt")]),
+        Scenario("freeze", {"tasks.json": CARD / "tasks.json"},
+                 lambda d, rnd: ["freeze", str(d / "tasks.json"), str(d / "new-card.json"),
+                                 *rnd.choice([[], ["--withhold-thin-strata"], ["--min-per-stratum", "0"],
+                                              ["--attempt-budget", "3"], ["--allow-license", "mit"]])],
+                 outputs=("new-card.json",)),
+        Scenario("verify", {"tasks.json": CARD / "tasks.json", "card.json": CARD / "card.json"},
+                 lambda d, rnd: ["verify", str(d / "tasks.json"), str(d / "card.json")]),
+        Scenario("compare", {"a.json": COMPARE / "a.manifest.json", "a.jsonl": COMPARE / "a.jsonl",
+                             "b.json": COMPARE / "b.manifest.json", "b.jsonl": COMPARE / "b.jsonl"},
+                 lambda d, rnd: ["compare", "--manifest", str(d / "a.json"), "--runs", str(d / "a.jsonl"),
+                                 "--against-manifest", str(d / "b.json"), "--against-runs", str(d / "b.jsonl"), *_fmt(rnd)]),
+    ]
+
+    def importer(fmt: str, files: dict[str, Path], positional: tuple[str, ...], extra: tuple[str, ...] = ()) -> Scenario:
+        def argv(d: Path, rnd: random.Random) -> list[str]:
+            args = ["import", fmt, *(str(d / p) for p in positional), *extra]
+            args = [a.replace("@", str(d) + os.sep) for a in args]
+            if rnd.random() < 0.6:
+                args += ["-o", str(d / "out.jsonl"), "--draft-manifest", str(d / "draft.json")]
+            if fmt == "inspect" and rnd.random() < 0.3:
+                args += rnd.choice([["--partial-as", "pass"], ["--threshold", "0.5"], ["--threshold", "nan"]])
+            return args
+        return Scenario(f"import-{fmt}", files, argv, outputs=("out.jsonl", "draft.json"))
+
+    sw = FIX / "swebench"
+    out += [
+        importer("swebench", {"report.json": sw / "report-v2-synthetic.json"}, ("report.json",)),
+        importer("swebench", {"report.json": sw / "report-v2-short-synthetic.json", "ids.txt": sw / "report-v2-short-dataset-ids.txt"},
+                 ("report.json",), ("--dataset-ids", "@ids.txt")),
+        importer("swebench", {"results.json": sw / "experiments-results-synthetic.json", "ids.txt": sw / "verified-dataset-ids.txt"},
+                 ("results.json",), ("--dataset-ids", "@ids.txt")),
+        importer("inspect", {"log.json": FIX / "inspect" / "tiny-success.json"}, ("log.json",)),
+        importer("inspect", {"log.json": FIX / "inspect" / "tiny-err-status-error.json"}, ("log.json",)),
+        importer("inspect", {"log.json": FIX / "inspect" / "synthetic-cancelled.json"}, ("log.json",)),
+        importer("inspect", {"log.eval": FIX / "inspect" / "tiny-success-deflate.eval"}, ("log.eval",)),
+        importer("terminal-bench", {"results.json": FIX / "terminal-bench" / "results.json"}, ("results.json",)),
+        importer("terminal-bench", {"results.json": FIX / "terminal-bench" / "results-synthetic.json",
+                                    "meta.json": FIX / "terminal-bench" / "run_metadata-synthetic.json"},
+                 ("results.json", "meta.json")),
+    ]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Mutations
+# ---------------------------------------------------------------------------------------------
+
+def mutate_bytes(data: bytes, rnd: random.Random, corpus: list[bytes]) -> bytes:
+    buf = bytearray(data)
+    for _ in range(rnd.choice([1, 1, 1, 2, 3, 8])):
+        size = len(buf)
+        op = rnd.randrange(9)
+        pos = rnd.randrange(size + 1)
+        if op == 0 and size:  # flip a bit
+            i = rnd.randrange(size)
+            buf[i] ^= 1 << rnd.randrange(8)
+        elif op == 1:  # insert random bytes
+            buf[pos:pos] = bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 8)))
+        elif op == 2 and size:  # delete a range
+            buf[pos:pos + rnd.randint(1, 64)] = b""
+        elif op == 3:  # inject a token
+            buf[pos:pos] = rnd.choice(TOKENS)
+        elif op == 4:  # duplicate a line
+            lines = bytes(buf).split(b"\n")
+            i = rnd.randrange(len(lines))
+            lines.insert(rnd.randrange(len(lines) + 1), lines[i])
+            buf = bytearray(b"\n".join(lines))
+        elif op == 5 and corpus:  # splice with another seed
+            other = rnd.choice(corpus)
+            start = rnd.randrange(len(other) + 1)
+            buf[pos:] = other[start:start + rnd.randint(0, 4096)]
+        elif op == 6:  # duplicate a key (within the same object, most likely)
+            text = bytes(buf)
+            colon = text.find(b'":', pos)
+            quote = text.rfind(b'"', 0, colon) if colon > 0 else -1
+            if colon > 0 and quote >= 0:
+                end = text.find(b",", colon)
+                if end > 0:
+                    buf[end + 1:end + 1] = text[quote:end + 1]
+        elif op == 7:  # replace a digit run with a huge or odd number
+            text = bytes(buf)
+            i = next((j for j in range(pos, min(size, pos + 200)) if 48 <= text[j] <= 57), -1)
+            if i >= 0:
+                j = i
+                while j < size and 48 <= text[j] <= 57:
+                    j += 1
+                buf[i:j] = rnd.choice([b"1e400", b"0", b"-1", b"9" * 40, b"1.0", b"1e2", b"true", b"NaN"])
+        elif op == 8:  # a BOM or CRLF endings
+            buf = bytearray(rnd.choice([b"\xef\xbb\xbf" + bytes(buf), bytes(buf).replace(b"\n", b"\r\n")]))
+    return bytes(buf)
+
+
+def _mutate_tree(value: Any, rnd: random.Random, depth: int = 0) -> Any:
+    if isinstance(value, dict) and value and (depth < 6 and rnd.random() < 0.75):
+        key = rnd.choice(list(value))
+        new = dict(value)
+        roll = rnd.random()
+        if roll < 0.15:
+            del new[key]
+        elif roll < 0.25:
+            new[rnd.choice(["task_id", "outcome", "attempt", "reason", "extra", key + "_x"])] = rnd.choice(JSON_VALUES)
+        else:
+            new[key] = _mutate_tree(value[key], rnd, depth + 1)
+        return new
+    if isinstance(value, list) and value and (depth < 6 and rnd.random() < 0.75):
+        new_list = list(value)
+        i = rnd.randrange(len(new_list))
+        roll = rnd.random()
+        if roll < 0.15:
+            del new_list[i]
+        elif roll < 0.3:
+            new_list.insert(rnd.randrange(len(new_list) + 1), new_list[i])
+        else:
+            new_list[i] = _mutate_tree(new_list[i], rnd, depth + 1)
+        return new_list
+    return rnd.choice(JSON_VALUES)
+
+
+def mutate_json(data: bytes, rnd: random.Random) -> bytes | None:
+    """Structure-aware: one value of one JSON document (or of one JSONL line) replaced."""
+    try:
+        text = data.decode("utf-8")
+        if b"\n{" in data.strip():  # JSONL
+            lines = text.splitlines()
+            i = rnd.randrange(len(lines))
+            lines[i] = json.dumps(_mutate_tree(json.loads(lines[i]), rnd))
+            return ("\n".join(lines) + "\n").encode("utf-8")
+        return json.dumps(_mutate_tree(json.loads(text), rnd), indent=rnd.choice([None, 2])).encode("utf-8")
+    except (ValueError, UnicodeDecodeError, IndexError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# One case
+# ---------------------------------------------------------------------------------------------
+
+def _alarm(_signum: int, _frame: Any) -> None:
+    raise CaseTimeout()
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def run_case(folder: Path, argv: list[str], outputs: tuple[str, ...], limit: float) -> str | None:
+    """Run main once; return a failure description, or None when the case behaved."""
+    before = snapshot(folder)
+    sink_out, sink_err = io.StringIO(), io.StringIO()
+    use_alarm = hasattr(signal, "setitimer")
+    started = time.monotonic()
+    problem: str | None = None
+    try:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, limit)
+        with contextlib.redirect_stdout(sink_out), contextlib.redirect_stderr(sink_err):
+            code: Any = gate.main(argv)
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if code not in (0, 1, 2) or type(code) is not int:
+            problem = f"main returned {code!r}"
+    except KeyboardInterrupt:
+        raise
+    except CaseTimeout:
+        problem = f"timeout: the case ran longer than {limit:g} s"
+    except SystemExit as exc:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        if exc.code not in (0, 1, 2):
+            problem = f"SystemExit({exc.code!r})\n{traceback.format_exc()}"
+    except BaseException:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        problem = traceback.format_exc()
+    finally:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    elapsed = time.monotonic() - started
+    if problem is None and not use_alarm and elapsed > limit:
+        problem = f"slow: the case took {elapsed:.1f} s (limit {limit:g} s)"
+    if problem is None:
+        after = snapshot(folder)
+        changed = sorted(k for k in before if after.get(k) != before[k])
+        added = sorted(k for k in after if k not in before and k not in outputs)
+        if changed:
+            problem = f"input file(s) changed or removed: {', '.join(changed)}"
+        elif added:
+            problem = f"file(s) written beside the inputs: {', '.join(added)}"
+        elif "Traceback" in sink_err.getvalue():
+            problem = "a traceback was printed:\n" + sink_err.getvalue()
+    return problem
+
+
+def crash_site(problem: str) -> str:
+    lines = [ln.strip() for ln in problem.splitlines() if ln.strip()]
+    frames = [ln for ln in lines if ln.startswith("File ") and "gate.py" in ln]
+    return (frames[-1] if frames else "") + " | " + (lines[-1] if lines else problem)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="stop after this long (default 60)")
+    parser.add_argument("--max-runs", type=int, default=100_000, help="stop after this many executions (default 100000)")
+    parser.add_argument("--seed", type=int, default=20241130, help="random seed (default 20241130)")
+    parser.add_argument("--case-seconds", type=float, default=5.0, help="per-case time limit (default 5)")
+    args = parser.parse_args(argv)
+
+    if hasattr(signal, "SIGALRM"):
+        signal.signal(signal.SIGALRM, _alarm)
+    rnd = random.Random(args.seed)
+    all_scenarios = scenarios()
+    seeds = {path: path.read_bytes() for sc in all_scenarios for path in sc.files.values()}
+    corpus = list(seeds.values())
+    base = Path(tempfile.mkdtemp(prefix="benchgate-fuzz-"))
+    executions = crashes = 0
+    sites: dict[str, str] = {}
+    deadline = time.monotonic() + args.seconds
+    try:
+        while executions < args.max_runs and time.monotonic() < deadline:
+            scenario = rnd.choice(all_scenarios)
+            folder = base / f"case{executions % 2}"
+            if folder.exists():
+                shutil.rmtree(folder)
+            folder.mkdir()
+            target = rnd.choice(scenario.mutable)
+            for name, source in scenario.files.items():
+                data = seeds[source]
+                if name == target:
+                    mutated = mutate_json(data, rnd) if rnd.random() < 0.4 else None
+                    data = mutated if mutated is not None else mutate_bytes(data, rnd, corpus)
+                (folder / name).write_bytes(data)
+            case_argv = scenario.argv(folder, rnd)
+            problem = run_case(folder, case_argv, scenario.outputs, args.case_seconds)
+            executions += 1
+            if problem is None:
+                continue
+            crashes += 1
+            site = crash_site(problem)
+            if site in sites:
+                continue
+            saved = Path(tempfile.mkdtemp(prefix="benchgate-fuzz-crash-", dir="/tmp" if os.path.isdir("/tmp") else None))
+            for p in folder.iterdir():
+                if p.is_file():
+                    shutil.copy2(p, saved / p.name)
+            (saved / "argv.json").write_text(json.dumps([a.replace(str(folder), str(saved)) for a in case_argv]) + "\n",
+                                             encoding="utf-8")
+            (saved / "problem.txt").write_text(problem, encoding="utf-8")
+            sites[site] = str(saved)
+            print(f"fuzz: crash in {scenario.name} ({site}); input saved in {saved}", file=sys.stderr)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"fuzz: {executions} executions, {crashes} crashes" + (f" ({len(sites)} distinct)" if crashes else ""))
+    for site, saved in sorted(sites.items()):
+        print(f"  {saved}: {site}")
+    return 1 if crashes else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
