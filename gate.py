@@ -37,7 +37,6 @@ import argparse
 import hashlib
 import json
 import math
-import operator
 import os
 import re
 import statistics
@@ -45,8 +44,6 @@ import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from functools import partial
-from itertools import repeat
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, NamedTuple, NoReturn
@@ -288,8 +285,8 @@ def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]
     return values, numbers
 
 
-def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[Any], Sequence[int]]]:
-    """Yield (values, their line numbers) chunk by chunk; memory stays at one chunk."""
+def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
+    """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one chunk."""
     where = str(path)
     try:
         handle = path.open("rb")
@@ -311,14 +308,15 @@ def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[An
                 return
             if hasher is not None:
                 hasher.update(data)
-            values, numbers = _parse_chunk(_decode_utf8(data, where, line), line, where)
-            yield values, numbers
+            text = _decode_utf8(data, where, line)
+            values, numbers = _parse_chunk(text, line, where)
+            yield values, numbers, text
             line += data.count(b"\n") + (not data.endswith(b"\n"))
 
 
 def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
     """Yield (line number, value) for each non-blank line of a JSONL file."""
-    for values, numbers in iter_jsonl_batches(path, hasher):
+    for values, numbers, _ in iter_jsonl_batches(path, hasher):
         yield from zip(numbers, values)
 
 
@@ -970,99 +968,32 @@ _UNSET = object()
 
 
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
-    """One streaming pass over the runs file, batch by batch (see bench/ for why).
-
-    A batch is first tried column by column with C-level maps (_tally_columns); any batch that
-    is not plainly valid goes through the record-by-record loop (_tally_records), which has the
-    same meaning and names the line of any error.
-    """
+    """One streaming pass over the runs file, a chunk of lines at a time."""
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
     limit = math.inf if wall_clock_limit is None else wall_clock_limit
-    plain = not extra_fields
-    for values, numbers in iter_jsonl_batches(path, hasher):
-        if not (plain and _COLUMNAR and _tally_columns(tally, values, run_id, limit)):
-            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields)
+    for values, numbers, text in iter_jsonl_batches(path, hasher):
+        # A field name absent from the chunk's text is absent from all of its records
+        # (unless a key is spelled with \u escapes, so those chunks look record by record).
+        costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
+        _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs)
     if run_id is not None and not tally.run_ids:
         raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
-    tally.records = sum(1 if type(packed) is int else len(packed) for packed in tally.tasks.values())
     tally.sha256 = hasher.hexdigest()
     return tally
 
 
-_COLUMNAR = True  # tests switch it off to prove both paths agree
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
-_not_none = partial(operator.is_not, None)
-
-
-def _column(values: list[Any], key: str) -> list[Any]:
-    return list(map(dict.get, values, repeat(key)))
-
-
-def _tally_columns(tally: _Tally, values: list[Any], run_id: str | None, limit: float) -> bool:
-    """Tally a batch of plainly valid records with C-level column operations.
-
-    Returns False, having changed nothing, when the batch needs the record-by-record loop:
-    anything unusual (an error, a filtered run, cost fields, a wall clock over the limit).
-    """
-    count = len(values)
-    if not count or set(map(type, values)) != {dict}:
-        return False
-    run_column = _column(values, "run_id")
-    if set(map(type, run_column)) != {str}:
-        return False
-    runs = set(run_column)
-    if "" in runs or (run_id is not None and runs != {run_id}):
-        return False
-    for name in _COST_FIELDS:
-        if any(map(dict.__contains__, values, repeat(name))):
-            return False
-    attempts = _column(values, "attempt")
-    if set(map(type, attempts)) != {int} or min(attempts) < 1:
-        return False
-    tids = _column(values, "task_id")
-    if set(map(type, tids)) != {str} or "" in tids or list(map(str.strip, tids)) != tids:
-        return False
-    walls = list(filter(_not_none, _column(values, "wall_clock_s")))
-    if walls and (not set(map(type, walls)) <= {int, float} or min(walls) < 0 or max(walls) > limit):
-        return False
-    keys = list(zip(_column(values, "outcome"), _column(values, "reason"), _column(values, "stratum")))
-    kinds = tally.kinds
-    try:
-        fresh = set(keys).difference(kinds)
-    except TypeError:  # an unhashable outcome, reason or stratum
-        return False
-    for outcome, reason, stratum in fresh:
-        if type(outcome) is not str or (reason is not None and type(reason) is not str) or (
-                stratum is not None and (type(stratum) is not str or not stratum)):
-            return False
-    for key in sorted(fresh, key=repr):  # numbered in a fixed order, whatever the batch order
-        kinds[key] = len(kinds)
-    packed = list(map(kinds.__getitem__, keys))
-    if attempts.count(1) != count:
-        packed = [kind | ((attempt - 1) << _KIND_BITS) for kind, attempt in zip(packed, attempts)]
-    tasks = tally.tasks
-    tally.run_ids.update(runs)
-    if len(set(tids)) == count and tasks.keys().isdisjoint(tids):
-        tasks.update(zip(tids, packed))  # every task new: one C-level update
-    else:
-        for tid, entry in zip(tids, packed):
-            previous = tasks.get(tid)
-            if previous is None:
-                tasks[tid] = entry
-            elif type(previous) is int:
-                tasks[tid] = (previous, entry)
-            else:
-                tasks[tid] = (*previous, entry)
-    return True
 
 
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
-                   limit: float, extra_fields: frozenset[str]) -> None:
-    """The record-by-record loop: validates every field and names the line of an error."""
+                   limit: float, extra_fields: frozenset[str], costs: bool) -> None:
+    """The gate's hot loop (see bench/): each field is validated once per distinct value where
+    it can be (run ids, task ids, kinds), and a line number is looked up only for an error."""
     tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
     last_run: Any = _UNSET
+    kept = 0
     for index, rec in enumerate(values):
         if type(rec) is not dict:
             raise GateError(f"{where}:{numbers[index]}: expected a JSON object, got {_type_name(rec)}")
@@ -1075,6 +1006,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                 run_ids.add(rid)
         if run_id is not None and rid != run_id:
             continue
+        kept += 1
         attempt = rec.get("attempt")
         if type(attempt) is not int or attempt < 1:
             _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
@@ -1085,7 +1017,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
             kind = None
         if kind is None:
             kind = _new_kind(kinds, key, where, numbers[index])
-        packed = kind | ((attempt - 1) << _KIND_BITS)
+        packed = kind | ((attempt - 1) << 32)  # _KIND_BITS, spelled out in the hot loop
         tid: Any = rec.get("task_id")
         try:
             previous = tasks.get(tid)
@@ -1100,17 +1032,17 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
         else:
             tasks[tid] = (*previous, packed)  # tuples, so settle can count patterns in C
         wall = rec.get("wall_clock_s")
-        if wall is not None:
+        if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
             if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
                 _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
-            if wall > limit:
-                tally.over_envelope.add((tid, attempt, wall))
-        if "cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec:
+            tally.over_envelope.add((tid, attempt, wall))
+        if costs and ("cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec):
             _tally_cost(tally, where, numbers[index], tid, rec)
         if extra_fields:
-            kept = tally.extras.get(tid)
-            if kept is None or kept[0] < attempt:
+            extra = tally.extras.get(tid)
+            if extra is None or extra[0] < attempt:
                 tally.extras[tid] = (attempt, {name: rec.get(name) for name in extra_fields})
+    tally.records += kept
 
 
 def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, Any]) -> None:

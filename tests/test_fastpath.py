@@ -1,4 +1,4 @@
-"""The fast paths (whole-chunk JSON parse, column-wise tally) must mean exactly what the slow ones do."""
+"""The fast path (a whole chunk parsed as one JSON array) must mean exactly what the line-by-line parse does."""
 
 from __future__ import annotations
 
@@ -10,22 +10,21 @@ from tests.support import GateCase, gate, record, valid_ledger
 
 
 class Switches(GateCase):
-    """Runs a check with the fast paths on and off, and with tiny and normal chunks."""
+    """Runs a check with normal chunks (whole-chunk parse) and one-line chunks (line by line)."""
 
     def setUp(self) -> None:
         super().setUp()
-        self._saved = (gate._COLUMNAR, gate._CHUNK_BYTES)
+        self._saved = (gate._CHUNK_BYTES,)
 
     def tearDown(self) -> None:
-        gate._COLUMNAR, gate._CHUNK_BYTES = self._saved
+        (gate._CHUNK_BYTES,) = self._saved
         super().tearDown()
 
     def reports(self, manifest: dict[str, Any], records: list[Any], *extra: str) -> list[tuple[int, str, str]]:
         results = []
-        for columnar in (True, False):
-            for chunk in (1 << 20, 97):
-                gate._COLUMNAR, gate._CHUNK_BYTES = columnar, chunk
-                results.append(self.check(manifest, records, "--format", "json", *extra))
+        for chunk in (1 << 20, 97, 1):
+            gate._CHUNK_BYTES = chunk
+            results.append(self.check(manifest, records, "--format", "json", *extra))
         return results
 
     def assertAllEqual(self, results: list[tuple[int, str, str]]) -> None:
@@ -68,6 +67,7 @@ class Agreement(Switches):
         records[11]["outcome"] = "PASS"               # unknown outcome
         records[12].update(outcome="unscoreable", reason="weird")
         records[13]["cost_usd"] = 0.25
+        # (an escaped key is tested in test_escaped_cost_key)
         results = self.reports(manifest, records)
         self.assertAllEqual(results)
         codes = {f["code"] for f in json.loads(results[0][1])["findings"]}
@@ -113,7 +113,7 @@ class ChunkParse(Switches):
                 by_chunk = self.lines_of(text)
                 gate._CHUNK_BYTES = 1  # one line at a time: never the whole-chunk parse
                 by_line = self.lines_of(text)
-                gate._CHUNK_BYTES = self._saved[1]
+                gate._CHUNK_BYTES = self._saved[0]
                 if isinstance(by_line, str):
                     self.assertIn("runs.jsonl:18:", by_line)
                     self.assertEqual(by_chunk, by_line)
@@ -155,3 +155,13 @@ class ChunkParse(Switches):
                 values, numbers = gate._parse_chunk(text, 10, "runs.jsonl")
                 self.assertIsInstance(numbers, list)  # line by line
                 self.assertEqual(len(values), 5)
+
+
+class EscapedKeys(Switches):
+    def test_escaped_cost_key_is_still_validated(self) -> None:
+        manifest, records = valid_ledger()
+        lines = [json.dumps(r) for r in records]
+        lines[4] = lines[4][:-1] + ', "cost\\u005fusd": -1}'
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_text("runs.jsonl", "\n".join(lines) + "\n")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "runs.jsonl:5:", "cost_usd")

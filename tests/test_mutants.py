@@ -217,3 +217,22 @@ class KillSurvivors(GateCase):
         self.assertEqual(code, 0, out + err)
         manifest["dataset"]["strata"]["empty"] = -1
         self.assertInputError(self.check(manifest, records), "dataset.strata.empty")
+
+
+class CardStrataZero(GateCase):
+    """A hand-edited card with a zero-count stratum is drift (exit 1), not malformed input (exit 2)."""
+
+    def test_zero_count_stratum_in_card_is_card_drift(self) -> None:
+        import shutil
+
+        source = gate.Path(__file__).resolve().parent.parent / "examples" / "card"
+        for name in ("tasks.json", "card.json", "bench.manifest.json", "runs.jsonl", "noedit.jsonl", "gold.jsonl"):
+            shutil.copy(source / name, self.dir / name)
+        card = json.loads((self.dir / "card.json").read_text())
+        card["strata"]["rust:narrow"] = 0
+        (self.dir / "card.json").write_text(json.dumps(card, indent=2))
+        code, out, err = self.run_gate("--manifest", str(self.dir / "bench.manifest.json"),
+                                       "--runs", str(self.dir / "runs.jsonl"), "--format", "json")
+        self.assertEqual(code, 1, err)
+        codes = [f["code"] for f in json.loads(out)["findings"]]
+        self.assertIn("card_drift", codes)
