@@ -1,0 +1,64 @@
+"""The README's outputs are the tool's real outputs: re-run each shown command and compare."""
+
+from __future__ import annotations
+
+import re
+import unittest
+
+from tests.support import ROOT, GateCase
+
+
+def shown_output(command: str) -> str:
+    """The lines the README shows after `$ <command>`, up to the next prompt or the end of the block."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(re.escape(f"$ {command}") + r"\n(.*?)(?:\n\$ |\n```)", text, re.DOTALL)
+    if match is None:
+        raise AssertionError(f"the README does not show `$ {command}`")
+    return match.group(1) + "\n"
+
+
+class ReadmeOutputs(GateCase):
+    def gate_output(self, *argv: str) -> str:
+        import os
+
+        cwd = os.getcwd()
+        os.chdir(ROOT)  # the README's commands run from the repository's top
+        try:
+            code, out, err = self.run_gate(*argv)
+        finally:
+            os.chdir(cwd)
+        self.assertIn(code, (0, 1), err)
+        return out
+
+    def test_the_report_card(self) -> None:
+        command = "python3 gate.py --manifest bench.manifest.json --runs runs.jsonl"
+        self.assertEqual(shown_output(command), self.gate_output(*command.split()[2:]))
+
+    def test_the_digest(self) -> None:
+        self.assertEqual(shown_output("python3 gate.py digest --runs runs.jsonl"),
+                         self.gate_output("digest", "--runs", "runs.jsonl"))
+
+    def test_the_card_example(self) -> None:
+        command = "python3 gate.py --manifest examples/card/bench.manifest.json --runs examples/card/runs.jsonl"
+        self.assertEqual(shown_output(command), self.gate_output(*command.split()[2:]))
+
+    def test_the_verify_example(self) -> None:
+        command = "python3 gate.py verify examples/card/tasks.json examples/card/card.json"
+        self.assertEqual(shown_output(command), self.gate_output(*command.split()[2:]))
+
+    def test_the_compare_example(self) -> None:
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        compare_txt = (ROOT / "examples" / "compare" / "compare.txt").read_text(encoding="utf-8")
+        self.assertIn(compare_txt.strip(), text)
+
+    def test_the_claim_lines(self) -> None:
+        for claim in ("72.5%", "78.4%"):
+            with self.subTest(claim=claim):
+                command = f"python3 gate.py --manifest bench.manifest.json --runs runs.jsonl --claim {claim}"
+                out = self.gate_output(*command.split()[2:])
+                for line in shown_output(command).splitlines():
+                    self.assertIn(line, out.splitlines())
+
+
+if __name__ == "__main__":
+    unittest.main()
