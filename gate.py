@@ -98,9 +98,6 @@ def _finite_float(text: str) -> float:
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_strict_object, parse_constant=_reject_constant, parse_float=_finite_float
 )
-_LINE_DECODER = json.JSONDecoder(
-    object_pairs_hook=_strict_object, parse_constant=_reject_constant, parse_float=_finite_float
-)
 # Attempt records parse first without the duplicate-key hook (see iter_jsonl).
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 _SKIP_BLANK = re.compile(r"[ \t\r]*").match
@@ -161,10 +158,26 @@ def _locate_problem(text: str) -> int:
     return 0
 
 
-def parse_json(text: str, where: str) -> Any:
-    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity or deep nesting."""
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -> None:
+    """A \\ud800-\\udfff escape that is not half of a pair decodes to a lone surrogate: not Unicode."""
     try:
-        return _DECODER.decode(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        found = _SURROGATE.search(text)
+        at = line if line is not None else (text.count("\n", 0, found.start()) + 1 if found else 1)
+        raise GateError(f"{where}:{at}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
+
+
+def parse_json(text: str, where: str) -> Any:
+    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep nesting."""
+    try:
+        value = _DECODER.decode(text)
+        if "\\u" in text:
+            _check_unicode(value, text, where)
+        return value
     except json.JSONDecodeError as exc:
         raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
@@ -246,7 +259,7 @@ def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]
     or nested key, or a colon in a string) is parsed again by the strict decoder.
     """
     fast = _FAST_DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at an offset
-    strict = _LINE_DECODER.scan_once  # type: ignore[attr-defined]
+    strict = _DECODER.scan_once  # type: ignore[attr-defined]
     values: list[Any] = []
     numbers: list[int] = []
     size = len(text)
@@ -311,6 +324,9 @@ def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[An
                 hasher.update(data)
             text = _decode_utf8(data, where, line)
             values, numbers = _parse_chunk(text, line, where)
+            if "\\u" in text:
+                for value, number in zip(values, numbers):
+                    _check_unicode(value, text, where, number)
             yield values, numbers, text
             line += data.count(b"\n") + (not data.endswith(b"\n"))
 
@@ -407,8 +423,9 @@ class _Fields:
     def strings(self, key: str) -> tuple[str, ...]:
         values = self.items(key, required=False)
         for index, value in enumerate(values):
-            if not isinstance(value, str) or not value or value != value.strip():
-                self.fail(f"{key}[{index}]", f"expected a non-empty string without surrounding spaces, got {_type_name(value)}")
+            if not isinstance(value, str) or not value or value != value.strip() or not value.isprintable():
+                self.fail(f"{key}[{index}]",
+                          f"expected a non-empty printable string without surrounding spaces, got {_type_name(value)}")
         return tuple(values)
 
 
@@ -678,9 +695,10 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 def mcnemar_exact(b: int, c: int) -> Fraction:
     """Exact two-sided McNemar p-value, in integer arithmetic: 2 * BinomCDF(min(b,c); b+c, 1/2), capped at 1."""
     m = b + c
-    if m == 0:
-        return Fraction(1)
-    tail = sum(math.comb(m, i) for i in range(min(b, c) + 1))
+    term = tail = 1  # C(m, 0); each next binomial coefficient from the last, exactly
+    for i in range(min(b, c)):
+        term = term * (m - i) // (i + 1)
+        tail += term
     return min(Fraction(1), Fraction(2 * tail, 2**m))
 
 
@@ -758,16 +776,16 @@ def _snippet(node: Any, source: str) -> str:
     return ast.get_source_segment(source, node) or type(node).__name__
 
 
-def _compile_node(node: Any, source: str, fields: set[str]) -> Predicate:
+def _compile_node(node: Any, source: str, fields: set[str], literals: dict[str, set[Any]]) -> Predicate:
     import ast
 
     if isinstance(node, ast.BoolOp):
-        parts = [_compile_node(value, source, fields) for value in node.values]
+        parts = [_compile_node(value, source, fields, literals) for value in node.values]
         if isinstance(node.op, ast.And):
             return lambda row: all(part(row) for part in parts)
         return lambda row: any(part(row) for part in parts)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = _compile_node(node.operand, source, fields)
+        inner = _compile_node(node.operand, source, fields, literals)
         return lambda row: not inner(row)
     if isinstance(node, ast.Compare):
         if len(node.ops) != 1:
@@ -780,6 +798,11 @@ def _compile_node(node: Any, source: str, fields: set[str]) -> Predicate:
         name = left.id
         fields.add(name)
         value = _literal(right, source)
+        compared = value if isinstance(value, tuple) else (value,)
+        for item in compared:
+            if name == "outcome" and item not in BUCKETS:
+                raise MetricError(f"outcome is pass, fail or unscoreable: {item!r} in {_snippet(node, source)!r} never matches")
+            literals.setdefault(name, set()).add(item)
         if isinstance(op, (ast.Eq, ast.NotEq)):
             negate = isinstance(op, ast.NotEq)
             return lambda row: _same(row.get(name), value) != negate
@@ -792,8 +815,11 @@ def _compile_node(node: Any, source: str, fields: set[str]) -> Predicate:
     raise MetricError(f"{_snippet(node, source)!r} is not allowed (only field == literal, in, not in, and, or, not)")
 
 
-def compile_predicate(source: str) -> tuple[Predicate, frozenset[str]]:
-    """Turn `outcome == 'pass' and stratum in ('a', 'b')` into a function of a task's exit record."""
+def compile_predicate(source: str, literals: dict[str, set[Any]] | None = None) -> tuple[Predicate, frozenset[str]]:
+    """Turn `outcome == 'pass' and stratum in ('a', 'b')` into a function of a task's exit record.
+
+    Returns the function and the fields it reads; `literals` collects the values compared per field.
+    """
     import ast
 
     if len(source) > _MAX_PREDICATE:
@@ -804,7 +830,7 @@ def compile_predicate(source: str) -> tuple[Predicate, frozenset[str]]:
         raise MetricError(f"cannot parse {source!r}: {getattr(exc, 'msg', exc)}") from None
     fields: set[str] = set()
     try:
-        predicate = _compile_node(tree.body, source.strip(), fields)
+        predicate = _compile_node(tree.body, source.strip(), fields, {} if literals is None else literals)
     except RecursionError:
         raise MetricError(f"{source[:40]!r}... nests too deeply") from None
     return predicate, frozenset(fields)
@@ -816,16 +842,19 @@ class CompiledMetric(NamedTuple):
     denominator: Predicate | None  # None: dataset.task_count
     problem: str | None
     fields: frozenset[str]
+    strata: frozenset[str] = frozenset()  # stratum values the predicates compare with
 
 
 def compile_metric(spec: MetricSpec) -> tuple[CompiledMetric, frozenset[str]]:
+    literals: dict[str, set[Any]] = {}
     try:
-        numerator, fields = compile_predicate(spec.numerator)
+        numerator, fields = compile_predicate(spec.numerator, literals)
         denominator = None
         if spec.denominator.strip() != _TASK_COUNT:
-            denominator, more = compile_predicate(spec.denominator)
+            denominator, more = compile_predicate(spec.denominator, literals)
             fields |= more
-        return CompiledMetric(spec, numerator, denominator, None, fields), fields
+        strata = frozenset(str(v) for v in literals.get("stratum", ()))
+        return CompiledMetric(spec, numerator, denominator, None, fields, strata), fields
     except MetricError as exc:
         return CompiledMetric(spec, None, None, str(exc), frozenset()), frozenset()
 
@@ -876,8 +905,9 @@ class MetricLine(NamedTuple):
     denominator: str
     unit: str
     headline: bool
-    rate: Rate | None
+    rate: Rate | None  # None: undefined (a finding), or an empty denominator
     secondary: Rate | None = None
+    defined: bool = True
 
 
 class CostSummary(NamedTuple):
@@ -941,7 +971,8 @@ class _Tally:
         self.run_ids: set[str] = set()
         self.records = 0
         self.over_envelope = _Sample()
-        self.extras: dict[str, tuple[int, dict[str, Any]]] = {}
+        self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}  # task -> the latest attempt's fields
+        self.seen_fields: set[str] = set()  # the extra fields some record carries
         self.cost: dict[str, float] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
@@ -994,6 +1025,7 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
 
 
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
+_MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
@@ -1033,8 +1065,9 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
         except TypeError:
             previous = None
         if previous is None:
-            if type(tid) is not str or not tid or tid != tid.strip():
-                _bad_field(where, numbers[index], "task_id", "a non-empty string without surrounding spaces", tid)
+            if type(tid) is not str or not tid or tid != tid.strip() or not tid.isprintable():
+                _bad_field(where, numbers[index], "task_id",
+                           "a non-empty printable string without surrounding spaces", tid)
             tasks[tid] = packed
         elif type(previous) is int:
             tasks[tid] = (previous, packed)
@@ -1048,29 +1081,32 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
         if costs and ("cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec):
             _tally_cost(tally, where, numbers[index], tid, rec)
         if extra_fields:
+            present = {name: rec[name] for name in extra_fields if name in rec}
+            tally.seen_fields.update(present)
+            entry = (attempt, canonical_json(present).decode("utf-8"), present)
             extra = tally.extras.get(tid)
-            if extra is None or extra[0] < attempt:
-                tally.extras[tid] = (attempt, {name: rec.get(name) for name in extra_fields})
+            if extra is None or extra[:2] < entry[:2]:  # the latest attempt; a fixed choice among repeats
+                tally.extras[tid] = entry
     tally.records += kept
 
 
 def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, Any]) -> None:
     cost = rec.get("cost_usd")
     if cost is not None:
-        if type(cost) not in (int, float) or cost < 0:
-            _bad_field(where, line, "cost_usd", "a number >= 0", cost)
+        if type(cost) not in (int, float) or not 0 <= cost <= _MAX_COUNT:
+            _bad_field(where, line, "cost_usd", f"a number from 0 to {_MAX_COUNT:g}", cost)
         tally.cost[tid] = tally.cost.get(tid, 0.0) + cost
     total = rec.get("total_tokens")
     if total is None and ("input_tokens" in rec or "output_tokens" in rec):
         total = 0
         for key in ("input_tokens", "output_tokens"):
             value = rec.get(key, 0)
-            if not _is_int(value) or value < 0:
-                _bad_field(where, line, key, "an integer >= 0", value)
+            if not _is_int(value) or not 0 <= value <= _MAX_COUNT:
+                _bad_field(where, line, key, f"an integer from 0 to {_MAX_COUNT:g}", value)
             total += value
     if total is not None:
-        if not _is_int(total) or total < 0:
-            _bad_field(where, line, "total_tokens", "an integer >= 0", total)
+        if not _is_int(total) or not 0 <= total <= _MAX_COUNT:
+            _bad_field(where, line, "total_tokens", f"an integer from 0 to {_MAX_COUNT:g}", total)
         tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
 
@@ -1234,7 +1270,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         groups[task_exit] = groups.get(task_exit, 0) + 1
         if per_task_metrics and task_exit.code != _UNKNOWN:
             extra = tally.extras.get(tid)
-            row = _row(task_exit, tid, roles, extra[1] if extra else None)
+            row = _row(task_exit, tid, roles, extra[2] if extra else None)
             _count_metrics(plan, row, task_exit.code != _UNSCOREABLE, 1, metric_rows)
 
     counts = [0, 0, 0]
@@ -1377,7 +1413,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         headline_name = "pass_rate"
         pass_k = ()
         first_attempt = wilson_rate(first_pass, plan.task_count, conf) if budget > 1 else None
-    metric_lines = _metric_lines(plan, metric_rows, findings)
+    metric_lines = _metric_lines(plan, metric_rows, tally.seen_fields, findings)
     if not samples:
         for line in metric_lines:
             if line.headline and line.rate is not None:
@@ -1461,7 +1497,7 @@ def _strata_lines(
         findings.append(Finding("stratum_count_mismatch", (
             f"{problems.count} task(s) are recorded in more than one stratum, or in a stratum on some attempts only: "
             f"{_name_some(problems.items, problems.count, _first)}")))
-    labelled = {name: bucket for name, bucket in seen.items()}
+    labelled = seen
     if declared is not None and labelled and plan.task_strata is None:
         observed = {name: bucket.tasks for name, bucket in labelled.items()}
         differ = sorted(name for name in set(declared) | set(observed) if declared.get(name, 0) != observed.get(name, 0))
@@ -1487,16 +1523,21 @@ def _strata_lines(
         lines.append(StratumLine(name, count, bucket.tasks, rate))
     return tuple(lines)
 
-def _metric_lines(plan: Plan, rows: list[list[int]], findings: list[Finding]) -> tuple[MetricLine, ...]:
+def _metric_lines(plan: Plan, rows: list[list[int]], seen: set[str], findings: list[Finding]) -> tuple[MetricLine, ...]:
     if not plan.metrics:
         return ()
     headline_index = next((i for i, m in enumerate(plan.metrics) if m.spec.headline), 0)
     lines = []
     for index, (metric, (k, n, k2, n2)) in enumerate(zip(plan.metrics, rows)):
         spec = metric.spec
-        if metric.problem is not None:
-            findings.append(Finding("metric_undefined", f"metric {spec.name!r}: {metric.problem}"))
-            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index, None))
+        problem = metric.problem
+        unknown = sorted(metric.fields - _RECORD_FIELDS - seen)
+        if problem is None and unknown:  # a typo would otherwise count every task as a non-match
+            problem = f"no record carries the field {unknown[0]!r}"
+        if problem is not None:
+            findings.append(Finding("metric_undefined", f"metric {spec.name!r}: {problem}"))
+            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index,
+                                    None, defined=False))
             continue
         if metric.denominator is None:
             n = plan.task_count
@@ -1580,7 +1621,8 @@ def inclusion_violations(tasks: Sequence[Mapping[str, Any]], rule: SliceRule) ->
             problems.append(f"{label}: missing {', '.join(missing)}")
         for name in ("task_id", "repo", "commit", "language", "license"):
             value = task.get(name)
-            if name in task and (not isinstance(value, str) or not value.strip() or value != value.strip()):
+            if name in task and (not isinstance(value, str) or not value.strip() or value != value.strip()
+                                 or not value.isprintable()):
                 problems.append(f"{label}: {name} must be a non-empty string without surrounding spaces, got {_type_name(value)}")
         if isinstance(tid, str) and tid:
             if tid in seen:
@@ -1850,6 +1892,10 @@ def make_plan(manifest: Manifest, context: CardContext | None, confidence: float
     fields: set[str] = set()
     for spec in manifest.metrics:
         compiled, used = compile_metric(spec)
+        hidden = sorted(compiled.strata & withheld)
+        if compiled.problem is None and hidden:  # no rate is ever printed for a withheld stratum
+            compiled = compiled._replace(numerator=None, denominator=None,
+                                         problem=f"stratum {hidden[0]!r} is withheld (below the floor): it gets no rate")
         metrics.append(compiled)
         fields |= used
     limit = manifest.envelope.get("wall_clock_s_per_task")
@@ -1876,6 +1922,8 @@ def make_plan(manifest: Manifest, context: CardContext | None, confidence: float
 def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
     """A claimed number as (value, half a unit of its last written digit, k/n if written as a fraction)."""
     raw = text.strip()
+    if len(raw) > 40:
+        raise GateError(f"--claim: {raw[:20]}...: a claimed rate has at most 40 characters")
     fraction = re.fullmatch(r"(\d+)\s*/\s*(\d+)", raw)
     if fraction:
         k, n = int(fraction.group(1)), int(fraction.group(2))
@@ -1981,12 +2029,14 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
 
 
 def _passed_tasks(plan: Plan, tally: _Tally) -> frozenset[str]:
-    """Tasks that exited as pass (any attempt within budget passed); compare pairs on these."""
+    """The tasks compare pairs on: retry mode, any attempt within budget passed (the task's exit);
+    samples mode, the first sample passed (the event pass@1 estimates)."""
     passing = {index for (outcome, _, _), index in tally.kinds.items() if outcome == "pass"}
+    last = 1 if plan.attempt_mode == "samples" else plan.attempt_budget
     result = set()
     for tid, packed in tally.tasks.items():
         entries = (packed,) if type(packed) is int else packed
-        if any((e & _KIND_MASK) in passing and (e >> _KIND_BITS) < plan.attempt_budget for e in entries):
+        if any((e & _KIND_MASK) in passing and (e >> _KIND_BITS) < last for e in entries):
             result.add(tid)
     return frozenset(result)
 
@@ -2024,6 +2074,10 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         findings.append(Finding("dataset_digest_mismatch", (
             f"A declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, B declares "
             f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
+    if (a.attempt_mode, a.attempt_budget) != (b.attempt_mode, b.attempt_budget):
+        findings.append(Finding("attempt_contract_mismatch", (
+            f"A counts {a.attempt_mode} mode with a budget of {a.attempt_budget}, B {b.attempt_mode} mode with "
+            f"{b.attempt_budget}: the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
     differ = sorted(k for k in set(env_a) | set(env_b)
@@ -2120,7 +2174,7 @@ def render_text(report: Report) -> str:
         width = max(12, *(len(x.name) + 1 for x in led.metrics))
         for metric in led.metrics:
             mark = "  <- headline metric" if metric.headline else ""
-            text = _rate_text(metric.rate, conf, metric.unit) if metric.rate else "undefined (see findings)"
+            text = _rate_text(metric.rate, conf, metric.unit) if metric.defined else "undefined (see findings)"
             out.append("  " + _label(metric.name, width) + text + mark)
     if m.controls:
         shown = ", ".join(f"{c.task_id} ({c.role}, expects {c.expected})" for c in m.controls)
@@ -2367,7 +2421,11 @@ def render_compare_text(comp: Comparison) -> str:
         _label("A") + f"{a.manifest.claim_id}: {_rate_text(a.ledger.headline, conf)}",
         _label("B") + f"{b.manifest.claim_id}: {_rate_text(b.ledger.headline, conf)}",
         _label("paired") + f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} "
-        f"({sum(comp.table)} shared tasks; a task passes if any attempt within budget passed)",
+        f"({sum(comp.table)} shared tasks; " + ("a task passes if its first sample passed)" if a.attempt_mode == "samples"
+                                                 else "a task passes if any attempt within budget passed)"),
+        _label("paired on") + f"A {both + only_a}/{sum(comp.table)}, B {both + only_b}/{sum(comp.table)}"
+        + (" (first samples: in samples mode the headlines above are means over all samples)"
+           if a.attempt_mode == "samples" else " (task exits, as in the headlines)"),
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
         "(Newcombe 1998 method 10, paired, continuity-corrected phi)",
         _label("McNemar") + f"exact p = {float(comp.p_value):.4g} (alpha {comp.alpha:.3g})",
@@ -3424,8 +3482,8 @@ def read_id_list(path: Path) -> list[str]:
         line = line.removesuffix("\r")
         if not line.strip():
             continue
-        if line != line.strip():
-            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces")
+        if line != line.strip() or not line.isprintable():
+            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control characters")
         ids.append(line)
     if not ids:
         raise GateError(f"{path}: no task IDs")
@@ -3444,7 +3502,7 @@ def _cmd_digest(args: argparse.Namespace) -> tuple[str, int]:
 def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
     for name in ("wide_above", "min_per_stratum", "attempt_budget"):
         if getattr(args, name) < (0 if name != "attempt_budget" else 1):
-            raise GateError(f"freeze: --{name.replace('_', '-')}: expected a non-negative integer")
+            raise GateError(f"freeze: --{name.replace('_', '-')}: expected an integer >= {0 if name != 'attempt_budget' else 1}")
     licenses = tuple(args.allow_license) if args.allow_license else DEFAULT_LICENSES
     rule = SliceRule(licenses, args.wide_above, args.min_per_stratum, args.withhold_thin_strata)
     tasks = load_tasks(args.tasks)
