@@ -106,16 +106,16 @@ class Compare(GateCase):
         return manifest, out
 
     def test_samples_mode_pairs_on_the_first_sample(self) -> None:
-        a = self.side("a", *self.samples("fail", "pass"))  # pass@1 low
-        b = self.side("b", *self.samples("pass", "fail"))  # pass@1 high
-        code, out, err = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
+        a = self.side("a", *self.samples("fail", "pass"))  # first sample fails
+        b = self.side("b", *self.samples("pass", "fail"))  # first sample passes
+        _code, out, _err = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
                                        "--against-runs", b[1], "--format", "json")
         report = json.loads(out)
         # A's first samples fail and its later ones pass: pass@1 favours A, first samples favour B.
         self.assertGreater(report["a"]["headline"]["rate"], report["b"]["headline"]["rate"])
         self.assertEqual(report["paired"], {"both_pass": 1, "a_only": 0, "b_only": 18, "neither": 1})
         self.assertAlmostEqual(report["difference"]["value"], -18 / 20)
-        code, text, _ = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
+        _code, text, _ = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
                                       "--against-runs", b[1])
         self.assertIn("paired on   : A 1/20, B 19/20 (first samples", text)
 
@@ -157,7 +157,7 @@ class Inputs(GateCase):
         self.assertInputError(self.check(manifest, records), "runs.jsonl:4:", "cost_usd")
         records[3]["cost_usd"] = 1e15
         records[4]["cost_usd"] = 1e15
-        code, report = self.check_json(manifest, records)
+        _code, report = self.check_json(manifest, records)
         self.assertEqual(report["cost"]["total_cost_usd"], 2e15)
 
     def test_control_characters_in_task_ids_are_refused(self) -> None:
@@ -213,7 +213,7 @@ class Card(GateCase):
         self.copy_card()
         manifest = json.loads((self.dir / "bench.manifest.json").read_text())
         tasks = json.loads((self.dir / "tasks.json").read_text())
-        manifest["dataset"]["task_ids"] = sorted(t["task_id"] for t in tasks)[:-1] + ["someone-else"]
+        manifest["dataset"]["task_ids"] = [*sorted(t["task_id"] for t in tasks)[:-1], "someone-else"]
         (self.dir / "bench.manifest.json").write_text(json.dumps(manifest))
         code, report, err = self.gate_card()
         self.assertEqual(code, 1, err)
