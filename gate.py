@@ -1714,6 +1714,10 @@ def describe_drift(card: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]]) 
     recorded = recorded if isinstance(recorded, dict) else {}
     now = {str(t.get("task_id")): t for t in tasks}
     lines = []
+    counts = Counter(str(t.get("task_id")) for t in tasks)
+    repeated = sorted(tid for tid, count in counts.items() if count > 1)
+    if repeated:
+        lines.append(f"duplicated: {_name_some(repeated, len(repeated))}")
     added = sorted(set(now) - set(recorded))
     removed = sorted(set(recorded) - set(now))
     if added:

@@ -255,3 +255,15 @@ class ImportPreview(GateCase):
         self.assertEqual(code, 2)
         self.assertNotIn("in all", err)
         self.assertEqual(ids_digest(ids), ids_digest(list(dict.fromkeys(ids))))
+
+
+class Drift(GateCase):
+    def test_a_duplicated_task_is_named_as_such(self) -> None:
+        tasks = json.loads((CARD / "tasks.json").read_text())
+        (self.dir / "tasks.json").write_text(json.dumps(tasks))
+        code, _, err = self.run_gate("freeze", str(self.dir / "tasks.json"), str(self.dir / "card.json"))
+        self.assertEqual(code, 0, err)
+        (self.dir / "tasks.json").write_text(json.dumps([*tasks, tasks[3]]))
+        code, out, _ = self.run_gate("verify", str(self.dir / "tasks.json"), str(self.dir / "card.json"))
+        self.assertEqual(code, 1)
+        self.assertIn(f"duplicated: {tasks[3]['task_id']}", out)
