@@ -10,7 +10,7 @@ import json
 import xml.etree.ElementTree as ET
 
 import gate
-from tests.support import GateCase, ids_digest, record, valid_ledger
+from tests.support import FIXTURES, GateCase, ids_digest, record, valid_ledger
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -236,3 +236,119 @@ class CardStrataZero(GateCase):
         self.assertEqual(code, 1, err)
         codes = [f["code"] for f in json.loads(out)["findings"]]
         self.assertIn("card_drift", codes)
+
+
+class SecondRoundSurvivors(GateCase):
+    """Kills mutants that survived the second cosmic-ray sample (seed 20261130)."""
+
+    def test_the_missing_one_of_tasks_and_card_is_the_field_named(self) -> None:
+        manifest, records = valid_ledger()
+        manifest["dataset"]["tasks"] = "tasks.json"
+        code, _, err = self.check(manifest, records)
+        self.assertEqual(code, 2)
+        self.assertIn("dataset.card: ", err)
+
+    def test_a_control_with_the_wrong_expectation_says_what_it_must_expect(self) -> None:
+        for role, expected, must in (("negative", "pass", "fail"), ("positive", "fail", "pass")):
+            with self.subTest(role=role):
+                manifest, records = valid_ledger()
+                manifest["controls"][0] = {"task_id": "neg-01", "expected": expected, "role": role}
+                code, _, err = self.check(manifest, records)
+                self.assertEqual(code, 2)
+                self.assertIn(f"a {role} control must expect {must}", err)
+
+    def test_a_stored_zip_member_is_readable(self) -> None:
+        import zipfile
+
+        source = FIXTURES / "inspect" / "tiny-success-deflate.eval"
+        target = self.dir / "stored.eval"
+        with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_STORED) as zout:
+            for info in zin.infolist():
+                zout.writestr(info.filename, zin.read(info.filename))
+        code, out, err = self.run_gate("import", "inspect", str(target))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(sum(json.loads(line)["outcome"] == "pass" for line in out.splitlines()), 6)
+
+    def test_minimum_detectable_difference_on_one_task(self) -> None:
+        import math
+        from statistics import NormalDist
+
+        z = NormalDist().inv_cdf(0.975) + NormalDist().inv_cdf(0.8)
+        self.assertAlmostEqual(gate.minimum_detectable_difference(1, 0.9), z * math.sqrt(2 * 0.25 / 1), places=12)
+        self.assertAlmostEqual(gate.minimum_detectable_difference(40, 0.725), z * math.sqrt(2 * 0.725 * 0.275 / 40),
+                               places=12)
+
+    def test_only_a_positive_role_expecting_pass_counts_as_the_positive_control(self) -> None:
+        manifest, records = valid_ledger()
+        manifest["controls"] = [{"task_id": "neg-01", "expected": "fail", "role": "negative"},
+                                {"task_id": "pos-01", "expected": "pass", "role": "smoke"}]
+        self.assertIn("controls_incomplete", self.codes(manifest, records))
+
+    def test_a_finding_lists_the_ten_smallest_tasks(self) -> None:
+        manifest, records = valid_ledger()
+        slow = sorted(r["task_id"] for r in records if r["task_id"].startswith("t-"))[:12]
+        for r in records:
+            if r["task_id"] in slow:
+                r["wall_clock_s"] = 1000
+        _, report = self.check_json(manifest, records)
+        message = next(f["message"] for f in report["findings"] if f["code"] == "envelope_exceeded")
+        for tid in slow[:10]:
+            self.assertIn(f"{tid}#1", message)
+        for tid in slow[10:]:
+            self.assertNotIn(f"{tid}#1", message)
+        self.assertIn("and 2 more", message)
+
+    def test_a_withheld_row_note_sits_on_its_row(self) -> None:
+        rows = [gate.PlotRow("a", 0.5, 0.4, 0.6), gate.PlotRow("b", None, 0, 0, "withheld")]
+        svg = ET.fromstring(gate.render_svg("t", [("axis", 0.0, 1.0, rows)]))
+        ns = "{http://www.w3.org/2000/svg}"
+        labels = {t.text: float(t.get("y")) for t in svg.iter(f"{ns}text") if t.text in ("a", "b")}
+        note = next(t for t in svg.iter(f"{ns}text") if t.get("class") == "note")
+        self.assertEqual(float(note.get("y")), labels["b"])
+
+    def test_secondary_exists_whenever_a_task_was_scored(self) -> None:
+        manifest, records = valid_ledger(passes=1, fails=2, unscoreable=())
+        _, report = self.check_json(manifest, records)
+        self.assertEqual((report["secondary"]["k"], report["secondary"]["n"]), (1, 3))
+
+    def test_samples_headline_shows_a_fractional_count(self) -> None:
+        manifest, records = valid_ledger(passes=2, fails=2, unscoreable=())
+        manifest.update(attempt_mode="samples", attempt_budget=3)
+        samples = []
+        for r in records:
+            for attempt, outcome in enumerate(("pass", "fail", "fail") if r["task_id"] == "t-001" else (r["outcome"],) * 3, 1):
+                samples.append(record(r["task_id"], outcome, attempt=attempt))
+        _, out, _ = self.check(manifest, samples)
+        self.assertIn("pass@1      : 1.33/4 = 0.333", out)
+
+    def test_mixed_detail_types_list_in_a_fixed_order(self) -> None:
+        manifest, records = valid_ledger()
+        manifest["attempt_budget"] = 2
+        records.append(record("t-040", "unscoreable", None))
+        records.append(record("t-040", "unscoreable", "Zed"))
+        manifest["dataset"]["task_count"] += 1
+        ids = sorted({r["task_id"] for r in records})
+        manifest["dataset"]["task_ids"] = ids
+        manifest["dataset"]["task_ids_sha256"] = ids_digest(ids)
+        _, report = self.check_json(manifest, records)
+        message = next(f["message"] for f in report["findings"] if f["code"] == "uncoded_unscoreable")
+        self.assertLess(message.index("t-040#1='Zed'"), message.index("t-040#1=None"))
+
+    def test_a_digest_in_a_message_is_cut_at_64_characters(self) -> None:
+        manifest, records = valid_ledger()
+        manifest["dataset"]["task_ids_sha256"] = "a" * 64 + "XYZ"
+        _, report = self.check_json(manifest, records)
+        message = next(f["message"] for f in report["findings"] if f["code"] == "dataset_digest_mismatch")
+        self.assertIn("'" + "a" * 64 + "'", message)
+        self.assertNotIn("X", message)
+
+    def test_exactly_five_stray_ids_are_listed_without_a_count(self) -> None:
+        data = json.loads((FIXTURES / "swebench" / "experiments-results.json").read_text())
+        ids = (FIXTURES / "swebench" / "verified-dataset-ids.txt").read_text().split()
+        data["resolved"] = [*data["resolved"], *(f"stray-{i}" for i in range(5))]
+        results = self.write_json("results.json", data)
+        id_file = self.write_text("ids.txt", "\n".join(ids) + "\n")
+        code, _, err = self.run_gate("import", "swebench", str(results), "--dataset-ids", str(id_file))
+        self.assertEqual(code, 2)
+        self.assertIn("stray-4", err)
+        self.assertNotIn("in all", err)
