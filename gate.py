@@ -1799,6 +1799,7 @@ class CardContext(NamedTuple):
     task_ids: frozenset[str]
     task_strata: dict[str, str]
     drift: tuple[str, ...]
+    attempt_budget: int  # the card's metric contract
 
 
 def load_card_context(manifest: Manifest) -> CardContext | None:
@@ -1809,7 +1810,7 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
     where = str(manifest.card_path)
     if not isinstance(card, dict):
         raise GateError(f"{where}: expected a card object, got {_type_name(card)}")
-    rule, _, _ = rule_of_card(card, where)
+    rule, budget, _ = rule_of_card(card, where)
     verification = verify_card(tasks, card, where)
     strata = {}
     for task in tasks:
@@ -1817,7 +1818,7 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
         if _is_int(span) and isinstance(language, str):  # a broken task is already a card_drift finding
             strata[str(task.get("task_id"))] = stratum_of(task, rule.wide_above)
     ids = frozenset(str(t.get("task_id")) for t in tasks)
-    return CardContext(card, ids, strata, verification.problems)
+    return CardContext(card, ids, strata, verification.problems, budget)
 
 
 #####################################################################
@@ -1886,7 +1887,7 @@ def make_plan(manifest: Manifest, context: CardContext | None, confidence: float
         if manifest.strata is not None and manifest.strata != card_strata:
             findings.append(Finding("stratum_count_mismatch", "dataset.strata in the manifest differs from the card's strata"))
         strata, task_strata = card_strata, context.task_strata
-        _, card_budget, _ = rule_of_card(card, where)
+        card_budget = context.attempt_budget
         if manifest.attempt_budget is not None and manifest.attempt_budget != card_budget:
             findings.append(Finding("attempt_budget_mismatch", (
                 f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric contract "
