@@ -111,9 +111,10 @@ def _json_problem(exc: BaseException) -> str:
     return f"invalid JSON: {exc}"
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
-_KEY_COLON = re.compile(r"\s*:")
+# Patterns only error and import paths use are compiled on first use (re caches them), not at start-up.
+_STRING = r'"(?:[^"\\]|\\.)*"?'
+_NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"
+_KEY_COLON = r"\s*:"
 _MAX_DEPTH = 200
 
 
@@ -127,9 +128,9 @@ def _locate_problem(text: str) -> int:
     while i < len(text):
         ch = text[i]
         if ch == '"':
-            end = _STRING.match(text, i).end()  # type: ignore[union-attr]
+            end = re.compile(_STRING, re.DOTALL).match(text, i).end()  # type: ignore[union-attr]
             frame = stack[-1] if stack else None
-            if frame is not None and _KEY_COLON.match(text, end):
+            if frame is not None and re.compile(_KEY_COLON).match(text, end):
                 try:
                     key = json.loads(text[i:end])
                 except ValueError:
@@ -148,7 +149,7 @@ def _locate_problem(text: str) -> int:
         elif text.startswith(("NaN", "Infinity", "-Infinity"), i):
             return i
         elif ch in "-0123456789":
-            number = _NUMBER.match(text, i)
+            number = re.compile(_NUMBER).match(text, i)
             if number:
                 if not math.isfinite(float(number.group())):
                     return i
@@ -158,7 +159,7 @@ def _locate_problem(text: str) -> int:
     return 0
 
 
-_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = r"\\u[dD][89a-fA-F]"
 
 
 def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -> None:
@@ -166,7 +167,7 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        found = _SURROGATE.search(text)
+        found = re.search(_SURROGATE, text)
         at = line if line is not None else (text.count("\n", 0, found.start()) + 1 if found else 1)
         raise GateError(f"{where}:{at}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
 
@@ -209,17 +210,6 @@ def load_json_file(path: Path, label: str | None = None) -> Any:
     """Read and strictly parse a whole JSON file (manifests, cards, task lists)."""
     where = label or str(path)
     return parse_json(_decode_utf8(_read_bytes(path), where), where)
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    try:
-        with path.open("rb") as handle:
-            for block in iter(lambda: handle.read(_CHUNK_BYTES), b""):
-                digest.update(block)
-    except OSError as exc:
-        raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return digest.hexdigest()
 
 
 def ids_digest(ids: Iterable[str]) -> str:
@@ -2729,6 +2719,14 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
         if tid in reasons:
             harness["failure_reason"] = reasons[tid]
         records.append(_record(run_id, tid, 1, outcome, reason, harness))
+    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation",
+                              "python -m swebench.harness.run_evaluation --dataset_name ... "
+                              "--predictions_path ... --run_id ...")
+
+
+def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
+                       harness: str, rerun_hint: str) -> Imported:
+    """Both SWE-bench forms: one attempt per instance."""
     return Imported(
         records=_sorted_records(records),
         task_ids=tuple(declared),
@@ -2737,9 +2735,8 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
         extra_reasons=(),
         run_id=run_id,
         source="swebench",
-        envelope={"harness": "swebench.harness.run_evaluation"},
-        rerun_hint="python -m swebench.harness.run_evaluation --dataset_name ... "
-        "--predictions_path ... --run_id ...",
+        envelope={"harness": harness},
+        rerun_hint=rerun_hint,
         notes=tuple(notes),
     )
 
@@ -2813,18 +2810,8 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
                 },
             )
         )
-    return Imported(
-        records=_sorted_records(records),
-        task_ids=tuple(declared),
-        attempt_mode="retry",
-        attempt_budget=1,
-        extra_reasons=(),
-        run_id=run_id,
-        source="swebench",
-        envelope={"harness": "SWE-bench/experiments analysis/get_results.py"},
-        rerun_hint="python -m analysis.get_results evaluation/<split>/<submission>",
-        notes=tuple(notes),
-    )
+    return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments analysis/get_results.py",
+                              "python -m analysis.get_results evaluation/<split>/<submission>")
 
 
 #####################################################################
@@ -2833,7 +2820,7 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
 
 _INSPECT_STATUSES = ("started", "success", "cancelled", "error")
 _INSPECT_CANCELLED = ("CancelledError(", "Cancelled(")  # inspect_ai/_util/error.py
-_TIMEOUT_LINE = re.compile(r"^[\s|+]*(?:[\w.]+\.)?\w*TimeoutError(?::|$)", re.MULTILINE)
+_TIMEOUT_LINE = r"^[\s|+]*(?:[\w.]+\.)?\w*TimeoutError(?::|$)"
 _STDLIB_ZIP_METHODS = {0, 8, 12, 14}  # stored, deflated, bzip2, lzma
 _ZSTD_METHOD = 93
 
@@ -2921,7 +2908,7 @@ def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -
     timed_out = exc_name.endswith("TimeoutError")
     # Sandbox timeouts are re-raised as RuntimeError(str(ex)) from ex, so the
     # TimeoutError shows only in the chained traceback.
-    if isinstance(traceback, str) and _TIMEOUT_LINE.search(traceback):
+    if isinstance(traceback, str) and re.search(_TIMEOUT_LINE, traceback, re.MULTILINE):
         timed_out = True
     if isinstance(limit, dict) and limit.get("type") in ("time", "working"):
         timed_out = True
@@ -3107,7 +3094,7 @@ def import_inspect(paths: Sequence[Path], partial_as: str, threshold: float) -> 
 # Import: Terminal-Bench
 #####################################################################
 
-_TRIAL_NAME = re.compile(r"^(?P<base>.+)\.(?P<n>[0-9]+)-of-(?P<m>[0-9]+)$")
+_TRIAL_NAME = r"^(?P<base>.+)\.(?P<n>[0-9]+)-of-(?P<m>[0-9]+)$"
 # FailureMode values (terminal_bench/agents/failure_mode.py) for trials with
 # is_resolved null; anything else, incl. "unset"/"none"/"unknown", is missing_artifact.
 _TB_NULL_REASONS = {
@@ -3152,7 +3139,7 @@ def import_terminal_bench(paths: Sequence[Path]) -> Imported:
         twhere = f"{where}: results[{i}]"
         trial = _obj(raw, twhere)
         name = _str(trial.get("trial_name"), f"{twhere}.trial_name")
-        match = _TRIAL_NAME.match(name)
+        match = re.match(_TRIAL_NAME, name)
         if match is None:
             raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M', got {name!r}")
         n, m = int(match.group("n")), int(match.group("m"))

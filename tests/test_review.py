@@ -8,7 +8,7 @@ import shutil
 import time
 from typing import Any
 
-from tests.support import FIXTURES, ROOT, GateCase, gate, ids_digest, record, valid_ledger
+from tests.support import FIXTURES, ROOT, GateCase, gate, record, valid_ledger
 
 CARD = ROOT / "examples" / "card"
 
@@ -254,7 +254,6 @@ class ImportPreview(GateCase):
         code, _, err = self.run_gate("import", "swebench", str(results), "--dataset-ids", str(id_file))
         self.assertEqual(code, 2)
         self.assertNotIn("in all", err)
-        self.assertEqual(ids_digest(ids), ids_digest(list(dict.fromkeys(ids))))
 
 
 class Drift(GateCase):
