@@ -47,11 +47,22 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, NamedTuple, NoReturn
+from typing import Any, Callable, Literal, NamedTuple, NoReturn, cast
 
 __version__ = "0.1.0"
 
-BUCKETS = ("pass", "fail", "unscoreable")
+#####################################################################
+# Constants and errors
+#####################################################################
+
+Outcome = Literal["pass", "fail", "unscoreable"]
+AttemptMode = Literal["retry", "samples"]
+ControlRunRole = Literal["no_edit", "known_fix"]
+Gating = Literal["claim", "no_edit", "known_fix"]  # what a ledger is gated as: the claim or one of its control runs
+
+BUCKETS: tuple[Outcome, ...] = ("pass", "fail", "unscoreable")
+ATTEMPT_MODES: tuple[AttemptMode, ...] = ("retry", "samples")
+CONTROL_RUN_ROLES: tuple[ControlRunRole, ...] = ("no_edit", "known_fix")
 BUILTIN_REASONS = ("harness_timeout", "grader_error", "env_flake", "missing_artifact")
 DEFAULT_LICENSES = ("mit", "apache-2.0", "bsd-3-clause")
 DEFAULT_NOT_A_CLAIM_ABOUT = ("unseen repositories", "security behavior", "runner permanence")
@@ -60,6 +71,9 @@ NOT_A_PRODUCT_VERDICT = "not a product verdict; read not_a_claim_about in the ca
 CARD_VERSION = 1
 # A line longer than this is refused rather than read whole: no real attempt record is this big.
 MAX_LINE_BYTES = 8 * 1024 * 1024
+# Deeper JSON nesting is refused. The gate's own limit, so a file is refused at a column the gate
+# can name, on every Python version (the C decoder's own limit depends on the interpreter).
+MAX_DEPTH = 500
 _CHUNK_BYTES = 1 << 20
 _LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
 
@@ -69,7 +83,7 @@ class GateError(Exception):
 
 
 #####################################################################
-# Loading and validation: strict JSON, manifests, JSONL attempt records
+# Files: strict JSON in, atomic writes out
 #####################################################################
 
 
@@ -98,24 +112,48 @@ def _finite_float(text: str) -> float:
 _DECODER = json.JSONDecoder(
     object_pairs_hook=_strict_object, parse_constant=_reject_constant, parse_float=_finite_float
 )
-# Attempt records parse first without the duplicate-key hook (see iter_jsonl).
+# Attempt records parse first without the duplicate-key hook (see the JSONL section).
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
-_SKIP_BLANK = re.compile(r"[ \t\r]*").match
+
+
+class _TooDeep(ValueError):
+    """Nesting beyond MAX_DEPTH, at this offset of the text."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__("nesting is too deep")
+        self.offset = offset
 
 
 def _json_problem(exc: BaseException) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"invalid JSON: {exc.msg} (column {exc.colno})"
-    if isinstance(exc, RecursionError):
+    if isinstance(exc, (RecursionError, _TooDeep)):
         return "invalid JSON: nesting is too deep"
     return f"invalid JSON: {exc}"
 
 
-# Patterns only error and import paths use are compiled on first use (re caches them), not at start-up.
+# Patterns only error paths use are compiled on first use (re caches them), not at start-up.
 _STRING = r'"(?:[^"\\]|\\.)*"?'
 _NUMBER = r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?"
 _KEY_COLON = r"\s*:"
-_MAX_DEPTH = 200
+_BRACKET_OR_STRING = r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]'
+
+
+def _depth_problem(text: str, start: int = 0, end: int | None = None) -> int | None:
+    """Offset of the bracket that opens level MAX_DEPTH + 1, or None. Strings are skipped whole."""
+    stop = len(text) if end is None else end
+    if text.count("[", start, stop) + text.count("{", start, stop) <= MAX_DEPTH:
+        return None  # PERF: the usual case costs two C-level counts
+    depth = 0
+    for match in re.compile(_BRACKET_OR_STRING, re.DOTALL).finditer(text, start, stop):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif token in "]}":
+            depth -= 1
+    return None
 
 
 def _locate_problem(text: str) -> int:
@@ -128,21 +166,21 @@ def _locate_problem(text: str) -> int:
     while i < len(text):
         ch = text[i]
         if ch == '"':
-            end = re.compile(_STRING, re.DOTALL).match(text, i).end()  # type: ignore[union-attr]
+            close = re.compile(_STRING, re.DOTALL).match(text, i).end()  # type: ignore[union-attr]
             frame = stack[-1] if stack else None
-            if frame is not None and re.compile(_KEY_COLON).match(text, end):
+            if frame is not None and re.compile(_KEY_COLON).match(text, close):
                 try:
-                    key = json.loads(text[i:end])
+                    key = json.loads(text[i:close])
                 except ValueError:
                     return i
                 if key in frame:
                     return i
                 frame.add(key)
-            i = end
+            i = close
             continue
         if ch in "{[":
             stack.append(set() if ch == "{" else None)
-            if len(stack) > _MAX_DEPTH:
+            if len(stack) > 200:
                 return i
         elif ch in "}]" and stack:
             stack.pop()
@@ -159,7 +197,26 @@ def _locate_problem(text: str) -> int:
     return 0
 
 
-_SURROGATE = r"\\u[dD][89a-fA-F]"
+def _lone_surrogate(text: str) -> int | None:
+    """Offset of the first \\uXXXX escape that decodes to half a UTF-16 pair with no other half."""
+    pending: int | None = None  # offset of a high surrogate escape still waiting for its low half
+    last_end = -1
+    for match in re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL).finditer(text):
+        code = int(match.group(1), 16) if match.group(1) else None
+        adjacent = match.start() == last_end
+        last_end = match.end()
+        if pending is not None:
+            if code is not None and 0xDC00 <= code <= 0xDFFF and adjacent:
+                pending = None
+                continue
+            return pending
+        if code is None:
+            continue
+        if 0xD800 <= code <= 0xDBFF:
+            pending = match.start()
+        elif 0xDC00 <= code <= 0xDFFF:
+            return match.start()
+    return pending
 
 
 def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -> None:
@@ -167,9 +224,10 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
-        found = re.search(_SURROGATE, text)
-        at = line if line is not None else (text.count("\n", 0, found.start()) + 1 if found else 1)
-        raise GateError(f"{where}:{at}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
+        if line is None:
+            found = re.search(r"\\u[dD][89a-fA-F]", text)
+            line = text.count("\n", 0, found.start()) + 1 if found else 1
+        raise GateError(f"{where}:{line}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
 
 
 def parse_json(text: str, where: str) -> Any:
@@ -182,7 +240,7 @@ def parse_json(text: str, where: str) -> Any:
     except json.JSONDecodeError as exc:
         raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
-        offset = _locate_problem(text)
+        offset = exc.offset if isinstance(exc, _TooDeep) else _locate_problem(text)
         line = text.count("\n", 0, offset) + 1
         column = offset - text.rfind("\n", 0, offset)
         raise GateError(f"{where}:{line}: {_json_problem(exc)} (column {column})") from None
@@ -207,16 +265,59 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
 
 
 def load_json_file(path: Path, label: str | None = None) -> Any:
-    """Read and strictly parse a whole JSON file (manifests, cards, task lists)."""
+    """Read and strictly parse a whole JSON file (manifests, cards, task lists, harness results)."""
     where = label or str(path)
     return parse_json(_decode_utf8(_read_bytes(path), where), where)
 
 
-def ids_digest(ids: Iterable[str]) -> str:
-    """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
-    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted
-    # file's IDs and turn a linear Timsort pass into a full n log n sort.
-    return hashlib.sha256("\n".join(dict.fromkeys(sorted(ids))).encode("utf-8")).hexdigest()
+def canonical_json(value: Any) -> bytes:
+    """The card's canonical form (the benchmark-card design note's definition): json.dumps
+    defaults (ensure_ascii) with sorted keys and no spaces."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
+def write_new_file(path: Path, text: str, force: bool) -> None:
+    """Write atomically (temporary file, then rename); never over an existing file without force."""
+    import tempfile
+
+    folder = path.parent if str(path.parent) else Path(".")
+    if not force and path.exists():
+        raise GateError(f"{path}: exists; a frozen card is a record: pass --force to replace it")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        if force:
+            os.replace(temporary, path)
+        else:
+            os.link(temporary, path)  # fails if the path appeared meanwhile: no silent clobber
+            os.unlink(temporary)
+    except FileExistsError:
+        os.unlink(temporary)
+        raise GateError(f"{path}: exists; pass --force to replace it") from None
+    except OSError as exc:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+#####################################################################
+# JSONL streaming: one attempt record per line, a chunk of lines at a time
+#
+# FAST PATH. A chunk is parsed by one C-level decode of the whole chunk as a JSON array only
+# when its shape proves that every line holds exactly one flat object: each line starts with
+# "{" and ends with "}", the chunk has no other brace and no bracket, the array has one object
+# per line, and there are as many colons as keys (so no key is repeated). Any other chunk is
+# parsed line by line, which also names the bad line. Both paths give the same values for the
+# same text (tests/test_fastpath.py); `# PERF:` marks code that trades clarity for speed.
+#####################################################################
+
+_SKIP_BLANK = re.compile(r"[ \t\r]*").match
 
 
 def _parse_chunk(text: str, line: int, where: str) -> tuple[list[Any], Sequence[int]]:
@@ -225,11 +326,6 @@ def _parse_chunk(text: str, line: int, where: str) -> tuple[list[Any], Sequence[
     if not text.endswith("\n"):
         text += "\n"
         lines += 1
-    # Fast path: one C-level parse of the whole chunk as a JSON array. It is taken only when
-    # the chunk's shape proves that every line holds exactly one flat object: each line
-    # starts with "{" and ends with "}", the chunk has no other brace and no bracket, the
-    # array has one object per line, and there are as many colons as keys (so no key is
-    # repeated). Anything else is parsed line by line below, which also names a bad line.
     if (text.startswith("{") and text.endswith("}\n") and text.count("}\n{") == lines - 1
             and text.count("{") == lines and text.count("}") == lines and "[" not in text):
         try:
@@ -327,6 +423,14 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
         yield from zip(numbers, values)
 
 
+#####################################################################
+# Field checks shared by every loader: one task-ID rule, one validator family, one dialect
+#
+# Every message reads "<where>: <field>: expected <what>, got <what it is>", where what it is
+# comes from _type_name ("the number 5", "the string 'x'", "null", "a list", ...).
+#####################################################################
+
+
 def _type_name(value: object) -> str:
     if value is None:
         return "null"
@@ -334,15 +438,67 @@ def _type_name(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f"the string {value[:40]!r}"
-    return type(value).__name__ if not isinstance(value, (int, float)) else f"the number {value!r}"
+    if isinstance(value, int) and value.bit_length() > 128:
+        return "a number too large for any count"  # repr() of a huge int is slow, or refused
+    if isinstance(value, (int, float)):
+        return f"the number {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def _is_int(value: object) -> bool:
-    return type(value) is int  # not bool: the seed trusted booleans as integers
+    return type(value) is int  # not bool: in a ledger, true is not the integer 1
 
 
 def _is_number(value: object) -> bool:
     return type(value) in (int, float)
+
+
+TASK_ID_RULE = "a non-empty printable string without surrounding spaces"
+
+
+def is_task_id(value: object) -> bool:
+    """The one task-ID rule (also applied to a card task's repo, commit, language and license)."""
+    return type(value) is str and value != "" and value == value.strip() and value.isprintable()
+
+
+def _expected(where: str, expected: str, value: object) -> NoReturn:
+    """The one refusal of a wrongly typed value: `where` names the file and the field or line."""
+    raise GateError(f"{where}: expected {expected}, got {_type_name(value)}")
+
+
+def _obj(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        _expected(where, "an object", value)
+    return value
+
+
+def _list(value: object, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        _expected(where, "a list", value)
+    return value
+
+
+def _str(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        _expected(where, "a string", value)
+    return value
+
+
+def _int(value: object, where: str, minimum: int | None = None) -> int:
+    if not _is_int(value) or (minimum is not None and cast(int, value) < minimum):
+        _expected(where, "an integer" if minimum is None else f"an integer >= {minimum}", value)
+    return cast(int, value)
+
+
+def _task_id(value: object, where: str) -> str:
+    text = _str(value, where)
+    if not text or text != text.strip():
+        raise GateError(f"{where}: task id must be non-empty without surrounding whitespace, got {text!r}")
+    return text
 
 
 class _Fields:
@@ -352,7 +508,7 @@ class _Fields:
         self.where = where
         self.path = path
         if not isinstance(obj, dict):
-            raise GateError(f"{where}: {path or 'top level'}: expected a JSON object, got {_type_name(obj)}")
+            _expected(f"{where}: {path or 'top level'}", "a JSON object", obj)
         self.obj: dict[str, Any] = obj
 
     def name(self, key: str) -> str:
@@ -372,12 +528,38 @@ class _Fields:
             self.fail(key, "required field is missing")
         return self.obj[key]
 
-    def string(self, key: str, required: bool = True, default: str | None = None) -> str | None:
-        if not required and key not in self.obj:
+    def expect(self, key: str, expected: str) -> NoReturn:
+        _expected(f"{self.where}: {self.name(key)}", expected, self.obj.get(key))
+
+    def string(self, key: str, default: str | None = None) -> str:
+        """A non-empty string; optional when a default is given."""
+        if default is not None and key not in self.obj:
             return default
         value = self.required(key)
         if not isinstance(value, str) or not value.strip():
-            self.fail(key, f"expected a non-empty string, got {_type_name(value)}")
+            self.expect(key, "a non-empty string")
+        return value
+
+    def optional_string(self, key: str) -> str | None:
+        return self.string(key) if key in self.obj else None
+
+    def text(self, key: str) -> str | None:
+        """Any string, or absent."""
+        value = self.obj.get(key)
+        if value is not None and not isinstance(value, str):
+            self.expect(key, "a string")
+        return value
+
+    def choice(self, key: str, options: Sequence[str], default: str | None = None) -> str:
+        value = self.obj.get(key, default) if default is not None else self.required(key)
+        if value not in options:
+            self.expect(key, " or ".join(repr(o) for o in options))
+        return cast(str, value)
+
+    def flag(self, key: str, default: bool | None = None) -> bool:
+        value = self.obj.get(key, default) if default is not None else self.required(key)
+        if not isinstance(value, bool):
+            self.expect(key, "true or false")
         return value
 
     def integer(self, key: str, minimum: int, default: int | None = None) -> int:
@@ -385,7 +567,7 @@ class _Fields:
             return default
         value = self.required(key)
         if not _is_int(value) or value < minimum:
-            self.fail(key, f"expected an integer >= {minimum}, got {_type_name(value)}")
+            self.expect(key, f"an integer >= {minimum}")
         return int(value)
 
     def number(self, key: str, minimum: float, maximum: float | None = None) -> float | None:
@@ -394,42 +576,56 @@ class _Fields:
         value = self.obj[key]
         if not _is_number(value) or value < minimum or (maximum is not None and value > maximum):
             bound = f" and <= {maximum:g}" if maximum is not None else ""
-            self.fail(key, f"expected a number >= {minimum:g}{bound}, got {_type_name(value)}")
+            self.expect(key, f"a number >= {minimum:g}{bound}")
         return float(value)
 
-    def child(self, key: str, required: bool = True) -> _Fields | None:
-        if not required and key not in self.obj:
-            return None
+    def child(self, key: str) -> _Fields:
         return _Fields(self.required(key), self.where, self.name(key))
+
+    def optional_child(self, key: str) -> _Fields | None:
+        return self.child(key) if key in self.obj else None
 
     def items(self, key: str, required: bool = True) -> list[Any]:
         if not required and key not in self.obj:
             return []
         value = self.required(key)
         if not isinstance(value, list):
-            self.fail(key, f"expected a list, got {_type_name(value)}")
+            self.expect(key, "a list")
         return value
+
+    def entries(self, key: str, required: bool = True) -> Iterator[_Fields]:
+        """The objects of a list, each with its own path (`controls[2]`)."""
+        for index, item in enumerate(self.items(key, required)):
+            yield _Fields(item, self.where, f"{self.name(key)}[{index}]")
 
     def strings(self, key: str) -> tuple[str, ...]:
         values = self.items(key, required=False)
         for index, value in enumerate(values):
-            if not isinstance(value, str) or not value or value != value.strip() or not value.isprintable():
-                self.fail(f"{key}[{index}]",
-                          f"expected a non-empty printable string without surrounding spaces, got {_type_name(value)}")
+            if not is_task_id(value):
+                _expected(f"{self.where}: {self.name(key)}[{index}]", TASK_ID_RULE, value)
         return tuple(values)
+
+
+#####################################################################
+# Inputs parsed once into typed records: the manifest, the card, task lists, ID lists
+#####################################################################
 
 
 class Control(NamedTuple):
     task_id: str
-    expected: str
+    expected: Outcome
     role: str
 
 
 class ControlRun(NamedTuple):
-    role: str
+    role: ControlRunRole
     runs: Path
     max_pass_rate: float | None
     min_pass_rate: float | None
+
+    @property
+    def bound(self) -> float:
+        return cast(float, self.max_pass_rate if self.role == "no_edit" else self.min_pass_rate)
 
 
 class MetricSpec(NamedTuple):
@@ -452,8 +648,9 @@ class Manifest(NamedTuple):
     controls: tuple[Control, ...]
     control_runs: tuple[ControlRun, ...]
     envelope: dict[str, Any]
+    wall_clock_limit: float | None  # envelope.wall_clock_s_per_task
     attempt_budget: int | None
-    attempt_mode: str
+    attempt_mode: AttemptMode
     reasons: frozenset[str]
     metrics: tuple[MetricSpec, ...]
     rerun_recipe: str | None
@@ -472,119 +669,229 @@ def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
     return target
 
 
+def _first_repeat(items: Iterable[str]) -> str | None:
+    """The smallest item that occurs twice, in one pass."""
+    counts = Counter(items)
+    repeated = [item for item, count in counts.items() if count > 1]
+    return min(repeated) if repeated else None
+
+
+def _load_control(entry: _Fields) -> Control:
+    task_id = entry.string("task_id")
+    expected = cast(Outcome, entry.choice("expected", ("pass", "fail")))
+    role = entry.string("role")
+    if (role, expected) in (("negative", "pass"), ("positive", "fail")):
+        entry.fail("expected", f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
+    return Control(task_id, expected, role)
+
+
+def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
+    role = cast(ControlRunRole, entry.choice("role", CONTROL_RUN_ROLES))
+    runs = _inside(folder, entry.string("runs"), entry.where, entry.name("runs"))
+    bound_key = "max_pass_rate" if role == "no_edit" else "min_pass_rate"
+    bound = entry.number(bound_key, 0.0, 1.0)
+    if bound is None:
+        entry.fail(bound_key, f"required for a {role} control run")
+    if role == "no_edit":
+        return ControlRun(role, runs, bound, None)
+    return ControlRun(role, runs, None, bound)
+
+
+def _load_metric(entry: _Fields) -> MetricSpec:
+    name = entry.string("name")
+    numerator = entry.required("numerator")
+    denominator = entry.required("denominator")
+    if not isinstance(numerator, str):
+        entry.expect("numerator", "a string")
+    if not isinstance(denominator, str):
+        entry.expect("denominator", "a string")
+    unit = entry.get("unit", "tasks")
+    if not isinstance(unit, str):
+        entry.expect("unit", "a string")
+    return MetricSpec(name, numerator, denominator, unit, entry.flag("headline", default=False))
+
+
 def load_manifest(path: Path) -> Manifest:
+    """Read and validate a claim's manifest; every wrong field is an input error (exit 2)."""
     raw = _read_bytes(path)
     where = str(path)
     top = _Fields(parse_json(_decode_utf8(raw, where), where), where)
     claim_id = top.string("claim_id")
     dataset = top.child("dataset")
-    assert dataset is not None and claim_id is not None
     name = dataset.string("name")
     task_count = dataset.integer("task_count", 1)
     digest = dataset.required("task_ids_sha256")
     if not isinstance(digest, str):
-        dataset.fail("task_ids_sha256", f"expected a string, got {_type_name(digest)}")
-    task_ids = None
-    if dataset.has("task_ids"):
-        task_ids = dataset.strings("task_ids")
-        if len(set(task_ids)) != len(task_ids):
-            dup = sorted({t for t in task_ids if task_ids.count(t) > 1})[0]
-            dataset.fail("task_ids", f"task {dup!r} is listed twice")
-    strata = None
-    strata_fields = dataset.child("strata", required=False)
-    if strata_fields is not None:
-        strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj}
-    controls = []
-    for index, item in enumerate(top.items("controls")):
-        entry = _Fields(item, where, f"controls[{index}]")
-        task_id = entry.string("task_id")
-        expected = entry.required("expected")
-        if expected not in ("pass", "fail"):
-            entry.fail("expected", f"expected 'pass' or 'fail', got {_type_name(expected)}")
-        role = entry.string("role")
-        assert task_id is not None and role is not None
-        if (role, expected) in (("negative", "pass"), ("positive", "fail")):
-            entry.fail("expected", f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
-        controls.append(Control(task_id, expected, role))
+        dataset.expect("task_ids_sha256", "a string")
+    task_ids = dataset.strings("task_ids") if dataset.has("task_ids") else None
+    if task_ids is not None:
+        repeated = sorted({t for t in task_ids if task_ids.count(t) > 1})[0] if len(set(task_ids)) != len(task_ids) else None
+        if repeated is not None:
+            dataset.fail("task_ids", f"task {repeated!r} is listed twice")
+    strata_fields = dataset.optional_child("strata")
+    strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj} if strata_fields else None
+    controls = tuple(_load_control(entry) for entry in top.entries("controls"))
     envelope = top.child("envelope")
-    assert envelope is not None
-    envelope.number("wall_clock_s_per_task", 0)
-    control_runs = []
-    for index, item in enumerate(top.items("control_runs", required=False)):
-        entry = _Fields(item, where, f"control_runs[{index}]")
-        role = entry.required("role")
-        if role not in ("no_edit", "known_fix"):
-            entry.fail("role", f"expected 'no_edit' or 'known_fix', got {_type_name(role)}")
-        runs_rel = entry.string("runs")
-        assert runs_rel is not None
-        bound_key = "max_pass_rate" if role == "no_edit" else "min_pass_rate"
-        bound = entry.number(bound_key, 0.0, 1.0)
-        if bound is None:
-            entry.fail(bound_key, f"required for a {role} control run")
-        control_runs.append(
-            ControlRun(
-                role,
-                _inside(path.parent, runs_rel, where, entry.name("runs")),
-                bound if role == "no_edit" else None,
-                bound if role == "known_fix" else None,
-            )
-        )
+    limit = envelope.number("wall_clock_s_per_task", 0)
+    control_runs = tuple(_load_control_run(entry, path.parent) for entry in top.entries("control_runs", required=False))
     budget = top.integer("attempt_budget", 1) if top.has("attempt_budget") else None
-    mode = top.get("attempt_mode", "retry")
-    if mode not in ("retry", "samples"):
-        top.fail("attempt_mode", f"expected 'retry' or 'samples', got {_type_name(mode)}")
+    mode = cast(AttemptMode, top.choice("attempt_mode", ATTEMPT_MODES, default="retry"))
     extra_reasons = top.strings("reason_classes")
-    metrics = []
-    for index, item in enumerate(top.items("metrics", required=False)):
-        entry = _Fields(item, where, f"metrics[{index}]")
-        metric_name = entry.string("name")
-        numerator = entry.required("numerator")
-        denominator = entry.required("denominator")
-        for key, value in (("numerator", numerator), ("denominator", denominator)):
-            if not isinstance(value, str):
-                entry.fail(key, f"expected a string, got {_type_name(value)}")
-        unit = entry.get("unit", "tasks")
-        if not isinstance(unit, str):
-            entry.fail("unit", f"expected a string, got {_type_name(unit)}")
-        headline = entry.get("headline", False)
-        if not isinstance(headline, bool):
-            entry.fail("headline", f"expected true or false, got {_type_name(headline)}")
-        assert metric_name is not None
-        metrics.append(MetricSpec(metric_name, numerator, denominator, unit, headline))
+    metrics = tuple(_load_metric(entry) for entry in top.entries("metrics", required=False))
     if sum(m.headline for m in metrics) > 1:
         top.fail("metrics", "more than one metric is marked headline")
-    recipe = top.get("rerun_recipe")
-    if recipe is not None and not isinstance(recipe, str):
-        top.fail("rerun_recipe", f"expected a string, got {_type_name(recipe)}")
-    tasks_rel = dataset.string("tasks", required=False)
-    card_rel = dataset.string("card", required=False)
+    recipe = top.text("rerun_recipe")
+    tasks_rel = dataset.optional_string("tasks")
+    card_rel = dataset.optional_string("card")
     if (tasks_rel is None) != (card_rel is None):
         dataset.fail("card" if card_rel is None else "tasks", "dataset.tasks and dataset.card go together")
     return Manifest(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
         claim_id=claim_id,
-        dataset_name=name or "",
+        dataset_name=name,
         task_count=task_count,
         task_ids_sha256=digest,
         task_ids=task_ids,
         strata=strata,
-        controls=tuple(controls),
-        control_runs=tuple(control_runs),
+        controls=controls,
+        control_runs=control_runs,
         envelope=envelope.obj,
+        wall_clock_limit=limit,
         attempt_budget=budget,
         attempt_mode=mode,
         reasons=frozenset(BUILTIN_REASONS) | frozenset(extra_reasons),
-        metrics=tuple(metrics),
+        metrics=metrics,
         rerun_recipe=recipe,
         tasks_path=_inside(path.parent, tasks_rel, where, "dataset.tasks") if tasks_rel else None,
         card_path=_inside(path.parent, card_rel, where, "dataset.card") if card_rel else None,
     )
 
 
+class SliceRule(NamedTuple):
+    allowed_licenses: tuple[str, ...] = DEFAULT_LICENSES
+    wide_above: int = 30
+    min_per_stratum: int = 5
+    withhold_thin_strata: bool = False
+
+
+class Card(NamedTuple):
+    """A benchmark card, parsed once: the frozen record of a task slice and its metric contract."""
+
+    raw: dict[str, Any]  # the whole card, for verify's field-by-field comparison
+    rule: SliceRule
+    attempt_budget: int
+    not_a_claim_about: tuple[str, ...]
+    strata: dict[str, int]
+    withheld: frozenset[str]
+    task_ids_sha256: object  # as written: a drifted card may hold anything here
+    dataset_digest: object
+
+
+def parse_card(value: object, where: str) -> Card:
+    top = _Fields(value, where)
+    if top.get("card_version") != CARD_VERSION:
+        top.expect("card_version", str(CARD_VERSION))
+    rule = top.child("inclusion_rule")
+    metric = top.child("metric")
+    slice_rule = SliceRule(rule.strings("allowed_licenses"), rule.integer("wide_above", 0),
+                           rule.integer("min_per_stratum", 0), rule.flag("withhold_thin_strata"))
+    strata = top.child("strata")
+    return Card(
+        raw=top.obj,
+        rule=slice_rule,
+        attempt_budget=metric.integer("attempt_budget", 1),
+        not_a_claim_about=top.strings("not_a_claim_about"),
+        strata={key: strata.integer(key, 0) for key in strata.obj},
+        withheld=frozenset(top.strings("withheld")),
+        task_ids_sha256=top.get("task_ids_sha256"),
+        dataset_digest=top.get("dataset_digest"),
+    )
+
+
+def load_card(path: Path) -> Card:
+    return parse_card(load_json_file(path), str(path))
+
+
+def load_tasks(path: Path) -> list[dict[str, Any]]:
+    """A task slice: a non-empty JSON list of task objects (the inclusion rule is the card's job)."""
+    tasks = load_json_file(path)
+    if not isinstance(tasks, list) or not tasks:
+        _expected(str(path), "a non-empty JSON list of task objects", tasks)
+    for index, task in enumerate(tasks):
+        if not isinstance(task, dict):
+            _expected(f"{path}: [{index}]", "a task object", task)
+    return tasks
+
+
+def read_id_list(path: Path) -> list[str]:
+    """One task ID per line; blank lines are skipped, surrounding spaces are an error."""
+    text = _decode_utf8(_read_bytes(path), str(path))
+    ids = []
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line[:-1] if line.endswith("\r") else line
+        if not line.strip():
+            continue
+        if not is_task_id(line):
+            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control characters")
+        ids.append(line)
+    if not ids:
+        raise GateError(f"{path}: no task IDs")
+    return ids
+
+
 #####################################################################
-# Findings
+# Results and findings: what the gate computes, before anything is rendered
 #####################################################################
+
+# The findings catalogue: every finding the gate can report, with its one-line meaning. Findings
+# are built only through `finding()`, and the README's findings table is tested against this.
+FINDINGS: Mapping[str, str] = MappingProxyType({
+    "dataset_digest_mismatch": "the runs' task IDs (or `dataset.task_ids`) do not hash to `task_ids_sha256`; "
+                               "in `compare`, the two claims name different suites",
+    "dataset_size_mismatch": "the runs hold a different number of distinct tasks than `task_count`",
+    "never_started": "declared tasks with no attempt record, named (needs `dataset.task_ids` or a card)",
+    "unexpected_task": "tasks in the runs that the dataset does not declare",
+    "mixed_runs": "more than one `run_id` in the file and no `--run-id`",
+    "attempt_repeated": "a task repeats an attempt number: retries are attempts, not replacements",
+    "attempt_gap": "a task's attempts are not numbered 1..a",
+    "attempt_over_budget": "a task used more attempts than `attempt_budget`",
+    "samples_incomplete": "samples mode: a task has fewer than `attempt_budget` samples",
+    "unknown_outcome": "an attempt's outcome is not pass, fail or unscoreable",
+    "uncoded_unscoreable": "an unscoreable attempt has a missing, null or unknown reason class",
+    "reason_on_scored": "a pass or fail attempt carries a reason: it is scored or unscoreable, not both",
+    "ledger_does_not_balance": "pass + fail + unscoreable over tasks ≠ `task_count`",
+    "controls_incomplete": "no negative control expecting fail, or no positive control expecting pass "
+                           "(a no-edit or known-fix control run counts)",
+    "control_outside_dataset": "a control task is not a dataset task",
+    "control_missing": "a control task has no attempt record",
+    "control_inconclusive": "a control task is unscoreable: the instrument is unproven",
+    "control_violated": "a control task did not exit as expected: the instrument is broken, not the model",
+    "control_run_violated": "a no-edit run passes above its ceiling, or a known-fix run below its floor",
+    "envelope_exceeded": "an attempt's `wall_clock_s` exceeds `envelope.wall_clock_s_per_task`: "
+                         "it ran outside the instrument",
+    "strata_do_not_sum": "declared strata do not sum to `task_count`",
+    "stratum_count_mismatch": "per-stratum task counts differ from the declaration, some records lack a stratum, "
+                              "or a task sits in two strata",
+    "card_drift": "the task slice no longer matches its frozen card (added, removed and changed tasks are named)",
+    "card_manifest_mismatch": "the card's `task_ids_sha256` (or task list) is not the manifest's",
+    "attempt_budget_mismatch": "the manifest's `attempt_budget` contradicts the card's metric contract",
+    "metric_undefined": "a declared metric's predicate is not in the predicate language",
+    "headline_denominator_shrunk": "the headline metric divides by fewer tasks than the dataset holds",
+    "claim_is_secondary": "`--claim`: the number is the scoreable-only rate; quote it only with its label",
+    "claim_shrunk_denominator": "`--claim`: the number equals k/(n−m): m tasks were dropped from the denominator",
+    "claim_unsupported": "`--claim`: the number matches nothing in the ledger",
+    "envelope_mismatch": "`compare`: the two runs differ in an envelope field (named); different instruments",
+    "attempt_contract_mismatch": "`compare`: the two ledgers count different attempt contracts (mode or budget); "
+                                 "their headlines are different quantities",
+})
+# A finding of a ledger gated inside another carries that ledger's name as a prefix.
+FINDING_PREFIXES: Mapping[str, str] = MappingProxyType({
+    "no_edit:": "a finding inside a control run's own ledger, prefixed with its role",
+    "known_fix:": "a finding inside a control run's own ledger, prefixed with its role",
+    "A:": "`compare`: a finding of one side's own ledger",
+    "B:": "`compare`: a finding of one side's own ledger",
+})
 
 
 class Finding(NamedTuple):
@@ -592,8 +899,29 @@ class Finding(NamedTuple):
     message: str
 
 
-class _Sample:
-    """Counts items and keeps the smallest few, so a finding names tasks in a fixed order."""
+def finding(code: str, message: str) -> Finding:
+    """The only way a finding is made: its code must be in the catalogue."""
+    if code not in FINDINGS:
+        raise KeyError(f"finding code {code!r} is not in FINDINGS")
+    return Finding(code, message)
+
+
+def prefixed(prefix: str, findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """The findings of an inner ledger (a control run, one side of a compare), named as such."""
+    if f"{prefix}:" not in FINDING_PREFIXES:
+        raise KeyError(f"finding prefix {prefix!r} is not in FINDING_PREFIXES")
+    return tuple(Finding(f"{prefix}:{f.code}", f.message) for f in findings)
+
+
+def _order(item: Any) -> tuple[tuple[int, Any], ...]:
+    """A total order for finding details, which may mix None, numbers and strings."""
+    parts = item if isinstance(item, tuple) else (item,)
+    return tuple((0, part) if type(part) in (int, float) else (1, part) if type(part) is str else (2, repr(part))
+                 for part in parts)
+
+
+class FirstFew:
+    """Counts the items a finding is about and keeps the first few in a fixed order, to name them."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -609,26 +937,120 @@ class _Sample:
             items[-1] = item
             items.sort(key=_order)
 
-
-def _order(item: Any) -> tuple[tuple[int, Any], ...]:
-    """A total order for finding details, which may mix None, numbers and strings."""
-    parts = item if isinstance(item, tuple) else (item,)
-    return tuple((0, part) if type(part) in (int, float) else (1, part) if type(part) is str else (2, repr(part))
-                 for part in parts)
-
-
-def _first(item: tuple[Any, ...]) -> str:
-    return str(item[0])
-
-
-def _attempt(item: tuple[Any, ...]) -> str:
-    return f"{item[0]}#{item[1]}={item[2]!r}"
+    def named(self, render: Callable[[Any], str] = str) -> str:
+        return _name_some(self.items, self.count, render)
 
 
 def _name_some(items: Sequence[Any], total: int, render: Callable[[Any], str] = str) -> str:
     shown = ", ".join(render(item) for item in items[:_LIST_LIMIT])
     more = total - min(len(items), _LIST_LIMIT)
     return f"{shown} and {more} more" if more > 0 else shown
+
+
+def _task_of(item: tuple[Any, ...]) -> str:
+    return str(item[0])
+
+
+def _task_attempt(item: tuple[Any, ...]) -> str:
+    return f"{item[0]}#{item[1]}={item[2]!r}"
+
+
+class Rate(NamedTuple):
+    """k out of n with its interval. k is a Fraction: in samples mode it is a sum of c/n."""
+
+    k: Fraction
+    n: int
+    low: float
+    high: float
+    method: str = "wilson"
+
+    @property
+    def value(self) -> float:
+        return float(self.k / self.n)
+
+
+class StratumLine(NamedTuple):
+    name: str
+    declared: int | None
+    tasks: int
+    rate: Rate | None
+    withheld: bool = False
+
+
+class MetricLine(NamedTuple):
+    name: str
+    numerator: str
+    denominator: str
+    unit: str
+    headline: bool
+    rate: Rate | None  # None: undefined (a finding), or an empty denominator
+    secondary: Rate | None = None
+    defined: bool = True
+
+
+class CostSummary(NamedTuple):
+    tasks_with_cost: int
+    total_cost_usd: float | None
+    median_cost_usd: float | None
+    total_tokens: int | None
+    median_tokens: float | None
+
+
+class Ledger(NamedTuple):
+    """One runs file settled against a plan: every task's exit, the rates and the findings."""
+
+    entries: int
+    exits: int
+    counts: dict[str, int]
+    reasons: tuple[tuple[str, int], ...]
+    attempt_reasons: tuple[tuple[str, int], ...]  # per unscoreable attempt, not per task
+    headline_name: str
+    headline: Rate
+    secondary: Rate | None
+    first_attempt: Rate | None
+    pass_at_k: tuple[tuple[int, float], ...]
+    strata: tuple[StratumLine, ...]
+    metrics: tuple[MetricLine, ...]
+    observed_tasks: int
+    observed_digest: str
+    runs_sha256: str
+    run_ids: tuple[str, ...]
+    records: int
+    cost: CostSummary | None
+    findings: tuple[Finding, ...]
+
+
+class ControlRunResult(NamedTuple):
+    role: ControlRunRole
+    runs: str
+    bound: float
+    ledger: Ledger
+
+
+class ClaimCheck(NamedTuple):
+    text: str
+    matches: bool
+    message: str
+
+
+class Report(NamedTuple):
+    """Everything `check` found about one claim; the renderers turn it into text."""
+
+    manifest: Manifest
+    ledger: Ledger
+    confidence: float
+    attempt_mode: AttemptMode
+    attempt_budget: int
+    control_runs: tuple[ControlRunResult, ...]
+    not_a_claim_about: tuple[str, ...]
+    card_digest: str | None
+    claim: ClaimCheck | None
+    findings: tuple[Finding, ...]
+    passed: frozenset[str] | None = None
+
+    @property
+    def verdict(self) -> str:
+        return "BLOCKED" if self.findings else "PUBLISHABLE"
 
 
 #####################################################################
@@ -656,6 +1078,13 @@ def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
     return low, high
 
 
+def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
+    if n == 0:
+        return None
+    low, high = wilson(k, n, confidence)
+    return Rate(Fraction(k), n, low, high)
+
+
 def clustered_se(clusters: Sequence[tuple[float, int]], weights: Sequence[int] | None = None) -> float:
     """Standard error of a mean of scores clustered by task (Miller 2024, "Adding Error Bars to Evals").
 
@@ -668,6 +1097,19 @@ def clustered_se(clusters: Sequence[tuple[float, int]], weights: Sequence[int] |
         return 0.0
     mean = math.fsum(s * w for (s, _), w in zip(clusters, counts)) / total_n
     return math.sqrt(math.fsum(w * (s - n * mean) ** 2 for (s, n), w in zip(clusters, counts))) / total_n
+
+
+def samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: float) -> Rate | None:
+    """pass@1 as the mean over tasks of c/n, with the clustered standard error (Miller 2024)."""
+    if tasks == 0:
+        return None
+    total = budget * tasks
+    mean = Fraction(c_sum, total)
+    # sum over tasks of (c_t - n*mean)^2 = sum c_t^2 - (sum c_t)^2 / T, exactly.
+    spread = Fraction(tasks * c_sq - c_sum * c_sum, tasks)
+    se = math.sqrt(spread) / total
+    half = z_for(confidence) * se
+    return Rate(Fraction(c_sum, budget), tasks, max(0.0, float(mean) - half), min(1.0, float(mean) + half), "clustered")
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -733,6 +1175,8 @@ def minimum_detectable_difference(n: int, rate: float, confidence: float = 0.95,
 Predicate = Callable[[Mapping[str, Any]], bool]
 _TASK_COUNT = "dataset.task_count"
 _MAX_PREDICATE = 2000
+# The fields of a task's exit record; a metric may also name any field the records carry.
+RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role"})
 
 
 class MetricError(Exception):
@@ -766,6 +1210,35 @@ def _snippet(node: Any, source: str) -> str:
     return ast.get_source_segment(source, node) or type(node).__name__
 
 
+def _compile_comparison(node: Any, source: str, fields: set[str], literals: dict[str, set[Any]]) -> Predicate:
+    import ast
+
+    if len(node.ops) != 1:
+        raise MetricError(f"chained comparison {_snippet(node, source)!r}")
+    op, left, right = node.ops[0], node.left, node.comparators[0]
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Name) and not isinstance(left, ast.Name):
+        left, right = right, left
+    if not isinstance(left, ast.Name):
+        raise MetricError(f"{_snippet(left, source)!r} is not a field name")
+    name = left.id
+    fields.add(name)
+    value = _literal(right, source)
+    compared = value if isinstance(value, tuple) else (value,)
+    for item in compared:
+        if name == "outcome" and item not in BUCKETS:
+            raise MetricError(f"outcome is pass, fail or unscoreable: {item!r} in {_snippet(node, source)!r} never matches")
+        literals.setdefault(name, set()).add(item)
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        negate = isinstance(op, ast.NotEq)
+        return lambda row: _same(row.get(name), value) != negate
+    if isinstance(op, (ast.In, ast.NotIn)):
+        if not isinstance(value, tuple):
+            raise MetricError(f"'in' needs a list or tuple of literals, got {_snippet(right, source)!r}")
+        negate = isinstance(op, ast.NotIn)
+        return lambda row: any(_same(row.get(name), item) for item in value) != negate
+    raise MetricError(f"operator {type(op).__name__} in {_snippet(node, source)!r} is not allowed")
+
+
 def _compile_node(node: Any, source: str, fields: set[str], literals: dict[str, set[Any]]) -> Predicate:
     import ast
 
@@ -778,30 +1251,7 @@ def _compile_node(node: Any, source: str, fields: set[str], literals: dict[str, 
         inner = _compile_node(node.operand, source, fields, literals)
         return lambda row: not inner(row)
     if isinstance(node, ast.Compare):
-        if len(node.ops) != 1:
-            raise MetricError(f"chained comparison {_snippet(node, source)!r}")
-        op, left, right = node.ops[0], node.left, node.comparators[0]
-        if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Name) and not isinstance(left, ast.Name):
-            left, right = right, left
-        if not isinstance(left, ast.Name):
-            raise MetricError(f"{_snippet(left, source)!r} is not a field name")
-        name = left.id
-        fields.add(name)
-        value = _literal(right, source)
-        compared = value if isinstance(value, tuple) else (value,)
-        for item in compared:
-            if name == "outcome" and item not in BUCKETS:
-                raise MetricError(f"outcome is pass, fail or unscoreable: {item!r} in {_snippet(node, source)!r} never matches")
-            literals.setdefault(name, set()).add(item)
-        if isinstance(op, (ast.Eq, ast.NotEq)):
-            negate = isinstance(op, ast.NotEq)
-            return lambda row: _same(row.get(name), value) != negate
-        if isinstance(op, (ast.In, ast.NotIn)):
-            if not isinstance(value, tuple):
-                raise MetricError(f"'in' needs a list or tuple of literals, got {_snippet(right, source)!r}")
-            negate = isinstance(op, ast.NotIn)
-            return lambda row: any(_same(row.get(name), item) for item in value) != negate
-        raise MetricError(f"operator {type(op).__name__} in {_snippet(node, source)!r} is not allowed")
+        return _compile_comparison(node, source, fields, literals)
     raise MetricError(f"{_snippet(node, source)!r} is not allowed (only field == literal, in, not in, and, or, not)")
 
 
@@ -850,67 +1300,14 @@ def compile_metric(spec: MetricSpec) -> tuple[CompiledMetric, frozenset[str]]:
 
 
 #####################################################################
-# The ledger: stream the attempts, then settle every task exactly once
+# The plan: what one runs file is checked against
 #####################################################################
-
-_OUTCOME_CODE = {"pass": 0, "fail": 1, "unscoreable": 2}
-_PASS, _FAIL, _UNSCOREABLE, _UNKNOWN = 0, 1, 2, 3
-_KIND_BITS = 32
-_KIND_MASK = (1 << _KIND_BITS) - 1
-_RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role"})
-
-
-class Rate(NamedTuple):
-    """k out of n with its interval. k is a Fraction: in samples mode it is a sum of c/n."""
-
-    k: Fraction
-    n: int
-    low: float
-    high: float
-    method: str = "wilson"
-
-    @property
-    def value(self) -> float:
-        return float(self.k / self.n)
-
-
-def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
-    if n == 0:
-        return None
-    low, high = wilson(k, n, confidence)
-    return Rate(Fraction(k), n, low, high)
-
-
-class StratumLine(NamedTuple):
-    name: str
-    declared: int | None
-    tasks: int
-    rate: Rate | None
-    withheld: bool = False
-
-
-class MetricLine(NamedTuple):
-    name: str
-    numerator: str
-    denominator: str
-    unit: str
-    headline: bool
-    rate: Rate | None  # None: undefined (a finding), or an empty denominator
-    secondary: Rate | None = None
-    defined: bool = True
-
-
-class CostSummary(NamedTuple):
-    tasks_with_cost: int
-    total_cost_usd: float | None
-    median_cost_usd: float | None
-    total_tokens: int | None
-    median_tokens: float | None
 
 
 class Plan(NamedTuple):
-    """What a runs file is checked against: the manifest, completed by the card if there is one."""
+    """The manifest, completed by the card if there is one: everything settle() needs."""
 
+    gating: Gating  # the claim's own ledger, or one of its control runs
     task_count: int
     task_ids_sha256: str
     declared_ids: frozenset[str] | None
@@ -919,9 +1316,8 @@ class Plan(NamedTuple):
     withheld: frozenset[str]
     controls: tuple[Control, ...]
     control_run_roles: frozenset[str]
-    require_controls: bool
     attempt_budget: int
-    attempt_mode: str
+    attempt_mode: AttemptMode
     reasons: frozenset[str]
     wall_clock_limit: float | None
     metrics: tuple[CompiledMetric, ...]
@@ -929,48 +1325,159 @@ class Plan(NamedTuple):
     confidence: float
 
 
-class Ledger(NamedTuple):
-    entries: int
-    exits: int
-    counts: dict[str, int]
-    reasons: tuple[tuple[str, int], ...]
-    attempt_reasons: tuple[tuple[str, int], ...]  # per unscoreable attempt, not per task
-    headline_name: str
-    headline: Rate
-    secondary: Rate | None
-    first_attempt: Rate | None
-    pass_at_k: tuple[tuple[int, float], ...]
-    strata: tuple[StratumLine, ...]
-    metrics: tuple[MetricLine, ...]
-    observed_tasks: int
-    observed_digest: str
-    runs_sha256: str
-    run_ids: tuple[str, ...]
-    records: int
-    cost: CostSummary | None
-    findings: tuple[Finding, ...]
+class CardContext(NamedTuple):
+    """A card as `check` uses it: parsed, verified against its task slice, and the slice's strata."""
+
+    card: Card
+    task_ids: frozenset[str]
+    task_strata: dict[str, str]
+    drift: tuple[str, ...]
+
+
+def _card_findings(manifest: Manifest, context: CardContext) -> list[Finding]:
+    """Where the card and the manifest disagree, or the slice drifted from its card."""
+    card = context.card
+    findings = []
+    if context.drift:
+        findings.append(finding("card_drift", "; ".join(context.drift)))
+    if card.task_ids_sha256 != manifest.task_ids_sha256:
+        findings.append(finding("card_manifest_mismatch", (
+            f"the card's task_ids_sha256 {str(card.task_ids_sha256)[:12]} is not the manifest's "
+            f"{manifest.task_ids_sha256[:12]}: the card and the claim describe different suites")))
+    if manifest.task_ids is not None and frozenset(manifest.task_ids) != context.task_ids:
+        findings.append(finding("card_manifest_mismatch", "dataset.task_ids differs from the card's task list"))
+    if manifest.strata is not None and manifest.strata != card.strata:
+        findings.append(finding("stratum_count_mismatch", "dataset.strata in the manifest differs from the card's strata"))
+    if manifest.attempt_budget is not None and manifest.attempt_budget != card.attempt_budget:
+        findings.append(finding("attempt_budget_mismatch", (
+            f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric contract "
+            f"says {card.attempt_budget}; the contract is fixed before any model is called")))
+    return findings
+
+
+def _compile_metrics(specs: Sequence[MetricSpec], withheld: frozenset[str]) -> tuple[tuple[CompiledMetric, ...], frozenset[str]]:
+    metrics = []
+    fields: set[str] = set()
+    for spec in specs:
+        compiled, used = compile_metric(spec)
+        hidden = sorted(compiled.strata & withheld)
+        if compiled.problem is None and hidden:  # no rate is ever printed for a withheld stratum
+            compiled = compiled._replace(numerator=None, denominator=None,
+                                         problem=f"stratum {hidden[0]!r} is withheld (below the floor): it gets no rate")
+        metrics.append(compiled)
+        fields |= used
+    return tuple(metrics), frozenset(fields)
+
+
+def make_plan(manifest: Manifest, context: CardContext | None, confidence: float) -> tuple[Plan, tuple[Finding, ...]]:
+    """Combine the manifest and the card into one plan; disagreements between them are findings."""
+    if context is None:
+        findings: list[Finding] = []
+        declared_ids = frozenset(manifest.task_ids) if manifest.task_ids is not None else None
+        strata, task_strata, withheld = manifest.strata, None, frozenset[str]()
+        budget = manifest.attempt_budget or 1
+    else:
+        findings = _card_findings(manifest, context)
+        declared_ids = context.task_ids
+        strata, task_strata, withheld = context.card.strata, context.task_strata, context.card.withheld
+        budget = context.card.attempt_budget
+    metrics, fields = _compile_metrics(manifest.metrics, withheld)
+    plan = Plan(
+        gating="claim",
+        task_count=manifest.task_count,
+        task_ids_sha256=manifest.task_ids_sha256,
+        declared_ids=declared_ids,
+        strata=strata,
+        task_strata=task_strata,
+        withheld=withheld,
+        controls=manifest.controls,
+        control_run_roles=frozenset(run.role for run in manifest.control_runs),
+        attempt_budget=budget,
+        attempt_mode=manifest.attempt_mode,
+        reasons=manifest.reasons,
+        wall_clock_limit=manifest.wall_clock_limit,
+        metrics=metrics,
+        extra_fields=fields - RECORD_FIELDS,
+        confidence=confidence,
+    )
+    return plan, tuple(findings)
+
+
+def control_run_plan(plan: Plan, role: ControlRunRole) -> Plan:
+    """A control run is gated over the same dataset and contract, without controls or metrics of its own."""
+    return plan._replace(gating=role, controls=(), metrics=(), extra_fields=frozenset())
+
+
+#####################################################################
+# The streaming tally: one pass over the runs file, a chunk of records at a time
+#####################################################################
+
+# A task's attempts are kept packed: one int per attempt, its kind (an index into the tally's
+# (outcome, reason, stratum) combinations) in the low _KIND_BITS bits and its attempt number
+# minus one above them. A task with one attempt holds the int, a task with several a tuple.
+_KIND_BITS = 32
+_KIND_MASK = (1 << _KIND_BITS) - 1
+PASS, FAIL, UNSCOREABLE, NO_EXIT = 0, 1, 2, 3  # a task's exit; NO_EXIT: no attempt gave a valid one
+_OUTCOME_CODE = {"pass": PASS, "fail": FAIL, "unscoreable": UNSCOREABLE}
+
+
+def pack_attempt(kind: int, number: int) -> int:
+    return kind | ((number - 1) << _KIND_BITS)
+
+
+def attempt_kind(packed: int) -> int:
+    return packed & _KIND_MASK
+
+
+def attempt_number(packed: int) -> int:
+    return (packed >> _KIND_BITS) + 1
+
+
+def task_attempts(value: int | tuple[int, ...]) -> tuple[int, ...]:
+    """A task's packed attempts in order of attempt number (then kind)."""
+    return (value,) if type(value) is int else tuple(sorted(cast("tuple[int, ...]", value)))
+
+
+class KindInfo(NamedTuple):
+    """One (outcome, reason, stratum) combination seen in the records, decoded once."""
+
+    code: int  # PASS, FAIL, UNSCOREABLE, or NO_EXIT for an outcome outside the three buckets
+    reason: Any
+    stratum: Any
+    outcome: Any  # as written
+
+
+def ids_digest(ids: Iterable[str]) -> str:
+    """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
+    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted
+    # file's IDs and turn a linear Timsort pass into a full n log n sort.
+    return hashlib.sha256("\n".join(dict.fromkeys(sorted(ids))).encode("utf-8")).hexdigest()
 
 
 class _Tally:
     """Per-task state while streaming: memory grows with tasks, not with the file."""
 
     def __init__(self) -> None:
-        # task -> packed attempt (int) or a tuple of them; packed = kind | (attempt - 1) << 32
-        self.tasks: dict[str, Any] = {}
+        self.tasks: dict[str, int | tuple[int, ...]] = {}  # task -> its packed attempt(s)
         self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum) -> kind number
         self.run_ids: set[str] = set()
         self.records = 0
-        self.over_envelope = _Sample()
+        self.over_envelope = FirstFew()
         self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}  # task -> the latest attempt's fields
         self.seen_fields: set[str] = set()  # the extra fields some record carries
         self.cost: dict[str, float] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
 
+    def kind_infos(self) -> list[KindInfo]:
+        return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome)
+                for outcome, reason, stratum in self.kinds]
+
 
 def _bad_field(where: str, line: int, key: str, expected: str, value: object) -> NoReturn:
-    shown = "missing" if value is None else _type_name(value)
-    raise GateError(f"{where}:{line}: {key}: expected {expected}, got {shown}")
+    if value is None:
+        raise GateError(f"{where}:{line}: {key}: expected {expected}, got missing")
+    _expected(f"{where}:{line}: {key}", expected, value)
 
 
 def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any], where: str, line: int) -> int:
@@ -987,15 +1494,17 @@ def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any], where: str, line
 
 
 _UNSET = object()
+_COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
+_MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
-def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
+def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time."""
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
     limit = math.inf if wall_clock_limit is None else wall_clock_limit
-    # Parsed records make no reference cycles, so the cycle collector would only re-scan a
+    # PERF: parsed records make no reference cycles, so the cycle collector would only re-scan a
     # million-entry task table for nothing (about 8% of the time at 10^6 attempts).
     collecting = gc.isenabled()
     gc.disable()
@@ -1014,20 +1523,19 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     return tally
 
 
-_COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
-_MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
-
-
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
                    limit: float, extra_fields: frozenset[str], costs: bool) -> None:
-    """The gate's hot loop (see bench/): each field is validated once per distinct value where
-    it can be (run ids, task ids, kinds), and a line number is looked up only for an error."""
+    """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline.
+
+    PERF: each field is validated once per distinct value where it can be (run ids, task ids,
+    kinds), and a line number is looked up only for an error.
+    """
     tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
     last_run: Any = _UNSET
     kept = 0
     for index, rec in enumerate(values):
         if type(rec) is not dict:
-            raise GateError(f"{where}:{numbers[index]}: expected a JSON object, got {_type_name(rec)}")
+            _expected(f"{where}:{numbers[index]}", "a JSON object", rec)
         rid = rec.get("run_id")
         if rid is not last_run and rid != last_run:
             if type(rid) is not str or not rid:
@@ -1048,21 +1556,20 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
             kind = None
         if kind is None:
             kind = _new_kind(kinds, key, where, numbers[index])
-        packed = kind | ((attempt - 1) << 32)  # _KIND_BITS, spelled out in the hot loop
+        packed = kind | ((attempt - 1) << 32)  # PERF: pack_attempt(kind, attempt), inlined
         tid: Any = rec.get("task_id")
         try:
             previous = tasks.get(tid)
         except TypeError:
             previous = None
         if previous is None:
-            if type(tid) is not str or not tid or tid != tid.strip() or not tid.isprintable():
-                _bad_field(where, numbers[index], "task_id",
-                           "a non-empty printable string without surrounding spaces", tid)
+            if not is_task_id(tid):
+                _bad_field(where, numbers[index], "task_id", TASK_ID_RULE, tid)
             tasks[tid] = packed
         elif type(previous) is int:
             tasks[tid] = (previous, packed)
         else:
-            tasks[tid] = (*previous, packed)  # tuples, so settle can count patterns in C
+            tasks[tid] = (*cast("tuple[int, ...]", previous), packed)  # tuples, so settle counts patterns in C
         wall = rec.get("wall_clock_s")
         if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
             if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
@@ -1100,103 +1607,95 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
         tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
 
-class _Stratum:
-    __slots__ = ("c_sq", "c_sum", "passed", "tasks")
-
-    def __init__(self) -> None:
-        self.tasks = self.passed = self.c_sum = self.c_sq = 0
+#####################################################################
+# One exit per task
+#####################################################################
 
 
-def _samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: float) -> Rate | None:
-    """pass@1 as the mean over tasks of c/n, with the clustered standard error (Miller 2024)."""
-    if tasks == 0:
-        return None
-    total = budget * tasks
-    mean = Fraction(c_sum, total)
-    # sum over tasks of (c_t - n*mean)^2 = sum c_t^2 - (sum c_t)^2 / T, exactly.
-    spread = Fraction(tasks * c_sq - c_sum * c_sum, tasks)
-    se = math.sqrt(spread) / total
-    half = z_for(confidence) * se
-    return Rate(Fraction(c_sum, budget), tasks, max(0.0, float(mean) - half), min(1.0, float(mean) + half), "clustered")
+class TaskExit(NamedTuple):
+    """How one task left the ledger: all the totals need, nothing that names the task."""
 
-
-class _Exit(NamedTuple):
-    """How one task left the ledger: all the aggregates need, nothing that names the task."""
-
-    code: int  # _PASS, _FAIL, _UNSCOREABLE, or _UNKNOWN when no attempt gave a valid exit
+    outcome: int  # PASS, FAIL, UNSCOREABLE, or NO_EXIT
     reason: str | None
     stratum: str | None
     attempts: int
-    first: int | None  # the code of attempt 1, if it was scored or unscoreable
+    first: int | None  # the exit of attempt 1, if it was scored or unscoreable
     passes: int  # attempts within budget that passed
     scored: int  # attempts within budget that were pass or fail
     unscoreable: tuple[str, ...] = ()  # the reason of each unscoreable attempt within budget
 
 
-Problem = tuple[str, tuple[Any, ...]]  # (which finding, details after the task id)
+# What is wrong with a task's attempts: (problem, details after the task id). The problems are
+# judged in _ATTEMPT_FINDINGS.
+AttemptProblem = tuple[str, tuple[Any, ...]]
 
 
-def _task_exit(entries: tuple[int, ...], info: Sequence[tuple[int, Any, Any, Any]], plan: Plan) -> tuple[_Exit, tuple[Problem, ...]]:
-    """One task's exit from its packed attempts (sorted), and what is wrong with them.
-
-    The retry rule: pass if any attempt within budget passed, else fail if any was scored,
-    else unscoreable with the reason of its last attempt.
-    """
-    budget = plan.attempt_budget
-    problems: list[Problem] = []
-    numbers = [(e >> _KIND_BITS) + 1 for e in entries]
+def _numbering_problems(numbers: Sequence[int], plan: Plan) -> list[AttemptProblem]:
+    problems: list[AttemptProblem] = []
     distinct = len(set(numbers))
     if distinct != len(numbers):
         problems.append(("repeated", ()))
     if numbers[-1] != distinct:
         problems.append(("gap", ()))
-    if numbers[-1] > budget:
+    if numbers[-1] > plan.attempt_budget:
         problems.append(("over_budget", (numbers[-1],)))
-    if plan.attempt_mode == "samples" and distinct < budget:
+    if plan.attempt_mode == "samples" and distinct < plan.attempt_budget:
         problems.append(("short", (distinct,)))
-    code, reason, passes, scored, first = _UNKNOWN, None, 0, 0, None
+    return problems
+
+
+def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -> tuple[TaskExit, tuple[AttemptProblem, ...]]:
+    """One task's exit from its packed attempts (in order), and what is wrong with them.
+
+    The retry rule: pass if any attempt within budget passed, else fail if any was scored,
+    else unscoreable with the reason of its last attempt.
+    """
+    budget = plan.attempt_budget
+    numbers = [attempt_number(e) for e in entries]
+    problems = _numbering_problems(numbers, plan)
+    outcome, reason, passes, scored, first = NO_EXIT, None, 0, 0, None
     strata = set()
     lost: list[str] = []
     for number, entry in zip(numbers, entries):
-        attempt_code, attempt_reason, stratum, outcome = info[entry & _KIND_MASK]
-        strata.add(stratum)
-        if attempt_code == _UNKNOWN:
-            problems.append(("unknown", (number, outcome)))
+        kind = kinds[attempt_kind(entry)]
+        strata.add(kind.stratum)
+        if kind.code == NO_EXIT:
+            problems.append(("unknown", (number, kind.outcome)))
             continue
-        if attempt_code == _UNSCOREABLE:
-            if attempt_reason not in plan.reasons:
-                problems.append(("uncoded", (number, attempt_reason)))
-        elif attempt_reason is not None:
-            problems.append(("reason_on_scored", (number, attempt_reason)))
+        known = kind.reason in plan.reasons
+        coded = kind.reason if known else "(uncoded)"
+        if kind.code == UNSCOREABLE and not known:
+            problems.append(("uncoded", (number, kind.reason)))
+        elif kind.code != UNSCOREABLE and kind.reason is not None:
+            problems.append(("reason_on_scored", (number, kind.reason)))
         if number > budget:
             continue
         if number == 1:
-            first = attempt_code
-        if attempt_code == _UNSCOREABLE:
-            lost.append(attempt_reason if attempt_reason in plan.reasons else "(uncoded)")
-            if code in (_UNKNOWN, _UNSCOREABLE):
-                code = _UNSCOREABLE
-                reason = attempt_reason if attempt_reason in plan.reasons else "(uncoded)"
+            first = kind.code
+        if kind.code == UNSCOREABLE:
+            lost.append(coded)
+            if outcome in (NO_EXIT, UNSCOREABLE):
+                outcome, reason = UNSCOREABLE, coded
             continue
         scored += 1
-        passes += attempt_code == _PASS
-        if code != _PASS:
-            code, reason = attempt_code, None
+        passes += kind.code == PASS
+        if outcome != PASS:
+            outcome, reason = kind.code, None
     if len(strata) > 1 and plan.task_strata is None:
         problems.append(("stratum", ()))
-    stratum_name = next(iter(strata)) if len(strata) == 1 else None
-    exit_ = _Exit(code, reason, stratum_name, len(numbers), first, passes, scored, tuple(sorted(lost)))
+    stratum = next(iter(strata)) if len(strata) == 1 else None
+    exit_ = TaskExit(outcome, reason, stratum, len(numbers), first, passes, scored, tuple(sorted(lost)))
     return exit_, tuple(problems)
 
 
-def _row(task_exit: _Exit, tid: str | None, roles: Mapping[str, str], extra: Mapping[str, Any] | None) -> dict[str, Any]:
+def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str], extra: Mapping[str, Any] | None) -> dict[str, Any]:
     """A task's exit record as the metric predicates see it."""
     row = {
-        "outcome": BUCKETS[task_exit.code],
-        "reason": task_exit.reason,
-        "stratum": task_exit.stratum,
+        "outcome": BUCKETS[exit_.outcome],
+        "reason": exit_.reason,
+        "stratum": exit_.stratum,
         "task_id": tid,
-        "attempts": task_exit.attempts,
+        "attempts": exit_.attempts,
         "control": tid in roles,
         "role": roles.get(tid) if tid is not None else None,
     }
@@ -1206,298 +1705,315 @@ def _row(task_exit: _Exit, tid: str | None, roles: Mapping[str, str], extra: Map
     return row
 
 
-def _count_metrics(plan: Plan, row: Mapping[str, Any], scoreable: bool, weight: int, rows: list[list[int]]) -> None:
-    for metric, tallies in zip(plan.metrics, rows):
-        if metric.numerator is None:
-            continue
-        if metric.denominator is None or metric.denominator(row):
-            hit = weight if metric.numerator(row) else 0
-            tallies[1] += weight
-            tallies[0] += hit
-            if scoreable:
-                tallies[3] += weight
-                tallies[2] += hit
+#####################################################################
+# Totals and judging: settle every task, sum the exits, and judge the ledger
+#####################################################################
 
 
-def settle(tally: _Tally, plan: Plan) -> Ledger:
-    """Give every task exactly one exit, evaluate every metric, and list every finding.
+class MetricCounts:
+    """Per declared metric: k and n over the full denominator, and over scoreable tasks only."""
 
-    Tasks with the same attempt pattern share one computed exit (memo), and the aggregates
-    run over distinct exits with their counts: the per-task work is a dictionary look-up.
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
+
+    def add(self, row: Mapping[str, Any], scoreable: bool, weight: int) -> None:
+        for metric, tallies in zip(self.plan.metrics, self.rows):
+            if metric.numerator is None:
+                continue
+            if metric.denominator is None or metric.denominator(row):
+                hit = weight if metric.numerator(row) else 0
+                tallies[1] += weight
+                tallies[0] += hit
+                if scoreable:
+                    tallies[3] += weight
+                    tallies[2] += hit
+
+
+class ExitGroups(NamedTuple):
+    """Every task's exit, grouped: identical exits are counted, not repeated."""
+
+    groups: dict[TaskExit, int]
+    problems: dict[str, FirstFew]  # attempt problem -> the tasks that have it
+    metrics: MetricCounts
+
+
+def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
+    """Settle each distinct attempt pattern once, then count its tasks.
+
+    Tasks are visited one by one only where each needs its own exit record (card strata, or a
+    metric that reads per-task fields), else only the tasks whose pattern has a problem.
     """
-    findings: list[Finding] = []
-    budget, samples = plan.attempt_budget, plan.attempt_mode == "samples"
-    info = [(_OUTCOME_CODE.get(outcome, _UNKNOWN), reason, stratum, outcome) for outcome, reason, stratum in tally.kinds]
-    problem_samples: dict[str, _Sample] = {}
-    memo: dict[Any, tuple[_Exit, tuple[Problem, ...]]] = {}
-    groups: dict[_Exit, int] = {}
+    kinds = tally.kind_infos()
+    patterns = Counter(tally.tasks.values())  # PERF: patterns are ints and tuples, counted in C
+    memo = {pattern: task_exit(task_attempts(pattern), kinds, plan) for pattern in patterns}
+    groups: dict[TaskExit, int] = {}
+    problems: dict[str, FirstFew] = {}
+    metrics = MetricCounts(plan)
     roles = {c.task_id: c.role for c in plan.controls}
-    metric_rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
     used = frozenset().union(*(m.fields for m in plan.metrics))
-    per_task_metrics = bool(used & {"task_id", "control", "role"} or plan.extra_fields)
-    task_strata = plan.task_strata
-    # Count attempt patterns in C (Counter over hashable ints and tuples), settle each pattern once.
-    patterns = Counter(tally.tasks.values())
-    for pattern in patterns:
-        entries = (pattern,) if type(pattern) is int else tuple(sorted(pattern))
-        memo[pattern] = _task_exit(entries, info, plan)
-    if task_strata is None and not per_task_metrics:
+    per_task = plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
+    if not per_task:
         for pattern, weight in patterns.items():
-            task_exit = memo[pattern][0]
-            groups[task_exit] = groups.get(task_exit, 0) + weight
-        troubled = {pattern for pattern, (_, problems) in memo.items() if problems}
-        named = ((tid, pattern) for tid, pattern in tally.tasks.items() if pattern in troubled) if troubled else iter(())
+            exit_ = memo[pattern][0]
+            groups[exit_] = groups.get(exit_, 0) + weight
+        troubled = {pattern for pattern, (_, found) in memo.items() if found}
+        named: Iterable[tuple[str, Any]] = ((t, p) for t, p in tally.tasks.items() if p in troubled) if troubled else ()
     else:
-        named = iter(tally.tasks.items())
-    for tid, pattern in named:  # every task when each needs its own row, else only the troubled ones
-        task_exit, problems = memo[pattern]
-        for name, details in problems:
-            problem_samples.setdefault(name, _Sample()).add((tid, *details))
-        if task_strata is None and not per_task_metrics:
+        named = tally.tasks.items()
+    for tid, pattern in named:
+        exit_, found = memo[pattern]
+        for name, details in found:
+            problems.setdefault(name, FirstFew()).add((tid, *details))
+        if not per_task:
             continue
-        if task_strata is not None:
-            task_exit = task_exit._replace(stratum=task_strata.get(tid))
-        groups[task_exit] = groups.get(task_exit, 0) + 1
-        if per_task_metrics and task_exit.code != _UNKNOWN:
+        if plan.task_strata is not None:
+            exit_ = exit_._replace(stratum=plan.task_strata.get(tid))
+        groups[exit_] = groups.get(exit_, 0) + 1
+        if plan.metrics and exit_.outcome != NO_EXIT:
             extra = tally.extras.get(tid)
-            row = _row(task_exit, tid, roles, extra[2] if extra else None)
-            _count_metrics(plan, row, task_exit.code != _UNSCOREABLE, 1, metric_rows)
+            metrics.add(_exit_record(exit_, tid, roles, extra[2] if extra else None), exit_.outcome != UNSCOREABLE, 1)
+    if plan.metrics and not per_task:
+        for exit_, weight in groups.items():
+            if exit_.outcome != NO_EXIT:
+                metrics.add(_exit_record(exit_, None, roles, None), exit_.outcome != UNSCOREABLE, weight)
+    return ExitGroups(groups, problems, metrics)
 
-    counts = [0, 0, 0]
-    reasons: dict[str, int] = {}
-    attempt_reasons: dict[str, int] = {}
-    strata_seen: dict[str, _Stratum] = {}
-    unlabelled = first_pass = 0
-    c_sum = c_sq = scored_attempts = scored_c = 0
-    clusters: list[tuple[float, int]] = []
-    cluster_weights: list[int] = []
-    passk_table = [[pass_at_k(budget, c, k) for k in range(2, budget + 1)] for c in range(budget + 1)] if samples else []
-    passk_sums = [0.0] * max(0, budget - 1)
-    # A fixed order, so float sums (pass@k) do not depend on the order of the records.
-    for task_exit, weight in sorted(groups.items(), key=lambda item: repr(item[0])):
-        code, passes = task_exit.code, task_exit.passes
-        if code == _UNKNOWN:
-            continue  # no valid exit: the ledger will not balance, and a finding says why
-        counts[code] += weight
-        if code == _UNSCOREABLE:
-            label = task_exit.reason or "(uncoded)"
-            reasons[label] = reasons.get(label, 0) + weight
-        if task_exit.first == _PASS:
-            first_pass += weight
-        for label in task_exit.unscoreable:
-            attempt_reasons[label] = attempt_reasons.get(label, 0) + weight
-        if samples:
-            c_sum += passes * weight
-            c_sq += passes * passes * weight
-            scored_attempts += task_exit.scored * weight
-            scored_c += passes * weight
-            if task_exit.scored:
-                clusters.append((float(passes), task_exit.scored))
-                cluster_weights.append(weight)
-            for index, value in enumerate(passk_table[min(passes, budget)]):
-                passk_sums[index] += value * weight
-        if task_exit.stratum is None:
-            unlabelled += weight
-        else:
-            bucket = strata_seen.get(task_exit.stratum)
-            if bucket is None:
-                bucket = strata_seen[task_exit.stratum] = _Stratum()
-            bucket.tasks += weight
-            bucket.passed += weight * (code == _PASS)
-            bucket.c_sum += passes * weight
-            bucket.c_sq += passes * passes * weight
-        if plan.metrics and not per_task_metrics:
-            _count_metrics(plan, _row(task_exit, None, roles, None), code != _UNSCOREABLE, weight, metric_rows)
 
-    declared_ids = plan.declared_ids
-    observed = tally.tasks.keys()
-    observed_digest = ids_digest(observed)
-    conf = plan.confidence
-    exits = sum(counts)
+class _StratumTotals:
+    __slots__ = ("c_sq", "c_sum", "passed", "tasks")
 
-    # -- identity of the suite
-    digest_ok = re.fullmatch(r"[0-9a-f]{64}", plan.task_ids_sha256) is not None
+    def __init__(self) -> None:
+        self.tasks = self.passed = self.c_sum = self.c_sq = 0
+
+
+class Totals:
+    """The sums over every task's exit, filled in one pass over the distinct exits."""
+
+    def __init__(self) -> None:
+        self.counts = [0, 0, 0]  # tasks per bucket
+        self.reasons: dict[str, int] = {}  # unscoreable tasks per reason
+        self.attempt_reasons: dict[str, int] = {}  # unscoreable attempts per reason
+        self.strata: dict[str, _StratumTotals] = {}
+        self.unlabelled = 0  # tasks without a stratum
+        self.first_pass = 0  # tasks whose attempt 1 passed
+        self.c_sum = self.c_sq = 0  # samples mode: sum over tasks of c and of c^2
+        self.scored_attempts = self.scored_c = 0
+        self.clusters: list[tuple[float, int]] = []
+        self.cluster_weights: list[int] = []
+        self.pass_at_k: list[list[float]] = []  # per k = 2..budget: the weighted terms, summed with fsum
+
+    @property
+    def exits(self) -> int:
+        return sum(self.counts)
+
+    def add(self, exit_: TaskExit, weight: int, plan: Plan, passk_table: Sequence[Sequence[float]]) -> None:
+        code, passes = exit_.outcome, exit_.passes
+        self.counts[code] += weight
+        if code == UNSCOREABLE:
+            label = exit_.reason or "(uncoded)"
+            self.reasons[label] = self.reasons.get(label, 0) + weight
+        if exit_.first == PASS:
+            self.first_pass += weight
+        for label in exit_.unscoreable:
+            self.attempt_reasons[label] = self.attempt_reasons.get(label, 0) + weight
+        if plan.attempt_mode == "samples":
+            self.c_sum += passes * weight
+            self.c_sq += passes * passes * weight
+            self.scored_attempts += exit_.scored * weight
+            self.scored_c += passes * weight
+            if exit_.scored:
+                self.clusters.append((float(passes), exit_.scored))
+                self.cluster_weights.append(weight)
+            for terms, value in zip(self.pass_at_k, passk_table[min(passes, plan.attempt_budget)]):
+                terms.append(value * weight)
+        if exit_.stratum is None:
+            self.unlabelled += weight
+            return
+        bucket = self.strata.get(exit_.stratum)
+        if bucket is None:
+            bucket = self.strata[exit_.stratum] = _StratumTotals()
+        bucket.tasks += weight
+        bucket.passed += weight * (code == PASS)
+        bucket.c_sum += passes * weight
+        bucket.c_sq += passes * passes * weight
+
+
+def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
+    totals = Totals()
+    budget = plan.attempt_budget
+    passk_table: list[list[float]] = []
+    if plan.attempt_mode == "samples":
+        passk_table = [[pass_at_k(budget, c, k) for k in range(2, budget + 1)] for c in range(budget + 1)]
+        totals.pass_at_k = [[] for _ in range(2, budget + 1)]
+    for exit_, weight in groups.items():
+        if exit_.outcome != NO_EXIT:  # else the ledger will not balance, and a finding says why
+            totals.add(exit_, weight, plan, passk_table)
+    return totals
+
+
+def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Finding]:
+    """Is this the suite the claim names: the declared IDs, their digest and their count?"""
+    findings = []
+    declared_ids, observed = plan.declared_ids, tally.tasks.keys()
     if declared_ids is not None:
         declared_digest = ids_digest(declared_ids)
         if declared_digest != plan.task_ids_sha256:
-            findings.append(Finding("dataset_digest_mismatch", (
+            findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
                 f"{plan.task_ids_sha256[:64]!r}; fill it with `gate.py digest --ids FILE`")))
         missing = sorted(declared_ids.difference(observed))
         if missing:
-            findings.append(Finding("never_started", (
+            findings.append(finding("never_started", (
                 f"{len(missing)} declared task(s) have no attempt record: {_name_some(missing, len(missing))}; "
                 "record them as unscoreable (missing_artifact) rather than dropping them")))
         extra_ids = sorted(set(observed).difference(declared_ids))
         if extra_ids:
-            findings.append(Finding("unexpected_task", (
+            findings.append(finding("unexpected_task", (
                 f"{len(extra_ids)} task(s) in the runs are not in the dataset: {_name_some(extra_ids, len(extra_ids))}")))
     elif observed_digest != plan.task_ids_sha256:
-        hint = "" if digest_ok else "; it is not a sha256 at all"
-        findings.append(Finding("dataset_digest_mismatch", (
+        hint = "" if re.fullmatch(r"[0-9a-f]{64}", plan.task_ids_sha256) else "; it is not a sha256 at all"
+        findings.append(finding("dataset_digest_mismatch", (
             f"the runs' task IDs hash to {observed_digest[:12]}, the manifest declares "
             f"{plan.task_ids_sha256[:64]!r}{hint}: you ran a different suite than you published "
             f"(if the suite is right, set task_ids_sha256 to {observed_digest})")))
     if len(observed) != plan.task_count:
-        findings.append(Finding("dataset_size_mismatch",
+        findings.append(finding("dataset_size_mismatch",
                                 f"declared {plan.task_count} tasks, observed {len(observed)} in the runs"))
     if len(tally.run_ids) > 1:
-        findings.append(Finding("mixed_runs", (
+        findings.append(finding("mixed_runs", (
             f"{len(tally.run_ids)} run_ids in one file ({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); "
             "choose one with --run-id")))
+    return findings
 
-    # -- attempts, outcomes and reasons, named task by task
+
+def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], str]], ...]:
+    """Attempt problem -> (finding code, what the tasks have, how each is named)."""
+    budget = plan.attempt_budget
     allowed = ", ".join(sorted(plan.reasons))
-    for key, finding_code, text, render in (
+    return (
         ("repeated", "attempt_repeated",
-         "task(s) repeat an attempt number (retries are attempts, not replacements)", _first),
-        ("gap", "attempt_gap", "task(s) do not number their attempts 1..a without a gap", _first),
+         "task(s) repeat an attempt number (retries are attempts, not replacements)", _task_of),
+        ("gap", "attempt_gap", "task(s) do not number their attempts 1..a without a gap", _task_of),
         ("over_budget", "attempt_over_budget",
          f"task(s) used more than the attempt budget of {budget}", lambda t: f"{t[0]} (attempt {t[1]})"),
         ("short", "samples_incomplete",
          f"task(s) have fewer than the {budget} samples samples mode requires", lambda t: f"{t[0]} ({t[1]})"),
-        ("unknown", "unknown_outcome", "attempt(s) have an outcome other than pass, fail or unscoreable", _attempt),
-        ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})", _attempt),
+        ("unknown", "unknown_outcome", "attempt(s) have an outcome other than pass, fail or unscoreable", _task_attempt),
+        ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})", _task_attempt),
         ("reason_on_scored", "reason_on_scored",
-         "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, not both", _attempt),
-    ):
-        sample = problem_samples.get(key)
-        if sample is not None:
-            findings.append(Finding(finding_code, f"{sample.count} {text}: {_name_some(sample.items, sample.count, render)}"))
-    if exits != plan.task_count:
-        findings.append(Finding("ledger_does_not_balance", (
-            f"{counts[0]} pass + {counts[1]} fail + {counts[2]} unscoreable = {exits} exits "
-            f"vs {plan.task_count} entries")))
-
-    # -- controls
-    _check_controls(plan, tally, info, findings)
-
-    # -- envelope
-    if tally.over_envelope.count:
-        findings.append(Finding("envelope_exceeded", (
-            f"{tally.over_envelope.count} attempt(s) ran longer than envelope.wall_clock_s_per_task = "
-            f"{plan.wall_clock_limit:g} s, outside the instrument the claim describes: "
-            f"{_name_some(tally.over_envelope.items, tally.over_envelope.count, lambda t: f'{t[0]}#{t[1]} ({t[2]:g} s)')}")))
-
-    # -- strata
-    strata_lines = _strata_lines(plan, strata_seen, problem_samples.get("stratum"), unlabelled, findings, samples)
-
-    # -- rates
-    if samples:
-        headline = _samples_rate(c_sum, c_sq, plan.task_count, budget, conf)
-        assert headline is not None
-        secondary = None
-        if scored_attempts:
-            se = clustered_se(clusters, cluster_weights)
-            mean = scored_c / scored_attempts
-            half = z_for(conf) * se
-            secondary = Rate(Fraction(scored_c), scored_attempts, max(0.0, mean - half), min(1.0, mean + half), "clustered")
-        headline_name = "pass@1"
-        pass_k = tuple((k, s / plan.task_count) for k, s in zip(range(2, budget + 1), passk_sums))
-        first_attempt = None
-    else:
-        headline_rate = wilson_rate(counts[0], plan.task_count, conf)
-        assert headline_rate is not None
-        headline = headline_rate
-        secondary = wilson_rate(counts[0], counts[0] + counts[1], conf) if counts[0] + counts[1] else None
-        headline_name = "pass_rate"
-        pass_k = ()
-        first_attempt = wilson_rate(first_pass, plan.task_count, conf) if budget > 1 else None
-    metric_lines = _metric_lines(plan, metric_rows, tally.seen_fields, findings)
-    if not samples:
-        for line in metric_lines:
-            if line.headline and line.rate is not None:
-                headline_name, headline, secondary = line.name, line.rate, line.secondary
-    return Ledger(
-        entries=plan.task_count,
-        exits=exits,
-        counts=dict(zip(BUCKETS, counts)),
-        reasons=_by_count(reasons),
-        attempt_reasons=_by_count(attempt_reasons),
-        headline_name=headline_name,
-        headline=headline,
-        secondary=secondary,
-        first_attempt=first_attempt,
-        pass_at_k=pass_k,
-        strata=strata_lines,
-        metrics=metric_lines,
-        observed_tasks=len(observed),
-        observed_digest=observed_digest,
-        runs_sha256=tally.sha256,
-        run_ids=tuple(sorted(tally.run_ids)),
-        records=tally.records,
-        cost=_cost_summary(tally),
-        findings=tuple(findings),
+         "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, not both", _task_attempt),
     )
 
 
-def _by_count(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+def _judge_attempts(plan: Plan, problems: Mapping[str, FirstFew]) -> list[Finding]:
+    """Attempts, outcomes and reasons, named task by task."""
+    findings = []
+    for problem, code, text, render in _attempt_findings(plan):
+        tasks = problems.get(problem)
+        if tasks is not None:
+            findings.append(finding(code, f"{tasks.count} {text}: {tasks.named(render)}"))
+    return findings
 
 
-def _check_controls(plan: Plan, tally: _Tally, info: list[tuple[int, Any, Any, str]], findings: list[Finding]) -> None:
-    if plan.require_controls:
-        has_negative = "no_edit" in plan.control_run_roles or any(
-            c.role == "negative" and c.expected == "fail" for c in plan.controls)
-        has_positive = "known_fix" in plan.control_run_roles or any(
-            c.role == "positive" and c.expected == "pass" for c in plan.controls)
-        if not (has_negative and has_positive):
-            lacking = [name for name, ok in (("negative (expects fail)", has_negative), ("positive (expects pass)", has_positive)) if not ok]
-            findings.append(Finding("controls_incomplete", (
-                f"no {' and no '.join(lacking)} control: declare a control task or a control run "
-                "(no_edit / known_fix) so the gate can tell a broken harness from a weak model")))
+def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
+    if totals.exits == plan.task_count:
+        return []
+    passed, failed, lost = totals.counts
+    return [finding("ledger_does_not_balance", (
+        f"{passed} pass + {failed} fail + {lost} unscoreable = {totals.exits} exits vs {plan.task_count} entries"))]
+
+
+def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -> Finding | None:
+    """How one control task exited, judged against what it expects."""
+    tid = control.task_id
+    in_budget = [kinds[attempt_kind(e)] for e in entries if attempt_number(e) <= plan.attempt_budget]
+    codes = [kind.code for kind in in_budget]
+    scored = [code for code in codes if code in (PASS, FAIL)]
+    if not scored or (UNSCOREABLE in codes and plan.attempt_mode == "samples"):
+        reasons = sorted({str(kinds[attempt_kind(e)].reason) for e in entries if kinds[attempt_kind(e)].code == UNSCOREABLE})
+        return finding("control_inconclusive", (
+            f"{tid}: the {control.role} control is unscoreable ({', '.join(reasons) or 'no scored attempt'}); "
+            "the instrument is unproven"))
+    if plan.attempt_mode == "samples":
+        got = "pass" if all(code == PASS for code in scored) else ("fail" if PASS not in scored else "mixed")
+    else:
+        got = "pass" if PASS in scored else "fail"
+    if got != control.expected:
+        return finding("control_violated", (
+            f"{tid}: expected {control.expected}, got {got}; the instrument is broken, not the model"))
+    return None
+
+
+def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
+    """A claim needs a control that must fail and one that must pass, and each must behave."""
+    if plan.gating != "claim":
+        return []
+    findings = []
+    has_negative = "no_edit" in plan.control_run_roles or any(
+        c.role == "negative" and c.expected == "fail" for c in plan.controls)
+    has_positive = "known_fix" in plan.control_run_roles or any(
+        c.role == "positive" and c.expected == "pass" for c in plan.controls)
+    if not (has_negative and has_positive):
+        lacking = [name for name, ok in (("negative (expects fail)", has_negative), ("positive (expects pass)", has_positive)) if not ok]
+        findings.append(finding("controls_incomplete", (
+            f"no {' and no '.join(lacking)} control: declare a control task or a control run "
+            "(no_edit / known_fix) so the gate can tell a broken harness from a weak model")))
+    kinds = tally.kind_infos()
     for control in plan.controls:
         tid = control.task_id
         if plan.declared_ids is not None and tid not in plan.declared_ids:
-            findings.append(Finding("control_outside_dataset", f"{tid}: the {control.role} control is not a dataset task"))
+            findings.append(finding("control_outside_dataset", f"{tid}: the {control.role} control is not a dataset task"))
             continue
         packed = tally.tasks.get(tid)
         if packed is None:
-            findings.append(Finding("control_missing", f"{tid}: the {control.role} control has no attempt record"))
+            findings.append(finding("control_missing", f"{tid}: the {control.role} control has no attempt record"))
             continue
-        entries = (packed,) if type(packed) is int else tuple(sorted(packed))
-        codes = [info[e & _KIND_MASK][0] for e in entries if (e >> _KIND_BITS) < plan.attempt_budget]
-        scored = [code for code in codes if code in (_PASS, _FAIL)]
-        if not scored or (_UNSCOREABLE in codes and plan.attempt_mode == "samples"):
-            reasons = sorted({str(info[e & _KIND_MASK][1]) for e in entries if info[e & _KIND_MASK][0] == _UNSCOREABLE})
-            findings.append(Finding("control_inconclusive", (
-                f"{tid}: the {control.role} control is unscoreable ({', '.join(reasons) or 'no scored attempt'}); "
-                "the instrument is unproven")))
-            continue
-        if plan.attempt_mode == "samples":
-            got = "pass" if all(code == _PASS for code in scored) else ("fail" if _PASS not in scored else "mixed")
-        else:
-            got = "pass" if _PASS in scored else "fail"
-        if got != control.expected:
-            findings.append(Finding("control_violated", (
-                f"{tid}: expected {control.expected}, got {got}; the instrument is broken, not the model")))
+        judged = _control_exit(control, task_attempts(packed), kinds, plan)
+        if judged is not None:
+            findings.append(judged)
+    return findings
 
 
-def _strata_lines(
-    plan: Plan, seen: dict[str, _Stratum], problems: _Sample | None, unlabelled: int, findings: list[Finding], samples: bool
-) -> tuple[StratumLine, ...]:
-    declared = plan.strata
+def _judge_envelope(plan: Plan, tally: _Tally) -> list[Finding]:
+    over = tally.over_envelope
+    if not over.count:
+        return []
+    return [finding("envelope_exceeded", (
+        f"{over.count} attempt(s) ran longer than envelope.wall_clock_s_per_task = "
+        f"{plan.wall_clock_limit:g} s, outside the instrument the claim describes: "
+        f"{over.named(lambda t: f'{t[0]}#{t[1]} ({t[2]:g} s)')}"))]
+
+
+def _stratum_rate(bucket: _StratumTotals, tasks: int, plan: Plan) -> Rate | None:
+    if plan.attempt_mode == "samples":
+        return samples_rate(bucket.c_sum, bucket.c_sq, tasks, plan.attempt_budget, plan.confidence)
+    return wilson_rate(bucket.passed, tasks, plan.confidence)
+
+
+def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tuple[tuple[StratumLine, ...], list[Finding]]:
+    """Each stratum's rate, and where the records' strata disagree with the declaration."""
+    findings = []
+    declared, seen = plan.strata, totals.strata
     if declared is not None and sum(declared.values()) != plan.task_count:
-        findings.append(Finding("strata_do_not_sum", (
+        findings.append(finding("strata_do_not_sum", (
             f"declared strata sum to {sum(declared.values())}, task_count is {plan.task_count}")))
-    if plan.task_strata is None and seen and unlabelled:
-        findings.append(Finding("stratum_count_mismatch", (
-            f"{unlabelled} task(s) carry no stratum while others do: when records carry stratum, every record must")))
+    if plan.task_strata is None and seen and totals.unlabelled:
+        findings.append(finding("stratum_count_mismatch", (
+            f"{totals.unlabelled} task(s) carry no stratum while others do: when records carry stratum, every record must")))
     if problems is not None:
-        findings.append(Finding("stratum_count_mismatch", (
+        findings.append(finding("stratum_count_mismatch", (
             f"{problems.count} task(s) are recorded in more than one stratum, or in a stratum on some attempts only: "
-            f"{_name_some(problems.items, problems.count, _first)}")))
-    labelled = seen
-    if declared is not None and labelled and plan.task_strata is None:
-        observed = {name: bucket.tasks for name, bucket in labelled.items()}
+            f"{problems.named(_task_of)}")))
+    if declared is not None and seen and plan.task_strata is None:
+        observed = {name: bucket.tasks for name, bucket in seen.items()}
         differ = sorted(name for name in set(declared) | set(observed) if declared.get(name, 0) != observed.get(name, 0))
         if differ:
             shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed {observed.get(name, 0)}" for name in differ)
-            findings.append(Finding("stratum_count_mismatch", f"per-stratum task counts differ from the declaration: {shown}"))
-    names = sorted(set(labelled) | set(declared or {}) | set(plan.withheld))
+            findings.append(finding("stratum_count_mismatch", f"per-stratum task counts differ from the declaration: {shown}"))
     lines = []
-    for name in names:
-        bucket = labelled.get(name)
+    for name in sorted(set(seen) | set(declared or {}) | set(plan.withheld)):
+        bucket = seen.get(name)
         count = declared.get(name) if declared is not None else None
         if name in plan.withheld:
             lines.append(StratumLine(name, count, bucket.tasks if bucket else 0, None, withheld=True))
@@ -1506,40 +2022,69 @@ def _strata_lines(
         if bucket is None or tasks == 0:
             lines.append(StratumLine(name, count, 0, None))
             continue
-        if samples:
-            rate = _samples_rate(bucket.c_sum, bucket.c_sq, max(tasks, bucket.tasks), plan.attempt_budget, plan.confidence)
-        else:
-            rate = wilson_rate(bucket.passed, max(tasks, bucket.tasks), plan.confidence)
-        lines.append(StratumLine(name, count, bucket.tasks, rate))
-    return tuple(lines)
+        lines.append(StratumLine(name, count, bucket.tasks, _stratum_rate(bucket, max(tasks, bucket.tasks), plan)))
+    return tuple(lines), findings
 
-def _metric_lines(plan: Plan, rows: list[list[int]], seen: set[str], findings: list[Finding]) -> tuple[MetricLine, ...]:
+
+def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tuple[MetricLine, ...], list[Finding]]:
+    """Each declared metric's rate; an undefined metric, or a headline metric that shrinks the denominator, is a finding."""
     if not plan.metrics:
-        return ()
+        return (), []
+    findings = []
     headline_index = next((i for i, m in enumerate(plan.metrics) if m.spec.headline), 0)
     lines = []
-    for index, (metric, (k, n, k2, n2)) in enumerate(zip(plan.metrics, rows)):
+    for index, (metric, (k, n, k2, n2)) in enumerate(zip(plan.metrics, counts.rows)):
         spec = metric.spec
         problem = metric.problem
-        unknown = sorted(metric.fields - _RECORD_FIELDS - seen)
+        unknown = sorted(metric.fields - RECORD_FIELDS - seen)
         if problem is None and unknown:  # a typo would otherwise count every task as a non-match
             problem = f"no record carries the field {unknown[0]!r}"
         if problem is not None:
-            findings.append(Finding("metric_undefined", f"metric {spec.name!r}: {problem}"))
+            findings.append(finding("metric_undefined", f"metric {spec.name!r}: {problem}"))
             lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index,
                                     None, defined=False))
             continue
         if metric.denominator is None:
             n = plan.task_count
-        rate = wilson_rate(k, n, plan.confidence)
-        secondary = wilson_rate(k2, n2, plan.confidence)
         if index == headline_index and n < plan.task_count:
-            findings.append(Finding("headline_denominator_shrunk", (
+            findings.append(finding("headline_denominator_shrunk", (
                 f"headline metric {spec.name!r} divides by {n} of {plan.task_count} tasks "
                 f"(denominator {spec.denominator!r}); the headline keeps the full denominator: "
                 f"use {_TASK_COUNT!r} and show the narrower rate as a labelled secondary metric")))
-        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index, rate, secondary))
-    return tuple(lines)
+        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index,
+                                wilson_rate(k, n, plan.confidence), wilson_rate(k2, n2, plan.confidence)))
+    return tuple(lines), findings
+
+
+class Rates(NamedTuple):
+    name: str
+    headline: Rate
+    secondary: Rate | None
+    first_attempt: Rate | None
+    pass_at_k: tuple[tuple[int, float], ...]
+
+
+def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
+    """The headline over the full declared denominator, and the labelled rates beside it."""
+    conf, budget, n = plan.confidence, plan.attempt_budget, plan.task_count
+    if plan.attempt_mode == "samples":
+        headline = samples_rate(totals.c_sum, totals.c_sq, n, budget, conf)
+        secondary = None
+        if totals.scored_attempts:
+            half = z_for(conf) * clustered_se(totals.clusters, totals.cluster_weights)
+            mean = totals.scored_c / totals.scored_attempts
+            secondary = Rate(Fraction(totals.scored_c), totals.scored_attempts, max(0.0, mean - half),
+                             min(1.0, mean + half), "clustered")
+        pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_at_k))
+        return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k)
+    passed, failed, _ = totals.counts
+    rates = Rates("pass_rate", cast(Rate, wilson_rate(passed, n, conf)),
+                  wilson_rate(passed, passed + failed, conf) if passed + failed else None,
+                  wilson_rate(totals.first_pass, n, conf) if budget > 1 else None, ())
+    for line in metrics:
+        if line.headline and line.rate is not None:
+            rates = rates._replace(name=line.name, headline=line.rate, secondary=line.secondary)
+    return rates
 
 
 def _median(values: Iterable[float]) -> float | None:
@@ -1559,9 +2104,47 @@ def _cost_summary(tally: _Tally) -> CostSummary | None:
     )
 
 
+def _by_count(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def settle(tally: _Tally, plan: Plan) -> Ledger:
+    """Give every task exactly one exit, evaluate every metric, and list every finding."""
+    grouped = _group_exits(tally, plan)
+    totals = _totals(grouped.groups, plan)
+    observed_digest = ids_digest(tally.tasks)
+    strata, strata_findings = _strata_lines(plan, totals, grouped.problems.get("stratum"))
+    metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
+    rates = _rates(plan, totals, metrics)
+    findings = (*_judge_suite(plan, tally, observed_digest), *_judge_attempts(plan, grouped.problems),
+                *_judge_balance(plan, totals), *_judge_controls(plan, tally), *_judge_envelope(plan, tally),
+                *strata_findings, *metric_findings)
+    return Ledger(
+        entries=plan.task_count,
+        exits=totals.exits,
+        counts=dict(zip(BUCKETS, totals.counts)),
+        reasons=_by_count(totals.reasons),
+        attempt_reasons=_by_count(totals.attempt_reasons),
+        headline_name=rates.name,
+        headline=rates.headline,
+        secondary=rates.secondary,
+        first_attempt=rates.first_attempt,
+        pass_at_k=rates.pass_at_k,
+        strata=strata,
+        metrics=metrics,
+        observed_tasks=len(tally.tasks),
+        observed_digest=observed_digest,
+        runs_sha256=tally.sha256,
+        run_ids=tuple(sorted(tally.run_ids)),
+        records=tally.records,
+        cost=_cost_summary(tally),
+        findings=findings,
+    )
+
+
 def gate_runs(plan: Plan, runs: Path, run_id: str | None = None) -> Ledger:
     """Stream one runs file against a plan and settle it."""
-    return settle(_tally_runs(runs, run_id, plan.wall_clock_limit, plan.extra_fields), plan)
+    return settle(tally_runs(runs, run_id, plan.wall_clock_limit, plan.extra_fields), plan)
 
 
 #####################################################################
@@ -1569,64 +2152,48 @@ def gate_runs(plan: Plan, runs: Path, run_id: str | None = None) -> Ledger:
 #####################################################################
 
 
-class SliceRule(NamedTuple):
-    allowed_licenses: tuple[str, ...] = DEFAULT_LICENSES
-    wide_above: int = 30
-    min_per_stratum: int = 5
-    withhold_thin_strata: bool = False
-
-
-def canonical_json(value: Any) -> bytes:
-    # The seed's definition exactly: json.dumps defaults (ensure_ascii) with sorted keys, no spaces.
-    return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")
-
-
 def _sha(value: Any) -> str:
     return hashlib.sha256(canonical_json(value)).hexdigest()
-
-
-def load_tasks(path: Path) -> list[dict[str, Any]]:
-    tasks = load_json_file(path)
-    if not isinstance(tasks, list) or not tasks:
-        raise GateError(f"{path}: expected a non-empty JSON list of task objects, got {_type_name(tasks)}")
-    for index, task in enumerate(tasks):
-        if not isinstance(task, dict):
-            raise GateError(f"{path}: [{index}]: expected a task object, got {_type_name(task)}")
-    return tasks
 
 
 def stratum_of(task: Mapping[str, Any], wide_above: int) -> str:
     return f"{task['language']}:{'narrow' if task['edit_span'] <= wide_above else 'wide'}"
 
 
+def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule, repeats: int | None) -> list[str]:
+    """One task against the inclusion rule; `repeats` is the index of an earlier task with its ID."""
+    problems = []
+    missing = [name for name in TASK_FIELDS if name not in task]
+    if missing:
+        problems.append(f"{label}: missing {', '.join(missing)}")
+    for name in ("task_id", "repo", "commit", "language", "license"):
+        if name in task and not is_task_id(task[name]):  # the task-ID rule, for every identifier field
+            problems.append(f"{label}: {name} must be a non-empty string without surrounding spaces, "
+                            f"got {_type_name(task[name])}")
+    if repeats is not None:
+        problems.append(f"{label}: task_id repeats task [{repeats}]")
+    if "has_failing_test" in task and task["has_failing_test"] is not True:
+        problems.append(f"{label}: has_failing_test is {_type_name(task['has_failing_test'])}; a task enters only with a failing test")
+    license_name = task.get("license")
+    if isinstance(license_name, str) and license_name not in rule.allowed_licenses:
+        problems.append(f"{label}: license {license_name!r} is outside the inclusion rule ({', '.join(rule.allowed_licenses)})")
+    span = task.get("edit_span")
+    if "edit_span" in task and not (isinstance(span, int) and _is_int(span) and span >= 1):
+        problems.append(f"{label}: edit_span must be a positive integer, got {_type_name(span)}")
+    return problems
+
+
 def inclusion_violations(tasks: Sequence[Mapping[str, Any]], rule: SliceRule) -> list[str]:
-    """Every violation of the inclusion rule, for every task (the seed stopped at the first)."""
+    """Every violation of the inclusion rule, for every task (the design note's sketch stopped at the first)."""
     problems = []
     seen: dict[str, int] = {}
     for index, task in enumerate(tasks):
         tid = task.get("task_id")
         label = f"[{index}] {tid}" if isinstance(tid, str) and tid else f"[{index}]"
-        missing = [name for name in TASK_FIELDS if name not in task]
-        if missing:
-            problems.append(f"{label}: missing {', '.join(missing)}")
-        for name in ("task_id", "repo", "commit", "language", "license"):
-            value = task.get(name)
-            if name in task and (not isinstance(value, str) or not value.strip() or value != value.strip()
-                                 or not value.isprintable()):
-                problems.append(f"{label}: {name} must be a non-empty string without surrounding spaces, got {_type_name(value)}")
-        if isinstance(tid, str) and tid:
-            if tid in seen:
-                problems.append(f"{label}: task_id repeats task [{seen[tid]}]")
-            else:
-                seen[tid] = index
-        if "has_failing_test" in task and task["has_failing_test"] is not True:
-            problems.append(f"{label}: has_failing_test is {_type_name(task['has_failing_test'])}; a task enters only with a failing test")
-        license_name = task.get("license")
-        if isinstance(license_name, str) and license_name not in rule.allowed_licenses:
-            problems.append(f"{label}: license {license_name!r} is outside the inclusion rule ({', '.join(rule.allowed_licenses)})")
-        span = task.get("edit_span")
-        if "edit_span" in task and not (isinstance(span, int) and _is_int(span) and span >= 1):
-            problems.append(f"{label}: edit_span must be a positive integer, got {_type_name(span)}")
+        repeats = seen.get(tid) if isinstance(tid, str) else None
+        problems.extend(_task_violations(label, task, rule, repeats))
+        if isinstance(tid, str) and tid and repeats is None:
+            seen[tid] = index
     return problems
 
 
@@ -1635,7 +2202,9 @@ class CardResult(NamedTuple):
     problems: tuple[str, ...]  # inclusion-rule violations and floor misses: refuse
 
 
-def build_card(tasks: Sequence[Mapping[str, Any]], rule: SliceRule, attempt_budget: int, not_a_claim_about: Sequence[str]) -> CardResult:
+def build_card(tasks: Sequence[Mapping[str, Any]], rule: SliceRule, attempt_budget: int,
+               not_a_claim_about: Sequence[str]) -> CardResult:
+    """Freeze a task slice: the card, or every reason the slice cannot be frozen under the rule."""
     problems = inclusion_violations(tasks, rule)
     if problems:
         return CardResult(None, tuple(problems))
@@ -1682,22 +2251,6 @@ def build_card(tasks: Sequence[Mapping[str, Any]], rule: SliceRule, attempt_budg
     return CardResult(card, ())
 
 
-def rule_of_card(card: Mapping[str, Any], where: str) -> tuple[SliceRule, int, tuple[str, ...]]:
-    top = _Fields(card, where)
-    if top.get("card_version") != CARD_VERSION:
-        top.fail("card_version", f"expected {CARD_VERSION}, got {_type_name(top.get('card_version'))}")
-    rule = top.child("inclusion_rule")
-    metric = top.child("metric")
-    assert rule is not None and metric is not None
-    licenses = rule.strings("allowed_licenses")
-    withhold = rule.required("withhold_thin_strata")
-    if not isinstance(withhold, bool):
-        rule.fail("withhold_thin_strata", f"expected true or false, got {_type_name(withhold)}")
-    slice_rule = SliceRule(licenses, rule.integer("wide_above", 0), rule.integer("min_per_stratum", 0), withhold)
-    not_a_claim = top.strings("not_a_claim_about")
-    return slice_rule, metric.integer("attempt_budget", 1), not_a_claim
-
-
 def describe_drift(card: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]]) -> list[str]:
     """Name what drifted: tasks added, removed, and changed (with the changed fields)."""
     recorded = card.get("tasks")
@@ -1733,185 +2286,43 @@ class Verification(NamedTuple):
     problems: tuple[str, ...]
 
 
-def verify_card(tasks: Sequence[Mapping[str, Any]], card: Mapping[str, Any], where: str) -> Verification:
+def verify_card(tasks: Sequence[Mapping[str, Any]], card: Card) -> Verification:
     """Recompute the card from the tasks under the card's own rule, and compare every field."""
-    rule, budget, not_a_claim = rule_of_card(card, where)
-    extra = [t for t in not_a_claim if t not in DEFAULT_NOT_A_CLAIM_ABOUT]
-    rebuilt = build_card(tasks, rule, budget, extra)
+    extra = [t for t in card.not_a_claim_about if t not in DEFAULT_NOT_A_CLAIM_ABOUT]
+    rebuilt = build_card(tasks, card.rule, card.attempt_budget, extra)
     digest = _sha(list(tasks))
     problems: list[str] = []
-    if card.get("dataset_digest") != digest:
+    if card.dataset_digest != digest:
         problems.append("slice drifted; refuse to publish the score")
-        problems.extend(describe_drift(card, tasks) or ["the task list changed order or formatting"])
+        problems.extend(describe_drift(card.raw, tasks) or ["the task list changed order or formatting"])
     if rebuilt.card is None:
         return Verification(False, digest, len(tasks), (*problems, *rebuilt.problems))
     if not problems:
-        differ = sorted(k for k in set(card) | set(rebuilt.card) if card.get(k) != rebuilt.card.get(k))
+        differ = sorted(k for k in set(card.raw) | set(rebuilt.card) if card.raw.get(k) != rebuilt.card.get(k))
         if differ:
             problems.append(f"card fields do not match the tasks they describe: {', '.join(differ)}")
     return Verification(not problems, digest, len(tasks), tuple(problems))
 
 
-def write_new_file(path: Path, text: str, force: bool) -> None:
-    """Write atomically (temporary file, then rename); never over an existing file without force."""
-    import tempfile
-
-    folder = path.parent if str(path.parent) else Path(".")
-    if not force and path.exists():
-        raise GateError(f"{path}: exists; a frozen card is a record: pass --force to replace it")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        if force:
-            os.replace(temporary, path)
-        else:
-            os.link(temporary, path)  # fails if the path appeared meanwhile: no silent clobber
-            os.unlink(temporary)
-    except FileExistsError:
-        os.unlink(temporary)
-        raise GateError(f"{path}: exists; pass --force to replace it") from None
-    except OSError as exc:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
-
-
-class CardContext(NamedTuple):
-    """A verified card as the gate uses it."""
-
-    card: dict[str, Any]
-    task_ids: frozenset[str]
-    task_strata: dict[str, str]
-    drift: tuple[str, ...]
-    attempt_budget: int  # the card's metric contract
-
-
 def load_card_context(manifest: Manifest) -> CardContext | None:
+    """The manifest's card and task slice, verified; None when the manifest names no card."""
     if manifest.tasks_path is None or manifest.card_path is None:
         return None
     tasks = load_tasks(manifest.tasks_path)
-    card = load_json_file(manifest.card_path)
-    where = str(manifest.card_path)
-    if not isinstance(card, dict):
-        raise GateError(f"{where}: expected a card object, got {_type_name(card)}")
-    rule, budget, _ = rule_of_card(card, where)
-    verification = verify_card(tasks, card, where)
+    card = load_card(manifest.card_path)
+    verification = verify_card(tasks, card)
     strata = {}
     for task in tasks:
         span, language = task.get("edit_span"), task.get("language")
         if _is_int(span) and isinstance(language, str):  # a broken task is already a card_drift finding
-            strata[str(task.get("task_id"))] = stratum_of(task, rule.wide_above)
+            strata[str(task.get("task_id"))] = stratum_of(task, card.rule.wide_above)
     ids = frozenset(str(t.get("task_id")) for t in tasks)
-    return CardContext(card, ids, strata, verification.problems, budget)
+    return CardContext(card, ids, strata, verification.problems)
 
 
 #####################################################################
-# The gate: a manifest, its card and control runs, one runs file, and an optional claim
+# One claim: a manifest, its card and control runs, one runs file, and the number to be quoted
 #####################################################################
-
-
-class ControlRunResult(NamedTuple):
-    role: str
-    runs: str
-    bound: float
-    ledger: Ledger
-
-
-class ClaimCheck(NamedTuple):
-    text: str
-    matches: bool
-    message: str
-
-
-class Report(NamedTuple):
-    manifest: Manifest
-    ledger: Ledger
-    confidence: float
-    attempt_mode: str
-    attempt_budget: int
-    control_runs: tuple[ControlRunResult, ...]
-    not_a_claim_about: tuple[str, ...]
-    card_digest: str | None
-    claim: ClaimCheck | None
-    findings: tuple[Finding, ...]
-    passed: frozenset[str] | None = None
-
-    @property
-    def verdict(self) -> str:
-        return "BLOCKED" if self.findings else "PUBLISHABLE"
-
-
-def _card_strata(card: Mapping[str, Any], where: str) -> tuple[dict[str, int], frozenset[str]]:
-    top = _Fields(card, where)
-    strata_fields = top.child("strata")
-    assert strata_fields is not None
-    strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj}
-    return strata, frozenset(top.strings("withheld"))
-
-
-def make_plan(manifest: Manifest, context: CardContext | None, confidence: float, findings: list[Finding]) -> Plan:
-    """Combine the manifest and the card into one plan; disagreements between them are findings."""
-    budget = manifest.attempt_budget or 1
-    declared_ids = frozenset(manifest.task_ids) if manifest.task_ids is not None else None
-    strata, task_strata = manifest.strata, None
-    withheld: frozenset[str] = frozenset()
-    if context is not None:
-        where = str(manifest.card_path)
-        card = context.card
-        if context.drift:
-            findings.append(Finding("card_drift", "; ".join(context.drift)))
-        if card.get("task_ids_sha256") != manifest.task_ids_sha256:
-            findings.append(Finding("card_manifest_mismatch", (
-                f"the card's task_ids_sha256 {str(card.get('task_ids_sha256'))[:12]} is not the manifest's "
-                f"{manifest.task_ids_sha256[:12]}: the card and the claim describe different suites")))
-        if declared_ids is not None and declared_ids != context.task_ids:
-            findings.append(Finding("card_manifest_mismatch", "dataset.task_ids differs from the card's task list"))
-        declared_ids = context.task_ids
-        card_strata, withheld = _card_strata(card, where)
-        if manifest.strata is not None and manifest.strata != card_strata:
-            findings.append(Finding("stratum_count_mismatch", "dataset.strata in the manifest differs from the card's strata"))
-        strata, task_strata = card_strata, context.task_strata
-        card_budget = context.attempt_budget
-        if manifest.attempt_budget is not None and manifest.attempt_budget != card_budget:
-            findings.append(Finding("attempt_budget_mismatch", (
-                f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric contract "
-                f"says {card_budget}; the contract is fixed before any model is called")))
-        budget = card_budget
-    metrics = []
-    fields: set[str] = set()
-    for spec in manifest.metrics:
-        compiled, used = compile_metric(spec)
-        hidden = sorted(compiled.strata & withheld)
-        if compiled.problem is None and hidden:  # no rate is ever printed for a withheld stratum
-            compiled = compiled._replace(numerator=None, denominator=None,
-                                         problem=f"stratum {hidden[0]!r} is withheld (below the floor): it gets no rate")
-        metrics.append(compiled)
-        fields |= used
-    limit = manifest.envelope.get("wall_clock_s_per_task")
-    return Plan(
-        task_count=manifest.task_count,
-        task_ids_sha256=manifest.task_ids_sha256,
-        declared_ids=declared_ids,
-        strata=strata,
-        task_strata=task_strata,
-        withheld=withheld,
-        controls=manifest.controls,
-        control_run_roles=frozenset(run.role for run in manifest.control_runs),
-        require_controls=True,
-        attempt_budget=budget,
-        attempt_mode=manifest.attempt_mode,
-        reasons=manifest.reasons,
-        wall_clock_limit=float(limit) if limit is not None else None,
-        metrics=tuple(metrics),
-        extra_fields=frozenset(fields - _RECORD_FIELDS),
-        confidence=confidence,
-    )
 
 
 def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
@@ -1939,6 +2350,10 @@ def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
     return value, half, None
 
 
+def _count(k: Fraction) -> str:
+    return str(k.numerator) if k.denominator == 1 else f"{float(k):.2f}"
+
+
 def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
     """Does the number about to be pasted equal the headline at the precision it was written with?"""
     value, half, fraction = parse_claim(text)
@@ -1946,81 +2361,40 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
     head_value = head.k / head.n
     shown = f"{_count(head.k)}/{head.n} = {float(head_value):.3f}"
 
-    def near(x: Fraction) -> bool:
-        return abs(x - value) <= half
+    def matches(k: Fraction, n: int) -> bool:
+        if fraction is not None:
+            return (Fraction(fraction[0]), fraction[1]) == (k, n)
+        return abs(k / n - value) <= half
 
-    if fraction is not None:
-        matches = Fraction(fraction[0]) == head.k and fraction[1] == head.n
-    else:
-        matches = near(head_value)
-    if matches:
+    if matches(head.k, head.n):
         return ClaimCheck(text, True, f"{text} matches the headline {shown}"), None
-    if second is not None and (near(second.k / second.n) if fraction is None else (Fraction(fraction[0]), fraction[1]) == (second.k, second.n)):
+    if second is not None and matches(second.k, second.n):
         message = (f"{text} is the scoreable-only rate {_count(second.k)}/{second.n}, not the headline {shown}: "
                    "quote it only with its label, beside the headline")
-        return ClaimCheck(text, False, message), Finding("claim_is_secondary", message)
+        return ClaimCheck(text, False, message), finding("claim_is_secondary", message)
     for dropped in range(1, max(1, head.n // 2) + 1):
         denominator = head.n - dropped
         if denominator < 1:
             break
-        candidate = head.k / denominator
-        if (fraction is not None and (Fraction(fraction[0]), fraction[1]) == (head.k, denominator)) or (fraction is None and near(candidate)):
+        if matches(head.k, denominator):
             message = (f"{text} equals {_count(head.k)}/{denominator}: {dropped} task(s) were dropped from the "
                        f"denominator; the headline is {shown}")
-            return ClaimCheck(text, False, message), Finding("claim_shrunk_denominator", message)
+            return ClaimCheck(text, False, message), finding("claim_shrunk_denominator", message)
     message = f"{text} is not supported by this ledger: the headline is {shown}"
-    return ClaimCheck(text, False, message), Finding("claim_unsupported", message)
+    return ClaimCheck(text, False, message), finding("claim_unsupported", message)
 
 
-def _count(k: Fraction) -> str:
-    return str(k.numerator) if k.denominator == 1 else f"{float(k):.2f}"
-
-
-def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
-              claim: str | None = None, keep_passed: bool = False) -> Report:
-    """Gate one claim: the manifest, its card and control runs, and the runs file."""
-    manifest = load_manifest(manifest_path)
-    context = load_card_context(manifest)
-    findings: list[Finding] = []
-    plan = make_plan(manifest, context, confidence, findings)
-    tally = _tally_runs(runs_path, run_id, plan.wall_clock_limit, plan.extra_fields)
-    ledger = settle(tally, plan)
-    findings.extend(ledger.findings)
-    control_results = []
-    for run in manifest.control_runs:
-        control_plan = plan._replace(controls=(), require_controls=False, metrics=(), extra_fields=frozenset())
-        control_ledger = gate_runs(control_plan, run.runs)
-        for finding in control_ledger.findings:
-            findings.append(Finding(f"{run.role}:{finding.code}", finding.message))
-        rate = control_ledger.headline.value
-        bound = run.max_pass_rate if run.max_pass_rate is not None else run.min_pass_rate
-        assert bound is not None
-        if (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
-            relation = "above its ceiling" if run.max_pass_rate is not None else "below its floor"
-            findings.append(Finding("control_run_violated", (
-                f"{run.role} run passes {rate:.3f}, {relation} of {bound:g}: the harness does not "
-                f"{'fail untouched repositories' if run.role == 'no_edit' else 'pass the recorded fixes'}")))
-        control_results.append(ControlRunResult(run.role, os.path.relpath(run.runs, manifest.path.parent), bound, control_ledger))
-    claim_check = None
-    if claim is not None:
-        claim_check, claim_finding = check_claim(claim, ledger)
-        if claim_finding is not None:
-            findings.append(claim_finding)
-    not_a_claim = tuple(context.card.get("not_a_claim_about", ())) if context else ()
-    passed = _passed_tasks(plan, tally) if keep_passed else None
-    return Report(
-        manifest=manifest,
-        ledger=ledger,
-        confidence=confidence,
-        attempt_mode=plan.attempt_mode,
-        attempt_budget=plan.attempt_budget,
-        control_runs=tuple(control_results),
-        not_a_claim_about=not_a_claim,
-        card_digest=str(context.card.get("dataset_digest")) if context else None,
-        claim=claim_check,
-        findings=tuple(findings),
-        passed=passed,
-    )
+def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[ControlRunResult, list[Finding]]:
+    """A no-edit or known-fix run: its own ledger over the same dataset, and its rate against its bound."""
+    ledger = gate_runs(control_run_plan(plan, run.role), run.runs)
+    findings = list(prefixed(run.role, ledger.findings))
+    rate = ledger.headline.value
+    if (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
+        relation = "above its ceiling" if run.role == "no_edit" else "below its floor"
+        findings.append(finding("control_run_violated", (
+            f"{run.role} run passes {rate:.3f}, {relation} of {run.bound:g}: the harness does not "
+            f"{'fail untouched repositories' if run.role == 'no_edit' else 'pass the recorded fixes'}")))
+    return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger), findings
 
 
 def _passed_tasks(plan: Plan, tally: _Tally) -> frozenset[str]:
@@ -2028,12 +2402,42 @@ def _passed_tasks(plan: Plan, tally: _Tally) -> frozenset[str]:
     samples mode, the first sample passed (the event pass@1 estimates)."""
     passing = {index for (outcome, _, _), index in tally.kinds.items() if outcome == "pass"}
     last = 1 if plan.attempt_mode == "samples" else plan.attempt_budget
-    result = set()
-    for tid, packed in tally.tasks.items():
-        entries = (packed,) if type(packed) is int else packed
-        if any((e & _KIND_MASK) in passing and (e >> _KIND_BITS) < last for e in entries):
-            result.add(tid)
-    return frozenset(result)
+    return frozenset(tid for tid, packed in tally.tasks.items()
+                     if any(attempt_kind(e) in passing and attempt_number(e) <= last for e in task_attempts(packed)))
+
+
+def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
+              claim: str | None = None, keep_passed: bool = False) -> Report:
+    """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim."""
+    manifest = load_manifest(manifest_path)
+    context = load_card_context(manifest)
+    plan, findings = make_plan(manifest, context, confidence)
+    tally = tally_runs(runs_path, run_id, plan.wall_clock_limit, plan.extra_fields)
+    ledger = settle(tally, plan)
+    all_findings = [*findings, *ledger.findings]
+    control_results = []
+    for run in manifest.control_runs:
+        result, run_findings = _gate_control_run(run, plan, manifest.path.parent)
+        control_results.append(result)
+        all_findings.extend(run_findings)
+    claim_check = None
+    if claim is not None:
+        claim_check, claim_finding = check_claim(claim, ledger)
+        if claim_finding is not None:
+            all_findings.append(claim_finding)
+    return Report(
+        manifest=manifest,
+        ledger=ledger,
+        confidence=confidence,
+        attempt_mode=plan.attempt_mode,
+        attempt_budget=plan.attempt_budget,
+        control_runs=tuple(control_results),
+        not_a_claim_about=context.card.not_a_claim_about if context else (),
+        card_digest=str(context.card.dataset_digest) if context else None,
+        claim=claim_check,
+        findings=tuple(all_findings),
+        passed=_passed_tasks(plan, tally) if keep_passed else None,
+    )
 
 
 #####################################################################
@@ -2059,18 +2463,15 @@ class Comparison(NamedTuple):
         return "BLOCKED" if self.findings else "PUBLISHABLE"
 
 
-def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, confidence: float = 0.95,
-                a_run_id: str | None = None, b_run_id: str | None = None) -> Comparison:
-    a = run_check(a_manifest, a_runs, a_run_id, confidence, keep_passed=True)
-    b = run_check(b_manifest, b_runs, b_run_id, confidence, keep_passed=True)
-    findings = [Finding(f"A:{f.code}", f.message) for f in a.findings]
-    findings += [Finding(f"B:{f.code}", f.message) for f in b.findings]
+def _comparable(a: Report, b: Report) -> list[Finding]:
+    """Two headlines can be compared only over the same suite, contract and instrument."""
+    findings = []
     if a.manifest.task_ids_sha256 != b.manifest.task_ids_sha256 or a.manifest.task_count != b.manifest.task_count:
-        findings.append(Finding("dataset_digest_mismatch", (
+        findings.append(finding("dataset_digest_mismatch", (
             f"A declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, B declares "
             f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
     if (a.attempt_mode, a.attempt_budget) != (b.attempt_mode, b.attempt_budget):
-        findings.append(Finding("attempt_contract_mismatch", (
+        findings.append(finding("attempt_contract_mismatch", (
             f"A counts {a.attempt_mode} mode with a budget of {a.attempt_budget}, B {b.attempt_mode} mode with "
             f"{b.attempt_budget}: the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
@@ -2078,15 +2479,22 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     differ = sorted(k for k in set(env_a) | set(env_b)
                     if k not in env_a or k not in env_b or canonical_json(env_a[k]) != canonical_json(env_b[k]))
     if differ:
-        findings.append(Finding("envelope_mismatch", (
+        findings.append(finding("envelope_mismatch", (
             f"envelope fields differ: {', '.join(differ)}; different instruments: a ledger balances inside one envelope")))
+    return findings
+
+
+def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, confidence: float = 0.95,
+                a_run_id: str | None = None, b_run_id: str | None = None) -> Comparison:
+    """Gate two claims, then compare their headlines task by task (paired) over the shared suite."""
+    a = run_check(a_manifest, a_runs, a_run_id, confidence, keep_passed=True)
+    b = run_check(b_manifest, b_runs, b_run_id, confidence, keep_passed=True)
+    findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
     passed_a, passed_b = a.passed or frozenset(), b.passed or frozenset()
     n = a.manifest.task_count
     both = len(passed_a & passed_b)
     only_a, only_b = len(passed_a - passed_b), len(passed_b - passed_a)
-    neither = n - both - only_a - only_b
-    if neither < 0:
-        neither = 0
+    neither = max(0, n - both - only_a - only_b)
     low, high = newcombe_paired(both, only_a, only_b, neither, confidence)
     p_value = mcnemar_exact(only_a, only_b)
     alpha = 1 - confidence
@@ -2096,7 +2504,6 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         p_value=p_value, alpha=alpha, real=(low > 0 or high < 0) and float(p_value) < alpha,
         mdd=minimum_detectable_difference(n, pooled, confidence), findings=tuple(findings),
     )
-
 
 
 #####################################################################
@@ -2480,17 +2887,20 @@ def render_compare_svg(comp: Comparison) -> str:
     return render_svg(title, [(f"headline rate, {conf}", 0.0, 1.0, rates),
                               (f"paired difference A - B, {conf}", -1.0, 1.0, diff)])
 
+#####################################################################
+# Importers: harness result files into the ledger (a leaf: nothing above depends on it)
+#
+# Each format is one entry of IMPORTERS (which drives the command line) and one pure function
+# `_<format>_attempt` that maps one harness verdict to (outcome, reason).
+#####################################################################
 
-#####################################################################
-# Import: SWE-bench, Inspect AI and Terminal-Bench results into the ledger
-#####################################################################
 
 class Imported(NamedTuple):
     """What one `import` produced: the ledger rows plus what the harness declared."""
 
     records: tuple[dict[str, object], ...]
     task_ids: tuple[str, ...]  # the declared dataset, sorted, never "what finished"
-    attempt_mode: str
+    attempt_mode: AttemptMode
     attempt_budget: int
     extra_reasons: tuple[str, ...]
     run_id: str
@@ -2501,40 +2911,36 @@ class Imported(NamedTuple):
     notes: tuple[str, ...] = ()  # non-fatal observations for stderr
 
 
-def _parse_json_bytes(data: bytes, where: str) -> Any:
-    """Same strictness as load_json_file, for zip members."""
-    return parse_json(_decode_utf8(data, where), where)
+class ImportOptions(NamedTuple):
+    files: tuple[Path, ...]
+    dataset_ids: list[str] | None
+    partial_as: str
+    threshold: float
 
 
-def _obj(value: object, where: str) -> dict[str, object]:
-    if not isinstance(value, dict):
-        raise GateError(f"{where}: expected an object, got {type(value).__name__}")
-    return value
+Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
 
 
-def _list(value: object, where: str) -> list[object]:
-    if not isinstance(value, list):
-        raise GateError(f"{where}: expected a list, got {type(value).__name__}")
-    return value
+def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: dict[str, object]) -> dict[str, object]:
+    outcome, reason = verdict
+    return {"run_id": run_id, "task_id": task_id, "attempt": attempt, "outcome": outcome, "reason": reason,
+            "harness": harness}
 
 
-def _str(value: object, where: str) -> str:
-    if not isinstance(value, str):
-        raise GateError(f"{where}: expected a string, got {type(value).__name__}")
-    return value
+def _sorted_records(records: Iterable[dict[str, object]]) -> tuple[dict[str, object], ...]:
+    return tuple(sorted(records, key=lambda rec: (cast(str, rec["task_id"]), cast(int, rec["attempt"]))))
 
 
-def _int(value: object, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise GateError(f"{where}: expected an integer, got {value!r}")
-    return value
+def _one_path(paths: Sequence[Path], fmt: str) -> Path:
+    if len(paths) != 1:
+        raise GateError(f"import {fmt}: takes exactly one FILE, got {len(paths)}; import each run separately")
+    return paths[0]
 
 
-def _task_id(value: object, where: str) -> str:
-    text = _str(value, where)
-    if not text or text != text.strip():
-        raise GateError(f"{where}: task id must be non-empty without surrounding whitespace, got {text!r}")
-    return text
+def _preview(ids: Iterable[str], limit: int = 5) -> str:
+    items = sorted(ids)
+    shown = ", ".join(repr(x) for x in items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
 
 
 def _id_list(container: Mapping[str, object], key: str, where: str) -> list[str]:
@@ -2550,50 +2956,27 @@ def _id_list(container: Mapping[str, object], key: str, where: str) -> list[str]
     return ids
 
 
-def _record(
-    run_id: str,
-    task_id: str,
-    attempt: int,
-    outcome: str,
-    reason: str | None,
-    harness: dict[str, object],
-) -> dict[str, object]:
-    return {
-        "run_id": run_id,
-        "task_id": task_id,
-        "attempt": attempt,
-        "outcome": outcome,
-        "reason": reason,
-        "harness": harness,
-    }
+def _declared_ids(dataset_ids: list[str]) -> list[str]:
+    """--dataset-ids, checked by the task-ID rule, sorted."""
+    seen: set[str] = set()
+    for i, tid in enumerate(dataset_ids):
+        _task_id(tid, f"--dataset-ids line {i + 1}")
+        if tid in seen:
+            raise GateError(f"--dataset-ids line {i + 1}: duplicate id {tid!r}")
+        seen.add(tid)
+    return sorted(seen)
 
 
-def _sorted_records(records: Iterable[dict[str, object]]) -> tuple[dict[str, object], ...]:
-    def key(rec: dict[str, object]) -> tuple[str, int]:
-        task, attempt = rec["task_id"], rec["attempt"]
-        assert isinstance(task, str) and isinstance(attempt, int)
-        return (task, attempt)
-
-    return tuple(sorted(records, key=key))
-
-
-def _one_path(paths: Sequence[Path], fmt: str) -> Path:
-    if len(paths) != 1:
-        raise GateError(
-            f"import {fmt}: takes exactly one FILE, got {len(paths)}; import each run separately"
-        )
-    return paths[0]
+def _memberships(lists: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Task -> the lists that name it, in the order of `lists`: one pass, not one scan per task."""
+    member: dict[str, list[str]] = {}
+    for key, ids in lists.items():
+        for tid in ids:
+            member.setdefault(tid, []).append(key)
+    return member
 
 
-def _preview(ids: Iterable[str], limit: int = 5) -> str:
-    items = sorted(ids)
-    shown = ", ".join(repr(x) for x in items[:limit])
-    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
-
-
-#####################################################################
-# Import: SWE-bench
-#####################################################################
+# -- SWE-bench ------------------------------------------------------
 
 # make_run_report puts every dataset instance in exactly one of these five
 # lists. Should a file name an id in several (hand-merged reports), the first
@@ -2618,38 +3001,22 @@ _EXPERIMENTS_LISTS = ("no_generation", "no_logs", "resolved")
 _TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
 
 
-def import_swebench(paths: Sequence[Path], dataset_ids: list[str] | None) -> Imported:
+def import_swebench(options: ImportOptions) -> Imported:
     """Import a SWE-bench run report (schema_version 2) or an experiments results.json."""
-    path = _one_path(paths, "swebench")
+    path = _one_path(options.files, "swebench")
     data = _obj(load_json_file(path), str(path))
     if "schema_version" in data:
-        return _swebench_report(path, data, dataset_ids)
+        return _swebench_report(path, data, options.dataset_ids)
     if "resolved" in data and "resolved_ids" not in data:
-        return _swebench_experiments(path, data, dataset_ids)
+        return _swebench_experiments(path, data, options.dataset_ids)
     raise GateError(
         f"{path}: not a SWE-bench run report (no 'schema_version') nor an experiments "
         f"results.json (no 'resolved')"
     )
 
 
-def _declared_ids(dataset_ids: list[str]) -> list[str]:
-    seen: set[str] = set()
-    for i, tid in enumerate(dataset_ids):
-        _task_id(tid, f"--dataset-ids line {i + 1}")
-        if tid in seen:
-            raise GateError(f"--dataset-ids line {i + 1}: duplicate id {tid!r}")
-        seen.add(tid)
-    return sorted(seen)
-
-
-def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
-    where = str(path)
-    version = data["schema_version"]
-    if version != 2:
-        raise GateError(f"{where}: schema_version: expected 2, got {version!r}")
-    if "total_instances" not in data:
-        raise GateError(f"{where}: total_instances: missing")
-    total = _int(data["total_instances"], f"{where}.total_instances")
+def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The report's id lists, checked against its stated counts, and its failure reasons."""
     lists: dict[str, list[str]] = {}
     for key in _SWEBENCH_PRIMARY:
         if key not in data:
@@ -2662,86 +3029,34 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
         if count_key in data and list_key in lists:
             stated = _int(data[count_key], f"{where}.{count_key}")
             if stated != len(lists[list_key]):
-                raise GateError(
-                    f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids"
-                )
+                raise GateError(f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids")
     reasons: dict[str, str] = {}
     if "failure_reasons" in data:
         for key, value in _obj(data["failure_reasons"], f"{where}.failure_reasons").items():
             reasons[key] = _str(value, f"{where}.failure_reasons[{key!r}]")
+    return lists, reasons
 
-    seen: set[str] = set()
-    for key in _SWEBENCH_PRIMARY:
-        seen.update(lists[key])
+
+def _swebench_declared(seen: set[str], total: int, dataset_ids: list[str] | None, where: str) -> list[str]:
+    """The declared instances: the report's own lists, or --dataset-ids when it leaves some out."""
     if dataset_ids is None:
         if len(seen) != total:
             raise GateError(
                 f"{where}: total_instances is {total} but the id lists name {len(seen)} ids; "
                 f"pass --dataset-ids FILE with the {total} declared instance ids"
             )
-        declared = sorted(seen)
-    else:
-        declared = _declared_ids(dataset_ids)
-        if len(declared) != total:
-            raise GateError(
-                f"{where}: total_instances is {total} but --dataset-ids lists {len(declared)} ids"
-            )
-        stray = seen.difference(declared)
-        if stray:
-            raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
-    for key in _SWEBENCH_ADVISORY:
-        stray = set(lists.get(key, [])).difference(seen)
-        if stray:
-            raise GateError(f"{where}.{key}: ids in no outcome list: {_preview(stray)}")
-    stray = set(reasons).difference(seen)
+        return sorted(seen)
+    declared = _declared_ids(dataset_ids)
+    if len(declared) != total:
+        raise GateError(f"{where}: total_instances is {total} but --dataset-ids lists {len(declared)} ids")
+    stray = seen.difference(declared)
     if stray:
-        raise GateError(f"{where}.failure_reasons: ids in no outcome list: {_preview(stray)}")
-
-    run_id = path.stem  # make_run_report names the file "<model>.<run_id>.json"
-    notes: list[str] = []
-    records: list[dict[str, object]] = []
-    infra = set(lists.get("infra_failure_ids", []))
-    for tid in declared:
-        member = [key for key in lists if tid in lists[key]]
-        primary = [key for key in _SWEBENCH_PRIMARY if key in member]
-        status = primary[0] if primary else None
-        if len(primary) > 1:
-            notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
-        outcome, reason = _swebench_report_outcome(status, tid in infra, reasons.get(tid))
-        if tid in infra and status not in ("unresolved_ids", "error_ids"):
-            notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
-        harness: dict[str, object] = {
-            "format": "swebench-report",
-            "instance_id": tid,
-            "status_list": status,
-            "lists": member,
-        }
-        if tid in reasons:
-            harness["failure_reason"] = reasons[tid]
-        records.append(_record(run_id, tid, 1, outcome, reason, harness))
-    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation",
-                              "python -m swebench.harness.run_evaluation --dataset_name ... "
-                              "--predictions_path ... --run_id ...")
+        raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
+    return declared
 
 
-def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
-                       harness: str, rerun_hint: str) -> Imported:
-    """Both SWE-bench forms: one attempt per instance."""
-    return Imported(
-        records=_sorted_records(records),
-        task_ids=tuple(declared),
-        attempt_mode="retry",
-        attempt_budget=1,
-        extra_reasons=(),
-        run_id=run_id,
-        source="swebench",
-        envelope={"harness": harness},
-        rerun_hint=rerun_hint,
-        notes=tuple(notes),
-    )
-
-
-def _swebench_report_outcome(status: str | None, infra: bool, failure_reason: str | None) -> tuple[str, str | None]:
+def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | None) -> Verdict:
+    """One instance of a run report: the list that names it, and the 5.x advisory flags."""
     if status is None or status == "incomplete_ids":
         return "unscoreable", "missing_artifact"
     if status == "resolved_ids":
@@ -2760,6 +3075,62 @@ def _swebench_report_outcome(status: str | None, infra: bool, failure_reason: st
     return "unscoreable", "grader_error"
 
 
+def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
+    where = str(path)
+    if data["schema_version"] != 2:
+        _expected(f"{where}: schema_version", "2", data["schema_version"])
+    if "total_instances" not in data:
+        raise GateError(f"{where}: total_instances: missing")
+    total = _int(data["total_instances"], f"{where}.total_instances")
+    lists, reasons = _swebench_report_lists(data, where)
+    seen = {tid for key in _SWEBENCH_PRIMARY for tid in lists[key]}
+    declared = _swebench_declared(seen, total, dataset_ids, where)
+    for key in _SWEBENCH_ADVISORY:
+        stray = set(lists.get(key, [])).difference(seen)
+        if stray:
+            raise GateError(f"{where}.{key}: ids in no outcome list: {_preview(stray)}")
+    stray = set(reasons).difference(seen)
+    if stray:
+        raise GateError(f"{where}.failure_reasons: ids in no outcome list: {_preview(stray)}")
+    run_id = path.stem  # make_run_report names the file "<model>.<run_id>.json"
+    notes: list[str] = []
+    records: list[dict[str, object]] = []
+    infra = set(lists.get("infra_failure_ids", []))
+    for tid in declared:
+        in_lists = [key for key in lists if tid in lists[key]]
+        primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
+        status = primary[0] if primary else None
+        if len(primary) > 1:
+            notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
+        if tid in infra and status not in ("unresolved_ids", "error_ids"):
+            notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
+        harness: dict[str, object] = {"format": "swebench-report", "instance_id": tid, "status_list": status,
+                                      "lists": in_lists}
+        if tid in reasons:
+            harness["failure_reason"] = reasons[tid]
+        records.append(_record(run_id, tid, 1, _swebench_attempt(status, tid in infra, reasons.get(tid)), harness))
+    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation",
+                              "python -m swebench.harness.run_evaluation --dataset_name ... "
+                              "--predictions_path ... --run_id ...")
+
+
+def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
+                       harness: str, rerun_hint: str) -> Imported:
+    """Both SWE-bench forms: one attempt per instance."""
+    return Imported(records=_sorted_records(records), task_ids=tuple(declared), attempt_mode="retry", attempt_budget=1,
+                    extra_reasons=(), run_id=run_id, source="swebench", envelope={"harness": harness},
+                    rerun_hint=rerun_hint, notes=tuple(notes))
+
+
+def _experiments_attempt(status: str | None) -> Verdict:
+    """One instance of an experiments results.json: resolved, no_logs, or (no_generation / unlisted) failed."""
+    if status == "resolved":
+        return "pass", None
+    if status == "no_logs":
+        return "unscoreable", "missing_artifact"
+    return "fail", None
+
+
 def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
     where = str(path)
     if dataset_ids is None:
@@ -2775,48 +3146,25 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
         )
     lists = {key: _id_list(data, key, where) for key in _EXPERIMENTS_LISTS if key in data}
     declared = _declared_ids(dataset_ids)
-    seen = set().union(*lists.values())
-    stray = seen.difference(declared)
+    stray = set().union(*lists.values()).difference(declared)
     if stray:
         raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
     run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
     notes: list[str] = []
     records: list[dict[str, object]] = []
     for tid in declared:
-        member = [key for key in _EXPERIMENTS_LISTS if tid in lists.get(key, [])]
-        status = member[0] if member else None
-        if len(member) > 1:
-            notes.append(f"{tid}: in {', '.join(member)}; counted as {status}")
-        outcome: str
-        reason: str | None = None
-        if status == "resolved":
-            outcome = "pass"
-        elif status == "no_logs":
-            outcome, reason = "unscoreable", "missing_artifact"
-        else:  # no_generation, or implicitly unresolved
-            outcome = "fail"
-        records.append(
-            _record(
-                run_id,
-                tid,
-                1,
-                outcome,
-                reason,
-                {
-                    "format": "swebench-experiments",
-                    "instance_id": tid,
-                    "status_list": status if status else "(implicit unresolved)",
-                    "lists": member,
-                },
-            )
-        )
+        in_lists = [key for key in _EXPERIMENTS_LISTS if tid in lists.get(key, [])]
+        status = in_lists[0] if in_lists else None
+        if len(in_lists) > 1:
+            notes.append(f"{tid}: in {', '.join(in_lists)}; counted as {status}")
+        harness: dict[str, object] = {"format": "swebench-experiments", "instance_id": tid,
+                                      "status_list": status if status else "(implicit unresolved)", "lists": in_lists}
+        records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
     return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments analysis/get_results.py",
                               "python -m analysis.get_results evaluation/<split>/<submission>")
 
 
-#####################################################################
-# Import: Inspect AI
-#####################################################################
+# -- Inspect AI -----------------------------------------------------
 
 _INSPECT_STATUSES = ("started", "success", "cancelled", "error")
 _INSPECT_CANCELLED = ("CancelledError(", "Cancelled(")  # inspect_ai/_util/error.py
@@ -2832,6 +3180,7 @@ def _convert_hint(path: Path) -> str:
 def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
     """(header, samples) from a .eval archive; refuses what this Python cannot inflate."""
     import zipfile  # deferred, like every import the check path does not need: start-up is budgeted
+
     supported = set(_STDLIB_ZIP_METHODS)
     zstd = getattr(zipfile, "ZIP_ZSTANDARD", None)
     if isinstance(zstd, int):
@@ -2856,10 +3205,8 @@ def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object
             try:
                 data = archive.read(name)
             except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
-                raise GateError(
-                    f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`"
-                ) from None
-            return _parse_json_bytes(data, f"{path}: {name}")
+                raise GateError(f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`") from None
+            return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}")
 
         if "header.json" in names:
             header = _obj(member("header.json"), f"{path}: header.json")
@@ -2881,6 +3228,21 @@ def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object
     return header, samples
 
 
+def _inspect_log(path: Path) -> tuple[dict[str, object], list[dict[str, object]], str]:
+    """(header, samples, format) from a .eval archive or a JSON log."""
+    import zipfile
+
+    where = str(path)
+    if path.suffix == ".eval" or zipfile.is_zipfile(path):
+        header, samples = _read_eval_zip(path)
+        return header, samples, "inspect-eval"
+    header = _obj(load_json_file(path), where)
+    raw = header.get("samples")
+    samples = [] if raw is None else [_obj(item, f"{where}.samples[{i}]")
+                                      for i, item in enumerate(_list(raw, f"{where}.samples"))]
+    return header, samples, "inspect-json"
+
+
 def _inspect_headline(header: dict[str, object], where: str) -> str | None:
     """Name of the headline score: results.scores[0] (what Inspect's own analysis
     calls the headline), else the first declared scorer."""
@@ -2897,6 +3259,55 @@ def _inspect_headline(header: dict[str, object], where: str) -> str | None:
     if isinstance(scorers, list) and scorers:
         return _str(_obj(scorers[0], f"{where}.eval.scorers[0]").get("name"), f"{where}.eval.scorers[0].name")
     return None
+
+
+def _sample_id(value: object, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        _expected(where, "an integer or a string", value)
+    return str(value)
+
+
+def _inspect_declared(dataset: dict[str, object], samples: list[dict[str, object]], where: str) -> list[str]:
+    """The declared dataset: eval.dataset.sample_ids (int or str ids -> str), else the logged ids when
+    eval.dataset.samples confirms they are all of them."""
+    raw_ids = dataset.get("sample_ids")
+    if raw_ids is not None:
+        declared = [_task_id(_sample_id(sid, f"{where}.eval.dataset.sample_ids[{i}]"), f"{where}.eval.dataset.sample_ids[{i}]")
+                    for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids"))]
+        if len(set(declared)) != len(declared):
+            raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
+        return declared
+    observed = sorted({str(s.get("id")) for s in samples})
+    count = dataset.get("samples")
+    if not isinstance(count, int) or count != len(observed):
+        raise GateError(
+            f"{where}: eval.dataset.sample_ids: missing and eval.dataset.samples ({count!r}) "
+            f"does not match the {len(observed)} sample ids in the log; cannot name the declared dataset"
+        )
+    return observed
+
+
+def _inspect_by_key(samples: list[dict[str, object]], declared: set[str], epochs: int,
+                    where: str) -> dict[tuple[str, int], dict[str, object]]:
+    """Each logged sample under its (sample id, epoch); a sample outside the declared set is refused."""
+    by_key: dict[tuple[str, int], dict[str, object]] = {}
+    for i, sample in enumerate(samples):
+        swhere = f"{where}.samples[{i}]"
+        tid = _sample_id(sample.get("id"), f"{swhere}.id")
+        epoch = _int(sample.get("epoch"), f"{swhere}.epoch")
+        if tid not in declared:
+            raise GateError(f"{swhere}.id: {tid!r} is not in eval.dataset.sample_ids")
+        if not 1 <= epoch <= epochs:
+            raise GateError(f"{swhere}.epoch: {epoch} outside 1..{epochs} (eval.config.epochs)")
+        if (tid, epoch) in by_key:
+            raise GateError(f"{swhere}: duplicate sample id {tid!r} epoch {epoch}")
+        by_key[(tid, epoch)] = sample
+    return by_key
+
+
+def _score_keys(sample: dict[str, object]) -> set[str]:
+    scores = sample.get("scores")
+    return set(scores) if isinstance(scores, dict) else set()
 
 
 def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -> tuple[str, str]:
@@ -2932,133 +3343,33 @@ def _inspect_value_outcome(value: object, partial_as: str, threshold: float, whe
     raise GateError(f"{where}: score value {value!r} is not C/I/P/N, a boolean or a number")
 
 
-def _score_keys(sample: dict[str, object]) -> set[str]:
-    scores = sample.get("scores")
-    return set(scores) if isinstance(scores, dict) else set()
+def _inspect_attempt(found: dict[str, object] | None, headline: str | None, options: ImportOptions,
+                     where: str) -> tuple[Verdict, dict[str, object]]:
+    """One declared sample x epoch: its verdict, and what the log says beside it."""
+    if found is None:
+        return ("unscoreable", "missing_artifact"), {"absent": True}
+    harness: dict[str, object] = {"sample_id": found.get("id")}  # the original int/str
+    for key in ("uuid", "limit"):
+        if found.get(key) is not None:
+            harness[key] = found.get(key)
+    error = found.get("error")
+    if error is not None:
+        reason, message = _inspect_error_reason(_obj(error, f"{where}.error"), found.get("limit"), where)
+        harness["error"] = message[:500]
+        return ("unscoreable", reason), harness
+    scores = found.get("scores")
+    score = _obj(scores, f"{where}.scores").get(str(headline)) if scores is not None else None
+    harness["scorer"] = headline
+    if score is None:
+        harness["score_value"] = None
+        return ("unscoreable", "grader_error"), harness
+    value = _obj(score, f"{where}.scores.{headline}").get("value")
+    harness["score_value"] = value
+    return (_inspect_value_outcome(value, options.partial_as, options.threshold, f"{where}.scores.{headline}.value"),
+            None), harness
 
 
-def import_inspect(paths: Sequence[Path], partial_as: str, threshold: float) -> Imported:
-    """Import one Inspect AI eval log: one attempt per declared sample x epoch."""
-    import zipfile
-
-    path = _one_path(paths, "inspect")
-    if partial_as not in ("pass", "fail"):
-        raise GateError(f"--partial-as: expected pass or fail, got {partial_as!r}")
-    where = str(path)
-    if path.suffix == ".eval" or zipfile.is_zipfile(path):
-        header, samples = _read_eval_zip(path)
-        fmt = "inspect-eval"
-    else:
-        header = _obj(load_json_file(path), where)
-        raw = header.get("samples")
-        samples = []
-        if raw is not None:
-            for i, item in enumerate(_list(raw, f"{where}.samples")):
-                samples.append(_obj(item, f"{where}.samples[{i}]"))
-        fmt = "inspect-json"
-
-    status = header.get("status")
-    if status not in _INSPECT_STATUSES:
-        raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got {status!r}")
-    spec = _obj(header.get("eval"), f"{where}.eval")
-    config = _obj(spec.get("config"), f"{where}.eval.config")
-    dataset = _obj(spec.get("dataset"), f"{where}.eval.dataset")
-    epochs_raw = config.get("epochs")
-    epochs = 1 if epochs_raw is None else _int(epochs_raw, f"{where}.eval.config.epochs")
-    if epochs < 1:
-        raise GateError(f"{where}: eval.config.epochs: expected >= 1, got {epochs}")
-    if not samples and status == "success":
-        raise GateError(
-            f"{where}: samples: none in a successful log (written with log_samples=false?); "
-            f"re-run with sample logging"
-        )
-    run_id = _str(spec.get("run_id") or spec.get("eval_id") or path.stem, f"{where}.eval.run_id")
-
-    # Declared dataset: eval.dataset.sample_ids (int or str ids -> str).
-    declared: list[str] = []
-    raw_ids = dataset.get("sample_ids")
-    if raw_ids is not None:
-        for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids")):
-            if isinstance(sid, bool) or not isinstance(sid, (int, str)):
-                raise GateError(f"{where}.eval.dataset.sample_ids[{i}]: expected int or string, got {sid!r}")
-            declared.append(_task_id(str(sid), f"{where}.eval.dataset.sample_ids[{i}]"))
-        if len(set(declared)) != len(declared):
-            raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
-    else:
-        observed = sorted({str(s.get("id")) for s in samples})
-        count = dataset.get("samples")
-        if not isinstance(count, int) or count != len(observed):
-            raise GateError(
-                f"{where}: eval.dataset.sample_ids: missing and eval.dataset.samples ({count!r}) "
-                f"does not match the {len(observed)} sample ids in the log; cannot name the declared dataset"
-            )
-        declared = observed
-
-    headline = _inspect_headline(header, where)
-    declared_set = set(declared)
-    by_key: dict[tuple[str, int], dict[str, object]] = {}
-    for i, sample in enumerate(samples):
-        swhere = f"{where}.samples[{i}]"
-        sid = sample.get("id")
-        if isinstance(sid, bool) or not isinstance(sid, (int, str)):
-            raise GateError(f"{swhere}.id: expected int or string, got {sid!r}")
-        tid = str(sid)
-        epoch = _int(sample.get("epoch"), f"{swhere}.epoch")
-        if tid not in declared_set:
-            raise GateError(f"{swhere}.id: {tid!r} is not in eval.dataset.sample_ids")
-        if not 1 <= epoch <= epochs:
-            raise GateError(f"{swhere}.epoch: {epoch} outside 1..{epochs} (eval.config.epochs)")
-        if (tid, epoch) in by_key:
-            raise GateError(f"{swhere}: duplicate sample id {tid!r} epoch {epoch}")
-        by_key[(tid, epoch)] = sample
-
-    if headline is None:
-        # No results and no declared scorers: accept a single score key.
-        keys = {k for s in by_key.values() for k in _score_keys(s)}
-        if len(keys) == 1:
-            headline = next(iter(keys))
-    # A wrong headline name must not turn every sample into grader_error.
-    scored = [s for s in by_key.values() if s.get("error") is None]
-    if scored and not any(headline in _score_keys(s) for s in scored):
-        raise GateError(f"{where}: no sample carries the headline score {headline!r}")
-
-    records: list[dict[str, object]] = []
-    for tid in declared:
-        for epoch in range(1, epochs + 1):
-            harness: dict[str, object] = {"format": fmt, "sample_id": tid, "epoch": epoch, "log_status": status}
-            found = by_key.get((tid, epoch))
-            outcome: str
-            reason: str | None = None
-            if found is None:
-                outcome, reason = "unscoreable", "missing_artifact"
-                harness["absent"] = True
-                records.append(_record(run_id, tid, epoch, outcome, reason, harness))
-                continue
-            harness["sample_id"] = found.get("id")  # keep the original int/str
-            if found.get("uuid") is not None:
-                harness["uuid"] = found.get("uuid")
-            if found.get("limit") is not None:
-                harness["limit"] = found.get("limit")
-            error = found.get("error")
-            swhere = f"{where}: sample {tid!r} epoch {epoch}"
-            if error is not None:
-                reason, message = _inspect_error_reason(_obj(error, f"{swhere}.error"), found.get("limit"), swhere)
-                outcome = "unscoreable"
-                harness["error"] = message[:500]
-            else:
-                scores = found.get("scores")
-                score = _obj(scores, f"{swhere}.scores").get(str(headline)) if scores is not None else None
-                if score is None:
-                    outcome, reason = "unscoreable", "grader_error"
-                    harness["scorer"] = headline
-                    harness["score_value"] = None
-                else:
-                    value = _obj(score, f"{swhere}.scores.{headline}").get("value")
-                    outcome = _inspect_value_outcome(value, partial_as, threshold, f"{swhere}.scores.{headline}.value")
-                    harness["scorer"] = headline
-                    harness["score_value"] = value
-            records.append(_record(run_id, tid, epoch, outcome, reason, harness))
-
+def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs: int) -> dict[str, object]:
     envelope: dict[str, object] = {"harness": "inspect_ai"}
     packages = spec.get("packages")
     if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
@@ -3070,9 +3381,53 @@ def import_inspect(paths: Sequence[Path], partial_as: str, threshold: float) -> 
     for key in ("time_limit", "working_limit", "message_limit", "token_limit", "cost_limit"):
         if config.get(key) is not None:
             envelope[key] = config[key]
-    notes: list[str] = []
-    if status != "success":
-        notes.append(f"log status is {status!r}; absent samples imported as missing_artifact")
+    return envelope
+
+
+def _inspect_headline_checked(header: dict[str, object], by_key: Mapping[tuple[str, int], dict[str, object]],
+                              where: str) -> str | None:
+    headline = _inspect_headline(header, where)
+    if headline is None:
+        # No results and no declared scorers: accept a single score key.
+        keys = {k for s in by_key.values() for k in _score_keys(s)}
+        if len(keys) == 1:
+            headline = next(iter(keys))
+    # A wrong headline name must not turn every sample into grader_error.
+    scored = [s for s in by_key.values() if s.get("error") is None]
+    if scored and not any(headline in _score_keys(s) for s in scored):
+        raise GateError(f"{where}: no sample carries the headline score {headline!r}")
+    return headline
+
+
+def import_inspect(options: ImportOptions) -> Imported:
+    """Import one Inspect AI eval log: one attempt per declared sample x epoch."""
+    path = _one_path(options.files, "inspect")
+    if options.partial_as not in ("pass", "fail"):
+        raise GateError(f"--partial-as: expected pass or fail, got {options.partial_as!r}")
+    where = str(path)
+    header, samples, fmt = _inspect_log(path)
+    status = header.get("status")
+    if status not in _INSPECT_STATUSES:
+        raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got {status!r}")
+    spec = _obj(header.get("eval"), f"{where}.eval")
+    config = _obj(spec.get("config"), f"{where}.eval.config")
+    dataset = _obj(spec.get("dataset"), f"{where}.eval.dataset")
+    epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"), f"{where}.eval.config.epochs", 1)
+    if not samples and status == "success":
+        raise GateError(f"{where}: samples: none in a successful log (written with log_samples=false?); "
+                        "re-run with sample logging")
+    run_id = _str(spec.get("run_id") or spec.get("eval_id") or path.stem, f"{where}.eval.run_id")
+    declared = _inspect_declared(dataset, samples, where)
+    by_key = _inspect_by_key(samples, set(declared), epochs, where)
+    headline = _inspect_headline_checked(header, by_key, where)
+    records: list[dict[str, object]] = []
+    for tid in declared:
+        for epoch in range(1, epochs + 1):
+            verdict, extra = _inspect_attempt(by_key.get((tid, epoch)), headline, options,
+                                              f"{where}: sample {tid!r} epoch {epoch}")
+            harness: dict[str, object] = {"format": fmt, "sample_id": tid, "epoch": epoch, "log_status": status, **extra}
+            records.append(_record(run_id, tid, epoch, verdict, harness))
+    notes = [f"log status is {status!r}; absent samples imported as missing_artifact"] if status != "success" else []
     name = dataset.get("name")
     return Imported(
         records=_sorted_records(records),
@@ -3083,16 +3438,14 @@ def import_inspect(paths: Sequence[Path], partial_as: str, threshold: float) -> 
         run_id=run_id,
         source="inspect",
         dataset_name=name if isinstance(name, str) else str(spec.get("task")),
-        envelope=envelope,
+        envelope=_inspect_envelope(spec, config, epochs),
         rerun_hint=f"inspect eval {spec.get('task_file') or '<task file>'}@{spec.get('task')} "
         f"--model {spec.get('model')} --epochs {epochs}",
         notes=tuple(notes),
     )
 
 
-#####################################################################
-# Import: Terminal-Bench
-#####################################################################
+# -- Terminal-Bench -------------------------------------------------
 
 _TRIAL_NAME = r"^(?P<base>.+)\.(?P<n>[0-9]+)-of-(?P<m>[0-9]+)$"
 # FailureMode values (terminal_bench/agents/failure_mode.py) for trials with
@@ -3105,12 +3458,20 @@ _TB_NULL_REASONS = {
 }
 
 
-def import_terminal_bench(paths: Sequence[Path]) -> Imported:
-    """Import a Terminal-Bench results.json, optionally with its run_metadata.json."""
+def _terminal_bench_attempt(trial: Mapping[str, object]) -> Verdict:
+    """One trial: is_resolved true/false, or null with the failure mode that says why."""
+    resolved = trial.get("is_resolved")
+    if resolved is True:
+        return "pass", None
+    if resolved is False:
+        return "fail", None
+    return "unscoreable", _TB_NULL_REASONS.get(str(trial.get("failure_mode", "unset")), "missing_artifact")
+
+
+def _tb_files(paths: Sequence[Path]) -> tuple[Path, dict[str, object], Path | None, dict[str, object]]:
+    """(results path, results, run_metadata path or None, metadata) from the one or two files given."""
     if not 1 <= len(paths) <= 2:
-        raise GateError(
-            f"import terminal-bench: takes results.json and optionally run_metadata.json, got {len(paths)} files"
-        )
+        raise GateError(f"import terminal-bench: takes results.json and optionally run_metadata.json, got {len(paths)} files")
     results_path: Path | None = None
     results: dict[str, object] = {}
     meta_path: Path | None = None
@@ -3129,8 +3490,17 @@ def import_terminal_bench(paths: Sequence[Path]) -> Imported:
             raise GateError(f"{p}: neither a results.json ('results') nor a run_metadata.json ('run_id', 'n_attempts')")
     if results_path is None:
         raise GateError(f"{paths[0]}: run_metadata.json given without the run's results.json")
-    where = str(results_path)
+    return results_path, results, meta_path, meta
 
+
+class _Trials(NamedTuple):
+    by_key: dict[tuple[str, int], dict[str, object]]  # (task, attempt) -> trial
+    budget: int
+    recording_runs: set[str]  # the run ids that recording paths start with
+    notes: list[str]
+
+
+def _tb_trials(results: dict[str, object], where: str) -> _Trials:
     budget: int | None = None
     trials: dict[tuple[str, int], dict[str, object]] = {}
     recording_runs: set[str] = set()
@@ -3154,9 +3524,8 @@ def import_terminal_bench(paths: Sequence[Path]) -> Imported:
             notes.append(f"results[{i}]: trial_name {name!r} does not start with task_id {tid!r}")
         resolved = trial.get("is_resolved")
         if resolved is not None and not isinstance(resolved, bool):
-            raise GateError(f"{twhere}.is_resolved: expected true, false or null, got {resolved!r}")
-        mode = trial.get("failure_mode", "unset")
-        _str(mode, f"{twhere}.failure_mode")
+            _expected(f"{twhere}.is_resolved", "true, false or null", resolved)
+        _str(trial.get("failure_mode", "unset"), f"{twhere}.failure_mode")
         if (tid, n) in trials:
             raise GateError(f"{twhere}: duplicate trial {name!r}")
         trials[(tid, n)] = trial
@@ -3165,84 +3534,72 @@ def import_terminal_bench(paths: Sequence[Path]) -> Imported:
             recording_runs.add(rec_path.split("/", 1)[0])
     if budget is None:
         raise GateError(f"{where}.results: empty; nothing to import")
+    return _Trials(trials, budget, recording_runs, notes)
 
-    seen = sorted({tid for tid, _ in trials})
-    declared = seen
-    if meta_path is not None:
-        mwhere = str(meta_path)
-        attempts = _int(meta.get("n_attempts"), f"{mwhere}.n_attempts")
-        if attempts != budget:
-            raise GateError(f"{mwhere}.n_attempts: {attempts}, but trial names say -of-{budget}")
-        if meta.get("task_ids") is not None:
-            declared = sorted(set(_id_list(meta, "task_ids", mwhere)))
-            stray = set(seen).difference(declared)
-            if stray:
-                raise GateError(f"{where}: trials for tasks not in {mwhere}.task_ids: {_preview(stray)}")
-        elif meta.get("dataset_size") is not None:
-            size = _int(meta.get("dataset_size"), f"{mwhere}.dataset_size")
-            if size != len(seen):
-                raise GateError(
-                    f"{mwhere}.dataset_size is {size} but {where} has trials for {len(seen)} tasks; "
-                    f"the tasks without trials cannot be named"
-                )
-    else:
-        notes.append(
-            "declared task set taken from results.json; give run_metadata.json too "
-            "so tasks with no recorded trial are caught"
-        )
 
+def _tb_declared(meta_path: Path | None, meta: dict[str, object], seen: list[str], budget: int, where: str,
+                 notes: list[str]) -> list[str]:
+    """The declared tasks: run_metadata.json's task_ids, else the tasks that have trials."""
+    if meta_path is None:
+        notes.append("declared task set taken from results.json; give run_metadata.json too "
+                     "so tasks with no recorded trial are caught")
+        return seen
+    mwhere = str(meta_path)
+    attempts = _int(meta.get("n_attempts"), f"{mwhere}.n_attempts")
+    if attempts != budget:
+        raise GateError(f"{mwhere}.n_attempts: {attempts}, but trial names say -of-{budget}")
+    if meta.get("task_ids") is not None:
+        declared = sorted(set(_id_list(meta, "task_ids", mwhere)))
+        stray = set(seen).difference(declared)
+        if stray:
+            raise GateError(f"{where}: trials for tasks not in {mwhere}.task_ids: {_preview(stray)}")
+        return declared
+    if meta.get("dataset_size") is not None:
+        size = _int(meta.get("dataset_size"), f"{mwhere}.dataset_size")
+        if size != len(seen):
+            raise GateError(f"{mwhere}.dataset_size is {size} but {where} has trials for {len(seen)} tasks; "
+                            "the tasks without trials cannot be named")
+    return seen
+
+
+def import_terminal_bench(options: ImportOptions) -> Imported:
+    """Import a Terminal-Bench results.json, optionally with its run_metadata.json."""
+    results_path, results, meta_path, meta = _tb_files(options.files)
+    where = str(results_path)
+    trials = _tb_trials(results, where)
+    budget, notes = trials.budget, trials.notes
+    declared = _tb_declared(meta_path, meta, sorted({tid for tid, _ in trials.by_key}), budget, where, notes)
     if isinstance(meta.get("run_id"), str):
         run_id = str(meta["run_id"])
-    elif len(recording_runs) == 1:
-        run_id = next(iter(recording_runs))  # recording_path starts with the run id
+    elif len(trials.recording_runs) == 1:
+        run_id = next(iter(trials.recording_runs))  # recording_path starts with the run id
     else:
         run_id = results_path.stem
     records: list[dict[str, object]] = []
     for tid in declared:
         for n in range(1, budget + 1):
-            found = trials.get((tid, n))
-            if found is None:
-                records.append(
-                    _record(
-                        run_id, tid, n, "unscoreable", "missing_artifact",
-                        {"format": "terminal-bench", "trial_name": f"{tid}.{n}-of-{budget}", "absent": True},
-                    )
-                )
+            trial = trials.by_key.get((tid, n))
+            if trial is None:
+                harness: dict[str, object] = {"format": "terminal-bench", "trial_name": f"{tid}.{n}-of-{budget}",
+                                              "absent": True}
+                records.append(_record(run_id, tid, n, ("unscoreable", "missing_artifact"), harness))
                 continue
-            trial = found
-            resolved = trial.get("is_resolved")
-            mode = str(trial.get("failure_mode", "unset"))
-            outcome: str
-            reason: str | None = None
-            if resolved is True:
-                outcome = "pass"
-            elif resolved is False:
-                outcome = "fail"
-            else:
-                outcome, reason = "unscoreable", _TB_NULL_REASONS.get(mode, "missing_artifact")
-            harness: dict[str, object] = {
-                "format": "terminal-bench",
-                "trial_name": trial.get("trial_name"),
-                "is_resolved": resolved,
-                "failure_mode": mode,
-            }
+            harness = {"format": "terminal-bench", "trial_name": trial.get("trial_name"),
+                       "is_resolved": trial.get("is_resolved"), "failure_mode": str(trial.get("failure_mode", "unset"))}
             for key in ("uuid", "id"):
                 if trial.get(key) is not None:
                     harness[key] = trial[key]
-            records.append(_record(run_id, tid, n, outcome, reason, harness))
-
+            records.append(_record(run_id, tid, n, _terminal_bench_attempt(trial), harness))
     stated = results.get("accuracy")
     if isinstance(stated, (int, float)) and not isinstance(stated, bool):
-        passes = sum(1 for t in trials.values() if t.get("is_resolved") is True)
-        computed = passes / len(trials)
-        if abs(computed - stated) > 1e-9:
-            notes.append(f"stated accuracy {stated} != {passes}/{len(trials)} resolved trials")
+        passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
+        if abs(passes / len(trials.by_key) - stated) > 1e-9:
+            notes.append(f"stated accuracy {stated} != {passes}/{len(trials.by_key)} resolved trials")
     envelope: dict[str, object] = {"harness": "terminal-bench"}
     for key in ("agent_name", "model_name", "dataset_name", "dataset_version", "commit_hash"):
         if meta.get(key) is not None:
             envelope[key] = meta[key]
-    dataset_name = meta.get("dataset_name")
-    version = meta.get("dataset_version")
+    dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
     return Imported(
         records=_sorted_records(records),
         task_ids=tuple(declared),
@@ -3252,17 +3609,31 @@ def import_terminal_bench(paths: Sequence[Path]) -> Imported:
         run_id=run_id,
         source="terminal-bench",
         dataset_name=(f"{dataset_name}=={version}" if isinstance(version, str) else str(dataset_name))
-        if isinstance(dataset_name, str)
-        else None,
+        if isinstance(dataset_name, str) else None,
         envelope=envelope,
         rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {budget}",
         notes=tuple(notes),
     )
 
 
-#####################################################################
-# Import: draft manifest
-#####################################################################
+# -- the registry and the draft manifest ----------------------------
+
+
+class ImportFormat(NamedTuple):
+    name: str
+    summary: str  # for --help: what FILE is
+    read: Callable[[ImportOptions], Imported]
+    takes_dataset_ids: bool = False
+
+
+IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt in (
+    ImportFormat("swebench", "swebench.harness run report (schema_version 2), or an experiments\n"
+                             "results.json with --dataset-ids", import_swebench, takes_dataset_ids=True),
+    ImportFormat("inspect", "an Inspect AI eval log (.json; .eval where this Python reads its compression)",
+                 import_inspect),
+    ImportFormat("terminal-bench", "a run's results.json, optionally followed by its run_metadata.json",
+                 import_terminal_bench),
+)})
 
 
 def draft_manifest(imp: Imported) -> dict[str, object]:
@@ -3293,11 +3664,19 @@ def draft_manifest(imp: Imported) -> dict[str, object]:
 
 
 #####################################################################
-# Command line
+# The command line
 #####################################################################
 
-COMMANDS = ("check", "digest", "freeze", "verify", "compare", "import")
-FORMATS = {"text", "json", "markdown", "svg"}
+Renderers = Mapping[str, Callable[[Any], str]]
+REPORT_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda r: render_text(r), "json": lambda r: _dump(report_json(r)),
+    "markdown": lambda r: render_markdown(r), "svg": lambda r: render_report_svg(r),
+})
+COMPARE_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda c: render_compare_text(c), "json": lambda c: _dump(compare_json(c)),
+    "markdown": lambda c: render_compare_markdown(c), "svg": lambda c: render_compare_svg(c),
+})
+FORMATS = tuple(REPORT_RENDERERS)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -3315,132 +3694,6 @@ def _confidence(text: str) -> float:
     return value
 
 
-def build_parser() -> argparse.ArgumentParser:
-    doc = __doc__ or ""
-    parser = _Parser(prog="gate.py", description=doc.split("\n\n")[0],
-                     epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
-                           formatter_class=argparse.RawDescriptionHelpFormatter,
-                           epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
-                                  "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
-    check.add_argument("--manifest", required=True, type=Path, help="the claim's manifest (JSON)")
-    check.add_argument("--runs", required=True, type=Path, help="one JSON attempt record per line (JSONL)")
-    _output_options(check)
-    check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
-    check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
-                                       "BLOCKED unless it equals the headline at its written precision")
-
-    digest = sub.add_parser("digest", help="print the task_ids_sha256 of a runs file or an ID list",
-                            epilog="example:\n  python3 gate.py digest --runs runs.jsonl",
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
-    source = digest.add_mutually_exclusive_group(required=True)
-    source.add_argument("--runs", type=Path, help="JSONL attempt records")
-    source.add_argument("--ids", type=Path, help="one task ID per line")
-    digest.add_argument("--run-id", help="only the records of this run_id")
-
-    for name, text in (("freeze", "freeze a task slice into a benchmark card (exit 1: refused)"),
-                       ("verify", "verify a task slice against its card (exit 1: drifted or refused)")):
-        card = sub.add_parser(name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
-                              epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
-        card.add_argument("tasks", type=Path, help="JSON list of task objects")
-        card.add_argument("card", type=Path, help="the benchmark card (JSON)")
-        if name == "freeze":
-            card.add_argument("--allow-license", action="append", metavar="NAME",
-                              help=f"a license the slice admits; repeatable; replaces the default {', '.join(DEFAULT_LICENSES)}")
-            card.add_argument("--wide-above", type=int, default=30, metavar="N",
-                              help="an edit_span above N is 'wide', else 'narrow' (default: 30)")
-            card.add_argument("--min-per-stratum", type=int, default=5, metavar="N",
-                              help="the stratum floor (default: 5)")
-            card.add_argument("--withhold-thin-strata", action="store_true",
-                              help="record strata below the floor as withheld instead of refusing")
-            card.add_argument("--attempt-budget", type=int, default=1, metavar="N",
-                              help="attempts per task in the metric contract (default: 1)")
-            card.add_argument("--not-a-claim-about", action="append", default=[], metavar="TEXT",
-                              help="add to what the number is not a claim about; repeatable")
-            card.add_argument("--force", action="store_true", help="replace an existing card")
-
-    compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
-                             formatter_class=argparse.RawDescriptionHelpFormatter,
-                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
-                                    "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
-                                    "--runs examples/compare/a.jsonl \\\n"
-                                    "      --against-manifest examples/compare/b.manifest.json "
-                                    "--against-runs examples/compare/b.jsonl")
-    compare.add_argument("--manifest", required=True, type=Path, help="run A's manifest")
-    compare.add_argument("--runs", required=True, type=Path, help="run A's records")
-    compare.add_argument("--against-manifest", required=True, type=Path, help="run B's manifest")
-    compare.add_argument("--against-runs", required=True, type=Path, help="run B's records")
-    compare.add_argument("--run-id", help="run_id to select in A's records")
-    compare.add_argument("--against-run-id", help="run_id to select in B's records")
-    _output_options(compare)
-
-    _import_parser(sub)
-    return parser
-
-
-IMPORT_FORMATS = ("swebench", "inspect", "terminal-bench")
-
-
-def _import_parser(sub: Any) -> None:
-    parser = sub.add_parser(
-        "import", help="convert harness results into runs.jsonl, never dropping a task",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="formats:\n"
-               "  swebench        swebench.harness run report (schema_version 2), or an experiments\n"
-               "                  results.json with --dataset-ids\n"
-               "  inspect         an Inspect AI eval log (.json; .eval where this Python reads its compression)\n"
-               "  terminal-bench  a run's results.json, optionally followed by its run_metadata.json\n\n"
-               "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
-               "--draft-manifest bench.manifest.json")
-    parser.add_argument("format", choices=IMPORT_FORMATS, help="the harness that wrote FILE")
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="the harness's result file(s)")
-    parser.add_argument("-o", "--output", type=Path, help="write runs.jsonl here (default: standard output)")
-    parser.add_argument("--draft-manifest", type=Path, metavar="FILE",
-                        help="also write a starting manifest whose dataset is what the harness declared")
-    parser.add_argument("--dataset-ids", type=Path, metavar="FILE",
-                        help="one instance ID per line: the declared dataset (swebench)")
-    parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
-                        help="how an Inspect 'P' (partial) score counts (default: fail)")
-    parser.add_argument("--threshold", type=float, default=1.0,
-                        help="a numeric Inspect score at or above this passes (default: 1.0)")
-    parser.add_argument("--force", action="store_true", help="replace existing output files")
-
-
-def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
-    if not math.isfinite(args.threshold):
-        raise GateError("import: --threshold: expected a finite number")
-    if args.format == "swebench":
-        ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
-        imported = import_swebench(args.files, ids)
-    elif args.dataset_ids is not None:
-        raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
-    elif args.format == "inspect":
-        imported = import_inspect(args.files, args.partial_as, args.threshold)
-    else:
-        imported = import_terminal_bench(args.files)
-    lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
-    for note in imported.notes:
-        print(f"gate: note: {note}", file=sys.stderr)
-    outputs = [p for p in (args.output, args.draft_manifest) if p is not None]
-    for path in outputs:
-        if path.exists() and not args.force:
-            raise GateError(f"{path}: exists; pass --force to replace it")
-    if args.draft_manifest is not None:
-        draft = draft_manifest(imported)
-        if args.output is not None:
-            draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
-        write_new_file(args.draft_manifest, _dump(draft), args.force)
-    if args.output is not None:
-        write_new_file(args.output, lines, args.force)
-        summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
-        print(f"gate: {summary}", file=sys.stderr)
-        return "", 0
-    return lines, 0
-
-
 def _output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format (default: text)")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
@@ -3449,52 +3702,28 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
 
 def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
     report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim)
-    renderers: dict[str, Callable[[Report], str]] = {
-        "text": render_text, "json": lambda r: _dump(report_json(r)),
-        "markdown": render_markdown, "svg": render_report_svg,
-    }
-    return renderers[args.format](report), 0 if report.verdict == "PUBLISHABLE" else 1
+    return REPORT_RENDERERS[args.format](report), 0 if report.verdict == "PUBLISHABLE" else 1
 
 
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
                        args.run_id, args.against_run_id)
-    renderers: dict[str, Callable[[Comparison], str]] = {
-        "text": render_compare_text, "json": lambda c: _dump(compare_json(c)),
-        "markdown": render_compare_markdown, "svg": render_compare_svg,
-    }
-    return renderers[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
-
-
-def read_id_list(path: Path) -> list[str]:
-    """One task ID per line; blank lines are skipped, surrounding spaces are an error."""
-    text = _decode_utf8(_read_bytes(path), str(path))
-    ids = []
-    for number, line in enumerate(text.split("\n"), 1):
-        line = line.removesuffix("\r")
-        if not line.strip():
-            continue
-        if line != line.strip() or not line.isprintable():
-            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control characters")
-        ids.append(line)
-    if not ids:
-        raise GateError(f"{path}: no task IDs")
-    return ids
+    return COMPARE_RENDERERS[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
 
 
 def _cmd_digest(args: argparse.Namespace) -> tuple[str, int]:
     if args.ids is not None:
         return ids_digest(read_id_list(args.ids)) + "\n", 0
-    tally = _tally_runs(args.runs, args.run_id, None, frozenset())
+    tally = tally_runs(args.runs, args.run_id, None, frozenset())
     if not tally.tasks:
         raise GateError(f"{args.runs}: no attempt records")
     return ids_digest(tally.tasks) + "\n", 0
 
 
 def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
-    for name in ("wide_above", "min_per_stratum", "attempt_budget"):
-        if getattr(args, name) < (0 if name != "attempt_budget" else 1):
-            raise GateError(f"freeze: --{name.replace('_', '-')}: expected an integer >= {0 if name != 'attempt_budget' else 1}")
+    for name, minimum in (("wide_above", 0), ("min_per_stratum", 0), ("attempt_budget", 1)):
+        if getattr(args, name) < minimum:
+            raise GateError(f"freeze: --{name.replace('_', '-')}: expected an integer >= {minimum}")
     licenses = tuple(args.allow_license) if args.allow_license else DEFAULT_LICENSES
     rule = SliceRule(licenses, args.wide_above, args.min_per_stratum, args.withhold_thin_strata)
     tasks = load_tasks(args.tasks)
@@ -3513,20 +3742,155 @@ def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
 
 def _cmd_verify(args: argparse.Namespace) -> tuple[str, int]:
     tasks = load_tasks(args.tasks)
-    card = load_json_file(args.card)
-    if not isinstance(card, dict):
-        raise GateError(f"{args.card}: expected a card object, got {_type_name(card)}")
-    result = verify_card(tasks, card, str(args.card))
+    result = verify_card(tasks, load_card(args.card))
     if result.ok:
         return f"slice ok {result.digest[:12]} tasks={result.task_count}\n", 0
     return "".join(f"{p}\n" if i == 0 else f"  ! {p}\n" for i, p in enumerate(result.problems)), 1
 
 
+def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
+    if not math.isfinite(args.threshold):
+        raise GateError("import: --threshold: expected a finite number")
+    fmt = IMPORTERS[args.format]
+    if args.dataset_ids is not None and not fmt.takes_dataset_ids:
+        raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
+    ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
+    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold))
+    lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
+    for note in imported.notes:
+        print(f"gate: note: {note}", file=sys.stderr)
+    for path in (args.output, args.draft_manifest):
+        if path is not None and path.exists() and not args.force:
+            raise GateError(f"{path}: exists; pass --force to replace it")
+    if args.draft_manifest is not None:
+        draft = draft_manifest(imported)
+        if args.output is not None:
+            draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
+        write_new_file(args.draft_manifest, _dump(draft), args.force)
+    if args.output is None:
+        return lines, 0
+    write_new_file(args.output, lines, args.force)
+    summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
+    print(f"gate: {summary}", file=sys.stderr)
+    return "", 0
+
+
+def _check_parser(sub: Any) -> None:
+    check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
+                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
+                                  "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
+    check.add_argument("--manifest", required=True, type=Path, help="the claim's manifest (JSON)")
+    check.add_argument("--runs", required=True, type=Path, help="one JSON attempt record per line (JSONL)")
+    _output_options(check)
+    check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
+    check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
+                                       "BLOCKED unless it equals the headline at its written precision")
+    check.set_defaults(handler=_cmd_check)
+
+
+def _digest_parser(sub: Any) -> None:
+    digest = sub.add_parser("digest", help="print the task_ids_sha256 of a runs file or an ID list",
+                            epilog="example:\n  python3 gate.py digest --runs runs.jsonl",
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    source = digest.add_mutually_exclusive_group(required=True)
+    source.add_argument("--runs", type=Path, help="JSONL attempt records")
+    source.add_argument("--ids", type=Path, help="one task ID per line")
+    digest.add_argument("--run-id", help="only the records of this run_id")
+    digest.set_defaults(handler=_cmd_digest)
+
+
+def _card_parsers(sub: Any) -> None:
+    for name, text, handler in (
+            ("freeze", "freeze a task slice into a benchmark card (exit 1: refused)", _cmd_freeze),
+            ("verify", "verify a task slice against its card (exit 1: drifted or refused)", _cmd_verify)):
+        card = sub.add_parser(name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
+                              epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
+        card.add_argument("tasks", type=Path, help="JSON list of task objects")
+        card.add_argument("card", type=Path, help="the benchmark card (JSON)")
+        card.set_defaults(handler=handler)
+        if name != "freeze":
+            continue
+        card.add_argument("--allow-license", action="append", metavar="NAME",
+                          help=f"a license the slice admits; repeatable; replaces the default {', '.join(DEFAULT_LICENSES)}")
+        card.add_argument("--wide-above", type=int, default=30, metavar="N",
+                          help="an edit_span above N is 'wide', else 'narrow' (default: 30)")
+        card.add_argument("--min-per-stratum", type=int, default=5, metavar="N", help="the stratum floor (default: 5)")
+        card.add_argument("--withhold-thin-strata", action="store_true",
+                          help="record strata below the floor as withheld instead of refusing")
+        card.add_argument("--attempt-budget", type=int, default=1, metavar="N",
+                          help="attempts per task in the metric contract (default: 1)")
+        card.add_argument("--not-a-claim-about", action="append", default=[], metavar="TEXT",
+                          help="add to what the number is not a claim about; repeatable")
+        card.add_argument("--force", action="store_true", help="replace an existing card")
+
+
+def _compare_parser(sub: Any) -> None:
+    compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
+                             formatter_class=argparse.RawDescriptionHelpFormatter,
+                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
+                                    "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
+                                    "--runs examples/compare/a.jsonl \\\n"
+                                    "      --against-manifest examples/compare/b.manifest.json "
+                                    "--against-runs examples/compare/b.jsonl")
+    compare.add_argument("--manifest", required=True, type=Path, help="run A's manifest")
+    compare.add_argument("--runs", required=True, type=Path, help="run A's records")
+    compare.add_argument("--against-manifest", required=True, type=Path, help="run B's manifest")
+    compare.add_argument("--against-runs", required=True, type=Path, help="run B's records")
+    compare.add_argument("--run-id", help="run_id to select in A's records")
+    compare.add_argument("--against-run-id", help="run_id to select in B's records")
+    _output_options(compare)
+    compare.set_defaults(handler=_cmd_compare)
+
+
+def _import_parser(sub: Any) -> None:
+    formats = "".join(f"  {fmt.name:<15}{fmt.summary.replace(chr(10), chr(10) + ' ' * 17)}\n" for fmt in IMPORTERS.values())
+    parser = sub.add_parser(
+        "import", help="convert harness results into runs.jsonl, never dropping a task",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"formats:\n{formats}\n"
+               "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
+               "--draft-manifest bench.manifest.json")
+    parser.add_argument("format", choices=tuple(IMPORTERS), help="the harness that wrote FILE")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="the harness's result file(s)")
+    parser.add_argument("-o", "--output", type=Path, help="write runs.jsonl here (default: standard output)")
+    parser.add_argument("--draft-manifest", type=Path, metavar="FILE",
+                        help="also write a starting manifest whose dataset is what the harness declared")
+    parser.add_argument("--dataset-ids", type=Path, metavar="FILE",
+                        help="one instance ID per line: the declared dataset (swebench)")
+    parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
+                        help="how an Inspect 'P' (partial) score counts (default: fail)")
+    parser.add_argument("--threshold", type=float, default=1.0,
+                        help="a numeric Inspect score at or above this passes (default: 1.0)")
+    parser.add_argument("--force", action="store_true", help="replace existing output files")
+    parser.set_defaults(handler=_cmd_import)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    doc = __doc__ or ""
+    parser = _Parser(prog="gate.py", description=doc.split("\n\n")[0],
+                     epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _import_parser):
+        add(sub)
+    return parser
+
+
+def _commands(parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    for action in parser._actions:  # argparse keeps its subcommands here; there is no public accessor
+        if isinstance(action, argparse._SubParsersAction):
+            return tuple(action.choices)
+    return ()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0] not in COMMANDS and arguments[0] not in ("-h", "--help", "--version"):
-        arguments.insert(0, "check")  # the seed's rerun recipe: gate.py --manifest M --runs R
+    """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage."""
     parser = build_parser()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments and arguments[0] not in _commands(parser) and arguments[0] not in ("-h", "--help", "--version"):
+        # The rerun recipe the outcome-ledger design note prints: gate.py --manifest M --runs R.
+        arguments.insert(0, "check")
     try:
         try:
             args = parser.parse_args(arguments)
@@ -3535,11 +3899,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return 2
-        handlers: dict[str, Callable[[argparse.Namespace], tuple[str, int]]] = {
-            "check": _cmd_check, "digest": _cmd_digest, "freeze": _cmd_freeze,
-            "verify": _cmd_verify, "compare": _cmd_compare, "import": _cmd_import,
-        }
-        text, code = handlers[args.command](args)
+        handler: Callable[[argparse.Namespace], tuple[str, int]] = args.handler
+        text, code = handler(args)
     except GateError as exc:
         print(f"gate: error: {exc}", file=sys.stderr)
         return 2
