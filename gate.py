@@ -495,10 +495,9 @@ def _int(value: object, where: str, minimum: int | None = None) -> int:
 
 
 def _task_id(value: object, where: str) -> str:
-    text = _str(value, where)
-    if not text or text != text.strip():
-        raise GateError(f"{where}: task id must be non-empty without surrounding whitespace, got {text!r}")
-    return text
+    if not is_task_id(value):
+        _expected(where, f"a task ID ({TASK_ID_RULE})", value)
+    return cast(str, value)
 
 
 class _Fields:
@@ -3264,7 +3263,7 @@ def _inspect_headline(header: dict[str, object], where: str) -> str | None:
 def _sample_id(value: object, where: str) -> str:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         _expected(where, "an integer or a string", value)
-    return str(value)
+    return _task_id(str(value), where)
 
 
 def _inspect_declared(dataset: dict[str, object], samples: list[dict[str, object]], where: str) -> list[str]:
@@ -3272,7 +3271,7 @@ def _inspect_declared(dataset: dict[str, object], samples: list[dict[str, object
     eval.dataset.samples confirms they are all of them."""
     raw_ids = dataset.get("sample_ids")
     if raw_ids is not None:
-        declared = [_task_id(_sample_id(sid, f"{where}.eval.dataset.sample_ids[{i}]"), f"{where}.eval.dataset.sample_ids[{i}]")
+        declared = [_sample_id(sid, f"{where}.eval.dataset.sample_ids[{i}]")
                     for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids"))]
         if len(set(declared)) != len(declared):
             raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
