@@ -724,7 +724,7 @@ def load_manifest(path: Path) -> Manifest:
         dataset.expect("task_ids_sha256", "a string")
     task_ids = dataset.strings("task_ids") if dataset.has("task_ids") else None
     if task_ids is not None:
-        repeated = sorted({t for t in task_ids if task_ids.count(t) > 1})[0] if len(set(task_ids)) != len(task_ids) else None
+        repeated = _first_repeat(task_ids)
         if repeated is not None:
             dataset.fail("task_ids", f"task {repeated!r} is listed twice")
     strata_fields = dataset.optional_child("strata")
@@ -3082,6 +3082,7 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
         raise GateError(f"{where}: total_instances: missing")
     total = _int(data["total_instances"], f"{where}.total_instances")
     lists, reasons = _swebench_report_lists(data, where)
+    member = _memberships(lists)
     seen = {tid for key in _SWEBENCH_PRIMARY for tid in lists[key]}
     declared = _swebench_declared(seen, total, dataset_ids, where)
     for key in _SWEBENCH_ADVISORY:
@@ -3096,7 +3097,7 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
     records: list[dict[str, object]] = []
     infra = set(lists.get("infra_failure_ids", []))
     for tid in declared:
-        in_lists = [key for key in lists if tid in lists[key]]
+        in_lists = member.get(tid, [])
         primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
         status = primary[0] if primary else None
         if len(primary) > 1:
@@ -3144,15 +3145,16 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
             f"form written by SWE-bench/experiments analysis/get_results.py is read"
         )
     lists = {key: _id_list(data, key, where) for key in _EXPERIMENTS_LISTS if key in data}
+    member = _memberships(lists)
     declared = _declared_ids(dataset_ids)
-    stray = set().union(*lists.values()).difference(declared)
+    stray = set(member).difference(declared)
     if stray:
         raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
     run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
     notes: list[str] = []
     records: list[dict[str, object]] = []
     for tid in declared:
-        in_lists = [key for key in _EXPERIMENTS_LISTS if tid in lists.get(key, [])]
+        in_lists = member.get(tid, [])
         status = in_lists[0] if in_lists else None
         if len(in_lists) > 1:
             notes.append(f"{tid}: in {', '.join(in_lists)}; counted as {status}")

@@ -27,3 +27,40 @@ class ImportedTaskIds(GateCase):
         results["results"][0]["task_id"] += "\x1b"
         path = self.write_json("results.json", results)
         self.assertInputError(self.run_gate("import", "terminal-bench", str(path)), "results[0].task_id", "printable")
+
+
+class LinearTime(GateCase):
+    """Generous bounds that only a super-linear blow-up exceeds (the work takes milliseconds)."""
+
+    def test_a_duplicate_among_30000_declared_ids_is_named_quickly(self) -> None:
+        """A manifest's repeated task ID is found in one pass, not one list scan per ID."""
+        manifest, records = valid_ledger()
+        ids = [f"t-{i:05d}" for i in range(30000)] + ["t-12345"]
+        manifest["dataset"]["task_ids"] = ids
+        started = time.perf_counter()
+        result = self.check(manifest, records)
+        self.assertLess(time.perf_counter() - started, 3.0)
+        self.assertInputError(result, "dataset.task_ids", "'t-12345' is listed twice")
+
+    def test_a_swebench_report_of_30000_instances_imports_quickly(self) -> None:
+        """The SWE-bench importers look instances up in sets, not lists."""
+        ids = [f"repo__repo-{i}" for i in range(30000)]
+        report = {"schema_version": 2, "total_instances": 30000, "resolved_ids": ids[:6000],
+                  "unresolved_ids": ids[6000:9000] + ids[10000:], "error_ids": ids[9000:9500],
+                  "empty_patch_ids": ids[9500:9900], "incomplete_ids": ids[9900:10000]}
+        path = self.write_json("big.json", report)
+        started = time.perf_counter()
+        code, out, err = self.run_gate("import", "swebench", str(path))
+        self.assertLess(time.perf_counter() - started, 3.0)
+        self.assertEqual(code, 0, err)
+        outcomes = [json.loads(line)["outcome"] for line in out.splitlines()]
+        self.assertEqual(outcomes.count("pass"), 6000)
+        self.assertEqual(outcomes.count("unscoreable"), 600)
+        results = {"resolved": ids[:7000], "no_logs": ids[7000:7100]}
+        path = self.write_json("results/results.json", results)
+        id_file = self.write_text("ids.txt", "\n".join(ids) + "\n")
+        started = time.perf_counter()
+        code, out, err = self.run_gate("import", "swebench", str(path), "--dataset-ids", str(id_file))
+        self.assertLess(time.perf_counter() - started, 3.0)
+        self.assertEqual(code, 0, err)
+        self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()].count("pass"), 7000)
