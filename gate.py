@@ -128,7 +128,7 @@ def _json_problem(exc: BaseException) -> str:
     if isinstance(exc, json.JSONDecodeError):
         return f"invalid JSON: {exc.msg} (column {exc.colno})"
     if isinstance(exc, (RecursionError, _TooDeep)):
-        return "invalid JSON: nesting is too deep"
+        return f"invalid JSON: nesting is deeper than {MAX_DEPTH} levels"
     return f"invalid JSON: {exc}"
 
 
@@ -161,9 +161,11 @@ def _locate_problem(text: str) -> int:
 
     The decoder's hooks cannot see positions, so on those errors (only) this walks the text.
     """
+    deep = _depth_problem(text)
     stack: list[set[str] | None] = []  # keys seen per open object; None for an array
     i = 0
-    while i < len(text):
+    end = len(text) if deep is None else deep
+    while i < end:
         ch = text[i]
         if ch == '"':
             close = re.compile(_STRING, re.DOTALL).match(text, i).end()  # type: ignore[union-attr]
@@ -180,8 +182,6 @@ def _locate_problem(text: str) -> int:
             continue
         if ch in "{[":
             stack.append(set() if ch == "{" else None)
-            if len(stack) > 200:
-                return i
         elif ch in "}]" and stack:
             stack.pop()
         elif text.startswith(("NaN", "Infinity", "-Infinity"), i):
@@ -194,7 +194,7 @@ def _locate_problem(text: str) -> int:
                 i = number.end()
                 continue
         i += 1
-    return 0
+    return 0 if deep is None else deep
 
 
 def _lone_surrogate(text: str) -> int | None:
@@ -233,6 +233,9 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
 def parse_json(text: str, where: str) -> Any:
     """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep nesting."""
     try:
+        deep = _depth_problem(text)
+        if deep is not None:
+            raise _TooDeep(deep)
         value = _DECODER.decode(text)
         if "\\u" in text:
             _check_unicode(value, text, where)
@@ -363,6 +366,10 @@ def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]
                 pos = newline + 1
                 continue
         try:
+            deep = _depth_problem(text, start, newline)
+            if deep is not None:
+                raise GateError(f"{where}:{line}: invalid JSON: nesting is deeper than {MAX_DEPTH} levels "
+                                f"(column {deep - pos + 1})")
             value, end = fast(text, start)
             if end > newline:
                 raise GateError(f"{where}:{line}: the record continues past the end of its line "

@@ -64,3 +64,28 @@ class LinearTime(GateCase):
         self.assertLess(time.perf_counter() - started, 3.0)
         self.assertEqual(code, 0, err)
         self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()].count("pass"), 7000)
+
+
+class NestingDepth(GateCase):
+    def test_too_deep_nesting_is_named_at_the_bracket_past_the_limit(self) -> None:
+        """The gate's own nesting limit (500) is where the error points, on any Python version."""
+        m = self.write_text("deep.json", "[" * 1500 + "]" * 1500)
+        r = self.write_text("r.jsonl", "")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)),
+                              "deep.json:1:", "deeper than 500 levels", "(column 501)")
+        manifest, records = valid_ledger()
+        lines = [json.dumps(rec) for rec in records]
+        lines[3] = lines[3][:-1] + ', "x": ' + "[" * 1500 + "]" * 1500 + "}"
+        m = self.write_json("m.json", manifest)
+        r = self.write_text("r.jsonl", "\n".join(lines) + "\n")
+        column = lines[3].index("[") + 500
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)),
+                              "r.jsonl:4:", "deeper than 500 levels", f"(column {column})")
+
+    def test_nesting_at_the_limit_is_accepted(self) -> None:
+        """A record 500 levels deep (the object and 499 lists) is read like any other."""
+        manifest, records = valid_ledger()
+        records[3]["x"] = json.loads("[" * 499 + "]" * 499)
+        code, out, err = self.check(manifest, records)
+        self.assertEqual(code, 0, err)
+        self.assertIn("verdict     : PUBLISHABLE", out)
