@@ -225,8 +225,8 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         if line is None:
-            found = re.search(r"\\u[dD][89a-fA-F]", text)
-            line = text.count("\n", 0, found.start()) + 1 if found else 1
+            found = _lone_surrogate(text)
+            line = text.count("\n", 0, found) + 1 if found is not None else 1
         raise GateError(f"{where}:{line}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
 
 

@@ -89,3 +89,19 @@ class NestingDepth(GateCase):
         code, out, err = self.check(manifest, records)
         self.assertEqual(code, 0, err)
         self.assertIn("verdict     : PUBLISHABLE", out)
+
+
+class LoneSurrogates(GateCase):
+    def test_a_lone_surrogate_is_named_on_its_own_line_not_a_valid_pairs(self) -> None:
+        """A valid surrogate pair on line 2 is fine; the lone half on line 4 is the one named."""
+        manifest, _ = valid_ledger()
+        text = json.dumps(manifest, indent=2).splitlines()
+        text.insert(1, '  "note": "\\ud83d\\ude00",')
+        text.insert(3, '  "other": "\\\\ud800 is not an escape",')
+        text.insert(4, '  "bad": "x\\udc00",')
+        m = self.write_text("m.json", "\n".join(text) + "\n")
+        r = self.write_text("r.jsonl", "")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "m.json:5:", "surrogate")
+        text[4] = '  "bad": "\\ud800x",'
+        m = self.write_text("m.json", "\n".join(text) + "\n")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "m.json:5:", "surrogate")
