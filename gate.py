@@ -2534,6 +2534,7 @@ def _label(name: str, width: int = 12) -> str:
 
 
 def render_text(report: Report) -> str:
+    """The report card as plain text: one labelled line per figure, the verdict, then every finding."""
     m, led, conf = report.manifest, report.ledger, report.confidence
     out = [
         _label("claim") + m.claim_id,
@@ -2643,6 +2644,7 @@ def _ledger_json(led: Ledger) -> dict[str, Any]:
 
 
 def report_json(report: Report) -> dict[str, Any]:
+    """The report as a JSON-ready dict; the top-level keys are stable (fields are added, never renamed)."""
     m, led = report.manifest, report.ledger
     cost = led.cost
     return {
@@ -2699,6 +2701,7 @@ def _md_escape(text: str) -> str:
 
 
 def render_markdown(report: Report) -> str:
+    """The report card in Markdown, for a README, a pull request or a CI step summary."""
     m, led, conf = report.manifest, report.ledger, report.confidence
     out = [f"### benchgate: `{_md_escape(m.claim_id)}` is **{report.verdict}**", "",
            f"Dataset `{_md_escape(m.dataset_name)}` (sha256 `{led.observed_digest[:12]}`): "
@@ -2817,11 +2820,13 @@ def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
 
 
 def render_report_svg(report: Report) -> str:
+    """The report's rates as a standalone SVG forest plot."""
     title = f"{report.manifest.claim_id}: {report.verdict}"
     return render_svg(title, [(f"rate over tasks, {_pct(report.confidence)}", 0.0, 1.0, report_rows(report))])
 
 
 def render_compare_text(comp: Comparison) -> str:
+    """A comparison as plain text: both headlines, the paired table, the difference and the reading."""
     a, b = comp.a, comp.b
     conf = a.confidence
     both, only_a, only_b, neither = comp.table
@@ -2851,6 +2856,7 @@ def render_compare_text(comp: Comparison) -> str:
 
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
+    """A comparison as a JSON-ready dict, with both sides' full reports."""
     both, only_a, only_b, neither = comp.table
     return {
         "verdict": comp.verdict,
@@ -2868,6 +2874,7 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
 
 
 def render_compare_markdown(comp: Comparison) -> str:
+    """A comparison in Markdown: the headlines, the 2x2 table and the difference."""
     both, only_a, only_b, neither = comp.table
     conf = comp.a.confidence
     reading = "real" if comp.real else "within noise"
@@ -2885,6 +2892,7 @@ def render_compare_markdown(comp: Comparison) -> str:
 
 
 def render_compare_svg(comp: Comparison) -> str:
+    """A comparison as an SVG: both headlines, and the paired difference on its own axis."""
     title = f"{comp.a.manifest.claim_id} vs {comp.b.manifest.claim_id}: {comp.verdict}"
     rates = [_rate_row(f"A {comp.a.manifest.claim_id}", comp.a.ledger.headline),
              _rate_row(f"B {comp.b.manifest.claim_id}", comp.b.ledger.headline)]

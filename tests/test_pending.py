@@ -105,3 +105,38 @@ class LoneSurrogates(GateCase):
         text[4] = '  "bad": "\\ud800x",'
         m = self.write_text("m.json", "\n".join(text) + "\n")
         self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "m.json:5:", "surrogate")
+
+
+class FindingsCatalogue(GateCase):
+    def test_the_readme_findings_table_is_the_catalogue(self) -> None:
+        """Every finding code the gate can emit is in the README's table with the same meaning, and no other."""
+        import re
+
+        from tests.support import ROOT, gate
+
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        section = text[text.index("## Findings"):]
+        section = section[:section.index("\n## ", 3)]
+        plain: dict[str, str] = {}
+        prefixes: dict[str, str] = {}
+        for line in section.splitlines():
+            row = re.fullmatch(r"\| (`[^|]+`) \| (.+) \|", line)
+            if row is None or row.group(1) == "`code`":
+                continue
+            codes = re.findall(r"`([^`]+)`", row.group(1))
+            for code in codes:
+                if code.endswith(":…"):
+                    prefixes[code[:-1]] = row.group(2)
+                else:
+                    plain[code] = row.group(2)
+        self.assertEqual(plain, dict(gate.FINDINGS))
+        self.assertEqual(prefixes, dict(gate.FINDING_PREFIXES))
+
+    def test_a_finding_outside_the_catalogue_cannot_be_made(self) -> None:
+        """finding() refuses a code the catalogue lacks, so a new code cannot skip the README."""
+        from tests.support import gate
+
+        with self.assertRaises(KeyError):
+            gate.finding("not_a_code", "x")
+        with self.assertRaises(KeyError):
+            gate.prefixed("C", [gate.finding("mixed_runs", "x")])
