@@ -1,71 +1,61 @@
-"""Shared helpers for the tests: build ledgers in a temporary folder and run gate.main in-process."""
+"""The tests' harness: TestCase bases that run gate.main in-process in a private temporary folder, the
+real command line as a subprocess, and readers for the rendered reports (Markdown tables, SVG).
+
+Inputs come from tests/builders.py and expected numbers from tests/oracles.py; this module only runs
+the gate and reads what it printed.
+"""
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+EXAMPLE_CARD = ROOT / "examples" / "card"
+EXAMPLE_COMPARE = ROOT / "examples" / "compare"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import gate  # noqa: E402
+from tests.builders import valid_ledger  # noqa: E402
+
+# Harness fixtures (tests/fixtures/SOURCES.md says where each was trimmed from).
+SWE = FIXTURES / "swebench"
+INSPECT = FIXTURES / "inspect"
+TBENCH = FIXTURES / "terminal-bench"
+SWE_REPORT = SWE / "report-v2-synthetic.json"
+SWE_SHORT = SWE / "report-v2-short-synthetic.json"
+SWE_SHORT_IDS = SWE / "report-v2-short-dataset-ids.txt"
+SWE_EXP = SWE / "experiments-results.json"
+SWE_EXP_SYN = SWE / "experiments-results-synthetic.json"
+SWE_IDS = SWE / "verified-dataset-ids.txt"
+INS_OK = INSPECT / "tiny-success.json"
+INS_ERR = INSPECT / "tiny-err-status-error.json"
+INS_CANCEL = INSPECT / "synthetic-cancelled.json"
+INS_ZSTD = INSPECT / "tiny-success.eval"
+INS_DEFLATE = INSPECT / "tiny-success-deflate.eval"
+TB_RESULTS = TBENCH / "results.json"
+TB_SYN = TBENCH / "results-synthetic.json"
+TB_META = TBENCH / "run_metadata-synthetic.json"
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
-def ids_digest(ids: list[str]) -> str:
-    """Independent of gate.ids_digest on purpose: the seed's definition, written out again."""
-    return hashlib.sha256("\n".join(sorted(set(ids))).encode("utf-8")).hexdigest()
-
-
-def record(task_id: str, outcome: str, reason: str | None = None, attempt: int = 1, run_id: str = "r1",
-           **extra: Any) -> dict[str, Any]:
-    rec: dict[str, Any] = {"run_id": run_id, "task_id": task_id, "attempt": attempt, "outcome": outcome,
-                           "reason": reason}
-    rec.update(extra)
-    return rec
-
-
-def valid_ledger(passes: int = 29, fails: int = 8, unscoreable: tuple[str, ...] = ("harness_timeout", "harness_timeout", "grader_error"),
-                 with_ids: bool = True) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A PUBLISHABLE manifest and records: neg-01 fails, pos-01 passes, the rest as asked.
-
-    The counts include the controls: passes >= 1 and fails >= 1.
-    """
-    records = [record("neg-01", "fail"), record("pos-01", "pass")]
-    n = 0
-    for _ in range(passes - 1):
-        n += 1
-        records.append(record(f"t-{n:03d}", "pass"))
-    for _ in range(fails - 1):
-        n += 1
-        records.append(record(f"t-{n:03d}", "fail"))
-    for reason in unscoreable:
-        n += 1
-        records.append(record(f"t-{n:03d}", "unscoreable", reason))
-    ids = [r["task_id"] for r in records]
-    manifest: dict[str, Any] = {
-        "claim_id": "test-claim",
-        "dataset": {"name": "test-suite", "task_count": len(ids), "task_ids_sha256": ids_digest(ids)},
-        "controls": [
-            {"task_id": "neg-01", "expected": "fail", "role": "negative"},
-            {"task_id": "pos-01", "expected": "pass", "role": "positive"},
-        ],
-        "envelope": {"runner": "test", "network": "off", "wall_clock_s_per_task": 900},
-        "rerun_recipe": "python3 gate.py --manifest m.json --runs r.jsonl",
-    }
-    if with_ids:
-        manifest["dataset"]["task_ids"] = sorted(ids)
-    return manifest, records
+def load(path: Path) -> Any:
+    """A JSON file, parsed."""
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 class GateCase(unittest.TestCase):
@@ -98,6 +88,11 @@ class GateCase(unittest.TestCase):
             path.write_text(text, encoding="utf-8")
         return path
 
+    def copy_into(self, source: Path, *names: str) -> None:
+        """Copy these files of the `source` folder into the test's folder."""
+        for name in names:
+            shutil.copy(source / name, self.dir / name)
+
     def run_gate(self, *argv: str) -> tuple[int, str, str]:
         """gate.main in-process: (exit code, stdout, stderr)."""
         out, err = io.StringIO(), io.StringIO()
@@ -119,6 +114,23 @@ class GateCase(unittest.TestCase):
         _, report = self.check_json(manifest, records, *extra)
         return [f["code"] for f in report["findings"]]
 
+    def blocked(self, manifest: dict[str, Any], records: list[Any], code: str, *extra: str) -> list[str]:
+        """Assert exit 1, BLOCKED and the code among the findings; return that code's messages."""
+        exit_code, report = self.check_json(manifest, records, *extra)
+        codes = [f["code"] for f in report["findings"]]
+        self.assertIn(code, codes, report["findings"])
+        self.assertEqual(exit_code, 1)
+        self.assertEqual(report["verdict"], "BLOCKED")
+        return [f["message"] for f in report["findings"] if f["code"] == code]
+
+    def publishable(self, manifest: dict[str, Any], records: list[Any], *extra: str) -> dict[str, Any]:
+        """Assert exit 0, PUBLISHABLE and no finding at all; return the JSON report."""
+        exit_code, report = self.check_json(manifest, records, *extra)
+        self.assertEqual(report["findings"], [])
+        self.assertEqual(exit_code, 0)
+        self.assertEqual(report["verdict"], "PUBLISHABLE")
+        return report
+
     def assertInputError(self, result: tuple[int, str, str], *fragments: str) -> None:
         code, out, err = result
         self.assertEqual(code, 2, f"expected exit 2, got {code}; stdout={out!r} stderr={err!r}")
@@ -129,6 +141,101 @@ class GateCase(unittest.TestCase):
             self.assertIn(fragment, err)
 
 
+class LedgerInputCase(GateCase):
+    """valid_ledger() written out, with helpers that break one line of the runs or the manifest text."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest, self.records = valid_ledger()
+        self.lines = [json.dumps(r) for r in self.records]
+        self.mpath = self.write_json("bench.manifest.json", self.manifest)
+
+    def runs_bytes(self, data: bytes) -> tuple[int, str, str]:
+        runs = self.write_text("runs.jsonl", data)
+        return self.run_gate("--manifest", str(self.mpath), "--runs", str(runs))
+
+    def bad_line(self, text: str, at: int = 17) -> tuple[int, str, str]:
+        lines = list(self.lines)
+        lines[at - 1] = text
+        return self.runs_bytes(("\n".join(lines) + "\n").encode("utf-8"))
+
+    def bad_field(self, at: int = 17, **fields: Any) -> tuple[int, str, str]:
+        rec = dict(self.records[at - 1])
+        rec.update(fields)
+        return self.bad_line(json.dumps(rec), at)
+
+    def manifest_text(self, text: str | bytes) -> tuple[int, str, str]:
+        mpath = self.write_text("bench.manifest.json", text)
+        runs = self.write_jsonl("runs.jsonl", self.records)
+        return self.run_gate("--manifest", str(mpath), "--runs", str(runs))
+
+    def assertNamesLineOrField(self, result: tuple[int, str, str], line: int, field: str) -> None:
+        self.assertInputError(result, "bench.manifest.json")
+        err = result[2]
+        self.assertTrue(f"bench.manifest.json:{line}:" in err or field in err,
+                        f"expected the line ({line}) or the field ({field}) in {err!r}")
+
+
+def keyed(records: list[dict[str, Any]]) -> dict[tuple[str, int], dict[str, Any]]:
+    """Imported records by (task_id, attempt); a repeated key is a failure."""
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for rec in records:
+        key = (rec["task_id"], rec["attempt"])
+        assert key not in out, f"duplicate record {key}"
+        out[key] = rec
+    return out
+
+
+class ImportCase(GateCase):
+    """Runs `gate.py import` and, with a completed draft manifest, `check` on what it wrote."""
+
+    def imp(self, fmt: str, *args: str) -> list[dict[str, Any]]:
+        """Import to standard output; the JSONL lines, parsed."""
+        code, out, err = self.run_gate("import", fmt, *args)
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("Traceback", err)
+        self.assertTrue(out.endswith("\n"), out[-200:])
+        return [json.loads(line) for line in out.splitlines()]
+
+    def imp_files(self, fmt: str, *args: str, name: str = "imp") -> tuple[Path, Path, list[dict[str, Any]], dict[str, Any]]:
+        """Import with -o and --draft-manifest; (runs path, draft path, records, draft)."""
+        runs, draft = self.dir / f"{name}.runs.jsonl", self.dir / f"{name}.manifest.json"
+        code, out, err = self.run_gate("import", fmt, *args, "-o", str(runs), "--draft-manifest", str(draft))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(out, "", "with -o nothing goes to standard output")
+        self.assertIn(str(runs), err)
+        records = [json.loads(line) for line in runs.read_text(encoding="utf-8").splitlines()]
+        return runs, draft, records, load(draft)
+
+    def check_roundtrip(self, draft_path: Path, runs: Path, positive: str, negative: str,
+                        drop: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
+        """Complete the draft with controls only (as a user would) and run `check`."""
+        manifest = load(draft_path)
+        self.assertEqual(manifest["controls"], [], "the draft leaves controls to the user")
+        manifest["controls"] = [
+            {"task_id": positive, "expected": "pass", "role": "positive"},
+            {"task_id": negative, "expected": "fail", "role": "negative"},
+        ]
+        for key in drop:
+            del manifest[key]
+        path = self.write_json("completed.manifest.json", manifest)
+        code, out, err = self.run_gate("check", "--manifest", str(path), "--runs", str(runs), "--format", "json")
+        self.assertIn(code, (0, 1), err)
+        return code, json.loads(out)
+
+    def assertOutcome(self, rec: dict[str, Any], outcome: str, reason: str | None) -> None:
+        self.assertEqual((rec["outcome"], rec["reason"]), (outcome, reason), rec)
+
+    def assertFieldErrors(self, fmt: str, source: Path, cases: list[tuple[Any, str]]) -> None:
+        """Each (change, field): the source harness file with that change is an input error naming the file and the field."""
+        for i, (change, field) in enumerate(cases):
+            with self.subTest(fmt=fmt, field=field):
+                data = load(source)
+                change(data)
+                path = self.write_json(f"wrong-{i}.json", data)
+                self.assertInputError(self.run_gate("import", fmt, str(path)), str(path), field)
+
+
 def run_cli(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """The real command line, as a subprocess."""
     full_env = dict(os.environ)
@@ -136,3 +243,49 @@ def run_cli(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = No
         full_env.update(env)
     return subprocess.run([sys.executable, str(ROOT / "gate.py"), *argv], cwd=cwd or ROOT, env=full_env,
                           capture_output=True, text=True, timeout=120, check=False)
+
+
+def split_row(line: str) -> list[str]:
+    body = line.strip()
+    assert body.startswith("|") and body.endswith("|"), line
+    cells = re.split(r"(?<!\\)\|", body[1:-1])
+    return [c.strip() for c in cells]
+
+
+def markdown_tables(text: str) -> list[list[list[str]]]:
+    """Every GitHub-flavoured table as a list of rows (header first, separator dropped)."""
+    tables: list[list[list[str]]] = []
+    current: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            current.append(line)
+            continue
+        if current:
+            rows = [split_row(x) for x in current]
+            assert len(rows) >= 2 and all(re.fullmatch(r":?-{3,}:?", c) for c in rows[1]), current
+            assert all(len(r) == len(rows[0]) for r in rows), current
+            tables.append([rows[0], *rows[2:]])
+            current = []
+    return tables
+
+
+def assert_safe_svg(case: unittest.TestCase, text: str) -> ET.Element:
+    """Parse an SVG and fail on anything that could run or fetch: scripts, foreign objects, links, styles."""
+    root = ET.fromstring(text)
+    case.assertEqual(root.tag, f"{SVG_NS}svg")
+    for element in root.iter():
+        tag = element.tag.split("}")[-1]
+        case.assertNotIn(tag.lower(), ("script", "foreignobject", "iframe", "image", "use", "a", "style"))
+        for key, value in element.attrib.items():
+            case.assertFalse(key.lower().startswith("on"), key)
+            if key.split("}")[-1] == "href":
+                case.fail(f"link {value!r} in the SVG")
+    lowered = text.lower()
+    for bad in ("<script", "url(http", "url(//", "@import", "javascript:", "xlink:href", " href="):
+        case.assertNotIn(bad, lowered)
+    return root
+
+
+def ci_lines_by_y(root: ET.Element) -> dict[str | None, ET.Element]:
+    """The SVG's interval lines by their y coordinate."""
+    return {line.get("y1"): line for line in root.iter(f"{SVG_NS}line") if line.get("class") == "ci"}

@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis): generated valid ledgers, their mutations, and the importers.
+"""Property-based tests (hypothesis): generated valid ledgers, one-record edits of them, and the importers.
 
 hypothesis is a development dependency: without it every test here is skipped with the reason, so a
 bare `python3 -m unittest` still passes. Profiles (HYPOTHESIS_PROFILE):
@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import gate
-from tests.support import GateCase, ids_digest, record
+from tests.builders import record
+from tests.oracles import ids_digest
+from tests.support import GateCase
 
 try:
     from hypothesis import HealthCheck, Phase, given, settings
@@ -248,6 +250,9 @@ class LedgerProperties(GateCase):
     # (1) a generated valid ledger is PUBLISHABLE and exits == entries
     @_given(ledgers())
     def test_valid_ledger_is_publishable(self, spec: Spec) -> None:
+        """A generated valid ledger, in retry or samples mode, is PUBLISHABLE with no finding, and every task exits
+        once into the bucket its attempts imply.
+        """
         _count("LedgerProperties.publishable")
         code, out, err = self.gate(spec, None, "--format", "json")
         self.assertEqual(code, 0, out + err)
@@ -288,6 +293,9 @@ class LedgerProperties(GateCase):
 
     @_given(ledgers(), _data())
     def test_delete_one_record_blocks(self, spec: Spec, data: Any) -> None:
+        """Deleting any one record blocks with exactly the codes that deletion implies, or leaves a valid shorter
+        ledger when it was a task's last retry.
+        """
         _count("LedgerProperties.delete")
         index = data.draw(st.integers(0, len(spec.records) - 1), label="deleted record")
         victim = spec.records[index]
@@ -305,6 +313,7 @@ class LedgerProperties(GateCase):
 
     @_given(ledgers(), _data())
     def test_duplicate_one_record_blocks(self, spec: Spec, data: Any) -> None:
+        """Duplicating any one record, inserted anywhere, blocks with attempt_repeated alone and still counts tasks, not rows."""
         _count("LedgerProperties.duplicate")
         index = data.draw(st.integers(0, len(spec.records) - 1), label="duplicated record")
         at = data.draw(st.integers(0, len(spec.records)), label="inserted at")
@@ -317,6 +326,7 @@ class LedgerProperties(GateCase):
 
     @_given(ledgers(), _data())
     def test_flip_a_control_blocks(self, spec: Spec, data: Any) -> None:
+        """Turning either control against its expectation blocks with control_violated alone, naming that control."""
         _count("LedgerProperties.flip_control")
         which = data.draw(st.sampled_from([spec.negative, spec.positive]), label="control")
         mutated = [dict(r) for r in spec.records]
@@ -346,6 +356,7 @@ class LedgerProperties(GateCase):
 
     @_given(ledgers(), st.randoms(use_true_random=False))
     def test_shuffle_leaves_reports_identical(self, spec: Spec, rnd: random.Random) -> None:
+        """Shuffling the records leaves every report format byte-identical, but for the runs file's own hash."""
         _count("LedgerProperties.shuffle")
         shuffled = list(spec.records)
         rnd.shuffle(shuffled)
@@ -357,6 +368,7 @@ class LedgerProperties(GateCase):
     # (4) the headline equals a direct count; Wilson bounds are sane
     @_given(ledgers())
     def test_headline_is_a_direct_count(self, spec: Spec) -> None:
+        """The headline equals a direct count of the generated exits (retry) or samples (samples mode), inside its interval."""
         _count("LedgerProperties.headline")
         rep = self.report(spec)
         head = rep["headline"]
@@ -378,6 +390,9 @@ class LedgerProperties(GateCase):
     @_given(st.integers(0, 200), st.integers(1, 200), st.integers(2, 6),
             st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99, 0.999]))
     def test_wilson_bounds(self, k: int, n: int, factor: int, confidence: float) -> None:
+        """Wilson bounds lie in [0, 1] around k/n, reach 0 and 1 only at the edges, narrow with more tasks and widen
+        with confidence.
+        """
         _count("LedgerProperties.wilson")
         k = min(k, n)
         low, high = gate.wilson(k, n, confidence)
@@ -398,6 +413,7 @@ class LedgerProperties(GateCase):
     # (5) the JSON report round-trips and agrees with the text report
     @_given(ledgers(), _data())
     def test_json_round_trips_and_matches_text(self, spec: Spec, data: Any) -> None:
+        """The JSON report round-trips and agrees with the text report figure by figure, for valid and blocked ledgers."""
         _count("LedgerProperties.json_vs_text")
         records = spec.records
         if data.draw(st.booleans(), label="blocked variant"):
@@ -479,6 +495,9 @@ class ImportProperties(GateCase):
 
     @_given(st.lists(task_ids, min_size=1, max_size=30, unique=True), _data())
     def test_swebench_report(self, ids: list[str], data: Any) -> None:
+        """A generated SWE-bench run report imports one record per declared instance into a draft that check balances,
+        lacking only its controls.
+        """
         _count("ImportProperties.swebench_report")
         keys = ("resolved_ids", "unresolved_ids", "empty_patch_ids", "error_ids", "incomplete_ids", None)
         lists: dict[str, list[str]] = {k: [] for k in keys if k}
@@ -501,6 +520,7 @@ class ImportProperties(GateCase):
 
     @_given(st.lists(task_ids, min_size=1, max_size=30, unique=True), _data())
     def test_swebench_experiments(self, ids: list[str], data: Any) -> None:
+        """A generated experiments results.json with --dataset-ids imports every declared id into a draft that check balances."""
         _count("ImportProperties.swebench_experiments")
         results: dict[str, list[str]] = {"resolved": [], "no_generation": [], "no_logs": []}
         for tid in ids:
@@ -514,6 +534,9 @@ class ImportProperties(GateCase):
     @_given(st.lists(st.one_of(task_ids, st.integers(0, 10**6)), min_size=1, max_size=12,
                      unique_by=str), st.integers(1, 3), _data())
     def test_inspect_json(self, sample_ids: list[Any], epochs: int, data: Any) -> None:
+        """A generated Inspect log of any status imports one record per declared sample and epoch, and check balances
+        the draft.
+        """
         _count("ImportProperties.inspect")
         status = data.draw(st.sampled_from(["success", "error", "cancelled", "started"]))
         samples = []
@@ -550,6 +573,9 @@ class ImportProperties(GateCase):
     @_given(st.lists(task_ids.filter(lambda s: "/" not in s), min_size=1, max_size=15, unique=True),
             st.integers(1, 4), _data())
     def test_terminal_bench(self, ids: list[str], trials: int, data: Any) -> None:
+        """A generated Terminal-Bench results file, with or without run metadata, imports every declared task and
+        check balances the draft.
+        """
         _count("ImportProperties.terminal_bench")
         results = []
         for tid in ids:

@@ -31,27 +31,33 @@ class ReadmeOutputs(GateCase):
         return out
 
     def test_the_report_card(self) -> None:
+        """The README's report card is exactly what the shown command prints."""
         command = "python3 gate.py --manifest bench.manifest.json --runs runs.jsonl"
         self.assertEqual(shown_output(command), self.gate_output(*command.split()[2:]))
 
     def test_the_digest(self) -> None:
+        """The README's digest is exactly what `digest --runs runs.jsonl` prints."""
         self.assertEqual(shown_output("python3 gate.py digest --runs runs.jsonl"),
                          self.gate_output("digest", "--runs", "runs.jsonl"))
 
     def test_the_card_example(self) -> None:
+        """The README's card example output is exactly what the shown command prints."""
         command = "python3 gate.py --manifest examples/card/bench.manifest.json --runs examples/card/runs.jsonl"
         self.assertEqual(shown_output(command), self.gate_output(*command.split()[2:]))
 
     def test_the_verify_example(self) -> None:
+        """The README's verify output is exactly what the shown command prints."""
         command = "python3 gate.py verify examples/card/tasks.json examples/card/card.json"
         self.assertEqual(shown_output(command), self.gate_output(*command.split()[2:]))
 
     def test_the_compare_example(self) -> None:
+        """The README quotes examples/compare/compare.txt in full."""
         text = (ROOT / "README.md").read_text(encoding="utf-8")
         compare_txt = (ROOT / "examples" / "compare" / "compare.txt").read_text(encoding="utf-8")
         self.assertIn(compare_txt.strip(), text)
 
     def test_the_claim_lines(self) -> None:
+        """Each line the README shows for a --claim command is a line of that command's output."""
         for claim in ("72.5%", "78.4%"):
             with self.subTest(claim=claim):
                 command = f"python3 gate.py --manifest bench.manifest.json --runs runs.jsonl --claim {claim}"

@@ -1,5 +1,6 @@
 """Determinism and safety: byte-identical output across runs, hash seeds and locales; no module or call
-that can run code or reach the network; inputs never modified; atomic, no-clobber writes; huge inputs.
+that can run code or reach the network; inputs never modified; atomic, no-clobber writes; corrupt and
+hostile inputs refused cleanly; huge inputs.
 
 The determinism matrix runs a subset by default (BENCHGATE_FULL_MATRIX=1 runs every case in every
 configuration). The huge-input tests are slow (tens of seconds, hundreds of MB on disk): they run only with
@@ -25,12 +26,23 @@ from typing import Any
 from unittest import mock
 
 import gate
-from tests.support import ROOT, GateCase, ids_digest, record, valid_ledger
+from tests.builders import control_pair, make_manifest, pattern_records, record, valid_ledger
+from tests.support import (
+    EXAMPLE_CARD,
+    EXAMPLE_COMPARE,
+    FIXTURES,
+    INS_CANCEL,
+    INS_DEFLATE,
+    INS_OK,
+    ROOT,
+    SWE_EXP_SYN,
+    SWE_IDS,
+    TB_META,
+    TB_SYN,
+    GateCase,
+)
 
 GATE = ROOT / "gate.py"
-CARD = ROOT / "examples" / "card"
-COMPARE = ROOT / "examples" / "compare"
-FIX = ROOT / "tests" / "fixtures"
 HUGE = os.environ.get("BENCHGATE_HUGE") == "1"
 
 
@@ -67,6 +79,7 @@ def _non_english_locale() -> str | None:
 # Determinism
 # ---------------------------------------------------------------------------------------------
 
+
 class Determinism(unittest.TestCase):
     """Every (input, format) case gives the same bytes in every configuration of the matrix."""
 
@@ -80,6 +93,7 @@ class Determinism(unittest.TestCase):
     ]
 
     def test_matrix(self) -> None:
+        """check in every format gives byte-identical output across repeated runs, PYTHONHASHSEED values and locales."""
         configs: dict[str, dict[str, str | None]] = {
             "baseline": {"PYTHONHASHSEED": "0", "LC_ALL": None, "LANG": None},
             "repeat": {"PYTHONHASHSEED": "0", "LC_ALL": None, "LANG": None},
@@ -115,6 +129,7 @@ class Determinism(unittest.TestCase):
               "byte-identical", file=sys.stderr)
 
     def test_non_english_locale(self) -> None:
+        """A non-English locale is available to the matrix (skipped when the machine lists none)."""
         other = _non_english_locale()
         if other is None:
             self.skipTest("no non-English locale listed by `locale -a` on this machine (C, C.UTF-8 and POSIX only)")
@@ -122,7 +137,7 @@ class Determinism(unittest.TestCase):
 
     def test_in_process_repeat_is_identical(self) -> None:
         """Repeated in-process runs (warm caches, one interpreter) give the same bytes too."""
-        argv = ["--manifest", str(CARD / "bench.manifest.json"), "--runs", str(CARD / "runs.jsonl"), "--format", "json"]
+        argv = ["--manifest", str(EXAMPLE_CARD / "bench.manifest.json"), "--runs", str(EXAMPLE_CARD / "runs.jsonl"), "--format", "json"]
         outputs = set()
         for _ in range(3):
             out = io.StringIO()
@@ -132,23 +147,19 @@ class Determinism(unittest.TestCase):
         self.assertEqual(len(outputs), 1)
 
     def test_record_order_does_not_change_pass_at_k(self) -> None:
-        """Regression (found by tests/test_properties.py, shuffle property): in samples mode the pass@k
-        figures were summed in first-seen order of the attempt patterns, so the same records in another
-        order gave different JSON bytes (0.45833333333333326 vs 0.4583333333333333)."""
+        """In samples mode the order of the records does not change a byte of the report, pass@k included: the figures
+        are summed in a fixed order, not in the order the attempt patterns were first seen.
+        """
         pats = {"neg": "fff", "pos": "ppp", "t0": "ufu", "t1": "uff", "t2": "upu", "t3": "upu", "t4": "pfu", "t5": "pfu"}
         ids = list(pats)
-        manifest = {"claim_id": "x", "dataset": {"name": "d", "task_count": len(ids), "task_ids_sha256": ids_digest(ids)},
-                    "controls": [{"task_id": "neg", "expected": "fail", "role": "negative"},
-                                 {"task_id": "pos", "expected": "pass", "role": "positive"}],
-                    "envelope": {}, "attempt_budget": 3, "attempt_mode": "samples"}
-        words = {"p": "pass", "f": "fail", "u": "unscoreable"}
+        manifest = make_manifest(ids, claim_id="x", name="d", with_ids=False, controls=control_pair("neg", "pos"),
+                                 envelope={}, rerun_recipe=None, attempt_budget=3, attempt_mode="samples")
         outputs = []
         for order in (ids, ["t1", "neg", "t0", "t3", "t5", "pos", "t4", "t2"]):
             case = GateCase()
             case.setUp()
             try:
-                records = [record(t, words[ch], "env_flake" if ch == "u" else None, attempt=i)
-                           for t in order for i, ch in enumerate(pats[t], 1)]
+                records = pattern_records({t: pats[t] for t in order})
                 code, report = case.check_json(manifest, records)
             finally:
                 case.tearDown()
@@ -158,9 +169,26 @@ class Determinism(unittest.TestCase):
         self.assertEqual(outputs[0], outputs[1])
 
 
+class ImportDeterminism(GateCase):
+    def test_output_is_deterministic(self) -> None:
+        """import gives byte-identical runs files run to run, for every importer."""
+        for fmt, args in (("inspect", (str(INS_DEFLATE),)), ("terminal-bench", (str(TB_SYN), str(TB_META))),
+                          ("swebench", (str(SWE_EXP_SYN), "--dataset-ids", str(SWE_IDS)))):
+            with self.subTest(fmt=fmt):
+                outputs = []
+                for n in (1, 2):
+                    runs, draft = self.dir / f"{fmt}-{n}.jsonl", self.dir / f"{fmt}-{n}.json"
+                    code, _, err = self.run_gate("import", fmt, *args, "-o", str(runs), "--draft-manifest", str(draft))
+                    self.assertEqual(code, 0, err)
+                    outputs.append(runs.read_bytes())
+                self.assertEqual(outputs[0], outputs[1])
+                self.assertGreater(len(outputs[0]), 0)
+
+
 # ---------------------------------------------------------------------------------------------
 # No code execution, no network
 # ---------------------------------------------------------------------------------------------
+
 
 FORBIDDEN_MODULES = frozenset({
     "subprocess", "socket", "urllib", "http", "pickle", "marshal", "ctypes", "shelve", "multiprocessing", "ftplib",
@@ -168,7 +196,11 @@ FORBIDDEN_MODULES = frozenset({
     "select", "selectors", "builtins", "__builtin__", "cffi", "dbm", "imaplib", "poplib", "nntplib", "socketserver",
     "wsgiref", "pdb", "zipimport", "concurrent", "signal",
 })
+
+
 FORBIDDEN_CALLS = frozenset({"eval", "exec", "compile", "__import__", "breakpoint", "globals", "locals", "vars"})
+
+
 FORBIDDEN_ATTRIBUTES = frozenset({
     "system", "popen", "execv", "execve", "execl", "execle", "execlp", "execlpe", "execvp", "execvpe", "spawnl",
     "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "fork", "forkpty", "posix_spawn",
@@ -217,11 +249,13 @@ def code_hazards(source: str) -> list[str]:
 
 class NoCodeExecution(unittest.TestCase):
     def test_gate_has_no_hazards(self) -> None:
+        """gate.py imports nothing that runs code or reaches the network, and calls no eval, exec or compile."""
         source = GATE.read_text(encoding="utf-8")
         self.assertEqual(code_hazards(source), [])
         self.assertIn("import ast", source)  # the metric language is parsed, never evaluated
 
     def test_the_checker_catches_each_kind(self) -> None:
+        """The hazard checker flags each kind of hazard and passes re.compile, os.replace and a literal getattr."""
         bad = {
             "import subprocess": "import subprocess",
             "import urllib.request": "import urllib.request",
@@ -252,10 +286,13 @@ class NoCodeExecution(unittest.TestCase):
 # Inputs never modified; outputs atomic and never clobbered
 # ---------------------------------------------------------------------------------------------
 
+
 OLD = 1_000_000_000  # 2001-09-09: any write by the tool would move an input's mtime away from this
 
 
 class InputsUntouched(GateCase):
+    """Every subcommand leaves its inputs' bytes and mtimes as they were."""
+
     def stage(self, sources: dict[str, Path]) -> dict[str, Path]:
         staged = {}
         for name, source in sources.items():
@@ -281,19 +318,21 @@ class InputsUntouched(GateCase):
         self.assertEqual(sorted(set(after) - set(before)), sorted(outputs))
 
     def test_check_digest_verify_compare(self) -> None:
-        p = self.stage({"card/" + n: CARD / n for n in ("bench.manifest.json", "runs.jsonl", "tasks.json", "card.json",
+        """check in every format, digest, verify and compare leave their inputs' bytes and mtimes alone and write no file."""
+        p = self.stage({"card/" + n: EXAMPLE_CARD / n for n in ("bench.manifest.json", "runs.jsonl", "tasks.json", "card.json",
                                                        "gold.jsonl", "noedit.jsonl")})
         for fmt in ("text", "json", "markdown", "svg"):
             self.assertUntouched(["check", "--manifest", str(p["card/bench.manifest.json"]),
                                   "--runs", str(p["card/runs.jsonl"]), "--format", fmt, "--claim", "50%"], 1)
         self.assertUntouched(["digest", "--runs", str(p["card/runs.jsonl"])], 0)
         self.assertUntouched(["verify", str(p["card/tasks.json"]), str(p["card/card.json"])], 0)
-        c = self.stage({"cmp/" + n: COMPARE / n for n in ("a.manifest.json", "a.jsonl", "b.manifest.json", "b.jsonl")})
+        c = self.stage({"cmp/" + n: EXAMPLE_COMPARE / n for n in ("a.manifest.json", "a.jsonl", "b.manifest.json", "b.jsonl")})
         self.assertUntouched(["compare", "--manifest", str(c["cmp/a.manifest.json"]), "--runs", str(c["cmp/a.jsonl"]),
                               "--against-manifest", str(c["cmp/b.manifest.json"]), "--against-runs", str(c["cmp/b.jsonl"])], 0)
 
     def test_import_every_format(self) -> None:
-        sw, tb, ins = FIX / "swebench", FIX / "terminal-bench", FIX / "inspect"
+        """import in every format leaves its inputs alone and writes only the outputs asked for."""
+        sw, tb, ins = FIXTURES / "swebench", FIXTURES / "terminal-bench", FIXTURES / "inspect"
         p = self.stage({"sw.json": sw / "report-v2-short-synthetic.json", "ids.txt": sw / "report-v2-short-dataset-ids.txt",
                         "tb.json": tb / "results-synthetic.json", "meta.json": tb / "run_metadata-synthetic.json",
                         "log.json": ins / "tiny-success.json", "log.eval": ins / "tiny-success-deflate.eval"})
@@ -305,12 +344,31 @@ class InputsUntouched(GateCase):
             self.assertUntouched(["import", fmt, *args, "-o", str(self.dir / f"o{i}.jsonl"), "--draft-manifest",
                                   str(self.dir / f"d{i}.json")], 0, outputs=(f"d{i}.json", f"o{i}.jsonl"))
 
+    def test_gate_never_writes_to_its_inputs(self) -> None:
+        """check and digest never write to the manifest or the runs file and add no file beside them."""
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_jsonl("runs.jsonl", records)
+        past = 1_600_000_000_000_000_000
+        for path in (m, r):
+            os.utime(path, ns=(past, past))
+        before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (m, r)}
+        listing = sorted(os.listdir(self.dir))
+        for fmt in ("text", "json"):
+            self.run_gate("--manifest", str(m), "--runs", str(r), "--format", fmt)
+        self.run_gate("digest", "--runs", str(r))
+        self.assertEqual(before, {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (m, r)})
+        self.assertEqual(listing, sorted(os.listdir(self.dir)))
+
 
 class AtomicNoClobber(GateCase):
+    """Outputs appear complete or not at all, and never over a file without --force."""
+
     def freeze_args(self, card: Path, *extra: str) -> list[str]:
-        return ["freeze", str(CARD / "tasks.json"), str(card), *extra]
+        return ["freeze", str(EXAMPLE_CARD / "tasks.json"), str(card), *extra]
 
     def test_freeze_never_overwrites_without_force(self) -> None:
+        """freeze refuses to overwrite a file without --force, naming the option, and replaces it with --force."""
         card = self.write_text("card.json", "precious\n")
         code, _, err = self.run_gate(*self.freeze_args(card))
         self.assertEqual(code, 2)
@@ -319,11 +377,12 @@ class AtomicNoClobber(GateCase):
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["card.json"])
         code, _, err = self.run_gate(*self.freeze_args(card, "--force"))
         self.assertEqual(code, 0, err)
-        self.assertEqual(json.loads(card.read_text())["task_count"], json.loads((CARD / "card.json").read_text())["task_count"])
+        self.assertEqual(json.loads(card.read_text())["task_count"], json.loads((EXAMPLE_CARD / "card.json").read_text())["task_count"])
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["card.json"])
 
     def test_import_never_overwrites_without_force(self) -> None:
-        log = str(FIX / "inspect" / "tiny-success.json")
+        """import writes neither output when either exists, without --force; with --force it writes both."""
+        log = str(FIXTURES / "inspect" / "tiny-success.json")
         for existing in ("out.jsonl", "draft.json"):
             with self.subTest(existing=existing):
                 for p in list(self.dir.iterdir()):
@@ -360,7 +419,7 @@ class AtomicNoClobber(GateCase):
             card = self.dir / "card.json"
             self.assertEqual(self.run_gate(*self.freeze_args(card))[0], 0)
             self.assertEqual(self.run_gate(*self.freeze_args(card, "--force"))[0], 0)
-            code, _, err = self.run_gate("import", "terminal-bench", str(FIX / "terminal-bench" / "results.json"),
+            code, _, err = self.run_gate("import", "terminal-bench", str(FIXTURES / "terminal-bench" / "results.json"),
                                          "-o", str(self.dir / "runs.jsonl"), "--draft-manifest", str(self.dir / "m.json"))
             self.assertEqual(code, 0, err)
         kinds = [(kind, name) for kind, name, _ in seen]
@@ -370,6 +429,7 @@ class AtomicNoClobber(GateCase):
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["card.json", "m.json", "runs.jsonl"])
 
     def test_failed_rename_leaves_no_partial_file(self) -> None:
+        """When the final rename fails, freeze exits 2 naming the card and leaves no card and no temporary file."""
         def broken(*_: Any, **__: Any) -> None:
             raise OSError(28, "No space left on device")
 
@@ -379,15 +439,66 @@ class AtomicNoClobber(GateCase):
         self.assertIn("card.json", err)
         self.assertEqual(list(self.dir.iterdir()), [])  # no card, no leftover temporary file
 
+    def test_refuses_to_overwrite_without_force(self) -> None:
+        """import -o refuses an existing runs file without --force, naming it and the option, and then writes no draft
+        either; with --force it replaces the file.
+        """
+        target = self.write_text("runs.jsonl", "precious\n")
+        draft = self.dir / "draft.json"
+        result = self.run_gate("import", "inspect", str(INS_OK), "-o", str(target), "--draft-manifest", str(draft))
+        self.assertInputError(result, str(target), "--force")
+        self.assertEqual(target.read_text(encoding="utf-8"), "precious\n")
+        self.assertFalse(draft.exists(), "nothing is written when one output is refused")
+        code, _, err = self.run_gate("import", "inspect", str(INS_OK), "-o", str(target), "--force")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(len(target.read_text(encoding="utf-8").splitlines()), 10)
+
+    def test_refuses_to_overwrite_draft_without_force(self) -> None:
+        """import refuses an existing draft manifest without --force and leaves it as it was."""
+        draft = self.write_text("draft.json", "{}\n")
+        result = self.run_gate("import", "inspect", str(INS_OK), "--draft-manifest", str(draft))
+        self.assertEqual(result[0], 2, result)
+        self.assertEqual(draft.read_text(encoding="utf-8"), "{}\n")
+
+    def test_write_is_atomic(self) -> None:
+        """A failure while writing leaves the old runs file whole (with --force) or no file at all, and no temporary file."""
+        target = self.dir / "runs.jsonl"
+        code, _, err = self.run_gate("import", "inspect", str(INS_OK), "-o", str(target))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["runs.jsonl"], "no temporary file left behind")
+        good = target.read_bytes()
+        # a failure while writing leaves the old file whole (--force) or no file at all
+        with mock.patch("os.fsync", side_effect=OSError(28, "No space left on device")):
+            code, _, err = self.run_gate("import", "inspect", str(INS_CANCEL), "-o", str(target), "--force")
+            self.assertEqual(code, 2, err)
+            self.assertEqual(target.read_bytes(), good)
+            fresh = self.dir / "fresh.jsonl"
+            code, _, err = self.run_gate("import", "inspect", str(INS_CANCEL), "-o", str(fresh))
+            self.assertEqual(code, 2, err)
+            self.assertFalse(fresh.exists())
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["runs.jsonl"], "no temporary file left behind")
+
+    def test_input_error_writes_nothing(self) -> None:
+        """An import that fails on its input writes neither the runs file nor the draft."""
+        bad = self.write_text("bad.json", "{")
+        target, draft = self.dir / "runs.jsonl", self.dir / "draft.json"
+        self.assertInputError(self.run_gate("import", "inspect", str(bad), "-o", str(target),
+                                            "--draft-manifest", str(draft)), str(bad))
+        self.assertFalse(target.exists())
+        self.assertFalse(draft.exists())
+
 
 # ---------------------------------------------------------------------------------------------
-# Crashes found by tests/fuzz_gate.py
+# Corrupt and hostile inputs
 # ---------------------------------------------------------------------------------------------
 
-class FuzzRegressions(GateCase):
+
+class CorruptInputs(GateCase):
+    """Inputs corrupt in ways a parser does not expect are input errors, not tracebacks."""
+
     def corrupt_deflate_eval(self) -> Path:
         """A .eval archive whose header.json deflate stream is corrupt (the zip directory is intact)."""
-        header = (FIX / "inspect" / "tiny-success.json").read_bytes()[:4000]
+        header = (FIXTURES / "inspect" / "tiny-success.json").read_bytes()[:4000]
         rnd = random.Random(7)
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -405,16 +516,14 @@ class FuzzRegressions(GateCase):
         self.fail("could not build a corrupt deflate stream")
 
     def test_corrupt_deflate_member_is_an_input_error(self) -> None:
-        """Found by the fuzzer: zlib.error escaped _read_eval_zip's member() (a traceback, no exit 2)."""
+        """A .eval archive whose member has a corrupt deflate stream is an input error naming the file, not a zlib traceback."""
         path = self.corrupt_deflate_eval()
         with self.assertRaises(zlib.error), zipfile.ZipFile(path) as archive:  # the precondition: it is corrupt
             archive.read("header.json")
         self.assertInputError(self.run_gate("import", "inspect", str(path)), "log.eval")
 
-
     def test_unhashable_run_id_is_an_input_error(self) -> None:
-        """Found by the fuzzer: a run_id (or other column) holding a list or an object raised
-        TypeError: unhashable type from _tally_columns' set(...) instead of exit 2 naming the line."""
+        """A run_id holding a list or an object is an input error naming the line and the field, not a TypeError."""
         for bad in (["r1"], {"id": "r1"}):
             with self.subTest(run_id=bad):
                 manifest, records = valid_ledger()
@@ -425,6 +534,7 @@ class FuzzRegressions(GateCase):
 # ---------------------------------------------------------------------------------------------
 # Huge inputs (BENCHGATE_HUGE=1)
 # ---------------------------------------------------------------------------------------------
+
 
 _MEASURE = ("import resource, subprocess, sys, time\n"
             "t = time.monotonic()\n"
@@ -451,6 +561,7 @@ class HugeInputs(GateCase):
         print(f"\nhuge: {what}: {wall:.2f} s wall, peak RSS {rss:.0f} MiB", file=sys.stderr)
 
     def test_single_50_mb_line(self) -> None:
+        """A single 50 MB line is refused at its line number, within 200 MiB of memory."""
         manifest, records = valid_ledger()
         m = self.write_json("m.json", manifest)
         runs = self.dir / "runs.jsonl"
@@ -469,6 +580,7 @@ class HugeInputs(GateCase):
         self.assertLess(rss, 200)
 
     def test_a_million_tasks(self) -> None:
+        """A ledger of a million tasks is PUBLISHABLE within 1 GiB of memory."""
         n = 10**6
         ids = [f"task-{i:07d}" for i in range(n)]
         outcomes = ("pass", "fail", "pass", "unscoreable")
@@ -476,10 +588,8 @@ class HugeInputs(GateCase):
             for i, tid in enumerate(ids):
                 out = outcomes[i % 4] if i > 1 else ("fail", "pass")[i]
                 fh.write(json.dumps(record(tid, out, "env_flake" if out == "unscoreable" else None)) + "\n")
-        manifest = {"claim_id": "million", "dataset": {"name": "big", "task_count": n, "task_ids_sha256": ids_digest(ids)},
-                    "controls": [{"task_id": ids[0], "expected": "fail", "role": "negative"},
-                                 {"task_id": ids[1], "expected": "pass", "role": "positive"}],
-                    "envelope": {}}
+        manifest = make_manifest(ids, claim_id="million", name="big", with_ids=False, controls=control_pair(ids[0], ids[1]),
+                                 envelope={}, rerun_recipe=None)
         m = self.write_json("m.json", manifest)
         code, wall, rss, out, err = measured("--manifest", str(m), "--runs", str(self.dir / "runs.jsonl"), "--format", "json")
         self.note(f"{n} tasks ({(self.dir / 'runs.jsonl').stat().st_size / 2**20:.0f} MiB)", wall, rss)
@@ -488,15 +598,16 @@ class HugeInputs(GateCase):
         self.assertLess(rss, 1024)
 
     def test_a_hundred_thousand_reason_strings(self) -> None:
+        """100,000 distinct declared reasons pass; undeclared, they make one finding that names a few, on a short
+        line, within 1 GiB.
+        """
         n = 10**5
         reasons = [f"reason-{i:06d}-{'é' * (i % 3)}" for i in range(n)]
         records = [record("neg", "fail"), record("pos", "pass")]
         records += [record(f"t{i}", "unscoreable", reason) for i, reason in enumerate(reasons)]
         ids = [r["task_id"] for r in records]
-        manifest = {"claim_id": "reasons", "dataset": {"name": "d", "task_count": len(ids), "task_ids_sha256": ids_digest(ids)},
-                    "controls": [{"task_id": "neg", "expected": "fail", "role": "negative"},
-                                 {"task_id": "pos", "expected": "pass", "role": "positive"}],
-                    "envelope": {}, "reason_classes": reasons}
+        manifest = make_manifest(ids, claim_id="reasons", name="d", with_ids=False, controls=control_pair("neg", "pos"),
+                                 envelope={}, rerun_recipe=None, reason_classes=reasons)
         m = self.write_json("m.json", manifest)
         r = self.write_jsonl("runs.jsonl", records)
         code, wall, rss, out, err = measured("--manifest", str(m), "--runs", str(r))

@@ -1,0 +1,133 @@
+"""The command line: argparse, the implicit check subcommand, exit codes 0 / 1 / 2 as real processes,
+--help and --version, usage errors as one line, and `import` writing to standard output or -o.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.builders import replaced, valid_ledger
+from tests.support import INS_CANCEL, ROOT, SWE_REPORT, TB_META, TB_RESULTS, TB_SYN, GateCase, load, run_cli
+
+
+class CommandLine(GateCase):
+    """gate.py's options, subcommands and exit codes."""
+
+    def test_implicit_check_equals_check(self) -> None:
+        """Without a subcommand, gate.py runs check: the same output and exit code, in-process and as a real process."""
+        manifest, records = valid_ledger()
+        records = replaced(records, "t-002", wall_clock_s=901)
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_jsonl("runs.jsonl", records)
+        for fmt in ("text", "json"):
+            with self.subTest(format=fmt):
+                implicit = self.run_gate("--manifest", str(m), "--runs", str(r), "--format", fmt)
+                explicit = self.run_gate("check", "--manifest", str(m), "--runs", str(r), "--format", fmt)
+                self.assertEqual(implicit, explicit)
+                self.assertEqual(implicit[0], 1)
+        implicit = run_cli("--manifest", str(m), "--runs", str(r))
+        explicit = run_cli("check", "--manifest", str(m), "--runs", str(r))
+        self.assertEqual((implicit.returncode, implicit.stdout, implicit.stderr),
+                         (explicit.returncode, explicit.stdout, explicit.stderr))
+        self.assertEqual(implicit.returncode, 1)
+        self.assertIn("verdict     : BLOCKED", implicit.stdout)
+
+    def test_real_exit_code_2(self) -> None:
+        """A malformed runs file exits 2 as a real process, with nothing on stdout and one error line naming the line."""
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_jsonl("runs.jsonl", records)
+        # exit 0 and exit 1 as real processes: test_shipped_example_is_publishable, test_implicit_check_equals_check
+        self.write_text("runs.jsonl", '{"run_id": "r1", "task_id": "t-1", "attempt": true}\n')
+        bad = run_cli("--manifest", str(m), "--runs", str(r))
+        self.assertEqual(bad.returncode, 2)
+        self.assertEqual(bad.stdout, "")
+        self.assertNotIn("Traceback", bad.stderr)
+        self.assertRegex(bad.stderr, r"\Agate: error: .*runs\.jsonl:1: .*attempt.*\n\Z")
+
+    def test_shipped_example_is_publishable(self) -> None:
+        """The shipped example exits 0 PUBLISHABLE as a real process, has both controls and two reasons, and is left unchanged."""
+        m, r = ROOT / "bench.manifest.json", ROOT / "runs.jsonl"
+        before = (m.read_bytes(), r.read_bytes())
+        result = run_cli("--manifest", "bench.manifest.json", "--runs", "runs.jsonl", cwd=ROOT)
+        self.assertEqual((result.returncode, result.stderr), (0, ""))
+        self.assertIn("verdict     : PUBLISHABLE", result.stdout)
+        code, out, err = self.run_gate("--manifest", str(m), "--runs", str(r), "--format", "json")
+        self.assertEqual((code, err), (0, ""))
+        report = json.loads(out)
+        roles = {c["role"] for c in json.loads(m.read_text(encoding="utf-8"))["controls"]}
+        self.assertTrue({"negative", "positive"} <= roles)
+        self.assertGreaterEqual(len(report["ledger"]["unscoreable_reasons"]), 2)
+        self.assertEqual(before, (m.read_bytes(), r.read_bytes()))
+
+    def test_version(self) -> None:
+        """--version prints a version number and exits 0."""
+        code, out, err = self.run_gate("--version")
+        self.assertEqual(code, 0)
+        self.assertRegex(out + err, r"\d+\.\d+\.\d+")
+
+    def test_help_documents_exit_codes_and_ends_with_an_example(self) -> None:
+        """--help documents exit codes 0, 1 and 2 and ends with examples, each a python3 gate.py command."""
+        code, out, _ = self.run_gate("--help")
+        self.assertEqual(code, 0)
+        for digit, word in (("0", "PUBLISHABLE"), ("1", "BLOCKED"), ("2", "error")):
+            self.assertRegex(out, rf"(?m)^\s*{digit}\b.*{word}")
+        heading = max(m.end() for m in re.finditer(r"(?im)^\s*examples?:\s*$", out))
+        tail = [line.strip() for line in out[heading:].splitlines() if line.strip()]
+        self.assertTrue(tail, out)
+        self.assertTrue(tail[0].startswith("python3 gate.py"), tail)
+        for previous, line in zip(tail, tail[1:]):
+            self.assertTrue(line.startswith("python3 gate.py") or previous.endswith("\\"), (previous, line))
+
+    def test_no_arguments_is_a_usage_error(self) -> None:
+        """No argument at all is a usage error on stderr, exit 2."""
+        code, out, err = self.run_gate()
+        self.assertEqual((code, out), (2, ""))
+        self.assertNotIn("Traceback", err)
+        self.assertIn("usage", err.lower())
+
+    def test_unknown_option_is_one_line(self) -> None:
+        """An unknown option, an unknown format or a missing --manifest is a one-line usage error, exit 2."""
+        manifest, records = valid_ledger()
+        self.assertInputError(self.check(manifest, records, "--bogus"), "--bogus")
+        self.assertInputError(self.run_gate("--bogus"))
+        self.assertInputError(self.run_gate("check", "--bogus"))
+        self.assertInputError(self.check(manifest, records, "--format", "xml"), "--format")
+        self.assertInputError(self.run_gate("check", "--runs", str(self.dir / "r.jsonl")), "--manifest")
+
+    def test_bad_confidence_is_a_usage_error(self) -> None:
+        """--confidence outside (0, 1), or not a number, is a usage error naming --confidence."""
+        manifest, records = valid_ledger()
+        for value in ("1.5", "0", "1", "abc", "nan"):
+            with self.subTest(confidence=value):
+                self.assertInputError(self.check(manifest, records, "--confidence", value), "--confidence")
+
+
+class ImportCommandLine(GateCase):
+    """`gate.py import` writes runs to standard output, or to -o."""
+
+    def test_stdout_lines_parse_and_equal_the_o_file(self) -> None:
+        """For every importer, each standard-output line is a JSON object, and -o writes exactly those bytes with
+        nothing on standard output.
+        """
+        for fmt, args in (("inspect", (str(INS_CANCEL),)), ("terminal-bench", (str(TB_SYN), str(TB_META))),
+                          ("swebench", (str(SWE_REPORT),))):
+            with self.subTest(fmt=fmt):
+                code, out, _ = self.run_gate("import", fmt, *args)
+                self.assertEqual(code, 0)
+                for line in out.splitlines():
+                    self.assertIsInstance(json.loads(line), dict)
+                target = self.dir / f"{fmt}.jsonl"
+                code, out2, err = self.run_gate("import", fmt, *args, "-o", str(target))
+                self.assertEqual((code, out2), (0, ""), err)
+                self.assertEqual(target.read_text(encoding="utf-8"), out)
+
+    def test_stdout_mode_real_command_line(self) -> None:
+        """import to standard output from the real command line gives one valid record per trial."""
+        proc = run_cli("import", "terminal-bench", str(TB_RESULTS))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        lines = proc.stdout.splitlines()
+        self.assertEqual(len(lines), len(load(TB_RESULTS)["results"]))
+        for line in lines:
+            self.assertIn(json.loads(line)["outcome"], ("pass", "fail", "unscoreable"))

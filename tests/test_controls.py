@@ -1,0 +1,155 @@
+"""Controls: a negative control that must fail and a positive control that must pass, declared as tasks
+of the dataset or as whole control runs (no_edit must fail, known_fix must pass) with rate bounds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.builders import record, replaced, retry_ledger, valid_ledger
+from tests.support import GateCase
+
+
+class ControlDeclarations(GateCase):
+    """Both roles must be declared, inside the dataset, with the right expectation."""
+
+    def test_controls_incomplete(self) -> None:
+        """A manifest without a negative control, without a positive one, or with none, blocks with
+        controls_incomplete naming what is missing.
+        """
+        for role in ("negative", "positive"):
+            with self.subTest(missing=role):
+                manifest, records = valid_ledger()
+                manifest["controls"] = [c for c in manifest["controls"] if c["role"] != role]
+                messages = self.blocked(manifest, records, "controls_incomplete")
+                self.assertIn(role, messages[0])
+        manifest["controls"] = []
+        self.blocked(manifest, records, "controls_incomplete")
+
+    def test_control_outside_dataset(self) -> None:
+        """A control whose task is not in the dataset blocks with control_outside_dataset naming it."""
+        manifest, records = valid_ledger()
+        manifest["controls"].append({"task_id": "ctl-x", "expected": "fail", "role": "negative"})
+        messages = self.blocked(manifest, records, "control_outside_dataset")
+        self.assertIn("ctl-x", messages[0])
+
+    def test_a_control_with_the_wrong_expectation_says_what_it_must_expect(self) -> None:
+        """A negative control expecting pass, or a positive one expecting fail, is an input error saying what it must expect."""
+        for role, expected, must in (("negative", "pass", "fail"), ("positive", "fail", "pass")):
+            with self.subTest(role=role):
+                manifest, records = valid_ledger()
+                manifest["controls"][0] = {"task_id": "neg-01", "expected": expected, "role": role}
+                code, _, err = self.check(manifest, records)
+                self.assertEqual(code, 2)
+                self.assertIn(f"a {role} control must expect {must}", err)
+
+    def test_only_a_positive_role_expecting_pass_counts_as_the_positive_control(self) -> None:
+        """A control expecting pass under another role does not count as the positive control."""
+        manifest, records = valid_ledger()
+        manifest["controls"] = [{"task_id": "neg-01", "expected": "fail", "role": "negative"},
+                                {"task_id": "pos-01", "expected": "pass", "role": "smoke"}]
+        self.assertIn("controls_incomplete", self.codes(manifest, records))
+
+
+class ControlOutcomes(GateCase):
+    """Each control ran and came out as expected."""
+
+    def test_control_missing(self) -> None:
+        """A control task with no record blocks with control_missing naming it."""
+        manifest, records = valid_ledger()
+        records = [r for r in records if r["task_id"] != "neg-01"]
+        messages = self.blocked(manifest, records, "control_missing")
+        self.assertIn("neg-01", messages[0])
+
+    def test_control_inconclusive(self) -> None:
+        """An unscoreable control blocks with control_inconclusive naming it."""
+        manifest, records = valid_ledger()
+        records = replaced(records, "neg-01", outcome="unscoreable", reason="harness_timeout")
+        messages = self.blocked(manifest, records, "control_inconclusive")
+        self.assertIn("neg-01", messages[0])
+
+    def test_control_violated_both_directions(self) -> None:
+        """A negative control that passes, or a positive one that fails, blocks with control_violated naming it."""
+        manifest, records = valid_ledger()
+        for tid, outcome in (("neg-01", "pass"), ("pos-01", "fail")):
+            with self.subTest(control=tid):
+                messages = self.blocked(manifest, replaced(records, tid, outcome=outcome), "control_violated")
+                self.assertIn(tid, messages[0])
+
+    def test_a_negative_control_that_passes_on_retry_is_violated(self) -> None:
+        """A negative control that passes on a retry is violated; a positive control that passes on a retry holds."""
+        manifest, records = retry_ledger(2, {"neg-01": [("fail", None), ("pass", None)], "pos-01": [("pass", None)]})
+        self.blocked(manifest, records, "control_violated")
+        manifest, records = retry_ledger(2, {"neg-01": [("fail", None)], "pos-01": [("fail", None), ("pass", None)]})
+        self.publishable(manifest, records)
+
+
+class ControlRuns(GateCase):
+    """Whole control runs over the dataset, held to their pass-rate bounds."""
+
+    def setup_runs(self, noedit_passes: int = 0, gold_passes: int | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+        manifest, records = valid_ledger()
+        ids = manifest["dataset"]["task_ids"]
+        manifest["controls"] = []
+        manifest["control_runs"] = [
+            {"role": "no_edit", "runs": "noedit.jsonl", "max_pass_rate": 0.05},
+            {"role": "known_fix", "runs": "gold.jsonl", "min_pass_rate": 0.95},
+        ]
+        gold = len(ids) if gold_passes is None else gold_passes
+        self.write_jsonl("noedit.jsonl", [record(t, "pass" if i < noedit_passes else "fail", run_id="ne") for i, t in enumerate(ids)])
+        self.write_jsonl("gold.jsonl", [record(t, "pass" if i < gold else "fail", run_id="kf") for i, t in enumerate(ids)])
+        return manifest, records, ids
+
+    def test_control_runs_alone_satisfy_the_control_requirement(self) -> None:
+        """A no_edit and a known_fix control run satisfy the control requirement without control tasks; a no_edit run
+        alone leaves only the positive side missing.
+        """
+        manifest, records, ids = self.setup_runs()
+        self.assertEqual(len(ids), 40)
+        code, report = self.check_json(manifest, records)
+        self.assertEqual((code, report["findings"]), (0, []))
+        self.assertEqual({r["role"] for r in report["control_runs"]}, {"no_edit", "known_fix"})
+        only_negative = json.loads(json.dumps(manifest))
+        only_negative["control_runs"] = only_negative["control_runs"][:1]
+        _, report = self.check_json(only_negative, records)
+        incomplete = [f["message"] for f in report["findings"] if f["code"] == "controls_incomplete"]
+        self.assertEqual(len(incomplete), 1)
+        self.assertIn("positive", incomplete[0])
+        self.assertNotIn("negative", incomplete[0])
+
+    def test_no_edit_bound(self) -> None:
+        """A no_edit run at its max_pass_rate (2/40 = 0.05) is allowed; above it (3/40) it blocks with
+        control_run_violated naming no_edit.
+        """
+        manifest, records, _ = self.setup_runs(noedit_passes=2)  # 2/40 = 0.05: at the ceiling, allowed
+        self.assertNotIn("control_run_violated", self.codes(manifest, records))
+        manifest, records, _ = self.setup_runs(noedit_passes=3)  # 3/40 = 0.075
+        _, report = self.check_json(manifest, records)
+        violated = [f["message"] for f in report["findings"] if f["code"] == "control_run_violated"]
+        self.assertEqual(len(violated), 1, report["findings"])
+        self.assertIn("no_edit", violated[0])
+        self.assertEqual(report["verdict"], "BLOCKED")
+
+    def test_known_fix_bound(self) -> None:
+        """A known_fix run at its min_pass_rate (38/40 = 0.95) is allowed; below it, control_run_violated names known_fix."""
+        manifest, records, _ = self.setup_runs(gold_passes=38)  # 0.95: at the floor, allowed
+        self.assertNotIn("control_run_violated", self.codes(manifest, records))
+        manifest, records, _ = self.setup_runs(gold_passes=37)  # 0.925
+        _, report = self.check_json(manifest, records)
+        violated = [f["message"] for f in report["findings"] if f["code"] == "control_run_violated"]
+        self.assertEqual(len(violated), 1, report["findings"])
+        self.assertIn("known_fix", violated[0])
+
+    def test_control_run_ledger_problems_carry_the_role_prefix(self) -> None:
+        """Ledger problems inside a control run are reported prefixed with its role, and the main ledger's codes stay clean."""
+        manifest, records, ids = self.setup_runs()
+        self.write_jsonl("noedit.jsonl", [record(t, "fail", run_id="ne") for t in ids[1:]])
+        gold = [record(t, "pass", run_id="kf") for t in ids] + [record(ids[0], "pass", attempt=2, run_id="kf")]
+        self.write_jsonl("gold.jsonl", gold)
+        codes = self.codes(manifest, records)
+        self.assertIn("no_edit:dataset_size_mismatch", codes)
+        self.assertIn("no_edit:never_started", codes)
+        self.assertIn("known_fix:attempt_over_budget", codes)
+        self.assertNotIn("dataset_size_mismatch", codes)  # the main ledger is whole
+        self.assertNotIn("control_run_violated", codes)

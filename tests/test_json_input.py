@@ -1,0 +1,511 @@
+"""Reading JSON and JSONL: strict JSON everywhere (no NaN, no duplicate keys, no lone surrogates, UTF-8
+without a BOM), one record per line, line numbers that survive blank lines, CRLF and chunk boundaries,
+bounded memory, and a whole-chunk fast path that means exactly what the line-by-line parse does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import tracemalloc
+from typing import Any
+
+import gate
+from tests.builders import record, replaced, valid_ledger
+from tests.support import INS_CANCEL, INS_OK, SWE_REPORT, TB_RESULTS, GateCase, LedgerInputCase, load
+
+
+class InputFiles(LedgerInputCase):
+    """The manifest and the runs file must be readable files."""
+
+    def test_missing_files(self) -> None:
+        """A manifest or runs path that does not exist is an input error naming the path."""
+        runs = self.write_jsonl("runs.jsonl", self.records)
+        missing = self.dir / "nope.json"
+        self.assertInputError(self.run_gate("--manifest", str(missing), "--runs", str(runs)), str(missing))
+        self.assertInputError(self.run_gate("--manifest", str(self.mpath), "--runs", str(missing)), str(missing))
+
+    def test_unreadable_file(self) -> None:
+        """A folder given as the manifest or as the runs file is an input error naming it."""
+        folder = self.dir / "a-folder"
+        folder.mkdir()
+        runs = self.write_jsonl("runs.jsonl", self.records)
+        self.assertInputError(self.run_gate("--manifest", str(folder), "--runs", str(runs)), str(folder))
+        self.assertInputError(self.run_gate("--manifest", str(self.mpath), "--runs", str(folder)), str(folder))
+
+
+class RunsAreStrictJsonLines(LedgerInputCase):
+    """Each runs line is one strict JSON object; anything else is refused at its line."""
+
+    def test_malformed_json_in_runs_names_the_line(self) -> None:
+        """A truncated record or single-quoted pseudo-JSON on a runs line is an input error naming that line."""
+        self.assertInputError(self.bad_line('{"run_id": "r1", "task_id": "t-016", '), "runs.jsonl:17:")
+        self.assertInputError(self.bad_line("{'run_id': 'r1'}"), "runs.jsonl:17:")
+
+    def test_record_split_over_two_lines_is_refused(self) -> None:
+        """One record per line: a record broken over two lines is refused at the line where it starts."""
+        # JSONL: one record per line. A record broken over two lines is not one valid line.
+        lines = list(self.lines)
+        lines[16] = lines[16].replace(', "attempt"', ',\n"attempt"')
+        self.assertInputError(self.runs_bytes(("\n".join(lines) + "\n").encode()), "runs.jsonl:17:")
+
+    def test_duplicate_keys_in_runs(self) -> None:
+        """A duplicate key in a record, at its top or nested, is an input error naming the line and saying 'duplicate'."""
+        rec = json.dumps(self.records[16])
+        self.assertInputError(self.bad_line(rec[:-1] + ', "outcome": "pass"}'), "runs.jsonl:17:", "duplicate")
+        self.assertInputError(self.bad_line(rec[:-1] + ', "meta": {"x": 1, "x": 2}}'), "runs.jsonl:17:", "duplicate")
+
+    def test_non_finite_numbers_in_runs(self) -> None:
+        """NaN, ±Infinity and numbers that overflow to infinity are refused anywhere on a runs line: in a field the
+        gate reads, in one it ignores, and nested.
+        """
+        # in a field the gate reads, in an extra field it ignores, and nested: strict JSON everywhere
+        for token in ("NaN", "Infinity", "-Infinity", "1e400", "-1e400"):
+            for template in ('"wall_clock_s": {}', '"x": {}', '"meta": {{"y": [{}]}}'):
+                extra = template.format(token)
+                with self.subTest(token=token, field=extra):
+                    rec = json.dumps(self.records[16])[:-1] + ", " + extra + "}"
+                    self.assertInputError(self.bad_line(rec), "runs.jsonl:17:")
+
+    def test_deep_nesting_in_runs(self) -> None:
+        """Brackets nested 100,000 deep on a runs line are an input error naming the line, not a RecursionError."""
+        self.assertInputError(self.bad_line("[" * 100000), "runs.jsonl:17:")
+        self.assertInputError(self.bad_line('{"x": ' + "[" * 100000 + "]" * 100000 + "}"), "runs.jsonl:17:")
+
+    def test_line_that_is_not_an_object(self) -> None:
+        """A runs line holding a list, number, string, null or boolean instead of an object is refused at that line."""
+        for text in ("[1, 2]", "5", '"t-001"', "null", "true"):
+            with self.subTest(line=text):
+                self.assertInputError(self.bad_line(text), "runs.jsonl:17:")
+
+    def test_two_objects_on_one_line(self) -> None:
+        """Two records on one line, with or without a space between them, are refused at that line."""
+        self.assertInputError(self.bad_line(self.lines[16] + " " + self.lines[16]), "runs.jsonl:17:")
+        self.assertInputError(self.bad_line(self.lines[16] + self.lines[16]), "runs.jsonl:17:")
+
+    def test_lone_surrogates_are_input_errors(self) -> None:
+        """A lone UTF-16 surrogate escape is an input error naming file and line: in the runs (for check and for
+        digest) and in the manifest.
+        """
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        lines = [json.dumps(r) for r in records]
+        lines[6] = lines[6].replace('"t-005"', '"\\ud800"')
+        r = self.write_text("runs.jsonl", "\n".join(lines) + "\n")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "runs.jsonl:7:", "surrogate")
+        self.assertInputError(self.run_gate("digest", "--runs", str(r)), "runs.jsonl:7:", "surrogate")
+        text = json.dumps(manifest, indent=2).replace('"test-claim"', '"\\udc00"')
+        m2 = self.write_text("m2.json", text)
+        r2 = self.write_jsonl("r2.jsonl", records)
+        self.assertInputError(self.run_gate("--manifest", str(m2), "--runs", str(r2)), "m2.json:2:", "surrogate")
+
+    def test_a_surrogate_pair_is_fine(self) -> None:
+        """A properly paired surrogate escape (an emoji) is accepted and printed as the character."""
+        manifest, records = valid_ledger()
+        manifest["claim_id"] = "claim \U0001f600"
+        code, out, err = self.check(manifest, records)
+        self.assertEqual(code, 0, err)
+        self.assertIn("claim \U0001f600", out)
+
+
+class RunsEncoding(LedgerInputCase):
+    """The runs file is UTF-8, without a byte-order mark."""
+
+    def test_non_utf8_in_runs_names_the_line(self) -> None:
+        """Bytes that are not UTF-8 on a runs line are an input error naming that line and UTF-8."""
+        data = ("\n".join(self.lines[:16]) + "\n").encode() + b'{"run_id": "r\xff1"}\n'
+        self.assertInputError(self.runs_bytes(data), "runs.jsonl:17:", "UTF-8")
+
+    def test_bom_in_runs(self) -> None:
+        """A byte-order mark at the start of the runs file is refused at line 1."""
+        self.assertInputError(self.runs_bytes(b"\xef\xbb\xbf" + ("\n".join(self.lines) + "\n").encode()), "runs.jsonl:1:")
+
+
+class LineNumbers(LedgerInputCase):
+    """Blank lines and CRLF endings are allowed and still counted as lines."""
+
+    def test_blank_lines_and_crlf_are_fine(self) -> None:
+        """Blank lines, whitespace-only lines, CRLF endings and no newline after the last line leave a valid ledger
+        PUBLISHABLE.
+        """
+        data = "\r\n".join(self.lines[:10]) + "\r\n\r\n   \n\t\r\n" + "\n\n".join(self.lines[10:])
+        code, out, err = self.runs_bytes(data.encode())  # no newline after the last line either
+        self.assertEqual((code, err), (0, ""), out)
+        self.assertIn("verdict     : PUBLISHABLE", out)
+
+    def test_line_numbers_stay_right_after_blank_and_crlf_lines(self) -> None:
+        """Error line numbers count blank and CRLF lines, for a bad field, bad UTF-8 and a non-object line alike."""
+        # lines 1-3 CRLF, 4 blank, 5 blank CRLF, 6 spaces, 7 a record, 8 the bad line
+        data = ("\r\n".join(self.lines[:3]) + "\r\n" + "\n" + "\r\n" + "   \n" + self.lines[3] + "\r\n"
+                + '{"run_id": "r1", "task_id": "t-x", "attempt": 0, "outcome": "pass", "reason": null}\r\n'
+                + "\n".join(self.lines[4:]) + "\n")
+        self.assertInputError(self.runs_bytes(data.encode()), "runs.jsonl:8:", "attempt")
+        data = ("\r\n".join(self.lines[:3]) + "\r\n\r\n\n").encode() + b'{"run_id": "\xc3"}\r\n'
+        self.assertInputError(self.runs_bytes(data), "runs.jsonl:6:", "UTF-8")
+        data = "\r\n".join(self.lines[:3]) + "\r\n\r\n\n" + "[1]\r\n" + "\n".join(self.lines[3:]) + "\n"
+        self.assertInputError(self.runs_bytes(data.encode()), "runs.jsonl:6:")
+
+    def test_truncated_line_after_blank_and_crlf_lines_names_its_line(self) -> None:
+        """A truncated record after blank and CRLF lines is reported at its own physical line."""
+        # lines 1-3 CRLF, 4 blank CRLF, 5 blank, 6 a truncated record, then valid records
+        data = "\r\n".join(self.lines[:3]) + "\r\n\r\n\n" + '{"run_id": \r\n' + "\n".join(self.lines[3:]) + "\n"
+        self.assertInputError(self.runs_bytes(data.encode()), "runs.jsonl:6:")
+
+
+class ManifestIsStrictJson(LedgerInputCase):
+    """The manifest is one strict JSON object; its errors name the line or the field."""
+
+    def test_malformed_json_in_manifest_names_the_line(self) -> None:
+        """A syntax error in the manifest names the line it is on; a manifest cut in half names the file."""
+        text = json.dumps(self.manifest, indent=2)
+        broken = text.replace('"name": "test-suite",', '"name": "test-suite",,')
+        line = broken[:broken.index(",,")].count("\n") + 1
+        self.assertInputError(self.manifest_text(broken), f"bench.manifest.json:{line}:")
+        self.assertInputError(self.manifest_text(text[: len(text) // 2]), "bench.manifest.json:")
+
+    def test_duplicate_key_in_manifest(self) -> None:
+        """A duplicated top-level manifest key is an input error naming the key and saying 'duplicate'."""
+        text = json.dumps(self.manifest, indent=2)
+        top = text.replace('"claim_id": "test-claim",', '"claim_id": "test-claim",\n  "claim_id": "other",')
+        self.assertInputError(self.manifest_text(top), "bench.manifest.json", "duplicate", "claim_id")
+
+    def test_nested_duplicate_key_in_manifest_names_line_or_field(self) -> None:
+        """A duplicated key inside dataset is refused, naming its line or the field dataset.name."""
+        text = json.dumps(self.manifest, indent=2)
+        nested = text.replace('"name": "test-suite",', '"name": "test-suite",\n    "name": "other-suite",')
+        line = nested[:nested.index('"name": "other-suite"')].count("\n") + 1
+        result = self.manifest_text(nested)
+        self.assertInputError(result, "duplicate")
+        self.assertNamesLineOrField(result, line, "dataset.name")
+
+    def test_non_finite_numbers_in_manifest_name_line_or_field(self) -> None:
+        """NaN, ±Infinity or an overflowing number in the manifest is refused, naming its line or the field."""
+        text = json.dumps(self.manifest, indent=2)
+        line = text[:text.index('"task_count"')].count("\n") + 1
+        for token in ("NaN", "Infinity", "-Infinity", "1e400"):
+            with self.subTest(token=token):
+                result = self.manifest_text(text.replace('"task_count": 40', f'"task_count": {token}'))
+                self.assertNamesLineOrField(result, line, "dataset.task_count")
+
+    def test_deep_nesting_in_manifest(self) -> None:
+        """A manifest nested 100,000 brackets deep is an input error, not a RecursionError."""
+        self.assertNamesLineOrField(self.manifest_text("[" * 100000), 1, "top level")
+
+    def test_non_utf8_and_bom_in_manifest(self) -> None:
+        """Non-UTF-8 bytes in the manifest are refused at their line, a byte-order mark at line 1."""
+        text = json.dumps(self.manifest, indent=2).encode()
+        line = text[:text.index(b"test-claim")].count(b"\n") + 1
+        self.assertInputError(self.manifest_text(text.replace(b"test-claim", b"test-\xe9claim")),
+                              f"bench.manifest.json:{line}:", "UTF-8")
+        self.assertInputError(self.manifest_text(b"\xef\xbb\xbf" + text), "bench.manifest.json:1:")
+
+    def test_manifest_not_an_object(self) -> None:
+        """A manifest whose top level is not an object is an input error naming the file."""
+        self.assertInputError(self.manifest_text("[]"), "bench.manifest.json")
+
+
+class HarnessFilesAreStrictJson(GateCase):
+    """The importers read harness files with the same strict JSON rules."""
+
+    def test_malformed_json(self) -> None:
+        """A truncated harness file is an input error naming it, for every importer."""
+        for fmt in ("swebench", "inspect", "terminal-bench"):
+            with self.subTest(fmt=fmt):
+                path = self.write_text(f"{fmt}-bad.json", '{"results": [')
+                self.assertInputError(self.run_gate("import", fmt, str(path)), str(path))
+
+    def test_nan_is_not_json(self) -> None:
+        """NaN in an Inspect log is not JSON: an input error naming the file."""
+        data = load(INS_CANCEL)
+        text = json.dumps(data).replace('"value": 0.75', '"value": NaN')
+        self.assertIn("NaN", text)
+        path = self.write_text("nan.json", text)
+        self.assertInputError(self.run_gate("import", "inspect", str(path)), str(path))
+
+    def test_duplicate_keys(self) -> None:
+        """A duplicate key in a harness file is an input error naming the file and saying 'duplicate', for every importer."""
+        cases = {
+            "swebench": (SWE_REPORT, '"schema_version": 2', '"schema_version": 2, "schema_version": 2'),
+            "inspect": (INS_OK, '"status": "success"', '"status": "error", "status": "success"'),
+            "terminal-bench": (TB_RESULTS, '"is_resolved": false', '"is_resolved": true, "is_resolved": false'),
+        }
+        for fmt, (src, old, new) in cases.items():
+            with self.subTest(fmt=fmt):
+                text = json.dumps(load(src))
+                self.assertIn(old, text)
+                path = self.write_text(f"{fmt}-dup.json", text.replace(old, new, 1))
+                self.assertInputError(self.run_gate("import", fmt, str(path)), str(path), "duplicate")
+
+
+class Streaming(GateCase):
+    """The runs file is read lazily in chunks; chunk size never changes a result."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self._saved = (gate._CHUNK_BYTES, gate.MAX_LINE_BYTES)
+
+    def tearDown(self) -> None:
+        gate._CHUNK_BYTES, gate.MAX_LINE_BYTES = self._saved
+        super().tearDown()
+
+    def test_line_numbers_across_chunk_boundaries(self) -> None:
+        """iter_jsonl yields the same (line number, value) pairs, and hashes the same bytes, at every chunk size from
+        one byte up, across multi-byte characters, blank lines and CRLF.
+        """
+        rows = []
+        for i in range(60):
+            rows.append(json.dumps({"i": i, "name": "tâche-é-✓" * (i % 5), "pad": "x" * (i * 7 % 50)},
+                                   ensure_ascii=False))
+            if i % 7 == 0:
+                rows.append("")
+            if i % 11 == 0:
+                rows.append("  \t")
+        text = ""
+        for index, row in enumerate(rows):
+            text += row + ("\r\n" if index % 3 == 0 else "\n")
+        text = text.rstrip("\n")  # no newline at the very end
+        data = text.encode("utf-8")
+        path = self.write_text("runs.jsonl", data)
+        expected = [(number, json.loads(line)) for number, line in enumerate(text.split("\n"), 1) if line.strip()]
+        self.assertEqual(len(expected), 60)
+        for chunk in (1, 2, 3, 5, 7, 16, 64, 100, 1 << 22):
+            with self.subTest(chunk=chunk):
+                gate._CHUNK_BYTES = chunk
+                hasher = hashlib.sha256()
+                self.assertEqual(list(gate.iter_jsonl(path, hasher)), expected)
+                self.assertEqual(hasher.hexdigest(), hashlib.sha256(data).hexdigest())
+
+    def test_reader_is_lazy(self) -> None:
+        """iter_jsonl yields the first record before reading on: a broken line 2001 raises only when reached, naming that line."""
+        gate._CHUNK_BYTES = 64
+        lines = [json.dumps({"i": i}) for i in range(2000)] + ["{broken"]
+        path = self.write_text("runs.jsonl", "\n".join(lines) + "\n")
+        iterator = gate.iter_jsonl(path)
+        self.assertEqual(next(iterator), (1, {"i": 0}))
+        with self.assertRaises(gate.GateError) as caught:
+            list(iterator)
+        self.assertIn("runs.jsonl:2001:", str(caught.exception))
+
+    def test_memory_stays_at_one_chunk(self) -> None:
+        """Reading a 240 kB runs file in 2 kB chunks peaks below an eighth of the file's size."""
+        gate._CHUNK_BYTES = 1 << 11
+        line = json.dumps(record("t-000", "fail", wall_clock_s=12.5, note="y" * 120)) + "\n"
+        path = self.write_text("runs.jsonl", line * 1000)  # about 240 kB; read whole and parsed it is over 1 MB
+        size = path.stat().st_size
+        tracemalloc.start()
+        try:
+            count = sum(1 for _ in gate.iter_jsonl(path))
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        self.assertEqual(count, 1000)
+        self.assertLess(peak, size // 8, f"peak {peak} bytes while reading {size} bytes")
+
+    def test_whole_check_is_the_same_with_tiny_chunks(self) -> None:
+        """A whole check gives identical output with 5-byte chunks and with the default chunk."""
+        manifest, records = valid_ledger()
+        records = replaced(records, "t-004", outcome="PASS")
+        default = self.check(manifest, records, "--format", "json")
+        gate._CHUNK_BYTES = 5
+        self.assertEqual(self.check(manifest, records, "--format", "json"), default)
+        self.assertEqual(default[0], 1)
+
+    def test_overlong_line_is_refused_with_its_number(self) -> None:
+        """A line longer than MAX_LINE_BYTES is refused with its line number; a line of exactly MAX_LINE_BYTES is accepted."""
+        gate._CHUNK_BYTES, gate.MAX_LINE_BYTES = 64, 256
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        lines = [json.dumps(r) for r in records]
+        self.assertTrue(all(len(x) < 256 for x in lines))
+        long_line = json.dumps({**records[2], "note": "z" * 1000})
+        data = "\n".join([*lines[:2], long_line, *lines[3:]]) + "\n"
+        r = self.write_text("runs.jsonl", data)
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "runs.jsonl:3:")
+        # a line of exactly MAX_LINE_BYTES is still fine
+        base = json.dumps({**records[2], "note": ""})
+        exact = json.dumps({**records[2], "note": "z" * (256 - len(base))})
+        self.assertEqual(len(exact.encode()), 256)
+        self.write_text("runs.jsonl", "\n".join([*lines[:2], exact, *lines[3:]]) + "\n")
+        code, _, err = self.run_gate("--manifest", str(m), "--runs", str(r))
+        self.assertEqual((code, err), (0, ""))
+
+
+class ChunkSwitches(GateCase):
+    """Runs a check with normal chunks (whole-chunk parse) and one-line chunks (line by line)."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self._saved = (gate._CHUNK_BYTES,)
+
+    def tearDown(self) -> None:
+        (gate._CHUNK_BYTES,) = self._saved
+        super().tearDown()
+
+    def reports(self, manifest: dict[str, Any], records: list[Any], *extra: str) -> list[tuple[int, str, str]]:
+        results = []
+        for chunk in (1 << 20, 97, 1):
+            gate._CHUNK_BYTES = chunk
+            results.append(self.check(manifest, records, "--format", "json", *extra))
+        return results
+
+    def assertAllEqual(self, results: list[tuple[int, str, str]]) -> None:
+        first = results[0]
+        for other in results[1:]:
+            self.assertEqual(other, first)
+
+
+class FastPathAgreement(ChunkSwitches):
+    """The whole-chunk parse and the line-by-line parse give the same reports."""
+
+    def test_shipped_style_ledger(self) -> None:
+        """A valid ledger gives identical JSON reports with whole-chunk parsing, 97-byte chunks and 1-byte chunks."""
+        manifest, records = valid_ledger()
+        results = self.reports(manifest, records)
+        self.assertAllEqual(results)
+        self.assertEqual(results[0][0], 0)
+
+    def test_samples_ledger_with_attempts_spread_over_batches(self) -> None:
+        """A shuffled samples-mode ledger whose attempts fall into different chunks gives the same PUBLISHABLE report
+        at every chunk size.
+        """
+        rnd = random.Random(7)
+        manifest, records = valid_ledger(passes=12, fails=6, unscoreable=("env_flake",))
+        tasks = [r["task_id"] for r in records]
+        samples = []
+        for tid in tasks:
+            for attempt in range(1, 4):
+                outcome = "fail" if tid == "neg-01" else "pass" if tid == "pos-01" else rnd.choice(["pass", "fail", "unscoreable"])
+                samples.append(record(tid, outcome, "grader_error" if outcome == "unscoreable" else None,
+                                      attempt=attempt, wall_clock_s=rnd.randint(1, 900)))
+        rnd.shuffle(samples)
+        manifest.update(attempt_mode="samples", attempt_budget=3)
+        results = self.reports(manifest, samples)
+        self.assertAllEqual(results)
+        report = json.loads(results[0][1])
+        self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
+        self.assertEqual(report["ledger"]["records"], 3 * len(tasks))
+
+    def test_findings_agree(self) -> None:
+        """Gaps, repeats, envelope breaches, mixed runs, unknown outcomes and uncoded reasons are found identically at
+        every chunk size.
+        """
+        manifest, records = valid_ledger()
+        records[3]["attempt"] = 2                     # a gap
+        records.append(dict(records[5]))              # a repeat
+        records[7]["wall_clock_s"] = 901              # over the envelope
+        records[9]["run_id"] = "r2"                   # mixed runs
+        records[11]["outcome"] = "PASS"               # unknown outcome
+        records[12].update(outcome="unscoreable", reason="weird")
+        records[13]["cost_usd"] = 0.25
+        # (an escaped key is tested in test_escaped_cost_key)
+        results = self.reports(manifest, records)
+        self.assertAllEqual(results)
+        codes = {f["code"] for f in json.loads(results[0][1])["findings"]}
+        self.assertTrue({"attempt_gap", "attempt_repeated", "envelope_exceeded", "mixed_runs", "unknown_outcome",
+                         "uncoded_unscoreable"} <= codes, codes)
+
+    def test_run_selection_agrees(self) -> None:
+        """--run-id selects the same records at every chunk size."""
+        manifest, records = valid_ledger()
+        other = [dict(r, run_id="r2", outcome="fail", reason=None) for r in records]
+        results = self.reports(manifest, records + other, "--run-id", "r1")
+        self.assertAllEqual(results)
+        self.assertEqual(results[0][0], 0)
+
+    def test_input_errors_agree(self) -> None:
+        """A bad field value is the same input error, naming line 21, at every chunk size."""
+        manifest, records = valid_ledger()
+        for field, value in (("run_id", ["r1"]), ("run_id", ""), ("task_id", " t-1"), ("attempt", True),
+                             ("outcome", 1), ("reason", 3), ("stratum", ""), ("wall_clock_s", -1)):
+            with self.subTest(field=field, value=value):
+                broken = [dict(r) for r in records]
+                broken[20][field] = value
+                results = self.reports(manifest, broken)
+                self.assertAllEqual(results)
+                self.assertEqual(results[0][0], 2)
+                self.assertIn("runs.jsonl:21:", results[0][2])
+
+
+class WholeChunkParse(ChunkSwitches):
+    """The whole-chunk parse is taken only when each line provably holds one flat object."""
+
+    def lines_of(self, text: str) -> list[tuple[int, Any]] | str:
+        path = self.write_text("runs.jsonl", text)
+        try:
+            return list(gate.iter_jsonl(path))
+        except gate.GateError as exc:
+            return str(exc)
+
+    def test_bad_line_named_the_same_by_both_parsers(self) -> None:
+        """A malformed line inside an otherwise clean chunk is reported identically by the whole-chunk and the line-
+        by-line parse.
+        """
+        good = [json.dumps(record(f"t-{i:03d}", "pass")) for i in range(50)]
+        for bad in ('{"run_id": "r1", "task_id": "x",}', '{"a": 1, "a": 2}', '{"a": NaN}', '{"a": 1e400}',
+                    '{"a": 1} {"b": 2}', '["not", "an", "object"]', '{"a": "\\ud800"'):
+            with self.subTest(bad=bad):
+                text = "\n".join([*good[:17], bad, *good[17:]]) + "\n"
+                by_chunk = self.lines_of(text)
+                gate._CHUNK_BYTES = 1  # one line at a time: never the whole-chunk parse
+                by_line = self.lines_of(text)
+                gate._CHUNK_BYTES = self._saved[0]
+                if isinstance(by_line, str):
+                    self.assertIn("runs.jsonl:18:", by_line)
+                    self.assertEqual(by_chunk, by_line)
+                else:  # a value that is not an object is refused by the tally, on its own line
+                    self.assertEqual(by_chunk, by_line)
+                    self.assertEqual(by_line[17][0], 18)
+
+    def test_objects_split_across_lines_are_refused(self) -> None:
+        """Braces that balance over a chunk but not line by line are refused at line 1, never read as whole objects."""
+        # Counts that balance over the chunk but not line by line: the array parse would see
+        # three objects in three lines, but no line holds one object.
+        for text in ('{"a":1\n"b":2}\n{},{}\n', '{"a":"x}\n{y"}\n{}\n', '{"a":1,\n"b":2}\n'):
+            with self.subTest(text=text):
+                result = self.lines_of(text)
+                self.assertIsInstance(result, str, result)
+                self.assertIn("runs.jsonl:1:", result)
+
+    def test_fast_and_slow_parse_give_the_same_values(self) -> None:
+        """300 compact records, some with a colon inside a string, parse to the same values by both paths."""
+        rnd = random.Random(11)
+        rows = []
+        for i in range(300):
+            rec = record(f"t-{i:04d}", rnd.choice(["pass", "fail"]), wall_clock_s=rnd.random() * 900)
+            if i % 50 == 0:
+                rec["note"] = "a: colon in a string"
+            rows.append(json.dumps(rec, separators=(",", ":")))
+        text = "\n".join(rows) + "\n"
+        fast = self.lines_of(text)
+        gate._CHUNK_BYTES = 1
+        slow = self.lines_of(text)
+        self.assertEqual(fast, slow)
+        self.assertEqual(len(fast), 300)
+
+    def test_which_path_a_chunk_takes(self) -> None:
+        """Only a chunk of flat one-object LF lines takes the whole-chunk parse; CRLF, a leading blank line, a colon
+        in a string or a nested list send it line by line.
+        """
+        clean = "".join(json.dumps(record(f"t-{i}", "pass")) + "\n" for i in range(5))
+        _, numbers = gate._parse_chunk(clean, 10, "runs.jsonl")
+        self.assertEqual(numbers, range(10, 15))  # the whole-chunk parse
+        for text in (clean.replace("\n", "\r\n"), "\n" + clean, clean.replace('"pass"', '"a:b"', 1),
+                     clean.replace('"pass"', '["pass"]', 1)):
+            with self.subTest(text=text[:30]):
+                values, numbers = gate._parse_chunk(text, 10, "runs.jsonl")
+                self.assertIsInstance(numbers, list)  # line by line
+                self.assertEqual(len(values), 5)
+
+
+class EscapedKeys(ChunkSwitches):
+    def test_escaped_cost_key_is_still_validated(self) -> None:
+        """A key spelled with a unicode escape (cost\\u005fusd) is validated like cost_usd: a negative value is
+        refused at its line.
+        """
+        manifest, records = valid_ledger()
+        lines = [json.dumps(r) for r in records]
+        lines[4] = lines[4][:-1] + ', "cost\\u005fusd": -1}'
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_text("runs.jsonl", "\n".join(lines) + "\n")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "runs.jsonl:5:", "cost_usd")

@@ -1,0 +1,124 @@
+"""The manifest's fields: what is required, how each is typed and bounded, and how a bad one is named.
+
+Syntax (strict JSON, line numbers) is tests/test_json_input.py's; the rules a valid manifest imposes on
+the ledger are tests/test_ledger_rules.py's.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from tests.builders import valid_ledger
+from tests.support import GateCase, LedgerInputCase
+
+
+class RequiredFields(LedgerInputCase):
+    """Each required field present and well typed; unknown fields are ignored."""
+
+    def test_manifest_field_errors(self) -> None:
+        """Each missing, mistyped or out-of-range manifest field (a boolean, float or string task_count, a control
+        expecting 'maybe', a zero budget, a negative stratum, …) is an input error naming the field.
+        """
+        def without(*keys: str) -> Any:
+            def change(m: dict[str, Any]) -> None:
+                target = m
+                for key in keys[:-1]:
+                    target = target[key]
+                del target[keys[-1]]
+            return change
+
+        def setting(value: Any, *keys: str) -> Any:
+            def change(m: dict[str, Any]) -> None:
+                target = m
+                for key in keys[:-1]:
+                    target = target[key]
+                target[keys[-1]] = value
+            return change
+
+        cases = [
+            ("claim_id missing", without("claim_id"), "claim_id"),
+            ("claim_id not a string", setting(7, "claim_id"), "claim_id"),
+            ("dataset missing", without("dataset"), "dataset"),
+            ("task_count true", setting(True, "dataset", "task_count"), "dataset.task_count"),
+            ("task_count 1.5", setting(1.5, "dataset", "task_count"), "dataset.task_count"),
+            ("task_count 40.0", setting(40.0, "dataset", "task_count"), "dataset.task_count"),
+            ("task_count 0", setting(0, "dataset", "task_count"), "dataset.task_count"),
+            ("task_count '40'", setting("40", "dataset", "task_count"), "dataset.task_count"),
+            ("task_count missing", without("dataset", "task_count"), "dataset.task_count"),
+            ("name missing", without("dataset", "name"), "dataset.name"),
+            ("digest missing", without("dataset", "task_ids_sha256"), "dataset.task_ids_sha256"),
+            ("controls not a list", setting({"task_id": "neg-01"}, "controls"), "controls"),
+            ("controls missing", without("controls"), "controls"),
+            ("envelope missing", without("envelope"), "envelope"),
+            ("envelope not an object", setting("docker", "envelope"), "envelope"),
+            ("control expects maybe", setting("maybe", "controls", 0, "expected"), "controls[0].expected"),
+            ("control expects nothing", without("controls", 1, "expected"), "controls[1].expected"),
+            ("attempt_budget 0", setting(0, "attempt_budget"), "attempt_budget"),
+            ("attempt_budget true", setting(True, "attempt_budget"), "attempt_budget"),
+            ("strata negative", setting({"a": -1, "b": 41}, "dataset", "strata"), "dataset.strata.a"),
+        ]
+        for label, change, field in cases:
+            with self.subTest(label):
+                manifest = copy.deepcopy(self.manifest)
+                change(manifest)
+                self.assertInputError(self.manifest_text(json.dumps(manifest, indent=2)), "bench.manifest.json", field)
+
+    def test_unknown_fields_are_allowed(self) -> None:
+        """Unknown keys in the manifest, in its dataset and in the records are ignored: the ledger stays PUBLISHABLE."""
+        manifest, records = copy.deepcopy(self.manifest), copy.deepcopy(self.records)
+        manifest["owner"] = {"team": "evals"}
+        manifest["dataset"]["notes"] = "ok"
+        records[0]["trace_url"] = "https://example.invalid/1"
+        self.publishable(manifest, records)
+
+
+class DatasetFields(GateCase):
+    """dataset: the declared ids, tasks and card, and the strata sizes."""
+
+    def test_a_duplicate_declared_id_is_named_first_in_order(self) -> None:
+        """A task id declared twice in dataset.task_ids is an input error naming the first duplicate in list order."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["task_ids"] = ["t-009", "t-001", "t-009", "t-001"]
+        self.assertInputError(self.check(manifest, records), "dataset.task_ids", "'t-001'")
+
+    def test_tasks_and_card_go_together_naming_the_missing_one(self) -> None:
+        """dataset.tasks without dataset.card, or card without tasks, is an input error naming the missing one."""
+        manifest, records = valid_ledger()
+        for given, missing in (("tasks", "dataset.card"), ("card", "dataset.tasks")):
+            with self.subTest(given=given):
+                m = json.loads(json.dumps(manifest))
+                m["dataset"][given] = "x.json"
+                self.assertInputError(self.check(m, records), missing)
+
+    def test_the_missing_one_of_tasks_and_card_is_the_field_named(self) -> None:
+        """With only dataset.tasks given, the error names the field dataset.card followed by its problem."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["tasks"] = "tasks.json"
+        code, _, err = self.check(manifest, records)
+        self.assertEqual(code, 2)
+        self.assertIn("dataset.card: ", err)
+
+    def test_a_declared_stratum_may_be_empty(self) -> None:
+        """A declared stratum of size 0 is allowed; a negative size is an input error naming dataset.strata.<name>."""
+        manifest, records = valid_ledger()
+        for r in records:
+            r["stratum"] = "s"
+        manifest["dataset"]["strata"] = {"s": len(records), "empty": 0}
+        code, out, err = self.check(manifest, records)
+        self.assertEqual(code, 0, out + err)
+        manifest["dataset"]["strata"]["empty"] = -1
+        self.assertInputError(self.check(manifest, records), "dataset.strata.empty")
+
+
+class EnvelopeFields(GateCase):
+    """envelope: the limits the runs are held to."""
+
+    def test_negative_wall_clock_limit_is_an_input_error(self) -> None:
+        """A negative envelope.wall_clock_s_per_task is an input error; a limit of 0 is accepted."""
+        manifest, records = valid_ledger()
+        manifest["envelope"]["wall_clock_s_per_task"] = -1
+        self.assertInputError(self.check(manifest, records), "envelope.wall_clock_s_per_task")
+        manifest["envelope"]["wall_clock_s_per_task"] = 0
+        self.assertEqual(self.check(manifest, records)[0], 0)
