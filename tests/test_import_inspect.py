@@ -297,3 +297,12 @@ class InspectInputErrors(ImportCase):
                     self.assertIn(b'"status": "error", "status"', data)
                 out.writestr(info.filename, data)
         self.assertInputError(self.run_gate("import", "inspect", str(bad)), str(bad), "duplicate")
+
+
+class SampleIdsFollowCheckRules(ImportCase):
+    def test_a_sample_id_with_a_control_character_is_refused_as_check_would(self) -> None:
+        """import inspect applies check's task-ID rule to the declared sample ids."""
+        log = load(INS_OK)
+        log["eval"]["dataset"]["sample_ids"][0] = "1\n"
+        path = self.write_json("log.json", log)
+        self.assertInputError(self.run_gate("import", "inspect", str(path)), "log.json", "sample_ids[0]", "printable")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -310,3 +311,38 @@ class SwebenchInputErrors(ImportCase):
         path = self.write_text("ids.txt", "\n".join(ids + ids[:1]) + "\n")
         self.assertInputError(self.run_gate("import", "swebench", str(SWE_SHORT), "--dataset-ids", str(path)),
                               "duplicate")
+
+
+class ImportedIdsFollowCheckRules(ImportCase):
+    def test_an_id_with_a_control_character_is_refused_as_check_would(self) -> None:
+        """import swebench applies check's task-ID rule, so it never writes a ledger check refuses."""
+        report = load(SWE_REPORT)
+        first = report["resolved_ids"][0]
+        for key in ("resolved_ids", "completed_ids", "submitted_ids"):
+            if key in report:
+                report[key] = [first + "\x07" if x == first else x for x in report[key]]
+        path = self.write_json("report.json", report)
+        self.assertInputError(self.run_gate("import", "swebench", str(path)), "report.json", "resolved_ids[", "printable")
+
+    def test_a_report_of_30000_instances_imports_in_linear_time(self) -> None:
+        """The SWE-bench importers look instances up in sets, not lists (a generous bound: the work takes
+        well under a second, a scan per instance took 13 s)."""
+        ids = [f"repo__repo-{i}" for i in range(30000)]
+        report = {"schema_version": 2, "total_instances": 30000, "resolved_ids": ids[:6000],
+                  "unresolved_ids": ids[6000:9000] + ids[10000:], "error_ids": ids[9000:9500],
+                  "empty_patch_ids": ids[9500:9900], "incomplete_ids": ids[9900:10000]}
+        path = self.write_json("big.json", report)
+        started = time.perf_counter()
+        code, out, err = self.run_gate("import", "swebench", str(path))
+        self.assertLess(time.perf_counter() - started, 3.0)
+        self.assertEqual(code, 0, err)
+        outcomes = [json.loads(line)["outcome"] for line in out.splitlines()]
+        self.assertEqual(outcomes.count("pass"), 6000)
+        self.assertEqual(outcomes.count("unscoreable"), 600)
+        path = self.write_json("results/results.json", {"resolved": ids[:7000], "no_logs": ids[7000:7100]})
+        id_file = self.write_text("ids.txt", "\n".join(ids) + "\n")
+        started = time.perf_counter()
+        code, out, err = self.run_gate("import", "swebench", str(path), "--dataset-ids", str(id_file))
+        self.assertLess(time.perf_counter() - started, 3.0)
+        self.assertEqual(code, 0, err)
+        self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()].count("pass"), 7000)

@@ -212,3 +212,12 @@ class TerminalBenchInputErrors(ImportCase):
             (lambda d: d.__setitem__("results", {}), "results"),
             (lambda d: d["results"][0].__setitem__("trial_name", 3), "trial_name"),
         ])
+
+
+class TaskIdsFollowCheckRules(ImportCase):
+    def test_a_task_id_with_a_control_character_is_refused_as_check_would(self) -> None:
+        """import terminal-bench applies check's task-ID rule."""
+        results = load(TB_RESULTS)
+        results["results"][0]["task_id"] += "\x1b"
+        path = self.write_json("results.json", results)
+        self.assertInputError(self.run_gate("import", "terminal-bench", str(path)), "results[0].task_id", "printable")

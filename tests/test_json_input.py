@@ -509,3 +509,45 @@ class EscapedKeys(ChunkSwitches):
         m = self.write_json("bench.manifest.json", manifest)
         r = self.write_text("runs.jsonl", "\n".join(lines) + "\n")
         self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "runs.jsonl:5:", "cost_usd")
+
+
+class NestingDepth(GateCase):
+    def test_too_deep_nesting_is_named_at_the_bracket_past_the_limit(self) -> None:
+        """The gate's own nesting limit (500) is where the error points, on any Python version."""
+        m = self.write_text("deep.json", "[" * 1500 + "]" * 1500)
+        r = self.write_text("r.jsonl", "")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)),
+                              "deep.json:1:", "deeper than 500 levels", "(column 501)")
+        manifest, records = valid_ledger()
+        lines = [json.dumps(rec) for rec in records]
+        lines[3] = lines[3][:-1] + ', "x": ' + "[" * 1500 + "]" * 1500 + "}"
+        m = self.write_json("m.json", manifest)
+        r = self.write_text("r.jsonl", "\n".join(lines) + "\n")
+        column = lines[3].index("[") + 500
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)),
+                              "r.jsonl:4:", "deeper than 500 levels", f"(column {column})")
+
+    def test_nesting_at_the_limit_is_accepted(self) -> None:
+        """A record 500 levels deep (the object and 499 lists) is read like any other."""
+        manifest, records = valid_ledger()
+        records[3]["x"] = json.loads("[" * 499 + "]" * 499)
+        code, out, err = self.check(manifest, records)
+        self.assertEqual(code, 0, err)
+        self.assertIn("verdict     : PUBLISHABLE", out)
+
+
+class LoneSurrogateLine(GateCase):
+    def test_a_lone_surrogate_is_named_on_its_own_line_not_a_valid_pairs(self) -> None:
+        """A valid surrogate pair on line 2 is fine, an escaped backslash before `ud800` is no escape;
+        the lone half on line 5 is the one named."""
+        manifest, _ = valid_ledger()
+        text = json.dumps(manifest, indent=2).splitlines()
+        text.insert(1, '  "notes": "\\ud83d\\ude00",')
+        text.insert(3, '  "x-other": "\\\\ud800 is not an escape",')
+        text.insert(4, '  "x-bad": "x\\udc00",')
+        m = self.write_text("m.json", "\n".join(text) + "\n")
+        r = self.write_text("r.jsonl", "")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "m.json:5:", "surrogate")
+        text[4] = '  "x-bad": "\\ud800x",'
+        m = self.write_text("m.json", "\n".join(text) + "\n")
+        self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "m.json:5:", "surrogate")

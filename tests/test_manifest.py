@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from typing import Any
 
 from tests.builders import valid_ledger
@@ -122,3 +123,14 @@ class EnvelopeFields(GateCase):
         self.assertInputError(self.check(manifest, records), "envelope.wall_clock_s_per_task")
         manifest["envelope"]["wall_clock_s_per_task"] = 0
         self.assertEqual(self.check(manifest, records)[0], 0)
+
+
+class DeclaredIdsAtScale(GateCase):
+    def test_a_duplicate_among_30000_declared_ids_is_named_in_linear_time(self) -> None:
+        """A manifest's repeated task ID is found in one pass (a generous bound: one list scan per ID took 24 s)."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["task_ids"] = [f"t-{i:05d}" for i in range(30000)] + ["t-12345"]
+        started = time.perf_counter()
+        result = self.check(manifest, records)
+        self.assertLess(time.perf_counter() - started, 3.0)
+        self.assertInputError(result, "dataset.task_ids", "'t-12345' is listed twice")

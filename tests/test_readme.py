@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unittest
 
+import gate
 from tests.support import ROOT, GateCase
 
 
@@ -68,3 +69,31 @@ class ReadmeOutputs(GateCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FindingsCatalogue(GateCase):
+    def test_the_readme_findings_table_is_the_catalogue(self) -> None:
+        """Every finding code the gate can emit is in the README's table with the same meaning, and no other."""
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        section = text[text.index("## Findings"):]
+        section = section[:section.index("\n## ", 3)]
+        plain: dict[str, str] = {}
+        prefixes: dict[str, str] = {}
+        for line in section.splitlines():
+            row = re.fullmatch(r"\| (`[^|]+`) \| (.+) \|", line)
+            if row is None or row.group(1) == "`code`":
+                continue
+            for code in re.findall(r"`([^`]+)`", row.group(1)):
+                if code.endswith(":…"):
+                    prefixes[code[:-1]] = row.group(2)
+                else:
+                    plain[code] = row.group(2)
+        self.assertEqual(plain, dict(gate.FINDINGS))
+        self.assertEqual(prefixes, dict(gate.FINDING_PREFIXES))
+
+    def test_a_finding_outside_the_catalogue_cannot_be_made(self) -> None:
+        """finding() refuses a code the catalogue lacks, so a new code cannot skip the README."""
+        with self.assertRaises(KeyError):
+            gate.finding("not_a_code", "x")
+        with self.assertRaises(KeyError):
+            gate.prefixed("C", [gate.finding("mixed_runs", "x")])
