@@ -472,6 +472,59 @@ def is_task_id(value: object) -> bool:
     return type(value) is str and value != "" and value == value.strip() and value.isprintable()
 
 
+FREE_FORM_KEY = "notes"  # any JSON value, in any object of a manifest or card: the gate never reads it
+USER_PREFIX = "x-"  # keys that start with this are user data too
+
+
+def _normal_key(key: str) -> str:
+    return re.sub(r"[\s_\-]+", "", key).casefold()
+
+
+def _edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance (a transposition counts once), or limit + 1 if above limit."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, other in enumerate(b, 1):
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                row[j] = min(row[j], previous2[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        previous2, previous = previous, row
+    return previous[-1]
+
+
+def near_miss(word: str, known: Iterable[str]) -> str | None:
+    """The known word this one is probably a typo of: equal but for case, `-`, `_` and spaces, or
+    within one edit (two for words of six letters or more); None when it is not close to any."""
+    if len(word) > 64:
+        return None
+    normal = _normal_key(word)
+    best: tuple[int, str] | None = None
+    for candidate in known:
+        if candidate == word:
+            return None
+        if _normal_key(candidate) == normal:
+            return candidate
+        limit = 2 if len(candidate) >= 6 else 1
+        distance = _edit_distance(word, candidate, limit)
+        if distance <= limit and (best is None or (distance, candidate) < best):
+            best = (distance, candidate)
+    return best[1] if best else None
+
+
+def did_you_mean(word: str, known: Sequence[str]) -> str:
+    """` (did you mean 'x'?)` for the closest known word, or an empty string."""
+    import difflib
+
+    close = near_miss(word, known) or next(iter(difflib.get_close_matches(word, known, n=1, cutoff=0.6)), None)
+    return f" (did you mean {close!r}?)" if close else ""
+
+
 def _expected(where: str, expected: str, value: object) -> NoReturn:
     """The one refusal of a wrongly typed value: `where` names the file and the field or line."""
     raise GateError(f"{where}: expected {expected}, got {_type_name(value)}")
@@ -559,8 +612,26 @@ class _Fields:
     def choice(self, key: str, options: Sequence[str], default: str | None = None) -> str:
         value = self.obj.get(key, default) if default is not None else self.required(key)
         if value not in options:
-            self.expect(key, " or ".join(repr(o) for o in options))
+            hint = did_you_mean(value, options) if isinstance(value, str) else ""
+            self.fail(key, f"expected {' or '.join(repr(o) for o in options)}, got {_type_name(value)}{hint}")
         return cast(str, value)
+
+    def closed(self, known: Sequence[str]) -> None:
+        """A closed object: every key is one the gate reads, `notes`, or starts with `x-`."""
+        for key in self.obj:
+            if key not in known and key != FREE_FORM_KEY and not key.startswith(USER_PREFIX):
+                raise GateError(
+                    f"{self.where}: {self.name(key)}: unknown key{did_you_mean(key, known)}; the keys here are "
+                    f"{', '.join(known)}; put your own data under {FREE_FORM_KEY!r} or a key starting with {USER_PREFIX!r}")
+
+    def open_keys(self, known: Sequence[str]) -> None:
+        """An object open by design (an envelope describes any instrument): any key is welcome,
+        except one so close to a key the gate reads that it is surely a typo of it."""
+        for key in self.obj:
+            close = near_miss(key, known) if key not in known and not key.startswith(USER_PREFIX) else None
+            if close is not None:
+                self.fail(key, f"not a key the gate reads, and close to {close!r}: did you mean {close!r}? "
+                               f"(rename it, or start your own keys with {USER_PREFIX!r})")
 
     def flag(self, key: str, default: bool | None = None) -> bool:
         value = self.obj.get(key, default) if default is not None else self.required(key)
@@ -617,6 +688,25 @@ class _Fields:
 #####################################################################
 
 
+# The manifest's schema. Closed objects accept exactly these keys (plus FREE_FORM_KEY and
+# USER_PREFIX keys); the envelope is open, but a near miss of a key the gate reads is refused.
+MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget", "attempt_mode",
+                 "reason_classes", "metrics", "rerun_recipe", "run_id", "draft")
+DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256")
+CONTROL_KEYS = ("task_id", "expected", "role")
+CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
+METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
+# The run envelope must name the instrument (the outcome-ledger design note's four fields).
+ENVELOPE_REQUIRED = ("runner", "network", "wall_clock_s_per_task", "toolchain_sha")
+CONTROL_ROLES = ("negative", "positive")
+# Control-run bounds that no plausibly broken harness could trip are refused: a no-edit run may
+# pass at most half its tasks, a known-fix run must pass at least half, and the ceiling must sit
+# below the floor.
+NO_EDIT_CEILING_LIMIT = 0.5
+KNOWN_FIX_FLOOR_LIMIT = 0.5
+_PLACEHOLDER = r"\s*(?:TODO|TBD|FIXME|XXX)\b|\s*replace[-_ ]with\b|\s*<[^<>]*>\s*$"
+
+
 class Control(NamedTuple):
     task_id: str
     expected: Outcome
@@ -648,7 +738,7 @@ class Manifest(NamedTuple):
     claim_id: str
     dataset_name: str
     task_count: int
-    task_ids_sha256: str
+    task_ids_sha256: str  # lower-case hex when it is a sha256 (a `sha256:` prefix and upper case are accepted)
     task_ids: tuple[str, ...] | None
     strata: dict[str, int] | None
     controls: tuple[Control, ...]
@@ -662,6 +752,10 @@ class Manifest(NamedTuple):
     rerun_recipe: str | None
     tasks_path: Path | None
     card_path: Path | None
+    card_sha256: str | None = None
+    run_id: str | None = None  # the run the claim publishes
+    draft: bool = False  # written by `import --draft-manifest` and not yet completed
+    placeholders: tuple[str, ...] = ()  # fields still holding a TODO-style placeholder
 
 
 def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
@@ -682,28 +776,55 @@ def _first_repeat(items: Iterable[str]) -> str | None:
     return min(repeated) if repeated else None
 
 
+def normal_digest(text: str) -> str:
+    """A sha256 as the gate compares it: lower-case hex, an optional `sha256:` prefix dropped."""
+    bare = text[7:] if text[:7].lower() == "sha256:" else text
+    return bare.lower() if re.fullmatch(r"[0-9a-fA-F]{64}", bare) else text
+
+
+def _digest_field(fields: _Fields, key: str) -> str:
+    value = fields.required(key)
+    if not isinstance(value, str):
+        fields.expect(key, "a string")
+    return normal_digest(value)
+
+
+def is_placeholder(value: object) -> bool:
+    """A value nobody filled in: TODO, TBD, FIXME, `replace-with-…` or `<…>`."""
+    return isinstance(value, str) and re.match(_PLACEHOLDER, value, re.IGNORECASE) is not None
+
+
 def _load_control(entry: _Fields) -> Control:
+    entry.closed(CONTROL_KEYS)
     task_id = entry.string("task_id")
     expected = cast(Outcome, entry.choice("expected", ("pass", "fail")))
-    role = entry.string("role")
+    role = entry.choice("role", CONTROL_ROLES)
     if (role, expected) in (("negative", "pass"), ("positive", "fail")):
         entry.fail("expected", f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
     return Control(task_id, expected, role)
 
 
 def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
+    entry.closed(CONTROL_RUN_KEYS)
     role = cast(ControlRunRole, entry.choice("role", CONTROL_RUN_ROLES))
     runs = _inside(folder, entry.string("runs"), entry.where, entry.name("runs"))
-    bound_key = "max_pass_rate" if role == "no_edit" else "min_pass_rate"
+    bound_key, other = ("max_pass_rate", "min_pass_rate") if role == "no_edit" else ("min_pass_rate", "max_pass_rate")
+    if entry.has(other):
+        entry.fail(other, f"a {role} run is bounded by {bound_key}, not {other}")
     bound = entry.number(bound_key, 0.0, 1.0)
     if bound is None:
         entry.fail(bound_key, f"required for a {role} control run")
-    if role == "no_edit":
-        return ControlRun(role, runs, bound, None)
-    return ControlRun(role, runs, None, bound)
+    if role == "no_edit" and bound > NO_EDIT_CEILING_LIMIT:
+        entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a no-edit run that passes more than "
+                              f"{NO_EDIT_CEILING_LIMIT:g} of its tasks proves the harness broken; use at most {NO_EDIT_CEILING_LIMIT:g}")
+    if role == "known_fix" and bound < KNOWN_FIX_FLOOR_LIMIT:
+        entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a known-fix run that passes fewer than "
+                              f"{KNOWN_FIX_FLOOR_LIMIT:g} of its tasks proves the harness broken; use at least {KNOWN_FIX_FLOOR_LIMIT:g}")
+    return ControlRun(role, runs, bound, None) if role == "no_edit" else ControlRun(role, runs, None, bound)
 
 
 def _load_metric(entry: _Fields) -> MetricSpec:
+    entry.closed(METRIC_KEYS)
     name = entry.string("name")
     numerator = entry.required("numerator")
     denominator = entry.required("denominator")
@@ -717,18 +838,49 @@ def _load_metric(entry: _Fields) -> MetricSpec:
     return MetricSpec(name, numerator, denominator, unit, entry.flag("headline", default=False))
 
 
+def _load_reasons(top: _Fields) -> frozenset[str]:
+    extra = top.strings("reason_classes")
+    for index, reason in enumerate(extra):
+        close = near_miss(reason, BUILTIN_REASONS) if reason not in BUILTIN_REASONS else None
+        if close is not None:
+            top.fail(f"reason_classes[{index}]", f"{reason!r} is a near miss of the built-in reason class {close!r}: "
+                                                 f"did you mean {close!r}? (the built-in classes need no declaring)")
+    return frozenset(BUILTIN_REASONS) | frozenset(extra)
+
+
+def _placeholders(top: _Fields, dataset: _Fields, envelope: _Fields) -> tuple[str, ...]:
+    fields = [("claim_id", top.obj.get("claim_id")), ("dataset.name", dataset.obj.get("name")),
+              ("dataset.task_ids_sha256", dataset.obj.get("task_ids_sha256")),
+              ("rerun_recipe", top.obj.get("rerun_recipe"))]
+    fields += [(f"envelope.{key}", value) for key, value in envelope.obj.items()]
+    return tuple(name for name, value in fields if is_placeholder(value))
+
+
+def _load_controls_and_runs(top: _Fields, folder: Path) -> tuple[tuple[Control, ...], tuple[ControlRun, ...]]:
+    controls = tuple(_load_control(entry) for entry in top.entries("controls"))
+    runs = tuple(_load_control_run(entry, folder) for entry in top.entries("control_runs", required=False))
+    roles = [run.role for run in runs]
+    for role in CONTROL_RUN_ROLES:
+        if roles.count(role) > 1:
+            top.fail("control_runs", f"more than one {role} run")
+    ceiling = next((run.bound for run in runs if run.role == "no_edit"), None)
+    floor = next((run.bound for run in runs if run.role == "known_fix"), None)
+    if ceiling is not None and floor is not None and ceiling >= floor:
+        top.fail("control_runs", f"the no-edit ceiling {ceiling:g} is not below the known-fix floor {floor:g}: "
+                                 "a harness that passes everything, or nothing, would satisfy both")
+    return controls, runs
+
+
 def load_manifest(path: Path) -> Manifest:
-    """Read and validate a claim's manifest; every wrong field is an input error (exit 2)."""
+    """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit 2)."""
     raw = _read_bytes(path)
     where = str(path)
     top = _Fields(parse_json(_decode_utf8(raw, where), where), where)
-    claim_id = top.string("claim_id")
+    top.closed(MANIFEST_KEYS)
     dataset = top.child("dataset")
-    name = dataset.string("name")
-    task_count = dataset.integer("task_count", 1)
-    digest = dataset.required("task_ids_sha256")
-    if not isinstance(digest, str):
-        dataset.expect("task_ids_sha256", "a string")
+    dataset.closed(DATASET_KEYS)
+    envelope = top.child("envelope")
+    envelope.open_keys(ENVELOPE_REQUIRED)
     task_ids = dataset.strings("task_ids") if dataset.has("task_ids") else None
     if task_ids is not None:
         repeated = _first_repeat(task_ids)
@@ -736,41 +888,41 @@ def load_manifest(path: Path) -> Manifest:
             dataset.fail("task_ids", f"task {repeated!r} is listed twice")
     strata_fields = dataset.optional_child("strata")
     strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj} if strata_fields else None
-    controls = tuple(_load_control(entry) for entry in top.entries("controls"))
-    envelope = top.child("envelope")
-    limit = envelope.number("wall_clock_s_per_task", 0)
-    control_runs = tuple(_load_control_run(entry, path.parent) for entry in top.entries("control_runs", required=False))
-    budget = top.integer("attempt_budget", 1) if top.has("attempt_budget") else None
-    mode = cast(AttemptMode, top.choice("attempt_mode", ATTEMPT_MODES, default="retry"))
-    extra_reasons = top.strings("reason_classes")
+    controls, control_runs = _load_controls_and_runs(top, path.parent)
     metrics = tuple(_load_metric(entry) for entry in top.entries("metrics", required=False))
     if sum(m.headline for m in metrics) > 1:
         top.fail("metrics", "more than one metric is marked headline")
-    recipe = top.text("rerun_recipe")
-    tasks_rel = dataset.optional_string("tasks")
-    card_rel = dataset.optional_string("card")
+    tasks_rel, card_rel = dataset.optional_string("tasks"), dataset.optional_string("card")
     if (tasks_rel is None) != (card_rel is None):
         dataset.fail("card" if card_rel is None else "tasks", "dataset.tasks and dataset.card go together")
+    card_sha256 = _digest_field(dataset, "card_sha256") if dataset.has("card_sha256") else None
+    if card_sha256 is not None and card_rel is None:
+        dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     return Manifest(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
-        claim_id=claim_id,
-        dataset_name=name,
-        task_count=task_count,
-        task_ids_sha256=digest,
+        claim_id=top.string("claim_id"),
+        dataset_name=dataset.string("name"),
+        task_count=dataset.integer("task_count", 1),
+        task_ids_sha256=_digest_field(dataset, "task_ids_sha256"),
         task_ids=task_ids,
         strata=strata,
         controls=controls,
         control_runs=control_runs,
         envelope=envelope.obj,
-        wall_clock_limit=limit,
-        attempt_budget=budget,
-        attempt_mode=mode,
-        reasons=frozenset(BUILTIN_REASONS) | frozenset(extra_reasons),
+        wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
+        else envelope.number("wall_clock_s_per_task", 0),
+        attempt_budget=top.integer("attempt_budget", 1) if top.has("attempt_budget") else None,
+        attempt_mode=cast(AttemptMode, top.choice("attempt_mode", ATTEMPT_MODES, default="retry")),
+        reasons=_load_reasons(top),
         metrics=metrics,
-        rerun_recipe=recipe,
+        rerun_recipe=top.text("rerun_recipe"),
         tasks_path=_inside(path.parent, tasks_rel, where, "dataset.tasks") if tasks_rel else None,
         card_path=_inside(path.parent, card_rel, where, "dataset.card") if card_rel else None,
+        card_sha256=card_sha256,
+        run_id=top.optional_string("run_id"),
+        draft=top.has("draft"),
+        placeholders=_placeholders(top, dataset, envelope),
     )
 
 
@@ -779,6 +931,13 @@ class SliceRule(NamedTuple):
     wide_above: int = 30
     min_per_stratum: int = 5
     withhold_thin_strata: bool = False
+
+
+CARD_KEYS = ("card_version", "dataset_digest", "task_ids_sha256", "task_count", "strata", "withheld", "inclusion_rule",
+             "tasks", "metric", "controls", "not_a_claim_about")
+CARD_RULE_KEYS = ("required_fields", "has_failing_test", "allowed_licenses", "edit_span", "wide_above",
+                  "min_per_stratum", "withhold_thin_strata")
+CARD_METRIC_KEYS = ("name", "numerator", "denominator", "attempt_budget", "pass_at_k_reported_separately")
 
 
 class Card(NamedTuple):
@@ -792,14 +951,18 @@ class Card(NamedTuple):
     withheld: frozenset[str]
     task_ids_sha256: object  # as written: a drifted card may hold anything here
     dataset_digest: object
+    sha256: str = ""  # of the card file's bytes, which a manifest can pin
 
 
-def parse_card(value: object, where: str) -> Card:
+def parse_card(value: object, where: str, sha256: str = "") -> Card:
     top = _Fields(value, where)
+    top.closed(CARD_KEYS)
     if top.get("card_version") != CARD_VERSION:
         top.expect("card_version", str(CARD_VERSION))
     rule = top.child("inclusion_rule")
+    rule.closed(CARD_RULE_KEYS)
     metric = top.child("metric")
+    metric.closed(CARD_METRIC_KEYS)
     slice_rule = SliceRule(rule.strings("allowed_licenses"), rule.integer("wide_above", 0),
                            rule.integer("min_per_stratum", 0), rule.flag("withhold_thin_strata"))
     strata = top.child("strata")
@@ -810,13 +973,17 @@ def parse_card(value: object, where: str) -> Card:
         not_a_claim_about=top.strings("not_a_claim_about"),
         strata={key: strata.integer(key, 0) for key in strata.obj},
         withheld=frozenset(top.strings("withheld")),
-        task_ids_sha256=top.get("task_ids_sha256"),
+        task_ids_sha256=normal_digest(top.get("task_ids_sha256")) if isinstance(top.get("task_ids_sha256"), str)
+        else top.get("task_ids_sha256"),
         dataset_digest=top.get("dataset_digest"),
+        sha256=sha256,
     )
 
 
 def load_card(path: Path) -> Card:
-    return parse_card(load_json_file(path), str(path))
+    raw = _read_bytes(path)
+    where = str(path)
+    return parse_card(parse_json(_decode_utf8(raw, where), where), where, hashlib.sha256(raw).hexdigest())
 
 
 def load_tasks(path: Path) -> list[dict[str, Any]]:
@@ -830,14 +997,29 @@ def load_tasks(path: Path) -> list[dict[str, Any]]:
     return tasks
 
 
+_ID_LIST_HEADERS = ("id", "ids", "task", "tasks", "task_id", "task_ids", "instance", "instance_id", "instance_ids",
+                    "sample_id", "sample_ids")
+
+
 def read_id_list(path: Path) -> list[str]:
-    """One task ID per line; blank lines are skipped, surrounding spaces are an error."""
+    """One task ID per line; blank lines are skipped, surrounding spaces are an error. A JSON list
+    or a header line is refused, never hashed or counted as IDs."""
     text = _decode_utf8(_read_bytes(path), str(path))
-    ids = []
+    if text.lstrip()[:1] in ("[", "{"):
+        try:
+            json.loads(text)
+        except ValueError:
+            pass  # an ID that happens to start with a bracket
+        else:
+            raise GateError(f"{path}:1: is a JSON document; an ID list is plain text, one task ID per line")
+    ids: list[str] = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line[:-1] if line.endswith("\r") else line
         if not line.strip():
             continue
+        if not ids and line.strip().casefold() in _ID_LIST_HEADERS:
+            raise GateError(f"{path}:{number}: {line.strip()!r} looks like a header line, not a task ID; "
+                            "an ID list is one task ID per line with no header")
         if not is_task_id(line):
             raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control characters")
         ids.append(line)
@@ -866,7 +1048,13 @@ FINDINGS: Mapping[str, str] = MappingProxyType({
     "unknown_outcome": "an attempt's outcome is not pass, fail or unscoreable",
     "uncoded_unscoreable": "an unscoreable attempt has a missing, null or unknown reason class",
     "reason_on_scored": "a pass or fail attempt carries a reason: it is scored or unscoreable, not both",
+    "attempt_after_pass": "retry mode: a task has attempts after a passing one (attempts that go on are samples, not retries)",
+    "wall_clock_incomplete": "some attempts carry `wall_clock_s` and others do not: the per-task limit cannot be verified for those",
     "ledger_does_not_balance": "pass + fail + unscoreable over tasks ≠ `task_count`",
+    "task_id_lookalike": "task IDs that differ only in case or Unicode form (NFKC, case-folded): one of each pair is a copy",
+    "run_not_pinned": "`--run-id` chose the gated run, but neither the manifest's `run_id` nor its rerun recipe names it",
+    "draft_manifest": "the manifest is a draft written by `import --draft-manifest`: do what its `draft` list says, then delete it",
+    "placeholder_value": "a field still holds a placeholder (`TODO…`, `replace-with-…`, `<…>`) instead of a value",
     "controls_incomplete": "no negative control expecting fail, or no positive control expecting pass "
                            "(a no-edit or known-fix control run counts)",
     "control_outside_dataset": "a control task is not a dataset task",
@@ -874,8 +1062,11 @@ FINDINGS: Mapping[str, str] = MappingProxyType({
     "control_inconclusive": "a control task is unscoreable: the instrument is unproven",
     "control_violated": "a control task did not exit as expected: the instrument is broken, not the model",
     "control_run_violated": "a no-edit run passes above its ceiling, or a known-fix run below its floor",
+    "control_run_inconclusive": "more than half of a control run's tasks are unscoreable: it proves nothing about the harness",
     "envelope_exceeded": "an attempt's `wall_clock_s` exceeds `envelope.wall_clock_s_per_task`: "
                          "it ran outside the instrument",
+    "envelope_incomplete": "the envelope lacks `runner`, `network`, `wall_clock_s_per_task` or `toolchain_sha`: "
+                           "the instrument is not named",
     "strata_do_not_sum": "declared strata do not sum to `task_count`",
     "stratum_count_mismatch": "per-stratum task counts differ from the declaration, some records lack a stratum, "
                               "or a task sits in two strata",
@@ -884,6 +1075,8 @@ FINDINGS: Mapping[str, str] = MappingProxyType({
     "attempt_budget_mismatch": "the manifest's `attempt_budget` contradicts the card's metric contract",
     "metric_undefined": "a declared metric's predicate is not in the predicate language",
     "headline_denominator_shrunk": "the headline metric divides by fewer tasks than the dataset holds",
+    "headline_redefined": "a metric marked `headline` counts something other than the gate's headline "
+                          "(pass over the full declared denominator, under the attempt contract)",
     "claim_is_secondary": "`--claim`: the number is the scoreable-only rate; quote it only with its label",
     "claim_shrunk_denominator": "`--claim`: the number equals k/(n−m): m tasks were dropped from the denominator",
     "claim_unsupported": "`--claim`: the number matches nothing in the ledger",
@@ -981,6 +1174,7 @@ class StratumLine(NamedTuple):
     tasks: int
     rate: Rate | None
     withheld: bool = False
+    verified: bool = True  # False: declared, but no record (nor a card) says which tasks are in it
 
 
 class MetricLine(NamedTuple):
@@ -992,6 +1186,7 @@ class MetricLine(NamedTuple):
     rate: Rate | None  # None: undefined (a finding), or an empty denominator
     secondary: Rate | None = None
     defined: bool = True
+    basis: str = ""  # what a task's count means, when it is not the plain exit
 
 
 class CostSummary(NamedTuple):
@@ -1024,6 +1219,7 @@ class Ledger(NamedTuple):
     records: int
     cost: CostSummary | None
     findings: tuple[Finding, ...]
+    timing: str = "all"  # which attempts carry wall_clock_s: "all", "none" or "some"
 
 
 class ControlRunResult(NamedTuple):
@@ -1053,6 +1249,8 @@ class Report(NamedTuple):
     claim: ClaimCheck | None
     findings: tuple[Finding, ...]
     passed: frozenset[str] | None = None
+    gated_run: str | None = None
+    ignored_runs: tuple[tuple[str, Rate], ...] = ()  # the other runs in the file, each with its own headline
 
     @property
     def verdict(self) -> str:
@@ -1445,12 +1643,13 @@ def task_attempts(value: int | tuple[int, ...]) -> tuple[int, ...]:
 
 
 class KindInfo(NamedTuple):
-    """One (outcome, reason, stratum) combination seen in the records, decoded once."""
+    """One (outcome, reason, stratum, timed) combination seen in the records, decoded once."""
 
     code: int  # PASS, FAIL, UNSCOREABLE, or NO_EXIT for an outcome outside the three buckets
     reason: Any
     stratum: Any
     outcome: Any  # as written
+    timed: bool  # the attempt carries wall_clock_s
 
 
 def ids_digest(ids: Iterable[str]) -> str:
@@ -1465,8 +1664,9 @@ class _Tally:
 
     def __init__(self) -> None:
         self.tasks: dict[str, int | tuple[int, ...]] = {}  # task -> its packed attempt(s)
-        self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum) -> kind number
-        self.run_ids: set[str] = set()
+        self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum, timed) -> kind number
+        self.run_ids: set[str] = set()  # the runs gated
+        self.all_run_ids: set[str] = set()  # every run in the file
         self.records = 0
         self.over_envelope = FirstFew()
         self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}  # task -> the latest attempt's fields
@@ -1476,8 +1676,13 @@ class _Tally:
         self.sha256 = ""
 
     def kind_infos(self) -> list[KindInfo]:
-        return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome)
-                for outcome, reason, stratum in self.kinds]
+        return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed)
+                for outcome, reason, stratum, timed in self.kinds]
+
+    def timing(self) -> str:
+        """Whether the attempts carry wall_clock_s: "all", "none" or "some"."""
+        timed = {key[3] for key in self.kinds}
+        return "some" if len(timed) > 1 else "all" if True in timed else "none"
 
 
 def _bad_field(where: str, line: int, key: str, expected: str, value: object) -> NoReturn:
@@ -1486,9 +1691,9 @@ def _bad_field(where: str, line: int, key: str, expected: str, value: object) ->
     _expected(f"{where}:{line}: {key}", expected, value)
 
 
-def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any], where: str, line: int) -> int:
-    """Validate an (outcome, reason, stratum) combination the first time it is seen."""
-    outcome, reason, stratum = key
+def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any, bool], where: str, line: int) -> int:
+    """Validate an (outcome, reason, stratum, timed) combination the first time it is seen."""
+    outcome, reason, stratum, _ = key
     if type(outcome) is not str:
         _bad_field(where, line, "outcome", "'pass', 'fail' or 'unscoreable'", outcome)
     if reason is not None and type(reason) is not str:
@@ -1547,6 +1752,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
             if type(rid) is not str or not rid:
                 _bad_field(where, numbers[index], "run_id", "a non-empty string", rid)
             last_run = rid
+            tally.all_run_ids.add(rid)
             if run_id is None or rid == run_id:
                 run_ids.add(rid)
         if run_id is not None and rid != run_id:
@@ -1555,7 +1761,8 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
         attempt = rec.get("attempt")
         if type(attempt) is not int or attempt < 1:
             _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
-        key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"))
+        wall = rec.get("wall_clock_s")
+        key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None)
         try:
             kind = kinds.get(key)
         except TypeError:  # an unhashable value: a list or an object
@@ -1576,7 +1783,6 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
             tasks[tid] = (previous, packed)
         else:
             tasks[tid] = (*cast("tuple[int, ...]", previous), packed)  # tuples, so settle counts patterns in C
-        wall = rec.get("wall_clock_s")
         if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
             if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
                 _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
@@ -1650,11 +1856,14 @@ def _numbering_problems(numbers: Sequence[int], plan: Plan) -> list[AttemptProbl
     return problems
 
 
-def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -> tuple[TaskExit, tuple[AttemptProblem, ...]]:
+def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
+              timing_required: bool = False) -> tuple[TaskExit, tuple[AttemptProblem, ...]]:
     """One task's exit from its packed attempts (in order), and what is wrong with them.
 
     The retry rule: pass if any attempt within budget passed, else fail if any was scored,
-    else unscoreable with the reason of its last attempt.
+    else unscoreable with the reason of its last attempt. An attempt after a passing one is a
+    sample, not a retry; `timing_required`: some attempts in the file carry wall_clock_s, so
+    every one must.
     """
     budget = plan.attempt_budget
     numbers = [attempt_number(e) for e in entries]
@@ -1662,9 +1871,14 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -
     outcome, reason, passes, scored, first = NO_EXIT, None, 0, 0, None
     strata = set()
     lost: list[str] = []
+    first_pass: int | None = None
     for number, entry in zip(numbers, entries):
         kind = kinds[attempt_kind(entry)]
         strata.add(kind.stratum)
+        if timing_required and not kind.timed:
+            problems.append(("untimed", (number,)))
+        if kind.code == PASS and first_pass is None:
+            first_pass = number
         if kind.code == NO_EXIT:
             problems.append(("unknown", (number, kind.outcome)))
             continue
@@ -1687,6 +1901,8 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -
         passes += kind.code == PASS
         if outcome != PASS:
             outcome, reason = kind.code, None
+    if plan.attempt_mode == "retry" and first_pass is not None and numbers[-1] > first_pass:
+        problems.append(("after_pass", (first_pass,)))
     if len(strata) > 1 and plan.task_strata is None:
         problems.append(("stratum", ()))
     stratum = next(iter(strata)) if len(strata) == 1 else None
@@ -1716,12 +1932,49 @@ def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str], ext
 #####################################################################
 
 
+# Fields that do not tell one task from another: a metric reading only these treats every task alike.
+_OUTCOME_FIELDS = frozenset({"outcome", "reason", "attempts"})
+
+
 class MetricCounts:
-    """Per declared metric: k and n over the full denominator, and over scoreable tasks only."""
+    """Per declared metric: k and n over the full denominator, and over scoreable tasks only.
+
+    With withheld strata, a metric that tells tasks apart (by stratum, ID or any other field) is
+    also watched: if the tasks it selects are mostly those of a withheld stratum, it would print
+    that stratum's rate by another route, and it gets none.
+    """
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
         self.rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
+        self.watched = [bool(plan.withheld) and m.numerator is not None and bool(m.fields - _OUTCOME_FIELDS)
+                        for m in plan.metrics]
+        self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()] for _ in plan.metrics]  # per metric: stratum -> tasks in D, in N
+
+    def watch(self, row: Mapping[str, Any], stratum: str | None) -> None:
+        """Count where a task would fall for each watched metric, whatever its outcome."""
+        for metric, watched, (in_d, in_n) in zip(self.plan.metrics, self.watched, self.selected):
+            if not watched or metric.numerator is None:
+                continue
+            if metric.denominator is None or metric.denominator(row):
+                in_d[stratum] += 1
+                if any(metric.numerator({**row, "outcome": outcome}) for outcome in BUCKETS):
+                    in_n[stratum] += 1
+
+    @property
+    def withheld(self) -> list[str | None]:
+        """Per metric: why it gets no rate, if it would single out a withheld stratum."""
+        problems: list[str | None] = []
+        for watched, sets in zip(self.watched, self.selected):
+            problem = None
+            for chosen in sets if watched else ():
+                total = sum(chosen.values())
+                for name in sorted(self.plan.withheld):
+                    if total and 2 * chosen[name] >= total and problem is None:
+                        problem = (f"{chosen[name]} of the {total} tasks it selects are in withheld stratum {name!r} "
+                                   "(below the floor): it gets no rate")
+            problems.append(problem)
+        return problems
 
     def add(self, row: Mapping[str, Any], scoreable: bool, weight: int) -> None:
         for metric, tallies in zip(self.plan.metrics, self.rows):
@@ -1751,8 +2004,9 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     metric that reads per-task fields), else only the tasks whose pattern has a problem.
     """
     kinds = tally.kind_infos()
+    timing_required = tally.timing() == "some"
     patterns = Counter(tally.tasks.values())  # PERF: patterns are ints and tuples, counted in C
-    memo = {pattern: task_exit(task_attempts(pattern), kinds, plan) for pattern in patterns}
+    memo = {pattern: task_exit(task_attempts(pattern), kinds, plan, timing_required) for pattern in patterns}
     groups: dict[TaskExit, int] = {}
     problems: dict[str, FirstFew] = {}
     metrics = MetricCounts(plan)
@@ -1778,7 +2032,10 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
         groups[exit_] = groups.get(exit_, 0) + 1
         if plan.metrics and exit_.outcome != NO_EXIT:
             extra = tally.extras.get(tid)
-            metrics.add(_exit_record(exit_, tid, roles, extra[2] if extra else None), exit_.outcome != UNSCOREABLE, 1)
+            row = _exit_record(exit_, tid, roles, extra[2] if extra else None)
+            metrics.add(row, exit_.outcome != UNSCOREABLE, 1)
+            if plan.withheld:
+                metrics.watch(row, exit_.stratum)
     if plan.metrics and not per_task:
         for exit_, weight in groups.items():
             if exit_.outcome != NO_EXIT:
@@ -1858,11 +2115,30 @@ def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     return totals
 
 
+def fold_task_id(tid: str) -> str:
+    """What a task ID looks like to a reader: NFKC-normalised and case-folded."""
+    if tid.isascii():
+        return tid.lower()
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", tid).casefold()
+
+
+def _lookalikes(ids: Iterable[str]) -> list[tuple[str, ...]]:
+    """Groups of distinct task IDs that look the same once folded."""
+    groups: dict[str, list[str]] = {}
+    for tid in ids:
+        groups.setdefault(fold_task_id(tid), []).append(tid)
+    return sorted(tuple(sorted(group)) for group in groups.values() if len(group) > 1)
+
+
 def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Finding]:
     """Is this the suite the claim names: the declared IDs, their digest and their count?"""
     findings = []
     declared_ids, observed = plan.declared_ids, tally.tasks.keys()
-    if declared_ids is not None:
+    if is_placeholder(plan.task_ids_sha256):
+        pass  # a placeholder_value finding names it; a digest mismatch would only repeat it
+    elif declared_ids is not None:
         declared_digest = ids_digest(declared_ids)
         if declared_digest != plan.task_ids_sha256:
             findings.append(finding("dataset_digest_mismatch", (
@@ -1886,6 +2162,13 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
     if len(observed) != plan.task_count:
         findings.append(finding("dataset_size_mismatch",
                                 f"declared {plan.task_count} tasks, observed {len(observed)} in the runs"))
+    alike = _lookalikes(observed)
+    if alike:
+        shown = "; ".join(" / ".join(repr(t) for t in group) for group in alike[:_LIST_LIMIT])
+        more = f" and {len(alike) - _LIST_LIMIT} more" if len(alike) > _LIST_LIMIT else ""
+        findings.append(finding("task_id_lookalike", (
+            f"{len(alike)} group(s) of task IDs differ only in case or Unicode form: {shown}{more}; "
+            "a reader cannot tell them apart, and one of each is probably a copy")))
     if len(tally.run_ids) > 1:
         findings.append(finding("mixed_runs", (
             f"{len(tally.run_ids)} run_ids in one file ({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); "
@@ -1905,10 +2188,17 @@ def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], 
          f"task(s) used more than the attempt budget of {budget}", lambda t: f"{t[0]} (attempt {t[1]})"),
         ("short", "samples_incomplete",
          f"task(s) have fewer than the {budget} samples samples mode requires", lambda t: f"{t[0]} ({t[1]})"),
-        ("unknown", "unknown_outcome", "attempt(s) have an outcome other than pass, fail or unscoreable", _task_attempt),
-        ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})", _task_attempt),
+        ("unknown", "unknown_outcome", "attempt(s) have an outcome other than pass, fail or unscoreable",
+         lambda t: _task_attempt(t) + (did_you_mean(t[2], BUCKETS) if isinstance(t[2], str) else "")),
+        ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})",
+         lambda t: _task_attempt(t) + (did_you_mean(t[2], sorted(plan.reasons)) if isinstance(t[2], str) else "")),
         ("reason_on_scored", "reason_on_scored",
          "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, not both", _task_attempt),
+        ("after_pass", "attempt_after_pass",
+         "task(s) have attempts after a passing one: in retry mode a task stops at its first pass "
+         "(attempts that go on are samples: use attempt_mode samples)", lambda t: f"{t[0]} (passed at attempt {t[1]})"),
+        ("untimed", "wall_clock_incomplete",
+         "attempt(s) lack wall_clock_s while others carry it: every attempt must, or none", lambda t: f"{t[0]}#{t[1]}"),
     )
 
 
@@ -1935,6 +2225,8 @@ def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[Ki
     tid = control.task_id
     in_budget = [kinds[attempt_kind(e)] for e in entries if attempt_number(e) <= plan.attempt_budget]
     codes = [kind.code for kind in in_budget]
+    if NO_EXIT in codes:
+        return None  # an outcome outside the buckets is unknown_outcome, not an unscoreable control
     scored = [code for code in codes if code in (PASS, FAIL)]
     if not scored or (UNSCOREABLE in codes and plan.attempt_mode == "samples"):
         reasons = sorted({str(kinds[attempt_kind(e)].reason) for e in entries if kinds[attempt_kind(e)].code == UNSCOREABLE})
@@ -2018,6 +2310,8 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
             shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed {observed.get(name, 0)}" for name in differ)
             findings.append(finding("stratum_count_mismatch", f"per-stratum task counts differ from the declaration: {shown}"))
     lines = []
+    if declared is not None and not seen and plan.task_strata is None:
+        return tuple(StratumLine(name, count, 0, None, verified=False) for name, count in sorted(declared.items())), findings
     for name in sorted(set(seen) | set(declared or {}) | set(plan.withheld)):
         bucket = seen.get(name)
         count = declared.get(name) if declared is not None else None
@@ -2032,33 +2326,57 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
     return tuple(lines), findings
 
 
+def counts_the_headline(metric: CompiledMetric, plan: Plan) -> bool:
+    """Does a metric count exactly what the gate's headline counts: passing tasks over every declared
+    task? Only in retry mode: in samples mode the headline is pass@1, and a metric counts task exits."""
+    if metric.numerator is None or metric.denominator is not None or plan.attempt_mode != "retry":
+        return False
+    return metric.fields == {"outcome"} and [metric.numerator({"outcome": o}) for o in BUCKETS] == [True, False, False]
+
+
+def _headline_claim(metric: CompiledMetric, plan: Plan, n: int) -> Finding | None:
+    """A metric marked headline that is not the gate's headline: refused, with the reason."""
+    spec = metric.spec
+    if not spec.headline or counts_the_headline(metric, plan):
+        return None
+    pass_only = metric.numerator is not None and metric.fields == {"outcome"} and [
+        metric.numerator({"outcome": o}) for o in BUCKETS] == [True, False, False]
+    if pass_only and plan.attempt_mode == "retry" and n < plan.task_count:
+        return finding("headline_denominator_shrunk", (
+            f"headline metric {spec.name!r} divides by {n} of {plan.task_count} tasks "
+            f"(denominator {spec.denominator!r}); the headline keeps the full denominator: "
+            f"use {_TASK_COUNT!r} and show the narrower rate as a labelled secondary metric"))
+    headline = ("pass@1, the mean pass rate over all samples" if plan.attempt_mode == "samples"
+                else f"outcome == 'pass' over all {plan.task_count} declared tasks")
+    return finding("headline_redefined", (
+        f"metric {spec.name!r} is marked headline but counts {spec.numerator!r} over {spec.denominator!r}; "
+        f"the headline is the gate's own ({headline}): drop \"headline\": true to show it as a labelled metric"))
+
+
 def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tuple[MetricLine, ...], list[Finding]]:
-    """Each declared metric's rate; an undefined metric, or a headline metric that shrinks the denominator, is a finding."""
-    if not plan.metrics:
-        return (), []
+    """Each declared metric's rate; an undefined metric, or one marked headline that is not the headline, is a finding."""
     findings = []
-    headline_index = next((i for i, m in enumerate(plan.metrics) if m.spec.headline), 0)
     lines = []
-    for index, (metric, (k, n, k2, n2)) in enumerate(zip(plan.metrics, counts.rows)):
+    basis = (f"pass@{plan.attempt_budget}: a task counts as passed if any of its samples passed"
+             if plan.attempt_mode == "samples" else "")
+    for metric, (k, n, k2, n2), withheld in zip(plan.metrics, counts.rows, counts.withheld):
         spec = metric.spec
-        problem = metric.problem
+        problem = metric.problem or withheld
         unknown = sorted(metric.fields - RECORD_FIELDS - seen)
         if problem is None and unknown:  # a typo would otherwise count every task as a non-match
             problem = f"no record carries the field {unknown[0]!r}"
         if problem is not None:
             findings.append(finding("metric_undefined", f"metric {spec.name!r}: {problem}"))
-            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index,
-                                    None, defined=False))
+            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, False, None,
+                                    defined=False, basis=basis))
             continue
         if metric.denominator is None:
             n = plan.task_count
-        if index == headline_index and n < plan.task_count:
-            findings.append(finding("headline_denominator_shrunk", (
-                f"headline metric {spec.name!r} divides by {n} of {plan.task_count} tasks "
-                f"(denominator {spec.denominator!r}); the headline keeps the full denominator: "
-                f"use {_TASK_COUNT!r} and show the narrower rate as a labelled secondary metric")))
-        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, index == headline_index,
-                                wilson_rate(k, n, plan.confidence), wilson_rate(k2, n2, plan.confidence)))
+        claimed = _headline_claim(metric, plan, n)
+        if claimed is not None:
+            findings.append(claimed)
+        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, counts_the_headline(metric, plan),
+                                wilson_rate(k, n, plan.confidence), wilson_rate(k2, n2, plan.confidence), basis=basis))
     return tuple(lines), findings
 
 
@@ -2087,9 +2405,10 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
     rates = Rates("pass_rate", cast(Rate, wilson_rate(passed, n, conf)),
                   wilson_rate(passed, passed + failed, conf) if passed + failed else None,
                   wilson_rate(totals.first_pass, n, conf) if budget > 1 else None, ())
-    for line in metrics:
-        if line.headline and line.rate is not None:
-            rates = rates._replace(name=line.name, headline=line.rate, secondary=line.secondary)
+    # A metric that counts exactly the headline may name it: the one marked headline, else the first.
+    named = [(spec.headline, line.name) for spec, line in zip((m.spec for m in plan.metrics), metrics) if line.headline]
+    if named:
+        rates = rates._replace(name=max(named, key=lambda item: item[0])[1])
     return rates
 
 
@@ -2145,6 +2464,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         records=tally.records,
         cost=_cost_summary(tally),
         findings=findings,
+        timing=tally.timing() if tally.kinds else "none",
     )
 
 
@@ -2317,18 +2637,27 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
     tasks = load_tasks(manifest.tasks_path)
     card = load_card(manifest.card_path)
     verification = verify_card(tasks, card)
+    drift = verification.problems
+    if manifest.card_sha256 is not None and manifest.card_sha256 != card.sha256:
+        drift = (f"the card file's sha256 is {card.sha256}, but the manifest pins {manifest.card_sha256} "
+                 "(dataset.card_sha256): the card was re-frozen or edited since the claim was made", *drift)
     strata = {}
     for task in tasks:
         span, language = task.get("edit_span"), task.get("language")
         if _is_int(span) and isinstance(language, str):  # a broken task is already a card_drift finding
             strata[str(task.get("task_id"))] = stratum_of(task, card.rule.wide_above)
     ids = frozenset(str(t.get("task_id")) for t in tasks)
-    return CardContext(card, ids, strata, verification.problems)
+    return CardContext(card, ids, strata, drift)
 
 
 #####################################################################
 # One claim: a manifest, its card and control runs, one runs file, and the number to be quoted
 #####################################################################
+
+
+# A claim matches at the precision it is written with, but never more loosely than half a percentage
+# point: "1.0" is not a rounding of 0.95.
+CLAIM_TOLERANCE = Fraction(1, 200)
 
 
 def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
@@ -2353,7 +2682,7 @@ def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
         value, half = value / 100, half / 100
     if value > 1:
         raise GateError(f"--claim {text!r}: a rate cannot exceed 100%")
-    return value, half, None
+    return value, min(half, CLAIM_TOLERANCE), None
 
 
 def _count(k: Fraction) -> str:
@@ -2391,11 +2720,20 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
 
 
 def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[ControlRunResult, list[Finding]]:
-    """A no-edit or known-fix run: its own ledger over the same dataset, and its rate against its bound."""
+    """A no-edit or known-fix run: its own ledger over the same dataset, and its rate against its bound.
+
+    A run whose tasks are mostly unscoreable proves nothing either way: a no-edit run that never
+    produced a verdict would pass any ceiling.
+    """
     ledger = gate_runs(control_run_plan(plan, run.role), run.runs)
     findings = list(prefixed(run.role, ledger.findings))
     rate = ledger.headline.value
-    if (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
+    lost = ledger.counts["unscoreable"]
+    if 2 * lost > ledger.entries:
+        findings.append(finding("control_run_inconclusive", (
+            f"{run.role} run: {lost} of {ledger.entries} tasks are unscoreable; it proves nothing about the harness "
+            "(fix what stops it from producing verdicts, and run it again)")))
+    elif (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
         relation = "above its ceiling" if run.role == "no_edit" else "below its floor"
         findings.append(finding("control_run_violated", (
             f"{run.role} run passes {rate:.3f}, {relation} of {run.bound:g}: the harness does not "
@@ -2406,10 +2744,50 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
 def _passed_tasks(plan: Plan, tally: _Tally) -> frozenset[str]:
     """The tasks compare pairs on: retry mode, any attempt within budget passed (the task's exit);
     samples mode, the first sample passed (the event pass@1 estimates)."""
-    passing = {index for (outcome, _, _), index in tally.kinds.items() if outcome == "pass"}
+    passing = {index for (outcome, _, _, _), index in tally.kinds.items() if outcome == "pass"}
     last = 1 if plan.attempt_mode == "samples" else plan.attempt_budget
     return frozenset(tid for tid, packed in tally.tasks.items()
                      if any(attempt_kind(e) in passing and attempt_number(e) <= last for e in task_attempts(packed)))
+
+
+def _judge_manifest(manifest: Manifest) -> list[Finding]:
+    """A draft, a placeholder or an unnamed instrument: the manifest is not finished."""
+    findings = []
+    if manifest.draft:
+        findings.append(finding("draft_manifest", (
+            "the manifest still has its \"draft\" list from `import --draft-manifest`: do what it says, "
+            "then delete it")))
+    if manifest.placeholders:
+        findings.append(finding("placeholder_value", (
+            f"{', '.join(manifest.placeholders)} still hold(s) a placeholder: fill in the real value"
+            + ("; the digest comes from `gate.py digest --runs RUNS`"
+               if "dataset.task_ids_sha256" in manifest.placeholders else ""))))
+    missing = [key for key in ENVELOPE_REQUIRED if manifest.envelope.get(key) in (None, "")]
+    if missing:
+        findings.append(finding("envelope_incomplete", (
+            f"the envelope does not record {', '.join(missing)}: a ledger balances inside one named instrument "
+            "(runner, network policy, per-task wall clock, toolchain digest)")))
+    return findings
+
+
+def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list[Finding]]:
+    """The run to gate: --run-id, or the manifest's run_id; a --run-id the rerun recipe cannot repeat is a finding."""
+    if run_id is not None and manifest.run_id is not None and run_id != manifest.run_id:
+        raise GateError(f"--run-id {run_id!r}: the manifest publishes run {manifest.run_id!r} (run_id)")
+    if run_id is None or manifest.run_id is not None:
+        return manifest.run_id, []
+    recipe = manifest.rerun_recipe or ""
+    if re.search(rf"--run-id[ =]['\"]?{re.escape(run_id)}(?:['\"]|\s|$)", recipe):
+        return run_id, []
+    return run_id, [finding("run_not_pinned", (
+        f"--run-id {run_id} chose the gated run, but a stranger's rerun would gate every run in the file: "
+        f"add \"run_id\": \"{run_id}\" to the manifest, or --run-id {run_id} to its rerun_recipe"))]
+
+
+def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str, Rate], ...]:
+    """The headline of every run in the file that was not gated, so the report can name them."""
+    others = sorted(tally.all_run_ids - tally.run_ids)
+    return tuple((other, gate_runs(plan, runs_path, other).headline) for other in others) if tally.run_ids else ()
 
 
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
@@ -2418,14 +2796,15 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
-    tally = tally_runs(runs_path, run_id, plan.wall_clock_limit, plan.extra_fields)
+    gated, run_findings = _gated_run(manifest, run_id)
+    tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields)
     ledger = settle(tally, plan)
-    all_findings = [*findings, *ledger.findings]
+    all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings]
     control_results = []
     for run in manifest.control_runs:
-        result, run_findings = _gate_control_run(run, plan, manifest.path.parent)
+        result, control_findings = _gate_control_run(run, plan, manifest.path.parent)
         control_results.append(result)
-        all_findings.extend(run_findings)
+        all_findings.extend(control_findings)
     claim_check = None
     if claim is not None:
         claim_check, claim_finding = check_claim(claim, ledger)
@@ -2443,6 +2822,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         claim=claim_check,
         findings=tuple(all_findings),
         passed=_passed_tasks(plan, tally) if keep_passed else None,
+        gated_run=gated if gated is not None else (ledger.run_ids[0] if len(ledger.run_ids) == 1 else None),
+        ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None else (),
     )
 
 
@@ -2533,28 +2914,35 @@ def _label(name: str, width: int = 12) -> str:
     return f"{name:<{width}}: "
 
 
-def render_text(report: Report) -> str:
-    """The report card as plain text: one labelled line per figure, the verdict, then every finding."""
-    m, led, conf = report.manifest, report.ledger, report.confidence
+def _text_ledger(report: Report) -> list[str]:
+    """The ledger: entries, exits by bucket, and in samples mode the attempts."""
+    m, led = report.manifest, report.ledger
+    samples = report.attempt_mode == "samples"
     out = [
         _label("claim") + m.claim_id,
         _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
         _label("entries") + str(led.entries),
         _label("exits") + str(led.exits)
-        + (" (in samples mode a task exits pass if any sample passed)" if report.attempt_mode == "samples" else ""),
+        + (f" (pass@{report.attempt_budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
     ]
     for bucket in BUCKETS:
         extra = ""
         if bucket == "unscoreable" and led.reasons:
             extra = " (" + ", ".join(f"{reason} {count}" for reason, count in led.reasons) + ")"
         out.append("  " + _label(bucket) + f"{led.counts[bucket]}{extra}")
-    samples = report.attempt_mode == "samples"
     if samples:
         lost = sum(count for _, count in led.attempt_reasons)
         detail = " (" + ", ".join(f"{r} {c}" for r, c in led.attempt_reasons) + ")" if lost else ""
         out.append(_label("attempts") + f"{led.records} recorded, {lost} unscoreable{detail}")
+    return out
+
+
+def _text_rates(report: Report) -> list[str]:
+    """The headline, and every labelled rate beside it."""
+    led, conf = report.ledger, report.confidence
+    samples = report.attempt_mode == "samples"
     note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
-    out.append(_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}")
+    out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
     scope = "scoreable attempts only" if samples else "scoreable tasks only"
     secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
     out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
@@ -2567,12 +2955,21 @@ def render_text(report: Report) -> str:
     if report.not_a_claim_about:
         out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
         out.append(_label("") + NOT_A_PRODUCT_VERDICT)
+    return out
+
+
+def _text_breakdown(report: Report) -> list[str]:
+    """Strata and declared metrics, each on its own labelled line."""
+    led, conf = report.ledger, report.confidence
+    out = []
     if led.strata:
         out.append(_label("strata").rstrip())
         width = max(12, *(len(s.name) + 1 for s in led.strata))
         for line in led.strata:
             if line.withheld:
                 text = f"withheld ({line.tasks} tasks, below the stratum floor: no rate)"
+            elif not line.verified:
+                text = f"declared {line.declared}, unverified (no record carries a stratum)"
             elif line.rate is None:
                 text = "n/a (no tasks)"
             else:
@@ -2582,24 +2979,43 @@ def render_text(report: Report) -> str:
         out.append(_label("metrics").rstrip())
         width = max(12, *(len(x.name) + 1 for x in led.metrics))
         for metric in led.metrics:
-            mark = "  <- headline metric" if metric.headline else ""
+            mark = "  <- headline metric" if metric.headline else f"  <- {metric.basis}" if metric.basis else ""
             text = _rate_text(metric.rate, conf, metric.unit) if metric.defined else "undefined (see findings)"
-            out.append("  " + _label(metric.name, width) + text + mark)
+            out.append("  " + _label(metric.name, width) + text + (mark if metric.defined else ""))
+    return out
+
+
+def _text_instrument(report: Report) -> list[str]:
+    """Controls, control runs, cost, the envelope, the contract, the runs gated and what pins the inputs."""
+    m, led, conf = report.manifest, report.ledger, report.confidence
+    out = []
     if m.controls:
         shown = ", ".join(f"{c.task_id} ({c.role}, expects {c.expected})" for c in m.controls)
         out.append(_label("controls") + shown)
     for run in report.control_runs:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
-        out.append(_label("control run") + f"{run.role} {run.runs}: {_rate_text(run.ledger.headline, conf)} ({bound})")
+        lost = run.ledger.counts["unscoreable"]
+        out.append(_label("control run") + f"{run.role} {run.runs}: {_rate_text(run.ledger.headline, conf)} "
+                   f"({bound}; {lost} of {run.ledger.entries} unscoreable)")
     if led.cost is not None:
         out.append(_label("cost") + _cost_text(led.cost))
-    out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items())))
+    timing = "" if led.timing != "none" else " (per-task wall clock not verified: no attempt carries wall_clock_s)"
+    out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items())) + timing)
     out.append(_label("budget") + f"{report.attempt_budget} attempt(s) per task, {report.attempt_mode} mode")
+    if report.ignored_runs:
+        ignored = "; ".join(f"{rid} {_rate_text(rate, conf)}" for rid, rate in report.ignored_runs)
+        out.append(_label("run") + f"{report.gated_run} gated; not gated, in the same file: {ignored}")
     out.append(_label("rerun") + (m.rerun_recipe or "(no rerun_recipe in the manifest)"))
     out.append(_label("manifest") + f"sha256 {m.sha256}")
     out.append(_label("runs") + f"sha256 {led.runs_sha256}")
     if report.card_digest:
         out.append(_label("card") + f"dataset_digest {report.card_digest}")
+    return out
+
+
+def render_text(report: Report) -> str:
+    """The report card as plain text: one labelled line per figure, the verdict, then every finding."""
+    out = [*_text_ledger(report), *_text_rates(report), *_text_breakdown(report), *_text_instrument(report)]
     if report.claim is not None:
         out.append(_label("claim check") + report.claim.message)
     out.append(_label("verdict") + report.verdict)
@@ -2654,7 +3070,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "headline": {"name": led.headline_name, **(rate_json(led.headline) or {})},
         "secondary": rate_json(led.secondary),
         "strata": [
-            {"name": s.name, "declared": s.declared, "tasks": s.tasks, "withheld": s.withheld,
+            {"name": s.name, "declared": s.declared, "tasks": s.tasks, "withheld": s.withheld, "verified": s.verified,
              **({} if s.withheld else {"rate": rate_json(s.rate)})}
             for s in led.strata
         ],
@@ -2670,13 +3086,18 @@ def report_json(report: Report) -> dict[str, Any]:
         "pass_at_k": {str(k): value for k, value in led.pass_at_k},
         "metrics": [
             {"name": x.name, "numerator": x.numerator, "denominator": x.denominator, "unit": x.unit,
-             "headline": x.headline, "rate": rate_json(x.rate), "secondary": rate_json(x.secondary)}
+             "headline": x.headline, "rate": rate_json(x.rate), "secondary": rate_json(x.secondary),
+             "basis": x.basis or "task exits"}
             for x in led.metrics
         ],
         "control_runs": [
-            {"role": r.role, "runs": r.runs, "bound": r.bound, "headline": rate_json(r.ledger.headline)}
+            {"role": r.role, "runs": r.runs, "bound": r.bound, "headline": rate_json(r.ledger.headline),
+             "unscoreable": r.ledger.counts["unscoreable"]}
             for r in report.control_runs
         ],
+        "runs": {"gated": report.gated_run, "ignored": [{"run_id": rid, "headline": rate_json(rate)}
+                                                         for rid, rate in report.ignored_runs]},
+        "wall_clock_verified": led.timing == "all",
         "not_a_claim_about": list(report.not_a_claim_about),
         "claim": None if report.claim is None else {"text": report.claim.text, "matches": report.claim.matches,
                                                     "message": report.claim.message},
@@ -2718,11 +3139,20 @@ def render_markdown(report: Report) -> str:
     if led.first_attempt:
         out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
     for s in led.strata:
-        out.append(f"| stratum `{_md_escape(s.name)}` | " + ("withheld (below floor) | | |" if s.withheld else f"{_md_rate(s.rate)} |"))
+        text = ("withheld (below floor) | | |" if s.withheld else f"declared {s.declared}, unverified | | |"
+                if not s.verified else f"{_md_rate(s.rate)} |")
+        out.append(f"| stratum `{_md_escape(s.name)}` | " + text)
     for x in led.metrics:
         out.append(f"| metric `{_md_escape(x.name)}`{' (headline)' if x.headline else ''} | {_md_rate(x.rate)} |")
+    for run in report.control_runs:
+        bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
+        out.append(f"| control run `{run.role}` ({bound}; {run.ledger.counts['unscoreable']} unscoreable) "
+                   f"| {_md_rate(run.ledger.headline)} |")
     if led.pass_at_k:
         out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k)]
+    if report.ignored_runs:
+        out += ["", f"Gated run `{_md_escape(str(report.gated_run))}`; not gated, in the same file: "
+                + "; ".join(f"`{_md_escape(rid)}` {_count(rate.k)}/{rate.n}" for rid, rate in report.ignored_runs) + "."]
     if report.not_a_claim_about:
         out += ["", "Not a claim about: " + "; ".join(_md_escape(t) for t in report.not_a_claim_about)
                 + f". _{NOT_A_PRODUCT_VERDICT}._"]
@@ -2813,8 +3243,9 @@ def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
     rows = [_rate_row(f"{prefix}{led.headline_name} (headline)", led.headline),
             _rate_row(f"{prefix}secondary: scoreable only", led.secondary)]
     for s in led.strata:
-        rows.append(PlotRow(f"{prefix}stratum {s.name}", None, 0, 0, "withheld") if s.withheld
-                    else _rate_row(f"{prefix}stratum {s.name}", s.rate))
+        label = f"{prefix}stratum {s.name}"
+        rows.append(PlotRow(label, None, 0, 0, "withheld") if s.withheld
+                    else PlotRow(label, None, 0, 0, "unverified") if not s.verified else _rate_row(label, s.rate))
     rows.extend(_rate_row(f"{prefix}metric {x.name}", x.rate) for x in led.metrics)
     return rows
 
@@ -3653,11 +4084,22 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
 
 
 def draft_manifest(imp: Imported) -> dict[str, object]:
-    """A starting manifest from what the harness declared; the user completes it."""
+    """A starting manifest from what the harness declared; `check` refuses it until a person completes it."""
     used = {r["reason"] for r in imp.records}
     extra = [r for r in imp.extra_reasons if r not in BUILTIN_REASONS]
     unused = [r for r in extra if r not in used]
+    envelope = dict(imp.envelope)
+    for key in ENVELOPE_REQUIRED:
+        envelope.setdefault(key, f"TODO: the {key.replace('_', ' ')} of the instrument that ran this")
+    todo = [
+        "controls is empty: add negative/positive control tasks with expected outcomes, or control_runs",
+        "the envelope holds only what the harness file records: fill in every TODO",
+        "then delete this \"draft\" list: check refuses a manifest that still has it",
+    ]
+    if unused:
+        todo.insert(2, f"reason class(es) declared but unused in this run: {', '.join(unused)}")
     return {
+        "draft": todo,
         "claim_id": f"{imp.source}-{imp.run_id}",
         "dataset": {
             "name": imp.dataset_name or f"TODO: name the {imp.source} dataset and split",
@@ -3666,16 +4108,11 @@ def draft_manifest(imp: Imported) -> dict[str, object]:
             "task_ids_sha256": ids_digest(imp.task_ids),
         },
         "controls": [],
-        "envelope": dict(imp.envelope),
+        "envelope": envelope,
         "attempt_mode": imp.attempt_mode,
         "attempt_budget": imp.attempt_budget,
         "reason_classes": extra,
         "rerun_recipe": f"TODO: exact command that produced the run, e.g. {imp.rerun_hint}",
-        "_draft_notes": [
-            "controls is empty: add negative/positive control tasks with expected outcomes",
-            "envelope holds only what the harness file records; add runner, network, toolchain",
-        ]
-        + ([f"reason class(es) declared but unused in this run: {', '.join(unused)}"] if unused else []),
     }
 
 

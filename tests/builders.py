@@ -28,8 +28,9 @@ from typing import Any
 from tests.oracles import ids_digest
 
 NEGATIVE, POSITIVE = "neg-01", "pos-01"
-ENVELOPE: dict[str, Any] = {"runner": "test", "network": "off", "wall_clock_s_per_task": 900}
-COMPARE_ENVELOPE: dict[str, Any] = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 900, "max_steps": 40}
+ENVELOPE: dict[str, Any] = {"runner": "test", "network": "off", "wall_clock_s_per_task": 900, "toolchain_sha": "0123abcd"}
+COMPARE_ENVELOPE: dict[str, Any] = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 900, "max_steps": 40,
+                                     "toolchain_sha": "0123abcd"}
 RERUN = "python3 gate.py --manifest m.json --runs r.jsonl"
 OUTCOME_LETTERS = {"p": "pass", "f": "fail", "u": "unscoreable"}
 _DEFAULT: Any = object()

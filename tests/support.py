@@ -209,13 +209,26 @@ class ImportCase(GateCase):
 
     def check_roundtrip(self, draft_path: Path, runs: Path, positive: str, negative: str,
                         drop: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
-        """Complete the draft with controls only (as a user would) and run `check`."""
+        """Complete the draft as a user would and run `check`: with controls added but the draft list and the
+        TODO placeholders left in, it is still BLOCKED; filled in and the list deleted, it is gated for real."""
         manifest = load(draft_path)
         self.assertEqual(manifest["controls"], [], "the draft leaves controls to the user")
         manifest["controls"] = [
             {"task_id": positive, "expected": "pass", "role": "positive"},
             {"task_id": negative, "expected": "fail", "role": "negative"},
         ]
+        half_done = self.write_json("half-done.manifest.json", manifest)
+        code, out, err = self.run_gate("check", "--manifest", str(half_done), "--runs", str(runs), "--format", "json")
+        self.assertEqual(code, 1, err)
+        codes = {f["code"] for f in json.loads(out)["findings"]}
+        self.assertTrue({"draft_manifest", "placeholder_value"} <= codes, codes)
+        del manifest["draft"]
+        filled = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600, "toolchain_sha": "0123abcd"}
+        for key, value in list(manifest["envelope"].items()):
+            if isinstance(value, str) and value.startswith("TODO"):
+                manifest["envelope"][key] = filled[key]
+        if manifest["dataset"]["name"].startswith("TODO"):
+            manifest["dataset"]["name"] = "the suite"
         for key in drop:
             del manifest[key]
         path = self.write_json("completed.manifest.json", manifest)

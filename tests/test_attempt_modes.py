@@ -29,16 +29,16 @@ class RetryRule(GateCase):
         "t-d": [("pass", None)],                                                     # pass on the first try
         "t-e": [("fail", None), ("fail", None), ("fail", None)],                     # fail: three rows, one exit
         "t-f": [("unscoreable", "grader_error"), ("unscoreable", "grader_error"), ("pass", None)],  # pass
-        "t-h": [("pass", None), ("fail", None)],                                     # pass: any pass within budget
+        "t-h": [("pass", None)],                                                     # pass: a task stops at its pass
         "t-i": [("fail", None), ("unscoreable", "env_flake")],                       # fail: a scored attempt wins
     }
 
     def test_each_task_exits_once_by_the_retry_rule(self) -> None:
-        """A task passes if any attempt passed, else fails if any was scored, else is unscoreable: 19 rows are 10
+        """A task passes if any attempt passed, else fails if any was scored, else is unscoreable: 18 rows are 10
         exits, and the secondary drops the one unscoreable task.
         """
         manifest, records = retry_ledger(3, self.TASKS)
-        self.assertEqual(len(records), 19)
+        self.assertEqual(len(records), 18)
         report = self.publishable(manifest, records)
         ledger = report["ledger"]
         self.assertEqual((ledger["entries"], ledger["exits"]), (10, 10))
@@ -46,6 +46,15 @@ class RetryRule(GateCase):
         self.assertEqual(sum(ledger["unscoreable_reasons"].values()), 1)
         self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (5, 10))
         self.assertEqual((report["secondary"]["k"], report["secondary"]["n"]), (5, 9))
+
+    def test_an_attempt_after_a_pass_is_not_a_retry(self) -> None:
+        """In retry mode a task stops at its first pass: a later attempt (a sample, really) blocks with
+        attempt_after_pass naming the task and the attempt that passed; in samples mode the same rows are fine."""
+        tasks = {**self.TASKS, "t-h": [("pass", None), ("fail", None)]}
+        manifest, records = retry_ledger(3, tasks)
+        messages = self.blocked(manifest, records, "attempt_after_pass")
+        self.assertIn("t-h (passed at attempt 1)", messages[0])
+        self.assertTrue(messages[0].startswith("1 task(s)"), messages[0])
 
     def test_three_attempts_of_one_task_are_one_exit(self) -> None:
         """Three failing attempts of one task are one exit."""

@@ -20,8 +20,8 @@ class ClaimCheck(GateCase):
         return self.check_json(manifest, records, "--claim", text)
 
     def test_matching_claims(self) -> None:
-        """A claim that matches the headline 29/40 at its stated precision (72.5%, 0.725, 29/40, 73%, 0.7, …) passes."""
-        for text in ("72.5%", "72.5", "0.725", "29/40", "72%", "73%", "0.73", "0.7", "72.50%", " 72.5 % "):
+        """A claim that matches the headline 29/40 at its stated precision (72.5%, 0.725, 29/40, 73%, …) passes."""
+        for text in ("72.5%", "72.5", "0.725", "29/40", "72%", "73%", "0.73", "72.50%", " 72.5 % "):
             with self.subTest(claim=text):
                 code, report = self.claim(text)
                 self.assertEqual(code, 0, report["findings"])

@@ -44,12 +44,15 @@ class ControlDeclarations(GateCase):
                 self.assertEqual(code, 2)
                 self.assertIn(f"a {role} control must expect {must}", err)
 
-    def test_only_a_positive_role_expecting_pass_counts_as_the_positive_control(self) -> None:
-        """A control expecting pass under another role does not count as the positive control."""
+    def test_a_role_outside_the_vocabulary_is_an_input_error(self) -> None:
+        """A control's role is negative or positive: another word cannot count as either, and a near miss
+        gets a did-you-mean."""
         manifest, records = valid_ledger()
         manifest["controls"] = [{"task_id": "neg-01", "expected": "fail", "role": "negative"},
                                 {"task_id": "pos-01", "expected": "pass", "role": "smoke"}]
-        self.assertIn("controls_incomplete", self.codes(manifest, records))
+        self.assertInputError(self.check(manifest, records), "controls[1].role", "'negative' or 'positive'", "'smoke'")
+        manifest["controls"][1]["role"] = "Postive"
+        self.assertInputError(self.check(manifest, records), "controls[1].role", "did you mean 'positive'?")
 
 
 class ControlOutcomes(GateCase):

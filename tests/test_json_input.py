@@ -408,8 +408,9 @@ class FastPathAgreement(ChunkSwitches):
     def test_run_selection_agrees(self) -> None:
         """--run-id selects the same records at every chunk size."""
         manifest, records = valid_ledger()
+        manifest["run_id"] = "r1"
         other = [dict(r, run_id="r2", outcome="fail", reason=None) for r in records]
-        results = self.reports(manifest, records + other, "--run-id", "r1")
+        results = self.reports(manifest, records + other)
         self.assertAllEqual(results)
         self.assertEqual(results[0][0], 0)
 

@@ -49,7 +49,7 @@ class DatasetIdentity(GateCase):
     def test_dataset_digest_mismatch_with_declared_ids(self) -> None:
         """A declared task_ids_sha256 that is not the digest of the declared ids blocks with dataset_digest_mismatch."""
         manifest, records = valid_ledger()
-        manifest["dataset"]["task_ids_sha256"] = "replace-with-digest-from-gate"
+        manifest["dataset"]["task_ids_sha256"] = hashlib.sha256(b"another suite").hexdigest()
         self.blocked(manifest, records, "dataset_digest_mismatch")
 
     def test_dataset_digest_mismatch_from_observed_ids(self) -> None:
@@ -144,14 +144,19 @@ class RunSelection(GateCase):
     """One ledger is one run."""
 
     def test_mixed_runs_and_run_id_selection(self) -> None:
-        """Records of two runs block with mixed_runs; --run-id picks either run, which is then PUBLISHABLE with 40 exits."""
+        """Records of two runs block with mixed_runs; --run-id picks either run, which is then PUBLISHABLE with 40
+        exits once the rerun recipe names the run too (or the manifest declares it as run_id)."""
         manifest, records = valid_ledger()
         both = records + [{**r, "run_id": "r2"} for r in records]
         self.blocked(manifest, both, "mixed_runs")
         for chosen in ("r1", "r2"):
             with self.subTest(run_id=chosen):
-                report = self.publishable(manifest, both, "--run-id", chosen)
+                pinned = {**manifest, "rerun_recipe": f"{manifest['rerun_recipe']} --run-id {chosen}"}
+                report = self.publishable(pinned, both, "--run-id", chosen)
                 self.assertEqual(report["ledger"]["exits"], 40)
+                self.assertEqual(report["runs"]["gated"], chosen)
+                declared = {**manifest, "run_id": chosen}
+                self.assertEqual(self.publishable(declared, both)["ledger"]["exits"], 40)
 
     def test_run_id_naming_no_record_is_an_input_error(self) -> None:
         """--run-id naming a run that has no record is an input error naming the run id."""
@@ -313,6 +318,7 @@ class Envelope(GateCase):
     def test_envelope_equal_to_the_limit_is_fine(self) -> None:
         """A wall clock equal to the limit (900 or 900.0), or zero, is within the envelope."""
         manifest, records = valid_ledger()
+        records = [dict(r, wall_clock_s=1) for r in records]
         records = replaced(records, "t-001", wall_clock_s=900)
         records = replaced(records, "t-002", wall_clock_s=900.0)
         records = replaced(records, "t-003", wall_clock_s=0)
@@ -432,7 +438,7 @@ class Digest(GateCase):
     def test_digest_fills_the_manifest(self) -> None:
         """The digest of the runs equals that of their id list, and putting it in the manifest unblocks the ledger."""
         manifest, records = valid_ledger(with_ids=False)
-        manifest["dataset"]["task_ids_sha256"] = "replace-with-digest-from-gate"
+        manifest["dataset"]["task_ids_sha256"] = hashlib.sha256(b"another suite").hexdigest()
         self.blocked(manifest, records, "dataset_digest_mismatch")
         runs = self.write_jsonl("runs.jsonl", records)
         _, from_runs, _ = self.run_gate("digest", "--runs", str(runs))

@@ -66,13 +66,27 @@ class RequiredFields(LedgerInputCase):
                 change(manifest)
                 self.assertInputError(self.manifest_text(json.dumps(manifest, indent=2)), "bench.manifest.json", field)
 
-    def test_unknown_fields_are_allowed(self) -> None:
-        """Unknown keys in the manifest, in its dataset and in the records are ignored: the ledger stays PUBLISHABLE."""
+    def test_user_data_goes_under_notes_or_x_keys(self) -> None:
+        """The manifest is closed: user data lives under "notes" or an "x-" key, in any of its objects; records
+        stay open to harness fields."""
         manifest, records = copy.deepcopy(self.manifest), copy.deepcopy(self.records)
-        manifest["owner"] = {"team": "evals"}
+        manifest["notes"] = {"team": "evals"}
+        manifest["x-owner"] = "evals"
         manifest["dataset"]["notes"] = "ok"
+        manifest["controls"][0]["x-why"] = "the untouched repository"
         records[0]["trace_url"] = "https://example.invalid/1"
         self.publishable(manifest, records)
+
+    def test_an_unknown_manifest_key_is_an_input_error(self) -> None:
+        """A key the gate does not know, in the manifest or its dataset, is refused naming its path and the
+        free-form alternatives; a near miss names the key it was probably meant to be."""
+        manifest = copy.deepcopy(self.manifest)
+        manifest["owner"] = {"team": "evals"}
+        self.assertInputError(self.manifest_text(json.dumps(manifest)), "owner: unknown key", "'notes'", "'x-'")
+        manifest = copy.deepcopy(self.manifest)
+        manifest["dataset"]["task_idz"] = manifest["dataset"].pop("task_ids")
+        self.assertInputError(self.manifest_text(json.dumps(manifest)), "dataset.task_idz: unknown key",
+                              "did you mean 'task_ids'?")
 
 
 class DatasetFields(GateCase):

@@ -96,7 +96,7 @@ class TextReport(GateCase):
     def test_blocked_card_lists_every_finding(self) -> None:
         """A BLOCKED card lists every finding after the verdict, one '! code: message' line each."""
         manifest, records = valid_ledger()
-        records = replaced(records, "neg-01", outcome="pass")
+        records = [dict(r, wall_clock_s=60) for r in replaced(records, "neg-01", outcome="pass")]
         records = replaced(records, "t-001", wall_clock_s=1000)
         code, lines, _, _ = self.run_text(manifest, records)
         self.assertEqual(code, 1)

@@ -153,7 +153,7 @@ class Determinism(unittest.TestCase):
         pats = {"neg": "fff", "pos": "ppp", "t0": "ufu", "t1": "uff", "t2": "upu", "t3": "upu", "t4": "pfu", "t5": "pfu"}
         ids = list(pats)
         manifest = make_manifest(ids, claim_id="x", name="d", with_ids=False, controls=control_pair("neg", "pos"),
-                                 envelope={}, rerun_recipe=None, attempt_budget=3, attempt_mode="samples")
+                                 rerun_recipe=None, attempt_budget=3, attempt_mode="samples")
         outputs = []
         for order in (ids, ["t1", "neg", "t0", "t3", "t5", "pos", "t4", "t2"]):
             case = GateCase()
