@@ -1667,6 +1667,7 @@ class _Tally:
         self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum, timed) -> kind number
         self.run_ids: set[str] = set()  # the runs gated
         self.all_run_ids: set[str] = set()  # every run in the file
+        self.accepted_keys: set[str] = set(RECORD_KEYS)  # record keys checked and accepted so far
         self.records = 0
         self.over_envelope = FirstFew()
         self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}  # task -> the latest attempt's fields
@@ -1706,6 +1707,21 @@ def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any, bool], where: str
 
 _UNSET = object()
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
+# The record fields the gate reads. Records are open (harnesses add their own fields), but a key
+# that is a near miss of one of these is refused: it would switch a check off in silence.
+RECORD_KEYS = ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s", "stratum", *_COST_FIELDS, "harness")
+
+
+def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line: int) -> None:
+    """Keys not seen before: each is accepted, or refused as a near miss of a field the gate reads."""
+    for key in rec:
+        if key in accepted:
+            continue
+        close = near_miss(key, RECORD_KEYS) if not key.startswith(USER_PREFIX) else None
+        if close is not None:
+            raise GateError(f"{where}:{line}: {key}: not a field the gate reads, and close to {close!r}: "
+                            f"did you mean {close!r}? (rename it, or start your own fields with {USER_PREFIX!r})")
+        accepted.add(key)
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
@@ -1741,12 +1757,14 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
     PERF: each field is validated once per distinct value where it can be (run ids, task ids,
     kinds), and a line number is looked up only for an error.
     """
-    tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
+    tasks, kinds, run_ids, accepted = tally.tasks, tally.kinds, tally.run_ids, tally.accepted_keys
     last_run: Any = _UNSET
     kept = 0
     for index, rec in enumerate(values):
         if type(rec) is not dict:
             _expected(f"{where}:{numbers[index]}", "a JSON object", rec)
+        if not accepted.issuperset(rec):
+            _check_record_keys(rec, accepted, where, numbers[index])
         rid = rec.get("run_id")
         if rid is not last_run and rid != last_run:
             if type(rid) is not str or not rid:

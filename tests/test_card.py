@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 import gate
-from tests.builders import hex40, make_slice, manifest_with_card, record, task
+from tests.builders import hex40, make_slice, manifest_with_card, metric, record, task
 from tests.oracles import ids_digest, task_list_digest, wilson
 from tests.support import EXAMPLE_CARD, GateCase
 
@@ -729,3 +729,38 @@ class ExampleCard(GateCase):
         self.assertEqual(tasks, json.loads((EXAMPLE_CARD / "tasks.json").read_text(encoding="utf-8")))
         runs = module.make_runs(rng, tasks)
         self.assertEqual(runs, [json.loads(line) for line in (EXAMPLE_CARD / "runs.jsonl").read_text(encoding="utf-8").splitlines()])
+
+
+class PinnedCardAndWithheldRates(CardCase):
+    TASKS = make_slice(("python", 6, 5), ("go", 2, 0))
+
+    def test_a_pinned_card_that_was_re_frozen_is_drift(self) -> None:
+        """dataset.card_sha256 pins the card file: a card re-frozen with a new not-a-claim list (same task IDs, so
+        it used to gate PUBLISHABLE) is card_drift naming both digests; the pinned card itself is PUBLISHABLE."""
+        tasks = make_slice(("python", 6, 5))
+        manifest = self.card_manifest(tasks)
+        pinned = hashlib.sha256((self.dir / "card.json").read_bytes()).hexdigest()
+        manifest["dataset"]["card_sha256"] = f"sha256:{pinned.upper()}"
+        runs = [record(t["task_id"], "pass" if i % 3 else "fail") for i, t in enumerate(tasks)]
+        self.publishable(manifest, runs)
+        self.freeze(tasks, "--force", "--not-a-claim-about", "private monorepos")
+        messages = self.blocked(manifest, runs, "card_drift")
+        self.assertIn(pinned, messages[0])
+        self.assertIn("re-frozen or edited", messages[0])
+
+    def test_a_metric_that_selects_a_withheld_stratum_by_id_gets_no_rate(self) -> None:
+        """A withheld thin stratum gets no rate through a metric either: selecting its tasks by ID (or by language)
+        used to print their rate; now it is metric_undefined. A metric that merely includes them is fine."""
+        manifest = self.card_manifest(self.TASKS, "--withhold-thin-strata")
+        runs = [record(t["task_id"], "pass" if i % 2 else "fail") for i, t in enumerate(self.TASKS)]
+        go_ids = tuple(t["task_id"] for t in self.TASKS if t["language"] == "go")
+        sneaky = [metric("go_by_id", "outcome == 'pass'", f"task_id in {go_ids!r}"),
+                  metric("go_count", f"outcome == 'pass' and task_id in {go_ids!r}"),
+                  metric("go_plus_one", "outcome == 'pass'", f"task_id in {(*go_ids, 'py-n-01')!r}")]
+        for m in sneaky:
+            with self.subTest(metric=m["name"]):
+                messages = self.blocked({**manifest, "metrics": [m]}, runs, "metric_undefined")
+                self.assertIn("withheld stratum 'go:narrow'", messages[0])
+        fine = metric("not_controls", "outcome == 'pass'", "control == False")
+        report = self.publishable({**manifest, "metrics": [fine]}, runs)
+        self.assertEqual(report["metrics"][0]["rate"]["n"], len(self.TASKS))

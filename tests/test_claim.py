@@ -109,3 +109,19 @@ class ClaimCheck(GateCase):
         self.assertEqual(code, 1)  # 3/4 is the headline; 100% is 3/3, one task dropped
         self.assertIn("claim_shrunk_denominator", [f["code"] for f in report["findings"]])
         self.assertInputError(self.check(manifest, records, "--claim", "100.1%"), "100%")
+
+
+class ClaimTolerance(GateCase):
+    def test_a_claim_is_never_matched_more_loosely_than_half_a_point(self) -> None:
+        """`--claim 1.0` read at its precision (±0.05) used to match 19/20 = 0.95; a claim never matches more
+        loosely than half a percentage point, so it is refused, while 95% and 0.95 match."""
+        manifest, records = valid_ledger(passes=19, fails=1, unscoreable=())
+        code, report = self.check_json(manifest, records, "--claim", "1.0")
+        self.assertEqual(code, 1)
+        self.assertIs(report["claim"]["matches"], False)
+        for text in ("95%", "0.95", "95.0%", "19/20"):
+            with self.subTest(claim=text):
+                self.assertEqual(self.check_json(manifest, records, "--claim", text)[0], 0)
+        for text in ("0.9", "1", "96%"):
+            with self.subTest(claim=text):
+                self.assertEqual(self.check_json(manifest, records, "--claim", text)[0], 1)

@@ -321,3 +321,19 @@ class CompareExample(GateCase):
         self.assertEqual(ma["dataset"]["task_ids_sha256"], mb["dataset"]["task_ids_sha256"])
         self.assertEqual(ma["envelope"], mb["envelope"])
         self.assertEqual(ma["dataset"]["task_ids_sha256"], ids_digest(ma["dataset"]["task_ids"]))
+
+
+class ComparableInstruments(GateCase):
+    def test_two_envelopes_that_do_not_name_the_instrument_are_refused(self) -> None:
+        """compare refuses two ledgers whose envelopes lack the four fields: each side is envelope_incomplete."""
+        ma, ra, mb, rb = paired_ledgers(26, 3, 4, 7)
+        for m in (ma, mb):
+            del m["envelope"]["toolchain_sha"]
+        a, b = self.write_json("a.json", ma), self.write_json("b.json", mb)
+        code, out, err = self.run_gate("compare", "--manifest", str(a), "--runs", str(self.write_jsonl("a.jsonl", ra)),
+                                       "--against-manifest", str(b), "--against-runs", str(self.write_jsonl("b.jsonl", rb)),
+                                       "--format", "json")
+        self.assertEqual(code, 1, err)
+        codes = [f["code"] for f in json.loads(out)["findings"]]
+        self.assertIn("A:envelope_incomplete", codes)
+        self.assertIn("B:envelope_incomplete", codes)

@@ -156,3 +156,58 @@ class ControlRuns(GateCase):
         self.assertIn("known_fix:attempt_over_budget", codes)
         self.assertNotIn("dataset_size_mismatch", codes)  # the main ledger is whole
         self.assertNotIn("control_run_violated", codes)
+
+
+class ControlsCanFail(GateCase):
+    """A control that no broken harness could trip proves nothing: its bounds are refused."""
+
+    def with_runs(self, *runs: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        manifest, records = valid_ledger()
+        self.write_jsonl("noedit.jsonl", [dict(r, outcome="fail", reason=None, run_id="noedit") for r in records])
+        self.write_jsonl("gold.jsonl", [dict(r, outcome="pass", reason=None, run_id="gold") for r in records])
+        manifest["controls"] = []
+        manifest["control_runs"] = list(runs)
+        return manifest, records
+
+    def test_vacuous_bounds_are_refused(self) -> None:
+        """A no-edit ceiling of 1.0 or a known-fix floor of 0 used to satisfy the control requirement; they are now
+        input errors naming the field, as is a ceiling at or above the floor and a bound of the other role."""
+        no_edit = {"role": "no_edit", "runs": "noedit.jsonl", "max_pass_rate": 0.05}
+        known_fix = {"role": "known_fix", "runs": "gold.jsonl", "min_pass_rate": 0.95}
+        for bad, where in (({**no_edit, "max_pass_rate": 1.0}, "control_runs[0].max_pass_rate"),
+                           ({**no_edit, "max_pass_rate": 0.51}, "control_runs[0].max_pass_rate"),
+                           ({**no_edit, "min_pass_rate": 0.9}, "control_runs[0].min_pass_rate")):
+            with self.subTest(run=bad):
+                manifest, records = self.with_runs(bad, known_fix)
+                self.assertInputError(self.check(manifest, records), where)
+        for bad in ({**known_fix, "min_pass_rate": 0}, {**known_fix, "min_pass_rate": 0.49}):
+            with self.subTest(run=bad):
+                manifest, records = self.with_runs(no_edit, bad)
+                self.assertInputError(self.check(manifest, records), "control_runs[1].min_pass_rate", "unable to fail")
+        manifest, records = self.with_runs({**no_edit, "max_pass_rate": 0.5}, {**known_fix, "min_pass_rate": 0.5})
+        self.assertInputError(self.check(manifest, records), "control_runs", "not below the known-fix floor")
+        manifest, records = self.with_runs({**no_edit, "max_pass_rate": 0.5}, {**known_fix, "min_pass_rate": 0.6})
+        self.publishable(manifest, records)
+
+    def test_a_control_run_that_never_produced_a_verdict_is_inconclusive(self) -> None:
+        """A no-edit run whose tasks are all unscoreable passes 0/40, under any ceiling: it used to satisfy the
+        control; now it is control_run_inconclusive, and the unscoreable count is shown beside its rate."""
+        manifest, records = self.with_runs({"role": "no_edit", "runs": "noedit.jsonl", "max_pass_rate": 0.05},
+                                           {"role": "known_fix", "runs": "gold.jsonl", "min_pass_rate": 0.95})
+        lost = [dict(r, outcome="unscoreable", reason="env_flake", run_id="noedit") for r in records]
+        self.write_jsonl("noedit.jsonl", lost[:21] + [dict(r, outcome="fail", reason=None) for r in lost[21:]])
+        messages = self.blocked(manifest, records, "control_run_inconclusive")
+        self.assertIn("21 of 40 tasks are unscoreable", messages[0])
+        _, out, _ = self.check(manifest, records)
+        self.assertRegex(out, r"(?m)^control run : no_edit noedit\.jsonl: 0/40 .*\(ceiling 0\.05; 21 of 40 unscoreable\)$")
+        self.write_jsonl("noedit.jsonl", lost[:20] + [dict(r, outcome="fail", reason=None) for r in lost[20:]])
+        self.publishable(manifest, records)
+
+    def test_an_unknown_outcome_on_a_control_is_one_finding_not_two(self) -> None:
+        """A control with the outcome `passed` is unknown_outcome alone: not also 'the control is unscoreable'."""
+        manifest, records = valid_ledger()
+        records = replaced(records, "pos-01", outcome="passed")
+        codes = self.codes(manifest, records)
+        self.assertIn("unknown_outcome", codes)
+        self.assertNotIn("control_inconclusive", codes)
+        self.assertNotIn("control_violated", codes)

@@ -459,3 +459,91 @@ class Digest(GateCase):
         """An id-list line with leading whitespace is an input error naming its line."""
         ids = self.write_text("ids.txt", "a\n b\nc\n")
         self.assertInputError(self.run_gate("digest", "--ids", str(ids)), "ids.txt:2:")
+
+
+class NamedInstrument(GateCase):
+    """The envelope names the instrument, and every attempt reports its wall clock or none does."""
+
+    def test_an_envelope_without_the_four_fields_is_incomplete(self) -> None:
+        """An envelope lacking runner, network, the per-task wall clock or the toolchain digest used to gate
+        PUBLISHABLE; each missing one is now named in envelope_incomplete."""
+        manifest, records = valid_ledger()
+        for key in ("runner", "network", "wall_clock_s_per_task", "toolchain_sha"):
+            with self.subTest(missing=key):
+                bad = copy.deepcopy(manifest)
+                del bad["envelope"][key]
+                messages = self.blocked(bad, records, "envelope_incomplete")
+                self.assertIn(key, messages[0])
+        self.publishable(manifest, records)
+
+    def test_a_wall_clock_on_some_attempts_only_is_a_gap(self) -> None:
+        """If any attempt carries wall_clock_s every attempt must; the ones that lack it are named."""
+        manifest, records = valid_ledger()
+        timed = [dict(r, wall_clock_s=60) for r in records]
+        self.publishable(manifest, timed)
+        del timed[7]["wall_clock_s"]
+        messages = self.blocked(manifest, timed, "wall_clock_incomplete")
+        self.assertIn(f"{timed[7]['task_id']}#1", messages[0])
+
+    def test_no_wall_clock_at_all_is_reported_as_not_verified(self) -> None:
+        """With no wall_clock_s anywhere the report says the per-task limit was not verified."""
+        manifest, records = valid_ledger()
+        report = self.publishable(manifest, records)
+        self.assertIs(report["wall_clock_verified"], False)
+        _, out, _ = self.check(manifest, records)
+        self.assertIn("(per-task wall clock not verified: no attempt carries wall_clock_s)", out)
+
+
+class DraftsAndPlaceholders(GateCase):
+    def test_a_placeholder_is_a_finding_and_the_digest_is_not_also_a_mismatch(self) -> None:
+        """A TODO name, a `replace-with-…` digest or a `<runner>` is placeholder_value naming each field; the
+        placeholder digest is not also reported as a digest mismatch."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["name"] = "TODO: name the split"
+        manifest["dataset"]["task_ids_sha256"] = "replace-with-digest-from-gate"
+        manifest["envelope"]["runner"] = "<runner>"
+        messages = self.blocked(manifest, records, "placeholder_value")
+        for field in ("dataset.name", "dataset.task_ids_sha256", "envelope.runner"):
+            self.assertIn(field, messages[0])
+        self.assertNotIn("dataset_digest_mismatch", self.codes(manifest, records))
+
+    def test_a_manifest_with_its_draft_list_is_refused(self) -> None:
+        """A manifest that still has the "draft" list import wrote is draft_manifest until it is deleted."""
+        manifest, records = valid_ledger()
+        manifest["draft"] = ["delete this when done"]
+        self.blocked(manifest, records, "draft_manifest")
+
+
+class LookalikeIds(GateCase):
+    def test_ids_that_differ_only_in_case_or_unicode_form_are_a_finding(self) -> None:
+        """`t-001` and `T-001`, or `ﬁx-1` and `fix-1` (NFKC), are two tasks a reader cannot tell apart: a finding
+        (these ledgers used to gate PUBLISHABLE)."""
+        manifest, records = valid_ledger()
+        records = [*records, dict(records[2], task_id="T-001")]
+        declare(manifest, [r["task_id"] for r in records])
+        messages = self.blocked(manifest, records, "task_id_lookalike")
+        self.assertIn("'T-001' / 't-001'", messages[0])
+        manifest, records = valid_ledger()
+        records = [*records, dict(records[2], task_id="ﬁx-1"), dict(records[3], task_id="fix-1")]
+        declare(manifest, [r["task_id"] for r in records])
+        self.blocked(manifest, records, "task_id_lookalike")
+
+
+class PinnedRuns(GateCase):
+    def test_a_run_chosen_on_the_command_line_must_be_pinned(self) -> None:
+        """--run-id r2 on a file with r1 and r2 used to gate PUBLISHABLE though the rerun recipe gates both runs;
+        now it is run_not_pinned, and the report names the other run with its own headline."""
+        manifest, records = valid_ledger()
+        other = [dict(r, run_id="r2", outcome="fail", reason=None) if r["task_id"] not in ("pos-01",) else dict(r, run_id="r2")
+                 for r in records]
+        messages = self.blocked(manifest, records + other, "run_not_pinned", "--run-id", "r2")
+        self.assertIn('"run_id": "r2"', messages[0])
+        _, report = self.check_json(manifest, records + other, "--run-id", "r2")
+        self.assertEqual(report["runs"]["gated"], "r2")
+        self.assertEqual([(r["run_id"], r["headline"]["k"]) for r in report["runs"]["ignored"]], [("r1", 29)])
+        _, out, _ = self.check(manifest, records + other, "--run-id", "r2")
+        self.assertRegex(out, r"(?m)^run         : r2 gated; not gated, in the same file: r1 29/40 = 0\.725")
+        pinned = {**manifest, "run_id": "r2"}
+        report = self.publishable(pinned, records + other)
+        self.assertEqual(report["headline"]["k"], 1)
+        self.assertInputError(self.check(pinned, records + other, "--run-id", "r1"), "--run-id", "'r2'")

@@ -11,7 +11,7 @@ import json
 import time
 from typing import Any
 
-from tests.builders import valid_ledger
+from tests.builders import metric, valid_ledger
 from tests.support import GateCase, LedgerInputCase
 
 
@@ -148,3 +148,101 @@ class DeclaredIdsAtScale(GateCase):
         result = self.check(manifest, records)
         self.assertLess(time.perf_counter() - started, 3.0)
         self.assertInputError(result, "dataset.task_ids", "'t-12345' is listed twice")
+
+
+class StrictSchema(GateCase):
+    """Every key the gate knows is checked: a typo is refused, never read as a check switched off."""
+
+    def test_a_typo_in_the_envelope_limit_is_refused_not_a_limit_switched_off(self) -> None:
+        """`wall_clock_s_per_tsk` used to turn the envelope check off, so a 5,000 s attempt gated PUBLISHABLE;
+        now the near miss is an input error with the did-you-mean, and spelt right the attempt is blocked."""
+        manifest, records = valid_ledger()
+        records = [dict(r, wall_clock_s=100) for r in records]
+        records[5]["wall_clock_s"] = 5000
+        self.blocked(manifest, records, "envelope_exceeded")
+        for typo in ("wall_clock_s_per_tsk", "Wall-Clock-S-Per-Task", "wall clock s per task"):
+            with self.subTest(typo=typo):
+                bad = copy.deepcopy(manifest)
+                bad["envelope"][typo] = bad["envelope"].pop("wall_clock_s_per_task")
+                self.assertInputError(self.check(bad, records), f"envelope.{typo}", "did you mean 'wall_clock_s_per_task'?")
+
+    def test_a_typo_in_the_attempt_budget_is_refused_not_a_budget_of_one(self) -> None:
+        """`attempt_budgt: 3` used to fall back to a budget of 1; now it is an unknown key naming attempt_budget."""
+        manifest, records = valid_ledger()
+        manifest["attempt_budgt"] = 3
+        self.assertInputError(self.check(manifest, records), "attempt_budgt: unknown key", "did you mean 'attempt_budget'?")
+
+    def test_every_closed_object_refuses_an_unknown_key(self) -> None:
+        """The dataset, a control, a control run and a metric are closed too, each error naming the JSON path."""
+        manifest, records = valid_ledger()
+        cases = [
+            ("dataset", lambda m: m["dataset"].update(task_cuont=40), "dataset.task_cuont", "task_count"),
+            ("control", lambda m: m["controls"][1].update(expect="pass"), "controls[1].expect", "expected"),
+            ("metric", lambda m: m.update(metrics=[{**metric("m", "outcome == 'pass'"), "numerater": "x"}]),
+             "metrics[0].numerater", "numerator"),
+            ("control run", lambda m: m.update(control_runs=[{"role": "no_edit", "runs": "r.jsonl",
+                                                               "max_pass_rate": 0.05, "max_pass_rat": 0.5}]),
+             "control_runs[0].max_pass_rat", "max_pass_rate"),
+        ]
+        for name, change, path, close in cases:
+            with self.subTest(object=name):
+                bad = copy.deepcopy(manifest)
+                change(bad)
+                self.assertInputError(self.check(bad, records), path, f"did you mean {close!r}?")
+
+    def test_an_envelope_key_far_from_any_the_gate_reads_is_welcome(self) -> None:
+        """The envelope describes any instrument: keys like gpu or max_steps stay PUBLISHABLE."""
+        manifest, records = valid_ledger()
+        manifest["envelope"].update(gpu="a100", max_steps=40, seed=7)
+        self.publishable(manifest, records)
+
+    def test_a_record_key_that_is_a_near_miss_is_refused(self) -> None:
+        """Records are open to harness fields, but `wall_clock` (for wall_clock_s) or `Outcome` is refused on its line."""
+        manifest, records = valid_ledger()
+        for key in ("wall_clock", "Outcome", "stratm", "cost-usd"):
+            with self.subTest(key=key):
+                bad = copy.deepcopy(records)
+                bad[6][key] = 1
+                self.assertInputError(self.check(manifest, bad), "runs.jsonl:7:", key, "did you mean")
+        records[6]["trace_url"] = "https://example.invalid"
+        records[6]["x-wall_clock"] = 3
+        self.publishable(manifest, records)
+
+    def test_a_reason_class_that_is_a_near_miss_of_a_built_in_is_refused(self) -> None:
+        """Declaring `harness_timout` would make a typo a reason class; it is refused with the built-in's name."""
+        manifest, records = valid_ledger()
+        manifest["reason_classes"] = ["harness_timout"]
+        self.assertInputError(self.check(manifest, records), "reason_classes[0]", "did you mean 'harness_timeout'?")
+        manifest["reason_classes"] = ["cancelled"]
+        self.publishable(manifest, records)
+
+    def test_an_expected_outcome_or_mode_out_of_vocabulary_gets_a_did_you_mean(self) -> None:
+        """expected and attempt_mode are checked against their words, with the closest named."""
+        manifest, records = valid_ledger()
+        bad = copy.deepcopy(manifest)
+        bad["controls"][0]["expected"] = "Fail"
+        self.assertInputError(self.check(bad, records), "controls[0].expected", "did you mean 'fail'?")
+        bad = copy.deepcopy(manifest)
+        bad["attempt_mode"] = "sample"
+        self.assertInputError(self.check(bad, records), "attempt_mode", "did you mean 'samples'?")
+
+
+class DigestsAndIdLists(GateCase):
+    def test_a_digest_in_upper_case_or_with_a_prefix_is_the_same_digest(self) -> None:
+        """`sha256:ABC…` and `ABC…` name the same suite as `abc…`: PUBLISHABLE (they used to be a digest mismatch)."""
+        manifest, records = valid_ledger()
+        digest = manifest["dataset"]["task_ids_sha256"]
+        for written in (digest.upper(), f"sha256:{digest}", f"SHA256:{digest.upper()}"):
+            with self.subTest(digest=written[:12]):
+                self.publishable({**manifest, "dataset": {**manifest["dataset"], "task_ids_sha256": written}}, records)
+
+    def test_an_id_list_that_is_json_or_has_a_header_is_refused(self) -> None:
+        """digest --ids reads one ID a line: a JSON list or a header line is an input error, never hashed."""
+        for name, text in (("list.json", '["t-1", "t-2"]\n'), ("pretty.json", '[\n  "t-1"\n]\n'),
+                           ("header.txt", "instance_id\nt-1\nt-2\n"), ("csv.txt", "task_id\nt-1\n")):
+            with self.subTest(file=name):
+                path = self.write_text(name, text)
+                self.assertInputError(self.run_gate("digest", "--ids", str(path)), name)
+        path = self.write_text("ids.txt", "[bracketed-id\nt-2\n")
+        code, _out, err = self.run_gate("digest", "--ids", str(path))
+        self.assertEqual(code, 0, err)

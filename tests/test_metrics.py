@@ -592,3 +592,59 @@ class CostFigures(GateCase):
         records[4]["cost_usd"] = 1e15
         _code, report = self.check_json(manifest, records)
         self.assertEqual(report["cost"]["total_cost_usd"], 2e15)
+
+
+class TheHeadlineIsTheGates(GateCase):
+    """A declared metric may not stand in for the headline unless it counts exactly what the headline counts."""
+
+    def ledger(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        return valid_ledger(passes=4, fails=2, unscoreable=("grader_error",) * 4)
+
+    def test_a_metric_that_counts_unscoreable_as_pass_cannot_be_the_headline(self) -> None:
+        """`pass_rate` with `outcome != 'fail'` marked headline used to print 8/10 where 4 of 10 passed, and
+        --claim 80% matched; now it is headline_redefined, the headline stays 4/10 and 80% is unsupported."""
+        manifest, records = self.ledger()
+        manifest["metrics"] = [metric("pass_rate", "outcome != 'fail'", headline=True)]
+        messages = self.blocked(manifest, records, "headline_redefined", "--claim", "80%")
+        self.assertIn("outcome != 'fail'", messages[0])
+        _, report = self.check_json(manifest, records, "--claim", "80%")
+        self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (4, 10))
+        self.assertIs(report["claim"]["matches"], False)  # 80% is 4/5: four tasks dropped from the denominator
+        self.assertIn("claim_shrunk_denominator", [f["code"] for f in report["findings"]])
+        self.assertEqual([(m["rate"]["k"], m["headline"]) for m in report["metrics"]], [(8, False)])
+
+    def test_an_unmarked_metric_is_a_labelled_metric_never_the_headline(self) -> None:
+        """The same metric without the mark is printed as a labelled metric 8/10 beside the gate's 4/10 headline."""
+        manifest, records = self.ledger()
+        manifest["metrics"] = [metric("pass_rate", "outcome != 'fail'")]
+        report = self.publishable(manifest, records)
+        self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (4, 10))
+        _, out, _ = self.check(manifest, records)
+        self.assertRegex(out, r"(?m)^pass_rate   : 4/10 = 0\.400 .*<- headline$")
+        self.assertRegex(out, r"(?m)^  pass_rate\s*: 8/10 tasks = 0\.800  95% CI \[[^]]+\]$")
+
+    def test_a_marked_metric_that_counts_the_headline_names_it(self) -> None:
+        """`resolved` = outcome == 'pass' over the task count, marked headline, counts exactly the headline: it
+        names the headline and stays PUBLISHABLE."""
+        manifest, records = self.ledger()
+        manifest["metrics"] = [metric("attrition", "outcome == 'unscoreable'"),
+                               metric("resolved", "outcome in ('pass',)", headline=True)]
+        report = self.publishable(manifest, records)
+        self.assertEqual(report["headline"]["name"], "resolved")
+        self.assertEqual([m["headline"] for m in report["metrics"]], [False, True])
+
+    def test_in_samples_mode_no_metric_is_the_headline(self) -> None:
+        """In samples mode the headline is pass@1; a metric counts task exits (pass@budget) and is labelled so."""
+        manifest, records = valid_ledger()
+        budget = 2
+        records = [dict(r, attempt=a) for r in records for a in range(1, budget + 1)]
+        manifest.update(attempt_mode="samples", attempt_budget=budget,
+                        metrics=[metric("solved", "outcome == 'pass'")])
+        report = self.publishable(manifest, records)
+        self.assertEqual(report["headline"]["name"], "pass@1")
+        self.assertIs(report["metrics"][0]["headline"], False)
+        self.assertIn("pass@2", report["metrics"][0]["basis"])
+        _, out, _ = self.check(manifest, records)
+        self.assertRegex(out, r"(?m)^  solved\s*: .*<- pass@2: a task counts as passed if any of its samples passed$")
+        manifest["metrics"][0]["headline"] = True
+        self.blocked(manifest, records, "headline_redefined")

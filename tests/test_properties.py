@@ -16,6 +16,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
 import tempfile
 import unittest
@@ -26,10 +27,10 @@ from typing import Any
 import gate
 from tests.builders import record
 from tests.oracles import ids_digest
-from tests.support import GateCase
+from tests.support import ROOT, GateCase
 
 try:
-    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import HealthCheck, Phase, assume, given, settings
     from hypothesis import strategies as st
 except ImportError:  # pragma: no cover - exercised on a bare interpreter
     HAVE_HYPOTHESIS = False
@@ -540,7 +541,7 @@ class ImportProperties(GateCase):
         self.import_then_check("swebench", files, ids, "--dataset-ids", str(ids_file))
 
     @_given(st.lists(st.one_of(task_ids, st.integers(0, 10**6)), min_size=1, max_size=12,
-                     unique_by=str), st.integers(1, 3), _data())
+                     unique_by=lambda x: gate.fold_task_id(str(x))), st.integers(1, 3), _data())
     def test_inspect_json(self, sample_ids: list[Any], epochs: int, data: Any) -> None:
         """A generated Inspect log of any status imports one record per declared sample and epoch, and check balances
         the draft.
@@ -608,3 +609,96 @@ class ImportProperties(GateCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# ---------------------------------------------------------------------------------------------
+# (5) no check is switched off in silence: any single key renamed is refused or found
+# ---------------------------------------------------------------------------------------------
+
+def _key_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every (path to an object, key) in a JSON value."""
+    out: list[tuple[Any, ...]] = []
+    if isinstance(value, dict):
+        for key, child in value.items():
+            out.append((*path, key))
+            out.extend(_key_paths(child, (*path, key)))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            out.extend(_key_paths(child, (*path, index)))
+    return out
+
+
+def _renamed(value: Any, path: tuple[Any, ...], new: str) -> Any:
+    """A deep copy of value with the key at path renamed to new, keeping the key order."""
+    copy_ = json.loads(json.dumps(value))
+    parent = copy_
+    for step in path[:-1]:
+        parent = parent[step]
+    items = [(new if key == path[-1] else key, child) for key, child in parent.items()]
+    parent.clear()
+    parent.update(items)
+    return copy_
+
+
+if HAVE_HYPOTHESIS:
+    @st.composite
+    def renames(draw: Any, old: str) -> str:
+        """A typo of the key (a letter dropped, doubled, swapped or recased, `-` for `_`) or another word."""
+        kind = draw(st.sampled_from(["drop", "double", "swap", "case", "dash", "word"]))
+        i = draw(st.integers(0, max(0, len(old) - 1)))
+        if kind == "drop" and len(old) > 1:
+            return old[:i] + old[i + 1:]
+        if kind == "double":
+            return old[:i] + old[i] + old[i:]
+        if kind == "swap" and len(old) > 1:
+            j = min(i + 1, len(old) - 1)
+            chars = list(old)
+            chars[i - (i == j)], chars[j] = chars[j], chars[i - (i == j)]
+            return "".join(chars)
+        if kind == "case":
+            return old.upper() if old != old.upper() else old.lower()
+        if kind == "dash":
+            return old.replace("_", "-") if "_" in old else old + "-"
+        return draw(st.text(st.characters(whitelist_categories=("Ll", "Lu", "Nd")), min_size=1, max_size=12))
+
+
+@unittest.skipUnless(HAVE_HYPOTHESIS, SKIP_REASON)
+class NoSilentSwitchOff(GateCase):
+    """Any one key of a valid manifest renamed gives exit 2 or a finding: never the same verdict with a check off.
+
+    The only keys whose rename may leave the verdict PUBLISHABLE are envelope keys the gate does not read
+    (the envelope is open by design), and a rename to the documented user-data keys is not a typo.
+    """
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        _report_counts(cls)
+
+    def check_renames(self, folder: Path, manifest_name: str, runs_name: str, data: Any) -> None:
+        manifest = json.loads((folder / manifest_name).read_text(encoding="utf-8"))
+        path = data.draw(st.sampled_from(_key_paths(manifest)), label="key")
+        old = str(path[-1])
+        new = data.draw(renames(old), label="renamed to")
+        parent = manifest
+        for step in path[:-1]:
+            parent = parent[step]
+        assume(new != old and new not in parent and new != gate.FREE_FORM_KEY and not new.startswith(gate.USER_PREFIX))
+        _count(f"NoSilentSwitchOff.{folder.name or 'top'}")
+        work = Path(tempfile.mkdtemp(dir=self.dir))
+        for item in folder.iterdir():
+            if item.is_file():
+                shutil.copy(item, work / item.name)
+        (work / manifest_name).write_text(json.dumps(_renamed(manifest, path, new), indent=2), encoding="utf-8")
+        code, out, err = self.run_gate("--manifest", str(work / manifest_name), "--runs", str(work / runs_name))
+        self.assertNotIn("Traceback", err)
+        open_and_unread = path[0] == "envelope" and len(path) == 2 and old not in gate.ENVELOPE_REQUIRED
+        if not open_and_unread:
+            self.assertIn(code, (1, 2), f"renaming {path} to {new!r} left the verdict unchanged:\n{out}")
+
+    @_given(_data())
+    def test_a_renamed_key_in_the_shipped_manifest(self, data: Any) -> None:
+        self.check_renames(ROOT, "bench.manifest.json", "runs.jsonl", data)
+
+    @_given(_data())
+    def test_a_renamed_key_in_the_card_example(self, data: Any) -> None:
+        self.check_renames(ROOT / "examples" / "card", "bench.manifest.json", "runs.jsonl", data)
