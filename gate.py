@@ -33,6 +33,13 @@ Example:
 
 from __future__ import annotations
 
+import sys
+
+if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter would fail on with a traceback
+    sys.stderr.write(f"gate: error: benchgate needs Python 3.9 or newer; this is Python "
+                     f"{sys.version_info[0]}.{sys.version_info[1]}\n")
+    sys.exit(2)
+
 import argparse
 import gc
 import hashlib
@@ -40,8 +47,7 @@ import json
 import math
 import os
 import re
-import statistics
-import sys
+import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -74,6 +80,14 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 # Deeper JSON nesting is refused. The gate's own limit, so a file is refused at a column the gate
 # can name, on every Python version (the C decoder's own limit depends on the interpreter).
 MAX_DEPTH = 500
+# Whole-file reads are capped: manifests, cards, task and ID lists are small; a harness's own
+# result file (an Inspect log) can be large, but not this large. Runs files are streamed.
+MAX_FILE_BYTES = 64 << 20
+MAX_HARNESS_BYTES = 1 << 30
+# No real harness runs more attempts per task; a larger budget is an input error, not a loop.
+MAX_ATTEMPT_BUDGET = 10_000
+# An import writes at most this many attempt records, however many a file declares.
+MAX_IMPORTED_ATTEMPTS = 10_000_000
 _CHUNK_BYTES = 1 << 20
 _LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
 
@@ -249,11 +263,38 @@ def parse_json(text: str, where: str) -> Any:
         raise GateError(f"{where}:{line}: {_json_problem(exc)} (column {column})") from None
 
 
-def _read_bytes(path: Path) -> bytes:
+def open_input(path: Path) -> Any:
+    """Open an input file for reading in binary, as a regular file, a pipe or a device.
+
+    A named pipe is opened without waiting for a writer (it then reads as empty), so a FIFO
+    nobody writes to cannot hang the gate.
+    """
     try:
-        return path.read_bytes()
+        if "\0" in str(path):
+            raise ValueError("the path holds a NUL byte")
+        if hasattr(os, "O_NONBLOCK") and stat.S_ISFIFO(os.stat(path).st_mode):
+            import fcntl
+
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+            return os.fdopen(fd, "rb")
+        return path.open("rb")
     except OSError as exc:
         raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise GateError(f"{path!r}: cannot read: {exc}") from None
+
+
+def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
+    """A whole file, refused beyond `cap` bytes (so /dev/zero given as a manifest ends at once)."""
+    with open_input(path) as handle:
+        try:
+            data: bytes = handle.read(cap + 1)
+        except OSError as exc:
+            raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > cap:
+        raise GateError(f"{path}: larger than {cap // (1 << 20)} MiB: not a file the gate reads whole")
+    return data
 
 
 def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
@@ -267,10 +308,10 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
     return text
 
 
-def load_json_file(path: Path, label: str | None = None) -> Any:
+def load_json_file(path: Path, label: str | None = None, cap: int = MAX_FILE_BYTES) -> Any:
     """Read and strictly parse a whole JSON file (manifests, cards, task lists, harness results)."""
     where = label or str(path)
-    return parse_json(_decode_utf8(_read_bytes(path), where), where)
+    return parse_json(_decode_utf8(_read_bytes(path, cap), where), where)
 
 
 def canonical_json(value: Any) -> bytes:
@@ -279,8 +320,40 @@ def canonical_json(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """Do two paths name one file, through links and `..`, whether or not it exists yet?"""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
+        return False
+
+
+def refuse_clobber(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
+    """Before anything is written: no output may be an input, or the same file as another output."""
+    for index, out in enumerate(outputs):
+        for source in inputs:
+            if _same_file(out, source):
+                raise GateError(f"{out}: is also an input ({source}); the gate never writes over its inputs: "
+                                "choose another output path")
+        for other in outputs[index + 1:]:
+            if _same_file(out, other):
+                raise GateError(f"{out} and {other} are the same file: give each output its own path")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_new_file(path: Path, text: str, force: bool) -> None:
-    """Write atomically (temporary file, then rename); never over an existing file without force."""
+    """Write atomically (temporary file, then rename); never over an existing file without force.
+
+    The file gets the permissions the umask gives a new file (0644 under umask 022), not the 0600
+    of a temporary file; a refused or failed write leaves nothing behind.
+    """
     import tempfile
 
     folder = path.parent if str(path.parent) else Path(".")
@@ -291,6 +364,7 @@ def write_new_file(path: Path, text: str, force: bool) -> None:
     except OSError as exc:
         raise GateError(f"{path}: cannot write: {exc.strerror or exc}") from None
     try:
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
             out.write(text)
             out.flush()
@@ -395,10 +469,7 @@ def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]
 def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
     """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one chunk."""
     where = str(path)
-    try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
+    handle = open_input(path)
     line = 1
     with handle:
         while True:
@@ -639,12 +710,12 @@ class _Fields:
             self.expect(key, "true or false")
         return value
 
-    def integer(self, key: str, minimum: int, default: int | None = None) -> int:
+    def integer(self, key: str, minimum: int, default: int | None = None, maximum: int | None = None) -> int:
         if key not in self.obj and default is not None:
             return default
         value = self.required(key)
-        if not _is_int(value) or value < minimum:
-            self.expect(key, f"an integer >= {minimum}")
+        if not _is_int(value) or value < minimum or (maximum is not None and value > maximum):
+            self.expect(key, f"an integer >= {minimum}" + (f" and <= {maximum:,}" if maximum is not None else ""))
         return int(value)
 
     def number(self, key: str, minimum: float, maximum: float | None = None) -> float | None:
@@ -760,10 +831,13 @@ class Manifest(NamedTuple):
 
 def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
     """Resolve a manifest-relative path; one that escapes the manifest's folder is refused."""
-    if not relative or os.path.isabs(relative):
+    if not relative or os.path.isabs(relative) or "\0" in relative:
         raise GateError(f"{where}: {field_name}: expected a path relative to the manifest's folder, got {relative!r}")
-    root = base.resolve()
-    target = (root / relative).resolve()
+    try:
+        root = base.resolve()
+        target = (root / relative).resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop is a RuntimeError before Python 3.13
+        raise GateError(f"{where}: {field_name}: {relative!r} cannot be resolved: {exc}") from None
     if target != root and root not in target.parents:
         raise GateError(f"{where}: {field_name}: {relative!r} escapes the manifest's folder")
     return target
@@ -912,7 +986,7 @@ def load_manifest(path: Path) -> Manifest:
         envelope=envelope.obj,
         wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
         else envelope.number("wall_clock_s_per_task", 0),
-        attempt_budget=top.integer("attempt_budget", 1) if top.has("attempt_budget") else None,
+        attempt_budget=top.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET) if top.has("attempt_budget") else None,
         attempt_mode=cast(AttemptMode, top.choice("attempt_mode", ATTEMPT_MODES, default="retry")),
         reasons=_load_reasons(top),
         metrics=metrics,
@@ -969,7 +1043,7 @@ def parse_card(value: object, where: str, sha256: str = "") -> Card:
     return Card(
         raw=top.obj,
         rule=slice_rule,
-        attempt_budget=metric.integer("attempt_budget", 1),
+        attempt_budget=metric.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET),
         not_a_claim_about=top.strings("not_a_claim_about"),
         strata={key: strata.integer(key, 0) for key in strata.obj},
         withheld=frozenset(top.strings("withheld")),
@@ -1262,24 +1336,85 @@ class Report(NamedTuple):
 #####################################################################
 
 
+_SQRT2 = math.sqrt(2.0)
+_LOG_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
+# Acklam (2003), "An algorithm for computing the inverse normal cumulative distribution function":
+# a rational first guess (1.2e-9 relative), then Halley steps on math.erf / math.erfc.
+_ACKLAM_A = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+             1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00)
+_ACKLAM_B = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+             6.680131188771972e+01, -1.328068155288572e+01)
+_ACKLAM_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+             -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00)
+_ACKLAM_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00)
+
+
+def _normal_central(h: float) -> float:
+    """x with Phi(x) - 1/2 = h, for |h| <= 0.47575."""
+    a, b = _ACKLAM_A, _ACKLAM_B
+    r = h * h
+    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * h / \
+        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1.0)
+    for _ in range(2):
+        u = (0.5 * math.erf(x / _SQRT2) - h) * math.exp(0.5 * x * x + _LOG_SQRT_2PI)
+        x -= u / (1.0 + 0.5 * x * u)
+    return x
+
+
+def _normal_lower(p: float) -> float:
+    """x <= 0 with Phi(x) = p, for 0 < p <= 1/2, relative accuracy down to p = 1e-300."""
+    if p >= 0.02425:
+        return _normal_central(p - 0.5)
+    c, d = _ACKLAM_C, _ACKLAM_D
+    q = math.sqrt(-2.0 * math.log(p))
+    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / \
+        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1.0)
+    log_p = math.log(p)
+    for _ in range(2):
+        u = (0.5 * math.erfc(-x / _SQRT2) / p - 1.0) * math.exp(log_p + 0.5 * x * x + _LOG_SQRT_2PI)
+        x -= u / (1.0 + 0.5 * x * u)
+    return x
+
+
+def normal_quantile(p: float) -> float:
+    """The inverse of the standard normal CDF, for 0 < p < 1."""
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"normal_quantile needs 0 < p < 1, got {p!r}")
+    return _normal_lower(p) if p <= 0.5 else -_normal_lower(1.0 - p)
+
+
 def z_for(confidence: float) -> float:
-    """Two-sided normal quantile, exact rather than the literal 1.96."""
-    return statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
+    """Two-sided normal quantile: P(|Z| <= z) = confidence, exact rather than the literal 1.96.
+
+    Solved from the tail (1 - c)/2, which is exact in binary floating point for c >= 1/2, so every
+    confidence in (0, 1) gives z to ~1e-15 relative (0.5 + c/2 would round to 1 near c = 1).
+    """
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    if confidence <= 0.5:
+        return _normal_central(0.5 * confidence)
+    return -_normal_lower(0.5 * (1.0 - confidence))
 
 
-def wilson(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval; exactly 0 at k = 0 and exactly 1 at k = n."""
+def wilson(k: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval; exactly 0 at k = 0 and exactly 1 at k = n.
+
+    In the form without cancellation: the upper root A/(1 + z²/n) is a sum of positive terms, and
+    the lower root is p²/A (the product of the two roots is p²/(1 + z²/n)); the upper bound near 1
+    is found the same way from the failures.
+    """
     if n <= 0:
         raise ValueError("wilson interval needs n >= 1")
-    z = z_for(confidence)
+    z2 = z_for(confidence) ** 2
+
+    def roots(p: float) -> tuple[float, float]:
+        big = p + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+        return p * p / big, big / (1 + z2 / n)
+
     p = k / n
-    z2 = z * z
-    denominator = 1 + z2 / n
-    center = (p + z2 / (2 * n)) / denominator
-    half = (z / denominator) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    low = 0.0 if k == 0 else max(0.0, center - half)
-    high = 1.0 if k == n else min(1.0, center + half)
-    return low, high
+    low = 0.0 if k == 0 else roots(p)[0]
+    high = 1.0 if k == n else 1.0 - roots(1.0 - p)[0]
+    return max(0.0, low), min(1.0, high)
 
 
 def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
@@ -1314,6 +1449,18 @@ def samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: flo
     se = math.sqrt(spread) / total
     half = z_for(confidence) * se
     return Rate(Fraction(c_sum, budget), tasks, max(0.0, float(mean) - half), min(1.0, float(mean) + half), "clustered")
+
+
+def pass_at_k_all(n: int, c: int) -> list[float]:
+    """pass@k for k = 2..n at once, in O(n): C(n-c, k)/C(n, k) = prod_{i<k} (n-c-i)/(n-i), built up over k."""
+    if not 0 <= c <= n:
+        raise ValueError(f"pass@k needs 0 <= c <= n, got n={n} c={c}")
+    values = []
+    ratio = 1.0 - c / n if n else 1.0  # k = 1
+    for k in range(2, n + 1):
+        ratio *= max(0, n - c - k + 1) / (n - k + 1)
+        values.append(1.0 - ratio)
+    return values
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -1369,7 +1516,7 @@ def minimum_detectable_difference(n: int, rate: float, confidence: float = 0.95,
     for pairing (conservative) and p at the pooled observed rate (at least 1/n from 0 and 1).
     """
     p = min(max(rate, 1 / n), 1 - 1 / n) if n > 1 else 0.5
-    return (z_for(confidence) + statistics.NormalDist().inv_cdf(power)) * math.sqrt(2 * p * (1 - p) / n)
+    return (z_for(confidence) + normal_quantile(power)) * math.sqrt(2 * p * (1 - p) / n)
 
 
 #####################################################################
@@ -1672,7 +1819,7 @@ class _Tally:
         self.over_envelope = FirstFew()
         self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}  # task -> the latest attempt's fields
         self.seen_fields: set[str] = set()  # the extra fields some record carries
-        self.cost: dict[str, float] = {}
+        self.cost: dict[str, float | tuple[float, ...]] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
 
@@ -1822,7 +1969,9 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
     if cost is not None:
         if type(cost) not in (int, float) or not 0 <= cost <= _MAX_COUNT:
             _bad_field(where, line, "cost_usd", f"a number from 0 to {_MAX_COUNT:g}", cost)
-        tally.cost[tid] = tally.cost.get(tid, 0.0) + cost
+        previous = tally.cost.get(tid)  # the costs of a task's attempts, summed at the end in any order
+        tally.cost[tid] = float(cost) if previous is None else (*previous, cost) if isinstance(previous, tuple) \
+            else (previous, cost)
     total = rec.get("total_tokens")
     if total is None and ("input_tokens" in rec or "output_tokens" in rec):
         total = 0
@@ -2088,7 +2237,7 @@ class Totals:
     def exits(self) -> int:
         return sum(self.counts)
 
-    def add(self, exit_: TaskExit, weight: int, plan: Plan, passk_table: Sequence[Sequence[float]]) -> None:
+    def add(self, exit_: TaskExit, weight: int, plan: Plan, passk_table: Mapping[int, Sequence[float]]) -> None:
         code, passes = exit_.outcome, exit_.passes
         self.counts[code] += weight
         if code == UNSCOREABLE:
@@ -2123,9 +2272,10 @@ class Totals:
 def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     totals = Totals()
     budget = plan.attempt_budget
-    passk_table: list[list[float]] = []
+    passk_table: dict[int, list[float]] = {}
     if plan.attempt_mode == "samples":
-        passk_table = [[pass_at_k(budget, c, k) for k in range(2, budget + 1)] for c in range(budget + 1)]
+        # PERF: only the pass counts that occur, each in O(budget): the work is bounded by the records read
+        passk_table = {c: pass_at_k_all(budget, c) for c in {min(e.passes, budget) for e in groups}}
         totals.pass_at_k = [[] for _ in range(2, budget + 1)]
     for exit_, weight in groups.items():
         if exit_.outcome != NO_EXIT:  # else the ledger will not balance, and a finding says why
@@ -2432,16 +2582,20 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
 
 def _median(values: Iterable[float]) -> float | None:
     ordered = sorted(values)
-    return statistics.median(ordered) if ordered else None
+    if not ordered:
+        return None
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def _cost_summary(tally: _Tally) -> CostSummary | None:
     if not tally.cost and not tally.tokens:
         return None
+    costs = [math.fsum(c) if isinstance(c, tuple) else c for c in tally.cost.values()]  # exact: any order, one sum
     return CostSummary(
         tasks_with_cost=len(set(tally.cost) | set(tally.tokens)),
-        total_cost_usd=math.fsum(tally.cost.values()) if tally.cost else None,
-        median_cost_usd=_median(tally.cost.values()),
+        total_cost_usd=math.fsum(costs) if costs else None,
+        median_cost_usd=_median(costs),
         total_tokens=sum(tally.tokens.values()) if tally.tokens else None,
         median_tokens=_median(tally.tokens.values()),
     )
@@ -2707,6 +2861,22 @@ def _count(k: Fraction) -> str:
     return str(k.numerator) if k.denominator == 1 else f"{float(k):.2f}"
 
 
+def _shrunk_denominator(head: Rate, value: Fraction, half: Fraction, fraction: tuple[int, int] | None) -> int | None:
+    """The largest d < n, at most half the tasks dropped, with k/d equal to the claim: solved, not searched,
+    so a huge declared task count costs nothing."""
+    lowest = max(1, head.n - max(1, head.n // 2))
+    if fraction is not None:
+        return fraction[1] if Fraction(fraction[0]) == head.k and lowest <= fraction[1] < head.n else None
+    if head.k == 0:
+        return None  # 0/d is the headline's own 0/n: that comparison was already made
+    # k/d within [value - half, value + half]  <=>  d within [k/(value + half), k/(value - half)]
+    largest = math.floor(head.k / (value - half)) if value > half else head.n - 1
+    candidate = min(largest, head.n - 1)
+    if candidate >= lowest and candidate * (value + half) >= head.k:
+        return candidate
+    return None
+
+
 def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
     """Does the number about to be pasted equal the headline at the precision it was written with?"""
     value, half, fraction = parse_claim(text)
@@ -2725,14 +2895,12 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
         message = (f"{text} is the scoreable-only rate {_count(second.k)}/{second.n}, not the headline {shown}: "
                    "quote it only with its label, beside the headline")
         return ClaimCheck(text, False, message), finding("claim_is_secondary", message)
-    for dropped in range(1, max(1, head.n // 2) + 1):
-        denominator = head.n - dropped
-        if denominator < 1:
-            break
-        if matches(head.k, denominator):
-            message = (f"{text} equals {_count(head.k)}/{denominator}: {dropped} task(s) were dropped from the "
-                       f"denominator; the headline is {shown}")
-            return ClaimCheck(text, False, message), finding("claim_shrunk_denominator", message)
+    denominator = _shrunk_denominator(head, value, half, fraction)
+    if denominator is not None:
+        dropped = head.n - denominator
+        message = (f"{text} equals {_count(head.k)}/{denominator}: {dropped} task(s) were dropped from the "
+                   f"denominator; the headline is {shown}")
+        return ClaimCheck(text, False, message), finding("claim_shrunk_denominator", message)
     message = f"{text} is not supported by this ledger: the headline is {shown}"
     return ClaimCheck(text, False, message), finding("claim_unsupported", message)
 
@@ -2816,6 +2984,9 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
     plan, findings = make_plan(manifest, context, confidence)
     gated, run_findings = _gated_run(manifest, run_id)
     tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields)
+    if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
+        raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
+                        f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
     ledger = settle(tally, plan)
     all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings]
     control_results = []
@@ -2916,8 +3087,49 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
 #####################################################################
 
 
+# Output is inert: every string that came from an input passes through one escaping function for its
+# format before it is printed. Text shows every non-printable character as an escape, so no input can
+# start a line of its own or move the cursor; Markdown escapes what would start markup; SVG escapes
+# what XML gives meaning to. JSON needs none beyond json.dumps.
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if char in special:
+        return special[char]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """Text as a terminal may print it: control, format and separator characters shown as escapes."""
+    if text.isprintable():  # PERF: the usual case, in C
+        return text
+    return "".join(char if char.isprintable() else _escape_char(char) for char in text)
+
+
+def _md(text: str) -> str:
+    """Input text inside Markdown: visible, and nothing in it starts code, emphasis, a link, HTML or a cell."""
+    escaped = re.sub(r"([\\`*\[\]<>&|~!#])", r"\\\1", visible(text))
+    return re.sub(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])", r"\\_", escaped)
+
+
+def _xml(text: str) -> str:
+    """Input text inside SVG: visible (XML forbids most control characters), and markup escaped."""
+    return (visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&apos;"))
+
+
+def _lines(out: Sequence[str]) -> str:
+    """A text report: every line made visible, so an input can never add or overwrite one."""
+    return "".join(visible(line) + "\n" for line in out)
+
+
 def _pct(confidence: float) -> str:
-    return f"{confidence * 100:.10g}% CI"
+    """The confidence as written, to every digit: 0.999999999999 is not "100%"."""
+    from decimal import Decimal
+
+    return f"{format((Decimal(repr(confidence)) * 100).normalize(), 'f')}% CI"
 
 
 def _rate_text(rate: Rate | None, confidence: float, unit: str = "") -> str:
@@ -2926,6 +3138,12 @@ def _rate_text(rate: Rate | None, confidence: float, unit: str = "") -> str:
     unit_text = f" {unit}" if unit else ""
     return (f"{_count(rate.k)}/{rate.n}{unit_text} = {rate.value:.3f}  "
             f"{_pct(confidence)} [{rate.low:.3f}, {rate.high:.3f}]")
+
+
+def _shown_k(k: int, budget: int) -> bool:
+    """Which pass@k a text or Markdown card prints: every k up to 10, then 20, 50, 100, ... and the budget
+    (the JSON report has them all)."""
+    return k <= 10 or k == budget or (str(k).rstrip("0") in ("1", "2", "5"))
 
 
 def _label(name: str, width: int = 12) -> str:
@@ -2968,7 +3186,7 @@ def _text_rates(report: Report) -> list[str]:
         out.append(_label("first try") + _rate_text(led.first_attempt, conf)
                    + f"  <- labelled: first attempt only, of a budget of {report.attempt_budget}")
     if led.pass_at_k:
-        shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k)
+        shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k if _shown_k(k, report.attempt_budget))
         out.append(_label("pass@k") + shown + "  <- labelled: pass@k, not the headline")
     if report.not_a_claim_about:
         out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
@@ -3038,7 +3256,7 @@ def render_text(report: Report) -> str:
         out.append(_label("claim check") + report.claim.message)
     out.append(_label("verdict") + report.verdict)
     out.extend(f"  ! {f.code}: {f.message}" for f in report.findings)
-    return "\n".join(out) + "\n"
+    return _lines(out)
 
 
 def _scalar(value: Any) -> str:
@@ -3135,62 +3353,55 @@ def _md_rate(rate: Rate | None) -> str:
     return f"{_count(rate.k)}/{rate.n} | {rate.value:.3f} | [{rate.low:.3f}, {rate.high:.3f}]"
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
 def render_markdown(report: Report) -> str:
     """The report card in Markdown, for a README, a pull request or a CI step summary."""
     m, led, conf = report.manifest, report.ledger, report.confidence
-    out = [f"### benchgate: `{_md_escape(m.claim_id)}` is **{report.verdict}**", "",
-           f"Dataset `{_md_escape(m.dataset_name)}` (sha256 `{led.observed_digest[:12]}`): "
+    out = [f"### benchgate: {_md(m.claim_id)} is **{report.verdict}**", "",
+           f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
            f"{led.entries} entries, {led.exits} exits.", "",
            "| bucket | tasks |", "|---|---:|"]
     for bucket in BUCKETS:
         extra = ""
         if bucket == "unscoreable" and led.reasons:
-            extra = " (" + ", ".join(f"{r} {c}" for r, c in led.reasons) + ")"
+            extra = " (" + ", ".join(f"{_md(r)} {c}" for r, c in led.reasons) + ")"
         out.append(f"| {bucket} | {led.counts[bucket]}{extra} |")
     out += ["", f"| rate | k/n | value | {_pct(conf)} |", "|---|---|---:|---|"]
-    out.append(f"| **{_md_escape(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
+    out.append(f"| **{_md(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
     out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
     if led.first_attempt:
         out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
     for s in led.strata:
         text = ("withheld (below floor) | | |" if s.withheld else f"declared {s.declared}, unverified | | |"
                 if not s.verified else f"{_md_rate(s.rate)} |")
-        out.append(f"| stratum `{_md_escape(s.name)}` | " + text)
+        out.append(f"| stratum {_md(s.name)} | " + text)
     for x in led.metrics:
-        out.append(f"| metric `{_md_escape(x.name)}`{' (headline)' if x.headline else ''} | {_md_rate(x.rate)} |")
+        out.append(f"| metric {_md(x.name)}{' (headline)' if x.headline else ''} | {_md_rate(x.rate)} |")
     for run in report.control_runs:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
-        out.append(f"| control run `{run.role}` ({bound}; {run.ledger.counts['unscoreable']} unscoreable) "
+        out.append(f"| control run {run.role} ({bound}; {run.ledger.counts['unscoreable']} unscoreable) "
                    f"| {_md_rate(run.ledger.headline)} |")
     if led.pass_at_k:
-        out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k)]
+        out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k
+                                                              if _shown_k(k, report.attempt_budget))]
     if report.ignored_runs:
-        out += ["", f"Gated run `{_md_escape(str(report.gated_run))}`; not gated, in the same file: "
-                + "; ".join(f"`{_md_escape(rid)}` {_count(rate.k)}/{rate.n}" for rid, rate in report.ignored_runs) + "."]
+        out += ["", f"Gated run {_md(str(report.gated_run))}; not gated, in the same file: "
+                + "; ".join(f"{_md(rid)} {_count(rate.k)}/{rate.n}" for rid, rate in report.ignored_runs) + "."]
     if report.not_a_claim_about:
-        out += ["", "Not a claim about: " + "; ".join(_md_escape(t) for t in report.not_a_claim_about)
+        out += ["", "Not a claim about: " + "; ".join(_md(t) for t in report.not_a_claim_about)
                 + f". _{NOT_A_PRODUCT_VERDICT}._"]
     if led.cost is not None:
-        out += ["", f"Cost: {_cost_text(led.cost)}."]
+        out += ["", f"Cost: {_md(_cost_text(led.cost))}."]
     if report.claim is not None:
-        out += ["", f"Claim check: {_md_escape(report.claim.message)}."]
-    out += ["", f"Rerun: `{_md_escape(m.rerun_recipe or '(none)')}`", "",
+        out += ["", f"Claim check: {_md(report.claim.message)}."]
+    out += ["", f"Rerun: {_md(m.rerun_recipe or '(none)')}", "",
             f"Inputs: manifest sha256 `{m.sha256}`, runs sha256 `{led.runs_sha256}`", ""]
     if report.findings:
         out.append("**Findings**")
         out.append("")
-        out.extend(f"- `{f.code}`: {_md_escape(f.message)}" for f in report.findings)
+        out.extend(f"- `{f.code}`: {_md(f.message)}" for f in report.findings)
     else:
         out.append("No findings.")
     return "\n".join(out) + "\n"
-
-
-def _xml(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 class PlotRow(NamedTuple):
@@ -3296,12 +3507,12 @@ def render_compare_text(comp: Comparison) -> str:
         _label("rule") + "called real only if the interval excludes 0 and the exact p < alpha",
     ]
     if comp.real:
-        out.append(_label("reading") + f"the difference is real at {conf * 100:.10g}% confidence")
+        out.append(_label("reading") + f"the difference is real at {_pct(conf)[:-3]} confidence")
     else:
-        out.append(_label("reading") + f"the difference is within noise at {conf * 100:.10g}% confidence")
+        out.append(_label("reading") + f"the difference is within noise at {_pct(conf)[:-3]} confidence")
     out.append(_label("verdict") + comp.verdict)
     out.extend(f"  ! {f.code}: {f.message}" for f in comp.findings)
-    return "\n".join(out) + "\n"
+    return _lines(out)
 
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
@@ -3329,14 +3540,14 @@ def render_compare_markdown(comp: Comparison) -> str:
     reading = "real" if comp.real else "within noise"
     out = [f"### benchgate compare: **{comp.verdict}**, the difference is {reading}", "",
            f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
-           f"| A `{_md_escape(comp.a.manifest.claim_id)}` | {_md_rate(comp.a.ledger.headline)} |",
-           f"| B `{_md_escape(comp.b.manifest.claim_id)}` | {_md_rate(comp.b.ledger.headline)} |", "",
+           f"| A {_md(comp.a.manifest.claim_id)} | {_md_rate(comp.a.ledger.headline)} |",
+           f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", "",
            "| | B pass | B not pass |", "|---|---:|---:|",
            f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", "",
            f"A - B = {comp.diff:+.3f}, {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] (Newcombe method 10, paired); "
            f"exact McNemar p = {float(comp.p_value):.4g}; minimum detectable difference {comp.mdd:.3f}.", ""]
     if comp.findings:
-        out += ["**Findings**", ""] + [f"- `{f.code}`: {_md_escape(f.message)}" for f in comp.findings]
+        out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in comp.findings]
     return "\n".join(out) + "\n"
 
 
@@ -3467,7 +3678,7 @@ _TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
 def import_swebench(options: ImportOptions) -> Imported:
     """Import a SWE-bench run report (schema_version 2) or an experiments results.json."""
     path = _one_path(options.files, "swebench")
-    data = _obj(load_json_file(path), str(path))
+    data = _obj(load_json_file(path, cap=MAX_HARNESS_BYTES), str(path))
     if "schema_version" in data:
         return _swebench_report(path, data, options.dataset_ids)
     if "resolved" in data and "resolved_ids" not in data:
@@ -3633,7 +3844,6 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
 
 _INSPECT_STATUSES = ("started", "success", "cancelled", "error")
 _INSPECT_CANCELLED = ("CancelledError(", "Cancelled(")  # inspect_ai/_util/error.py
-_TIMEOUT_LINE = r"^[\s|+]*(?:[\w.]+\.)?\w*TimeoutError(?::|$)"
 _STDLIB_ZIP_METHODS = {0, 8, 12, 14}  # stored, deflated, bzip2, lzma
 _ZSTD_METHOD = 93
 
@@ -3665,8 +3875,12 @@ def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object
                     f"with `{_convert_hint(path)}` and import DIR/{path.stem}.json"
                 )
         names = {info.filename for info in infos}
+        sizes = {info.filename: info.file_size for info in infos}
 
         def member(name: str) -> object:
+            if sizes[name] > MAX_HARNESS_BYTES:  # declared before inflating; zipfile stops at the declared size
+                raise GateError(f"{path}: {name}: declares {sizes[name]:,} bytes uncompressed, more than the gate "
+                                f"reads ({MAX_HARNESS_BYTES:,})")
             try:
                 data = archive.read(name)
             except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
@@ -3701,7 +3915,7 @@ def _inspect_log(path: Path) -> tuple[dict[str, object], list[dict[str, object]]
     if path.suffix == ".eval" or zipfile.is_zipfile(path):
         header, samples = _read_eval_zip(path)
         return header, samples, "inspect-eval"
-    header = _obj(load_json_file(path), where)
+    header = _obj(load_json_file(path, cap=MAX_HARNESS_BYTES), where)
     raw = header.get("samples")
     samples = [] if raw is None else [_obj(item, f"{where}.samples[{i}]")
                                       for i, item in enumerate(_list(raw, f"{where}.samples"))]
@@ -3775,6 +3989,15 @@ def _score_keys(sample: dict[str, object]) -> set[str]:
     return set(scores) if isinstance(scores, dict) else set()
 
 
+def _raises_timeout(line: str) -> bool:
+    """Is this traceback line the exception line of a TimeoutError (`asyncio.TimeoutError: ...`)?
+
+    String operations and one linear character class, so a 60 kB traceback costs a single scan.
+    """
+    name = line.lstrip(" \t|+").split(":", 1)[0]
+    return name.endswith("TimeoutError") and re.fullmatch(r"[\w.]+", name) is not None
+
+
 def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -> tuple[str, str]:
     message = _str(error.get("message"), f"{where}.error.message")
     traceback = error.get("traceback")
@@ -3784,7 +4007,7 @@ def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -
     timed_out = exc_name.endswith("TimeoutError")
     # Sandbox timeouts are re-raised as RuntimeError(str(ex)) from ex, so the
     # TimeoutError shows only in the chained traceback.
-    if isinstance(traceback, str) and re.search(_TIMEOUT_LINE, traceback, re.MULTILINE):
+    if isinstance(traceback, str) and any(map(_raises_timeout, traceback.splitlines())):
         timed_out = True
     if isinstance(limit, dict) and limit.get("type") in ("time", "working"):
         timed_out = True
@@ -3878,11 +4101,16 @@ def import_inspect(options: ImportOptions) -> Imported:
     config = _obj(spec.get("config"), f"{where}.eval.config")
     dataset = _obj(spec.get("dataset"), f"{where}.eval.dataset")
     epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"), f"{where}.eval.config.epochs", 1)
+    if epochs > MAX_ATTEMPT_BUDGET:
+        _expected(f"{where}.eval.config.epochs", f"at most {MAX_ATTEMPT_BUDGET:,} epochs", epochs)
     if not samples and status == "success":
         raise GateError(f"{where}: samples: none in a successful log (written with log_samples=false?); "
                         "re-run with sample logging")
     run_id = _str(spec.get("run_id") or spec.get("eval_id") or path.stem, f"{where}.eval.run_id")
     declared = _inspect_declared(dataset, samples, where)
+    if len(declared) * epochs > MAX_IMPORTED_ATTEMPTS:
+        raise GateError(f"{where}: declares {len(declared):,} samples x {epochs:,} epochs, more attempts than the gate "
+                        f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
     by_key = _inspect_by_key(samples, set(declared), epochs, where)
     headline = _inspect_headline_checked(header, by_key, where)
     records: list[dict[str, object]] = []
@@ -3912,7 +4140,17 @@ def import_inspect(options: ImportOptions) -> Imported:
 
 # -- Terminal-Bench -------------------------------------------------
 
-_TRIAL_NAME = r"^(?P<base>.+)\.(?P<n>[0-9]+)-of-(?P<m>[0-9]+)$"
+# `<task>.N-of-M`, or `<task>.N-of-M.<run_id>` from terminal-bench 0.2.10 on. The digits are bounded,
+# so the match is linear and int() never meets a 5,000-digit number.
+_TRIAL_SUFFIX = r"\.(?P<n>[0-9]{1,6})-of-(?P<m>[0-9]{1,6})(?:\.(?P<run>[^.]*))?$"
+
+
+def parse_trial_name(name: str) -> tuple[str, int, int, str | None] | None:
+    """(task part, attempt N, of M, run id or None) of a Terminal-Bench trial name, or None."""
+    match = re.search(_TRIAL_SUFFIX, name)
+    if match is None or match.start() == 0:
+        return None
+    return name[:match.start()], int(match.group("n")), int(match.group("m")), match.group("run")
 # FailureMode values (terminal_bench/agents/failure_mode.py) for trials with
 # is_resolved null; anything else, incl. "unset"/"none"/"unknown", is missing_artifact.
 _TB_NULL_REASONS = {
@@ -3942,7 +4180,7 @@ def _tb_files(paths: Sequence[Path]) -> tuple[Path, dict[str, object], Path | No
     meta_path: Path | None = None
     meta: dict[str, object] = {}
     for p in paths:
-        data = _obj(load_json_file(p), str(p))
+        data = _obj(load_json_file(p, cap=MAX_HARNESS_BYTES), str(p))
         if "results" in data:
             if results_path is not None:
                 raise GateError(f"{p}: a second results.json; import each run separately")
@@ -3974,10 +4212,13 @@ def _tb_trials(results: dict[str, object], where: str) -> _Trials:
         twhere = f"{where}: results[{i}]"
         trial = _obj(raw, twhere)
         name = _str(trial.get("trial_name"), f"{twhere}.trial_name")
-        match = re.match(_TRIAL_NAME, name)
-        if match is None:
-            raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M', got {name!r}")
-        n, m = int(match.group("n")), int(match.group("m"))
+        parsed = parse_trial_name(name)
+        if parsed is None:
+            raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M' or '<task>.N-of-M.<run_id>', "
+                            f"got {visible(name[:80])!r}")
+        base, n, m, _ = parsed
+        if m > MAX_ATTEMPT_BUDGET:
+            _expected(f"{twhere}.trial_name", f"at most {MAX_ATTEMPT_BUDGET:,} attempts (-of-M)", m)
         if budget is None:
             budget = m
         elif m != budget:
@@ -3985,7 +4226,7 @@ def _tb_trials(results: dict[str, object], where: str) -> _Trials:
         if not 1 <= n <= m:
             raise GateError(f"{twhere}.trial_name: attempt {n} outside 1..{m}")
         tid = _task_id(trial.get("task_id"), f"{twhere}.task_id")
-        if match.group("base") != tid:
+        if base != tid:
             notes.append(f"results[{i}]: trial_name {name!r} does not start with task_id {tid!r}")
         resolved = trial.get("is_resolved")
         if resolved is not None and not isinstance(resolved, bool):
@@ -4155,6 +4396,12 @@ class _Parser(argparse.ArgumentParser):
         raise GateError(f"{self.prog}: {message} (see --help)")
 
 
+def _path(text: str) -> Path:
+    if "\0" in text:
+        raise argparse.ArgumentTypeError(f"{text!r}: a path cannot hold a NUL byte")
+    return Path(text)
+
+
 def _confidence(text: str) -> float:
     try:
         value = float(text)
@@ -4195,8 +4442,11 @@ def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
     for name, minimum in (("wide_above", 0), ("min_per_stratum", 0), ("attempt_budget", 1)):
         if getattr(args, name) < minimum:
             raise GateError(f"freeze: --{name.replace('_', '-')}: expected an integer >= {minimum}")
+    if args.attempt_budget > MAX_ATTEMPT_BUDGET:
+        raise GateError(f"freeze: --attempt-budget: expected at most {MAX_ATTEMPT_BUDGET:,}")
     licenses = tuple(args.allow_license) if args.allow_license else DEFAULT_LICENSES
     rule = SliceRule(licenses, args.wide_above, args.min_per_stratum, args.withhold_thin_strata)
+    refuse_clobber([args.card], [args.tasks])
     tasks = load_tasks(args.tasks)
     if args.card.exists() and not args.force:
         raise GateError(f"{args.card}: exists; a frozen card is a record: pass --force to replace it")
@@ -4223,13 +4473,15 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     if not math.isfinite(args.threshold):
         raise GateError("import: --threshold: expected a finite number")
     fmt = IMPORTERS[args.format]
+    outputs = [path for path in (args.output, args.draft_manifest) if path is not None]
+    refuse_clobber(outputs, [*args.files, *([args.dataset_ids] if args.dataset_ids else [])])
     if args.dataset_ids is not None and not fmt.takes_dataset_ids:
         raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold))
     lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
     for note in imported.notes:
-        print(f"gate: note: {note}", file=sys.stderr)
+        print(f"gate: note: {visible(note)}", file=sys.stderr)
     for path in (args.output, args.draft_manifest):
         if path is not None and path.exists() and not args.force:
             raise GateError(f"{path}: exists; pass --force to replace it")
@@ -4242,7 +4494,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         return lines, 0
     write_new_file(args.output, lines, args.force)
     summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
-    print(f"gate: {summary}", file=sys.stderr)
+    print(f"gate: {visible(summary)}", file=sys.stderr)
     return "", 0
 
 
@@ -4251,8 +4503,8 @@ def _check_parser(sub: Any) -> None:
                            formatter_class=argparse.RawDescriptionHelpFormatter,
                            epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
                                   "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
-    check.add_argument("--manifest", required=True, type=Path, help="the claim's manifest (JSON)")
-    check.add_argument("--runs", required=True, type=Path, help="one JSON attempt record per line (JSONL)")
+    check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
+    check.add_argument("--runs", required=True, type=_path, help="one JSON attempt record per line (JSONL)")
     _output_options(check)
     check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
     check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
@@ -4265,8 +4517,8 @@ def _digest_parser(sub: Any) -> None:
                             epilog="example:\n  python3 gate.py digest --runs runs.jsonl",
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     source = digest.add_mutually_exclusive_group(required=True)
-    source.add_argument("--runs", type=Path, help="JSONL attempt records")
-    source.add_argument("--ids", type=Path, help="one task ID per line")
+    source.add_argument("--runs", type=_path, help="JSONL attempt records")
+    source.add_argument("--ids", type=_path, help="one task ID per line")
     digest.add_argument("--run-id", help="only the records of this run_id")
     digest.set_defaults(handler=_cmd_digest)
 
@@ -4277,8 +4529,8 @@ def _card_parsers(sub: Any) -> None:
             ("verify", "verify a task slice against its card (exit 1: drifted or refused)", _cmd_verify)):
         card = sub.add_parser(name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
                               epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
-        card.add_argument("tasks", type=Path, help="JSON list of task objects")
-        card.add_argument("card", type=Path, help="the benchmark card (JSON)")
+        card.add_argument("tasks", type=_path, help="JSON list of task objects")
+        card.add_argument("card", type=_path, help="the benchmark card (JSON)")
         card.set_defaults(handler=handler)
         if name != "freeze":
             continue
@@ -4304,10 +4556,10 @@ def _compare_parser(sub: Any) -> None:
                                     "--runs examples/compare/a.jsonl \\\n"
                                     "      --against-manifest examples/compare/b.manifest.json "
                                     "--against-runs examples/compare/b.jsonl")
-    compare.add_argument("--manifest", required=True, type=Path, help="run A's manifest")
-    compare.add_argument("--runs", required=True, type=Path, help="run A's records")
-    compare.add_argument("--against-manifest", required=True, type=Path, help="run B's manifest")
-    compare.add_argument("--against-runs", required=True, type=Path, help="run B's records")
+    compare.add_argument("--manifest", required=True, type=_path, help="run A's manifest")
+    compare.add_argument("--runs", required=True, type=_path, help="run A's records")
+    compare.add_argument("--against-manifest", required=True, type=_path, help="run B's manifest")
+    compare.add_argument("--against-runs", required=True, type=_path, help="run B's records")
     compare.add_argument("--run-id", help="run_id to select in A's records")
     compare.add_argument("--against-run-id", help="run_id to select in B's records")
     _output_options(compare)
@@ -4323,11 +4575,11 @@ def _import_parser(sub: Any) -> None:
                "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
                "--draft-manifest bench.manifest.json")
     parser.add_argument("format", choices=tuple(IMPORTERS), help="the harness that wrote FILE")
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="the harness's result file(s)")
-    parser.add_argument("-o", "--output", type=Path, help="write runs.jsonl here (default: standard output)")
-    parser.add_argument("--draft-manifest", type=Path, metavar="FILE",
+    parser.add_argument("files", nargs="+", type=_path, metavar="FILE", help="the harness's result file(s)")
+    parser.add_argument("-o", "--output", type=_path, help="write runs.jsonl here (default: standard output)")
+    parser.add_argument("--draft-manifest", type=_path, metavar="FILE",
                         help="also write a starting manifest whose dataset is what the harness declared")
-    parser.add_argument("--dataset-ids", type=Path, metavar="FILE",
+    parser.add_argument("--dataset-ids", type=_path, metavar="FILE",
                         help="one instance ID per line: the declared dataset (swebench)")
     parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
                         help="how an Inspect 'P' (partial) score counts (default: fail)")
@@ -4373,15 +4625,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         handler: Callable[[argparse.Namespace], tuple[str, int]] = args.handler
         text, code = handler(args)
     except GateError as exc:
-        print(f"gate: error: {exc}", file=sys.stderr)
+        print(f"gate: error: {visible(str(exc))}", file=sys.stderr)
+        return 2
+    return _write_report(text, code)
+
+
+def _write_report(text: str, code: int) -> int:
+    """Print the report; a report that could not be printed is never a verdict (exit 2)."""
+    if sys.stdout is None:  # started with standard output closed
+        print("gate: error: standard output is closed: the report cannot be printed", file=sys.stderr)
         return 2
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    except BrokenPipeError:  # piped into head: not an error of ours
+    except BrokenPipeError:  # piped into head: the reader stopped, not an error of ours
+        _discard_stdout()
+    except (OSError, ValueError) as exc:  # /dev/full, a closed descriptor
+        _discard_stdout()
+        print(f"gate: error: cannot write the report to standard output: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        return 2
+    return code
+
+
+def _discard_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    return code
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":
