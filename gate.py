@@ -286,15 +286,25 @@ def open_input(path: Path) -> Any:
 
 
 def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
-    """A whole file, refused beyond `cap` bytes (so /dev/zero given as a manifest ends at once)."""
+    """A whole file, refused beyond `cap` bytes (so /dev/zero given as a manifest ends at once).
+
+    Read a chunk at a time: asking for cap bytes at once would allocate them, however small the file.
+    """
+    chunks: list[bytes] = []
+    size = 0
     with open_input(path) as handle:
         try:
-            data: bytes = handle.read(cap + 1)
+            while size <= cap:
+                chunk = handle.read(min(_CHUNK_BYTES * 16, cap + 1 - size))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
         except OSError as exc:
             raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > cap:
+    if size > cap:
         raise GateError(f"{path}: larger than {cap // (1 << 20)} MiB: not a file the gate reads whole")
-    return data
+    return b"".join(chunks)
 
 
 def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
@@ -3343,8 +3353,21 @@ def report_json(report: Report) -> dict[str, Any]:
     }
 
 
+def _json_escape_char(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def _dump(value: Any) -> str:
-    return json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+    """JSON, readable (non-ASCII kept) and unambiguous: every non-printable character json.dumps leaves
+    raw (a bidi override, a line separator) is written as its \\u escape, which JSON allows in any string."""
+    text = json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)
+    if not text.replace("\n", "").isprintable():
+        text = "".join(char if char.isprintable() or char == "\n" else _json_escape_char(char) for char in text)
+    return text + "\n"
 
 
 def _md_rate(rate: Rate | None) -> str:

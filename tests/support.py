@@ -94,10 +94,12 @@ class GateCase(unittest.TestCase):
             shutil.copy(source / name, self.dir / name)
 
     def run_gate(self, *argv: str) -> tuple[int, str, str]:
-        """gate.main in-process: (exit code, stdout, stderr)."""
+        """gate.main in-process: (exit code, stdout, stderr). Every SVG any test makes is parsed as XML here."""
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = gate.main(list(argv))
+        if out.getvalue().startswith("<svg"):
+            ET.fromstring(out.getvalue())  # raises on an SVG no XML parser accepts
         return code, out.getvalue(), err.getvalue()
 
     def check(self, manifest: dict[str, Any], records: list[Any], *extra: str) -> tuple[int, str, str]:

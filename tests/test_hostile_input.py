@@ -1,0 +1,340 @@
+"""Hostile input: inputs other people wrote can forge nothing on screen, hang nothing, overwrite nothing,
+and never produce a traceback. Each bound is a generous one that only a super-linear blow-up exceeds."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import time
+import tracemalloc
+import unittest
+import xml.etree.ElementTree as ET
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from tests.builders import record, valid_ledger
+from tests.support import INS_OK, ROOT, TB_RESULTS, GateCase, load, markdown_tables
+
+FORGED = "\nverdict     : PUBLISHABLE\n\x1b[2K\x1b[1A"
+
+
+def raw_controls(text: str) -> list[str]:
+    """Characters no report may print as they are: C0/C1 controls (but newline), and bidi overrides."""
+    return [c for c in text if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) < 0xa0 or c in "\u202a\u202b\u202d\u202e\u2066\u2067\u2068\u2069"]
+
+
+class InertOutput(GateCase):
+    """Every string from an input is rendered safely for its format."""
+
+    def forged(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        manifest, records = valid_ledger()
+        manifest["claim_id"] = "agent" + FORGED + "\u202e"
+        records = [dict(r, stratum="s" + FORGED) for r in records]
+        records[0] = dict(records[0], outcome="pass")  # neg-01 passes: the report is BLOCKED
+        return manifest, records
+
+    def test_text_escapes_every_control_character_and_cannot_forge_a_verdict(self) -> None:
+        """A claim id and a stratum holding a newline, `verdict : PUBLISHABLE` and ANSI codes used to print extra
+        verdict lines in a BLOCKED report; now the report has one verdict line and no raw control character."""
+        manifest, records = self.forged()
+        code, out, err = self.check(manifest, records)
+        self.assertEqual(code, 1, err)
+        self.assertEqual([line for line in out.splitlines() if line.startswith("verdict")], ["verdict     : BLOCKED"])
+        self.assertEqual(raw_controls(out), [])
+        self.assertIn("agent\\nverdict     : PUBLISHABLE\\n\\x1b[2K\\x1b[1A\\u202e", out)
+
+    def test_markdown_cannot_hide_the_card(self) -> None:
+        """A claim id with a backtick and `<!--` used to hide the rest of the card when rendered: now the Markdown
+        has no raw HTML comment, tables keep their cells, and the findings follow."""
+        manifest, records = self.forged()
+        manifest["claim_id"] = "x` <!-- | **y** [z](javascript:alert(1)) <script>"
+        code, out, _ = self.check(manifest, records, "--format", "markdown")
+        self.assertEqual(code, 1)
+        for raw in (r"(?<!\\)<", r"(?<!\\)\]\(", r"(?<!\\)`x"):  # nothing unescaped opens HTML, a link or code
+            self.assertIsNone(re.search(raw, out), raw)
+        self.assertEqual(raw_controls(out), [])
+        markdown_tables(out)
+        self.assertIn("**Findings**", out)
+        self.assertIn("- `control_violated`", out)
+
+    def test_svg_is_well_formed_whatever_the_input_holds(self) -> None:
+        """A claim id with U+0001 used to make an SVG no XML parser accepts; now it parses and shows the escape."""
+        manifest, records = self.forged()
+        manifest["claim_id"] = "a\x01b<&>\"'\ufffe"
+        code, out, _ = self.check(manifest, records, "--format", "svg")
+        self.assertEqual(code, 1)
+        root = ET.fromstring(out)
+        title = next(el for el in root.iter() if el.tag.endswith("title"))
+        self.assertIn("a\\x01b<&>\"'", title.text or "")
+        self.assertEqual(raw_controls(out), [])
+
+    def test_json_keeps_the_input_exactly_and_stays_valid(self) -> None:
+        """JSON is valid and unambiguous: the claim id round-trips exactly, its controls as JSON escapes."""
+        manifest, records = self.forged()
+        _code, out, _ = self.check(manifest, records, "--format", "json")
+        self.assertEqual(json.loads(out)["claim_id"], manifest["claim_id"])
+        self.assertEqual(raw_controls(out), [])
+
+    def test_an_error_line_stays_one_line(self) -> None:
+        """An input error quoting a key that holds a newline is still one line on stderr."""
+        manifest, records = valid_ledger()
+        manifest["envelope"]["x\nverdict : PUBLISHABLE"] = 1
+        manifest["bad\nkey\x1b[2K"] = 1
+        self.assertInputError(self.check(manifest, records), "bad\\nkey\\x1b[2K")
+
+
+class BoundedWork(GateCase):
+    """Work grows with the input read, never with a number the input declares."""
+
+    def timed(self, *argv: str) -> tuple[int, str, str, float, float]:
+        """run_gate with its wall time (s) and peak traced memory (MiB)."""
+        tracemalloc.start()
+        started = time.perf_counter()
+        try:
+            code, out, err = self.run_gate(*argv)
+        finally:
+            elapsed = time.perf_counter() - started
+            peak = tracemalloc.get_traced_memory()[1] / 2**20
+            tracemalloc.stop()
+        return code, out, err, elapsed, peak
+
+    def assertBounded(self, result: tuple[int, str, str, float, float], *fragments: str, mib: float = 64.0) -> None:
+        code, out, err, elapsed, peak = result
+        self.assertLess(elapsed, 2.0)
+        self.assertLess(peak, mib)
+        self.assertInputError((code, out, err), *fragments)
+
+    def test_a_samples_budget_the_records_cannot_fill_is_refused_at_once(self) -> None:
+        """Two records with attempt_budget 2000 in samples mode ran for more than 20 s (the pass@k table grew with
+        the cube of the budget); now it is an input error in milliseconds, and a budget above 10,000 is too."""
+        manifest, records = valid_ledger(passes=1, fails=1, unscoreable=())
+        manifest.update(attempt_mode="samples", attempt_budget=2000)
+        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        self.assertBounded(self.timed("--manifest", str(m), "--runs", str(r)), "attempt_budget 2000", "2 attempt record(s)")
+        manifest["attempt_budget"] = 10_001
+        m = self.write_json("m.json", manifest)
+        self.assertBounded(self.timed("--manifest", str(m), "--runs", str(r)), "attempt_budget", "10,000")
+
+    def test_a_large_real_budget_is_linear(self) -> None:
+        """Three tasks with 2,000 samples each (6,000 records) gate in well under a second, pass@2000 included."""
+        manifest, _ = valid_ledger(passes=2, fails=1, unscoreable=())
+        ids = ["neg-01", "pos-01", "t-001"]
+        records = [record(t, "fail" if t == "neg-01" else "pass" if t == "pos-01" or a % 2 else "fail", attempt=a)
+                   for t in ids for a in range(1, 2001)]
+        manifest.update(attempt_mode="samples", attempt_budget=2000)
+        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        code, out, err, elapsed, _ = self.timed("--manifest", str(m), "--runs", str(r), "--format", "json")
+        self.assertLess(elapsed, 2.0)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(len(json.loads(out)["pass_at_k"]), 1999)
+
+    def test_an_inspect_log_declaring_10_to_the_8_epochs_is_refused(self) -> None:
+        """A 170-byte Inspect log with epochs 100000000 exhausted memory; now it is an input error naming the field."""
+        log = {"status": "started", "eval": {"config": {"epochs": 100_000_000}, "dataset": {"samples": 1, "sample_ids": [1]},
+                                             "run_id": "r"}}
+        path = self.write_json("log.json", log)
+        self.assertBounded(self.timed("import", "inspect", str(path)), "eval.config.epochs", "10,000")
+        log["eval"]["config"]["epochs"] = 5_000
+        log["eval"]["dataset"]["sample_ids"] = list(range(5_000))
+        log["eval"]["dataset"]["samples"] = 5_000
+        path = self.write_json("log.json", log)
+        self.assertBounded(self.timed("import", "inspect", str(path)), "5,000 samples x 5,000 epochs")
+
+    def test_a_trial_name_with_5000_digits_is_an_input_error(self) -> None:
+        """`a.1-of-<5000 digits>` raised a traceback (int() refuses so many digits); now it is one line, exit 2."""
+        results = load(TB_RESULTS)
+        results["results"][0]["trial_name"] = results["results"][0]["task_id"] + ".1-of-" + "9" * 5000
+        path = self.write_json("results.json", results)
+        self.assertBounded(self.timed("import", "terminal-bench", str(path)), "trial_name")
+
+    def test_a_60_kb_traceback_is_classified_in_linear_time(self) -> None:
+        """The Inspect timeout classifier backtracked quadratically on a long traceback (~59 s at 60 kB)."""
+        log = load(INS_OK)
+        sample = log["samples"][0]
+        sample["scores"] = {}
+        sample["error"] = {"message": "RuntimeError('boom')", "traceback": " " * 30_000 + "a." * 15_000 + "\n" + "|" * 30_000,
+                           "traceback_ansi": ""}
+        path = self.write_json("log.json", log)
+        started = time.perf_counter()
+        code, _out, err = self.run_gate("import", "inspect", str(path))
+        self.assertLess(time.perf_counter() - started, 2.0)
+        self.assertEqual(code, 0, err)
+        sample["error"]["traceback"] = "Traceback...\n  |   raise asyncio.TimeoutError()\n  | asyncio.TimeoutError: x\n"
+        path = self.write_json("log.json", log)
+        first = json.loads(self.run_gate("import", "inspect", str(path))[1].splitlines()[0])
+        self.assertEqual((first["outcome"], first["reason"]), ("unscoreable", "harness_timeout"))
+
+    def test_a_huge_declared_task_count_does_not_slow_the_claim_check(self) -> None:
+        """The shrunk-denominator search looped over half the declared task count; it is solved in O(1)."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["task_count"] = 10**12
+        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        started = time.perf_counter()
+        code, out, _ = self.run_gate("--manifest", str(m), "--runs", str(r), "--claim", "72.5%", "--format", "json")
+        self.assertLess(time.perf_counter() - started, 2.0)
+        self.assertEqual(code, 1)
+        self.assertIn("ledger_does_not_balance", out)
+
+    def test_a_manifest_that_never_ends_is_refused(self) -> None:
+        """--manifest /dev/zero used to read forever; whole-file reads stop at their cap."""
+        if not Path("/dev/zero").exists():
+            self.skipTest("no /dev/zero here")
+        r = self.write_jsonl("r.jsonl", valid_ledger()[1])
+        self.assertBounded(self.timed("--manifest", "/dev/zero", "--runs", str(r)), "/dev/zero", "larger than 64 MiB",
+                           mib=2 * 64.0)  # the cap's worth is read, and no more
+
+    def test_an_eval_member_declaring_a_huge_size_is_refused_before_inflating(self) -> None:
+        """A .eval archive member whose declared uncompressed size is over the cap is refused unread."""
+        path = self.dir / "bomb.eval"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("header.json", json.dumps({"status": "success"}))
+        data = bytearray(path.read_bytes())
+        central = data.rindex(b"PK\x01\x02")
+        data[central + 24:central + 28] = (2**31).to_bytes(4, "little")  # the central directory's uncompressed size
+        path.write_bytes(bytes(data))
+        self.assertBounded(self.timed("import", "inspect", str(path)), "header.json", "declares 2,147,483,648 bytes")
+
+    def test_any_confidence_in_the_open_interval_works(self) -> None:
+        """--confidence 0.9999999999999999 raised a traceback; 0.999999999999 was labelled "100% CI"."""
+        manifest, records = valid_ledger()
+        for confidence, label in (("0.9999999999999999", "99.99999999999999% CI"), ("0.999999999999", "99.9999999999% CI"),
+                                  ("1e-10", "0.00000001% CI")):
+            with self.subTest(confidence=confidence):
+                code, out, err = self.check(manifest, records, "--confidence", confidence)
+                self.assertEqual(code, 0, err)
+                self.assertIn(label, out)
+
+
+class NeverClobber(GateCase):
+    """No output path may be an input or another output, after links; refused before anything is written."""
+
+    def test_freeze_onto_its_own_task_file_is_refused_even_with_force(self) -> None:
+        """`freeze T T --force` replaced the task slice with its own card."""
+        tasks = self.write_json("tasks.json", [{"task_id": "a"}])
+        before = tasks.read_bytes()
+        link = self.dir / "link.json"
+        link.symlink_to(tasks)
+        for card in (tasks, link, self.dir / "sub" / ".." / "tasks.json"):
+            with self.subTest(card=str(card)):
+                (self.dir / "sub").mkdir(exist_ok=True)
+                self.assertInputError(self.run_gate("freeze", str(tasks), str(card), "--force"), "is also an input")
+                self.assertEqual(tasks.read_bytes(), before)
+
+    def test_import_onto_its_input_or_two_outputs_onto_one_file_is_refused(self) -> None:
+        """`import F -o F --force` and `-o X --draft-manifest X` are refused, and nothing is left behind."""
+        source = self.dir / "results.json"
+        shutil.copy(TB_RESULTS, source)
+        before = source.read_bytes()
+        self.assertInputError(self.run_gate("import", "terminal-bench", str(source), "-o", str(source), "--force"),
+                              "is also an input")
+        self.assertEqual(source.read_bytes(), before)
+        listing = sorted(p.name for p in self.dir.iterdir())
+        self.assertInputError(self.run_gate("import", "terminal-bench", str(source), "-o", str(self.dir / "x.json"),
+                                            "--draft-manifest", str(self.dir / "x.json")), "are the same file")
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), listing)
+
+    def test_written_files_get_the_umask_permissions(self) -> None:
+        """A card, a runs file and a draft are 0644 under umask 022 (a temporary file's 0600 used to stay)."""
+        previous = os.umask(0o022)
+        try:
+            tasks = self.write_json("tasks.json", json.loads((ROOT / "examples" / "card" / "tasks.json").read_text()))
+            self.assertEqual(self.run_gate("freeze", str(tasks), str(self.dir / "card.json"))[0], 0)
+            code, _, err = self.run_gate("import", "terminal-bench", str(TB_RESULTS), "-o", str(self.dir / "runs.jsonl"),
+                                         "--draft-manifest", str(self.dir / "draft.json"))
+            self.assertEqual(code, 0, err)
+        finally:
+            os.umask(previous)
+        for name in ("card.json", "runs.jsonl", "draft.json"):
+            self.assertEqual(stat.S_IMODE((self.dir / name).stat().st_mode), 0o644, name)
+
+
+class NoTraceback(GateCase):
+    """Odd paths and a broken standard output are one line on stderr and exit 2."""
+
+    def test_odd_paths_are_one_line_each(self) -> None:
+        """A NUL byte, a symlink loop, a directory, a named pipe nobody writes to."""
+        runs = self.write_jsonl("r.jsonl", valid_ledger()[1])
+        loop = self.dir / "loop.json"
+        loop.symlink_to(self.dir / "loop.json")
+        fifo = self.dir / "fifo.json"
+        os.mkfifo(fifo)
+        for manifest in ("a\0b.json", str(loop), str(self.dir), str(fifo)):
+            with self.subTest(manifest=manifest):
+                started = time.perf_counter()
+                self.assertInputError(self.run_gate("--manifest", manifest, "--runs", str(runs)))
+                self.assertLess(time.perf_counter() - started, 2.0)
+
+    def test_a_symlink_loop_named_by_the_manifest_is_one_line(self) -> None:
+        """dataset.tasks pointing into a symlink loop is an input error naming the field."""
+        manifest, records = valid_ledger()
+        (self.dir / "loop").symlink_to(self.dir / "loop")
+        manifest["dataset"].update(tasks="loop/tasks.json", card="card.json")
+        self.assertInputError(self.check(manifest, records), "dataset.tasks")
+
+    def run_real(self, stdout: Any) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([sys.executable, str(ROOT / "gate.py"), "--manifest", "bench.manifest.json", "--runs",
+                               "runs.jsonl"], cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, timeout=60, check=False)
+
+    def test_a_report_that_cannot_be_printed_is_never_a_verdict(self) -> None:
+        """Standard output full (/dev/full) or closed: exit 2 and one line, never 0 or 1 with the report lost."""
+        if Path("/dev/full").exists():
+            with open("/dev/full", "wb") as full:
+                done = self.run_real(full)
+            self.assertEqual(done.returncode, 2, done.stderr)
+            self.assertEqual(len(done.stderr.decode().strip().splitlines()), 1, done.stderr)
+            self.assertIn(b"cannot write the report", done.stderr)
+        done = subprocess.run(f"'{sys.executable}' gate.py --manifest bench.manifest.json --runs runs.jsonl >&-",
+                              shell=True, cwd=ROOT, capture_output=True, timeout=60, check=False)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertNotIn(b"Traceback", done.stderr)
+
+    def test_an_interpreter_older_than_3_9_gets_one_line(self) -> None:
+        """python3.8 died with a TypeError traceback and exit 1 (BLOCKED to a CI); now it is one line and exit 2."""
+        found = 0
+        for version in ("3.8", "3.7"):
+            pyenv = Path.home() / ".pyenv" / "versions"
+            candidates = [str(p / "bin" / "python3") for p in sorted(pyenv.glob(f"{version}.*"))] if pyenv.is_dir() else []
+            which = shutil.which(f"python{version}")
+            if which and "shims" not in which:
+                candidates.insert(0, which)
+            binary = next((c for c in candidates if Path(c).exists()), None)
+            if binary is None:
+                continue
+            found += 1
+            with self.subTest(python=version):
+                done = subprocess.run([binary, str(ROOT / "gate.py"), "--manifest", "bench.manifest.json", "--runs",
+                                       "runs.jsonl"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+                                      env={k: v for k, v in os.environ.items() if k != "PYENV_VERSION"})
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertEqual(done.stderr.strip().splitlines(), [
+                    f"gate: error: benchgate needs Python 3.9 or newer; this is Python {version}"])
+        if not found:
+            self.skipTest("no Python 3.7 or 3.8 interpreter on this machine")
+
+
+class SameBytes(GateCase):
+    def test_a_tasks_cost_over_several_attempts_sums_the_same_in_any_order(self) -> None:
+        """0.1 + 0.2 + 0.3 is 0.6000000000000001 one way and 0.6 the other: costs are summed exactly, so any record
+        order gives byte-identical JSON."""
+        manifest, records = valid_ledger()
+        manifest["attempt_budget"] = 3
+        first = [dict(records[5], attempt=a, outcome="fail", cost_usd=c) for a, c in ((1, 0.1), (2, 0.2))]
+        third = dict(records[5], attempt=3, cost_usd=0.3)
+        rest = [r for r in records if r["task_id"] != records[5]["task_id"]]
+        outputs = set()
+        for order in ([*first, third], [third, first[1], first[0]], [first[1], third, first[0]]):
+            report = self.check_json(manifest, rest + order)[1]
+            report.pop("inputs")
+            outputs.add(json.dumps(report))
+        self.assertEqual(len(outputs), 1)
+        self.assertEqual(json.loads(outputs.pop())["cost"]["total_cost_usd"], 0.6)
+
+
+if __name__ == "__main__":
+    unittest.main()
