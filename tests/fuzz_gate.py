@@ -26,12 +26,15 @@ import io
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import sys
 import tempfile
 import time
 import traceback
+import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -53,8 +56,12 @@ TOKENS = [
     b"\"task_id\":\"x\",", b"\"outcome\":\"pass\",", b"\"attempt\":2,", b"\"attempt\":true,", b"\"reason\":null,",
     b"\"a\":1,\"a\":2,", b"\"run_id\":\"other\",", b"\"stratum\":\"zz\",", b"\"wall_clock_s\":1e308,",
     b"\"" + "é".encode() * 10 + b"\"", "\u2028".encode(), b"\\", b"\"\\", b"1.5", b"2.0", b"3-of-2", b"../",
+    # control characters an output must never print raw: ANSI codes, a bell, a bidi override, a newline escape
+    b"\x1b[2K\x1b[1A", b"\\u001b[31m", b"\x07", "\u202e".encode(), b"\\u202e", b"\\nverdict     : PUBLISHABLE",
+    b"`<!--", b"<script>", b"\\u0001", b"\x01",
 ]
 JSON_VALUES: list[Any] = [
+    "x\nverdict     : PUBLISHABLE", "\x1b[2K", "a\u202eb", "`<!--", "\x01<&>",
     None, True, False, 0, -1, 1, 2, 3, 10**30, -(10**30), 0.5, 1.5, 1e308, -0.0, "", " x", "x ", "pass", "fail",
     "unscoreable", "C", "I", "P", "N", "../escape", "/abs/path", "é", "\u2028", [], {}, [None], {"": None},
     ["a", "a"], [1, 2], {"k": []}, "resolved", "x.1-of-2",
@@ -247,6 +254,38 @@ def snapshot(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+_RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def malformed(argv: list[str], out: str, err: str) -> str | None:
+    """An output that is not well formed for its format, or prints a raw control character."""
+    fmt = argv[argv.index("--format") + 1] if "--format" in argv else "text"
+    streams = [("stderr", err)] + ([("stdout", out)] if not (argv and argv[0] == "import" and "-o" not in argv) else [])
+    for name, text in streams:
+        found = _RAW_CONTROL.search(text)
+        if found:
+            return f"{name} prints the raw control character {found.group()!r}"
+    if not out:
+        return None
+    if fmt == "json" and (argv[0] in ("check", "compare") or argv[0].startswith("--")):
+        try:
+            json.loads(out)
+        except ValueError as exc:
+            return f"the JSON report does not parse: {exc}"
+    if fmt == "svg" and out.startswith("<svg"):
+        try:
+            ET.fromstring(out)
+        except ET.ParseError as exc:
+            return f"the SVG is not well-formed XML: {exc}"
+    if argv and argv[0] == "import" and "-o" not in argv:
+        for number, line in enumerate(out.splitlines(), 1):
+            try:
+                json.loads(line)
+            except ValueError as exc:
+                return f"imported line {number} does not parse: {exc}"
+    return None
+
+
 def run_case(folder: Path, argv: list[str], outputs: tuple[str, ...], limit: float) -> str | None:
     """Run main once; return a failure description, or None when the case behaved."""
     before = snapshot(folder)
@@ -292,6 +331,8 @@ def run_case(folder: Path, argv: list[str], outputs: tuple[str, ...], limit: flo
             problem = f"file(s) written beside the inputs: {', '.join(added)}"
         elif "Traceback" in sink_err.getvalue():
             problem = "a traceback was printed:\n" + sink_err.getvalue()
+        else:
+            problem = malformed(argv, sink_out.getvalue(), sink_err.getvalue())
     return problem
 
 
@@ -317,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     corpus = list(seeds.values())
     base = Path(tempfile.mkdtemp(prefix="benchgate-fuzz-"))
     executions = crashes = 0
+    per_scenario: Counter[str] = Counter()
     sites: dict[str, str] = {}
     deadline = time.monotonic() + args.seconds
     try:
@@ -336,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
             case_argv = scenario.argv(folder, rnd)
             problem = run_case(folder, case_argv, scenario.outputs, args.case_seconds)
             executions += 1
+            per_scenario[scenario.name] += 1
             if problem is None:
                 continue
             crashes += 1
@@ -354,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         shutil.rmtree(base, ignore_errors=True)
     print(f"fuzz: {executions} executions, {crashes} crashes" + (f" ({len(sites)} distinct)" if crashes else ""))
+    print("fuzz: executions by subcommand: " + ", ".join(f"{name} {count}" for name, count in sorted(per_scenario.items())))
     for site, saved in sorted(sites.items()):
         print(f"  {saved}: {site}")
     return 1 if crashes else 0

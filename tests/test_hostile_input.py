@@ -158,7 +158,7 @@ class BoundedWork(GateCase):
         log = load(INS_OK)
         sample = log["samples"][0]
         sample["scores"] = {}
-        sample["error"] = {"message": "RuntimeError('boom')", "traceback": " " * 30_000 + "a." * 15_000 + "\n" + "|" * 30_000,
+        sample["error"] = {"message": "RuntimeError('boom')", "traceback": "  |\n" * 15_000 + "RuntimeError: boom",
                            "traceback_ansi": ""}
         path = self.write_json("log.json", log)
         started = time.perf_counter()
