@@ -34,7 +34,7 @@ bench:  ## speed and memory against a per-line json.loads floor (see README, Per
 bench-quick:
 	$(PYTHON) bench/bench.py --quick
 
-mutation:  ## mutation testing with mutmut (slow; not part of CI)
+mutation:  ## mutation testing with cosmic-ray, a seeded sample by mutant identity (slow; not part of CI)
 	bash tests/mutation/run.sh
 
 ci:

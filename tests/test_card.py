@@ -764,3 +764,36 @@ class PinnedCardAndWithheldRates(CardCase):
         fine = metric("not_controls", "outcome == 'pass'", "control == False")
         report = self.publishable({**manifest, "metrics": [fine]}, runs)
         self.assertEqual(report["metrics"][0]["rate"]["n"], len(self.TASKS))
+
+
+class CardEdgeCases(CardCase):
+    """Cases an earlier mutation sample showed no test distinguished."""
+
+    TASKS = make_slice(("python", 6, 5))
+
+    def test_a_not_a_claim_entry_with_a_leading_space_is_malformed(self) -> None:
+        """not_a_claim_about entries follow the identifier rule: " security behavior" makes the card malformed."""
+        manifest = self.card_manifest(self.TASKS)
+        card = self.card()
+        card["not_a_claim_about"][0] = " " + card["not_a_claim_about"][0]
+        self.write_json("card.json", card)
+        runs = [record(t["task_id"], "pass") for t in self.TASKS]
+        self.assertInputError(self.check(manifest, runs), "card.json", "not_a_claim_about[0]")
+
+    def test_manifest_strata_that_differ_from_the_cards_are_a_mismatch(self) -> None:
+        """dataset.strata beside a card must equal the card's strata: otherwise stratum_count_mismatch."""
+        manifest = self.card_manifest(self.TASKS)
+        runs = [record(t["task_id"], "pass" if i % 2 else "fail") for i, t in enumerate(self.TASKS)]
+        manifest["dataset"]["strata"] = dict(self.card()["strata"])
+        self.publishable(manifest, runs)
+        manifest["dataset"]["strata"] = {"python:narrow": 5, "python:wide": 6}
+        messages = self.blocked(manifest, runs, "stratum_count_mismatch")
+        self.assertIn("differs from the card's strata", messages[0])
+
+    def test_a_card_that_cannot_be_written_names_the_path(self) -> None:
+        """freeze into a folder that does not exist is one line naming the card and why it cannot be written."""
+        path = self.write_json("tasks.json", self.TASKS)
+        target = self.dir / "missing" / "card.json"
+        self.assertInputError(self.run_gate("freeze", str(path), str(target)), str(target), "cannot write",
+                              "No such file or directory")
+        self.assertFalse((self.dir / "missing").exists())

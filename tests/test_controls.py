@@ -211,3 +211,15 @@ class ControlsCanFail(GateCase):
         self.assertIn("unknown_outcome", codes)
         self.assertNotIn("control_inconclusive", codes)
         self.assertNotIn("control_violated", codes)
+
+
+class EveryControlIsJudged(GateCase):
+    def test_a_failing_positive_control_after_one_outside_the_dataset_is_still_judged(self) -> None:
+        """A control outside the dataset does not stop the judging of the controls after it."""
+        manifest, records = valid_ledger()
+        manifest["controls"] = [{"task_id": "nowhere", "expected": "fail", "role": "negative"},
+                                *manifest["controls"]]
+        records = replaced(records, "pos-01", outcome="fail")
+        codes = self.codes(manifest, records)
+        self.assertIn("control_outside_dataset", codes)
+        self.assertIn("control_violated", codes)

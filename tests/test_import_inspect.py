@@ -12,6 +12,7 @@ import sys
 import unittest
 import zipfile
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from tests.oracles import ids_digest
@@ -306,3 +307,60 @@ class SampleIdsFollowCheckRules(ImportCase):
         log["eval"]["dataset"]["sample_ids"][0] = "1\n"
         path = self.write_json("log.json", log)
         self.assertInputError(self.run_gate("import", "inspect", str(path)), "log.json", "sample_ids[0]", "printable")
+
+
+class InspectEdgeCases(ImportCase):
+    """Cases an earlier mutation sample showed no test distinguished."""
+
+    def repacked(self, extra: dict[str, bytes] | None = None, method: int | None = None) -> Path:
+        """The deflate fixture re-packed, with extra members or one member's compression method patched."""
+        source = FIXTURES / "inspect" / "tiny-success-deflate.eval"
+        target = self.dir / "log.eval"
+        with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+            for info in zin.infolist():
+                zout.writestr(info.filename, zin.read(info.filename))
+            for name, data in (extra or {}).items():
+                zout.writestr(name, data)
+        if method is not None:
+            data = bytearray(target.read_bytes())
+            central = data.index(b"PK\x01\x02")
+            data[central + 10:central + 12] = method.to_bytes(2, "little")
+            target.write_bytes(bytes(data))
+        return target
+
+    def test_an_extra_file_in_a_sample_folder_is_not_a_sample(self) -> None:
+        """Only samples/<id>_epoch_<n>.json and samples/<id>_epoch_<n>/sample.json are samples: another file in a
+        sample folder (an attachment) is ignored, and the import is unchanged."""
+        target = self.repacked({"samples/1_epoch_1/attachment.json": b'{"not": "a sample"}'})
+        records = self.imp("inspect", str(target))
+        self.assertEqual(len(records), 10)
+        self.assertEqual(sum(r["outcome"] == "pass" for r in records), 6)
+
+    def test_an_unsupported_compression_method_is_named(self) -> None:
+        """A member compressed with a method this Python lacks is refused naming the method and the member."""
+        target = self.repacked(method=97)
+        self.assertInputError(self.run_gate("import", "inspect", str(target)), "compressed with method 97",
+                              "inspect log convert")
+
+    def test_a_timeout_error_message_alone_is_a_timeout(self) -> None:
+        """A sample error whose message is `TimeoutError(...)`, with no traceback at all, is harness_timeout."""
+        log = load(INS_OK)
+        log["samples"][0]["scores"] = {}
+        log["samples"][0]["error"] = {"message": "TimeoutError('the sandbox took too long')", "traceback": None}
+        path = self.write_json("log.json", log)
+        first = next(r for r in self.imp("inspect", str(path)) if r["harness"].get("error"))
+        self.assertOutcome(first, "unscoreable", "harness_timeout")
+
+    def test_a_log_with_no_results_and_no_scorers_uses_its_one_score(self) -> None:
+        """Without a results block or declared scorers, the one score key the samples carry is the headline."""
+        log = load(INS_OK)
+        log.pop("results", None)
+        log["eval"].pop("scorers", None)
+        path = self.write_json("log.json", log)
+        records = self.imp("inspect", str(path))
+        self.assertEqual(sum(r["outcome"] == "pass" for r in records), 6)
+        self.assertEqual({r["harness"]["scorer"] for r in records}, {"match"})
+        for sample in log["samples"]:
+            sample["scores"]["other"] = sample["scores"]["match"]
+        path = self.write_json("log.json", log)
+        self.assertInputError(self.run_gate("import", "inspect", str(path)), "headline score")

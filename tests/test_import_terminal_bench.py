@@ -221,3 +221,20 @@ class TaskIdsFollowCheckRules(ImportCase):
         results["results"][0]["task_id"] += "\x1b"
         path = self.write_json("results.json", results)
         self.assertInputError(self.run_gate("import", "terminal-bench", str(path)), "results[0].task_id", "printable")
+
+
+class StatedAccuracy(ImportCase):
+    def test_a_stated_accuracy_the_trials_do_not_give_is_noted(self) -> None:
+        """The file's own accuracy is checked against its trials: a mismatch is a note on stderr naming both, and a
+        matching figure prints none."""
+        data = load(TB_RESULTS)
+        resolved = sum(1 for t in data["results"] if t["is_resolved"] is True)
+        path = self.write_json("results.json", data)
+        code, _, err = self.run_gate("import", "terminal-bench", str(path))
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("stated accuracy", err)
+        data["accuracy"] = 0.99
+        path = self.write_json("results.json", data)
+        code, _, err = self.run_gate("import", "terminal-bench", str(path))
+        self.assertEqual(code, 0, err)
+        self.assertIn(f"stated accuracy 0.99 != {resolved}/{len(data['results'])} resolved trials", err)

@@ -129,7 +129,8 @@ class Balance(GateCase):
         """With task_count one above the tasks that exited, the ledger does not balance: 41 entries, 40 exits."""
         manifest, records = valid_ledger(with_ids=False)
         manifest["dataset"]["task_count"] = 41
-        self.blocked(manifest, records, "ledger_does_not_balance")
+        messages = self.blocked(manifest, records, "ledger_does_not_balance")
+        self.assertEqual(messages[0], "29 pass + 8 fail + 3 unscoreable = 40 exits vs 41 entries")
         _, report = self.check_json(manifest, records)
         self.assertEqual((report["ledger"]["entries"], report["ledger"]["exits"]), (41, 40))
 

@@ -648,3 +648,35 @@ class TheHeadlineIsTheGates(GateCase):
         self.assertRegex(out, r"(?m)^  solved\s*: .*<- pass@2: a task counts as passed if any of its samples passed$")
         manifest["metrics"][0]["headline"] = True
         self.blocked(manifest, records, "headline_redefined")
+
+
+class MetricEdgeCases(GateCase):
+    def test_an_undefined_metric_is_never_the_headline_in_json(self) -> None:
+        """An undefined metric, before or after the one that counts the headline, is marked headline false."""
+        manifest, records = valid_ledger()
+        for metrics in ([metric("pass_rate", "outcome == 'pass'"), metric("bad", "outcome.upper == 1")],
+                        [metric("bad", "outcome.upper == 1"), metric("pass_rate", "outcome == 'pass'")]):
+            with self.subTest(order=[m["name"] for m in metrics]):
+                _, report = self.check_json({**manifest, "metrics": metrics}, records)
+                flags = {m["name"]: m["headline"] for m in report["metrics"]}
+                self.assertEqual(flags, {"pass_rate": True, "bad": False})
+
+    def test_a_token_count_beyond_any_real_run_is_refused(self) -> None:
+        """total_tokens of 10^18 on one attempt is an input error naming the field (sums stay exact and finite)."""
+        manifest, records = valid_ledger()
+        records[4]["total_tokens"] = 10**18
+        self.assertInputError(self.check(manifest, records), "runs.jsonl:5:", "total_tokens")
+        records[4]["total_tokens"] = 10**15
+        self.publishable(manifest, records)
+
+    def test_the_secondary_with_no_scored_failure_is_k_of_k(self) -> None:
+        """With every scored task passing and some unscoreable, the secondary is k/k, its upper bound exactly 1."""
+        manifest, records = valid_ledger()
+        records = [dict(r, outcome="pass") if r["outcome"] == "fail" else r for r in records]
+        manifest["controls"] = [c for c in manifest["controls"] if c["role"] == "positive"]
+        manifest["control_runs"] = [{"role": "no_edit", "runs": "noedit.jsonl", "max_pass_rate": 0.05}]
+        self.write_jsonl("noedit.jsonl", [dict(r, outcome="fail", reason=None, run_id="n") for r in records])
+        report = self.publishable(manifest, records)
+        self.assertEqual((report["secondary"]["k"], report["secondary"]["n"]), (37, 37))
+        self.assertEqual(report["secondary"]["ci_high"], 1.0)
+        self.assertLess(report["secondary"]["ci_low"], 1.0)

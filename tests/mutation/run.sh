@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of gate.py with cosmic-ray and the stdlib unittest suite (what `make mutation` runs).
 #
-#   bash tests/mutation/run.sh                      # seeded random sample (MUTATION_SAMPLE, default 400)
+#   bash tests/mutation/run.sh                      # seeded sample by mutant identity (MUTATION_SAMPLE, default 400)
 #   MUTATION_SAMPLE=0 bash tests/mutation/run.sh    # every mutant (~7,300; many hours on 2 cores)
 #   MUTATION_SEED=7 MUTATION_SAMPLE=200 bash tests/mutation/run.sh
 #
@@ -9,7 +9,7 @@
 # untracked files, not drafts/): the checkout is never touched. The tool goes into a throwaway venv
 # (set MUTATION_VENV to reuse an existing one that has cosmic-ray). The session database and the list
 # of survivors are kept in MUTATION_OUT (default: a fresh temporary folder, printed at the end).
-# Killed = the suite failed or timed out; the score is killed / (killed + survived) over the mutants run.
+# Killed = the suite failed or timed out; the score is killed / (killed + survived), equivalent survivors apart.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
@@ -58,58 +58,81 @@ db=$out/session.sqlite
 rm -f "$db"
 "$venv/bin/cosmic-ray" init "$out/cosmic-ray.toml" "$db"
 
-# Mark everything outside a seeded random sample as skipped (cosmic-ray's own filters do the same).
-"$venv/bin/python" - "$db" "$sample" "$seed" <<'PY'
+# Mark everything outside a seeded sample as skipped (cosmic-ray's own filters do the same). The sample
+# is drawn by mutant identity -- file, line, column, operator, occurrence -- never by cosmic-ray's
+# random job ids, so the same seed on the same gate.py redraws exactly the same mutants.
+"$venv/bin/python" - "$db" "$sample" "$seed" "$out/sample.txt" <<'PY'
 import random
 import sys
 
 from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
-db_path, sample, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+db_path, sample, seed, listing = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+
+
+def identity(item):
+    return " ".join(f"{m.module_path}:{m.start_pos[0]}:{m.start_pos[1]}:{m.operator_name}#{m.occurrence}"
+                    for m in item.mutations)
+
+
 with use_db(db_path, WorkDB.Mode.open) as db:
-    ids = sorted(item.job_id for item in db.work_items)
-    total = len(ids)
-    if 0 < sample < total:
-        keep = set(random.Random(seed).sample(ids, sample))
-        for job_id in ids:
-            if job_id not in keep:
-                db.set_result(job_id, WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not in sample"))
-        print(f"mutants: {total} total, sampling {sample} with seed {seed}")
-    else:
-        print(f"mutants: {total} total, running all")
+    items = {identity(item): item.job_id for item in db.work_items}
+    keys = sorted(items)
+    total = len(keys)
+    chosen = set(random.Random(seed).sample(keys, sample)) if 0 < sample < total else set(keys)
+    for key in keys:
+        if key not in chosen:
+            db.set_result(items[key], WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not in sample"))
+    with open(listing, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(sorted(chosen)) + "\n")
+    print(f"mutants: {total} total, {'sampling %d with seed %d' % (len(chosen), seed) if len(chosen) < total else 'running all'}")
 PY
 
 "$venv/bin/cosmic-ray" exec "$out/cosmic-ray.toml" "$db"
 
-"$venv/bin/python" - "$db" "$out/survivors.txt" <<'PY'
+# Survivors listed in tests/mutation/equivalent.txt (one identity per line, `#` and a reason after it) are
+# reported apart and not scored: no test can tell them from the original.
+"$venv/bin/python" - "$db" "$out/survivors.txt" "$root/tests/mutation/equivalent.txt" <<'PY'
+import os
 import sys
 
 from cosmic_ray.work_db import WorkDB, use_db
 from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
-db_path, survivors_path = sys.argv[1], sys.argv[2]
-killed = survived = incompetent = 0
+db_path, survivors_path, equivalent_path = sys.argv[1], sys.argv[2], sys.argv[3]
+equivalent = set()
+if os.path.exists(equivalent_path):
+    for line in open(equivalent_path, encoding="utf-8"):
+        key = line.split("#", 1)[0].strip()
+        if key:
+            equivalent.add(key)
+killed = survived = same = incompetent = 0
 lines = []
 with use_db(db_path, WorkDB.Mode.open) as db:
     for item, result in db.completed_work_items:
         if result.worker_outcome == WorkerOutcome.SKIPPED:
             continue
+        key = " ".join(f"{m.module_path}:{m.start_pos[0]}:{m.start_pos[1]}:{m.operator_name}#{m.occurrence}"
+                       for m in item.mutations)
         if result.worker_outcome == WorkerOutcome.ABNORMAL or result.test_outcome == TestOutcome.INCOMPETENT:
             incompetent += 1
         elif result.test_outcome == TestOutcome.SURVIVED:
+            if key in equivalent:
+                same += 1
+                continue
             survived += 1
-            for mut in item.mutations:
-                lines.append(f"{item.job_id} {mut.module_path}:{mut.start_pos[0]}:{mut.start_pos[1]} {mut.operator_name} #{mut.occurrence}")
+            lines.append(key)
             lines.append(result.diff or "")
         else:
             killed += 1
 with open(survivors_path, "w", encoding="utf-8") as fh:
     fh.write("\n".join(lines) + "\n")
-run = killed + survived
-score = 100.0 * killed / run if run else 0.0
-print(f"mutation: {run} mutants run, {killed} killed, {survived} survived, {incompetent} incompetent (not counted)")
-print(f"mutation score: {score:.1f}%")
+scored = killed + survived
+score = 100.0 * killed / scored if scored else 0.0
+print(f"mutation: {scored + same} mutants run, {killed} killed, {survived} survived, {same} equivalent "
+      f"(listed, not scored), {incompetent} incompetent (not counted)")
+print(f"mutation score: {score:.1f}% of the non-equivalent mutants killed")
 PY
 echo "session: $db"
 echo "survivors: $out/survivors.txt"
