@@ -128,6 +128,10 @@ _DECODER = json.JSONDecoder(
 )
 # Attempt records parse first without the duplicate-key hook (see the JSONL section).
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# A harness's own file may hold NaN where it has no number (Inspect writes a bare NaN for an unscored
+# sample); it is read as float("nan"), and an importer decides what it means where it matters.
+_NAN_DECODER = json.JSONDecoder(object_pairs_hook=_strict_object, parse_constant=lambda name: float(name),
+                                parse_float=_finite_float)
 
 
 class _TooDeep(ValueError):
@@ -244,13 +248,14 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
         raise GateError(f"{where}:{line}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
 
 
-def parse_json(text: str, where: str) -> Any:
-    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep nesting."""
+def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
+    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep nesting
+    (`allow_nan`: a harness's file may hold NaN and Infinity, read as floats)."""
     try:
         deep = _depth_problem(text)
         if deep is not None:
             raise _TooDeep(deep)
-        value = _DECODER.decode(text)
+        value = (_NAN_DECODER if allow_nan else _DECODER).decode(text)
         if "\\u" in text:
             _check_unicode(value, text, where)
         return value
@@ -318,10 +323,10 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
     return text
 
 
-def load_json_file(path: Path, label: str | None = None, cap: int = MAX_FILE_BYTES) -> Any:
+def load_json_file(path: Path, label: str | None = None, cap: int = MAX_FILE_BYTES, allow_nan: bool = False) -> Any:
     """Read and strictly parse a whole JSON file (manifests, cards, task lists, harness results)."""
     where = label or str(path)
-    return parse_json(_decode_utf8(_read_bytes(path, cap), where), where)
+    return parse_json(_decode_utf8(_read_bytes(path, cap), where), where, allow_nan)
 
 
 def canonical_json(value: Any) -> bytes:
@@ -3588,7 +3593,10 @@ def render_compare_svg(comp: Comparison) -> str:
 # Importers: harness result files into the ledger (a leaf: nothing above depends on it)
 #
 # Each format is one entry of IMPORTERS (which drives the command line) and one pure function
-# `_<format>_attempt` that maps one harness verdict to (outcome, reason).
+# `_<format>_attempt` that maps one harness verdict to (outcome, reason). Every importer writes one
+# record per declared task x attempt, never dropping a task, and keeps what the harness recorded
+# beside the verdict: the wall clock, cost and tokens where it reports them, and its own
+# identifiers under "harness".
 #####################################################################
 
 
@@ -3601,11 +3609,14 @@ class Imported(NamedTuple):
     attempt_budget: int
     extra_reasons: tuple[str, ...]
     run_id: str
-    source: str
+    source: str  # the importer's name, which is also how check names the control commands to run
     dataset_name: str | None = None
     envelope: Mapping[str, object] = MappingProxyType({})
     rerun_hint: str = ""
     notes: tuple[str, ...] = ()  # non-fatal observations for stderr
+    subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
+    strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
+    draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
 
 
 class ImportOptions(NamedTuple):
@@ -3613,19 +3624,59 @@ class ImportOptions(NamedTuple):
     dataset_ids: list[str] | None
     partial_as: str
     threshold: float
+    control: str | None = None
 
 
 Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
+# What a harness measured beside the verdict, written into the record when present.
+MEASURES = ("wall_clock_s", "cost_usd", "input_tokens", "output_tokens")
 
 
-def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: dict[str, object]) -> dict[str, object]:
+def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: dict[str, object],
+            measures: Mapping[str, object] | None = None) -> dict[str, object]:
     outcome, reason = verdict
-    return {"run_id": run_id, "task_id": task_id, "attempt": attempt, "outcome": outcome, "reason": reason,
-            "harness": harness}
+    record: dict[str, object] = {"run_id": run_id, "task_id": task_id, "attempt": attempt, "outcome": outcome,
+                                 "reason": reason}
+    for key, value in (measures or {}).items():
+        if value is not None:
+            record[key] = value
+    record["harness"] = harness
+    return record
 
 
-def _sorted_records(records: Iterable[dict[str, object]]) -> tuple[dict[str, object], ...]:
-    return tuple(sorted(records, key=lambda rec: (cast(str, rec["task_id"]), cast(int, rec["attempt"]))))
+def _finished(records: Iterable[dict[str, object]], notes: list[str]) -> tuple[dict[str, object], ...]:
+    """Sorted records; a wall clock only some attempts have is dropped from all (check wants all or none)."""
+    ordered = sorted(records, key=lambda rec: (cast(str, rec["task_id"]), cast(int, rec["attempt"])))
+    timed = sum("wall_clock_s" in rec for rec in ordered)
+    if 0 < timed < len(ordered):
+        notes.append(f"wall_clock_s left out: {len(ordered) - timed} of {len(ordered)} attempts have no timestamps "
+                     "(check wants it on every attempt or none)")
+        for rec in ordered:
+            rec.pop("wall_clock_s", None)
+    return tuple(ordered)
+
+
+def _seconds_between(start: object, end: object) -> float | None:
+    """Seconds from one ISO-8601 timestamp to another (`Z` or an offset, or both naive), or None."""
+    from datetime import datetime
+
+    if not isinstance(start, str) or not isinstance(end, str):
+        return None
+    try:
+        began, ended = (datetime.fromisoformat(t.strip().replace("Z", "+00:00")) for t in (start, end))
+        seconds = (ended - began).total_seconds()
+    except (ValueError, TypeError):  # TypeError: one naive, one aware
+        return None
+    return round(seconds, 3) if 0 <= seconds < 1e9 else None
+
+
+def _count_field(value: object) -> int | None:
+    return cast(int, value) if _is_int(value) and 0 <= cast(int, value) <= _MAX_COUNT else None
+
+
+def _cost_field(value: object) -> float | None:
+    return float(cast(float, value)) if _is_number(value) and math.isfinite(cast(float, value)) and \
+        0 <= cast(float, value) <= _MAX_COUNT else None
 
 
 def _one_path(paths: Sequence[Path], fmt: str) -> Path:
@@ -3673,6 +3724,15 @@ def _memberships(lists: Mapping[str, list[str]]) -> dict[str, list[str]]:
     return member
 
 
+def _sub(value: object) -> dict[str, Any]:
+    """A nested object of a harness file, or {} where the harness wrote something else (or nothing)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _harness_json(path: Path, allow_nan: bool = False) -> dict[str, object]:
+    return _obj(load_json_file(path, cap=MAX_HARNESS_BYTES, allow_nan=allow_nan), str(path))
+
+
 # -- SWE-bench ------------------------------------------------------
 
 # make_run_report puts every dataset instance in exactly one of these five
@@ -3689,41 +3749,91 @@ _SWEBENCH_COUNTS = {
     "empty_patch_instances": "empty_patch_ids",
     "error_instances": "error_ids",
     "completed_instances": "completed_ids",
+    "incomplete_instances": "incomplete_ids",
     "infra_failure_instances": "infra_failure_ids",
     "ambiguous_failure_instances": "ambiguous_failure_ids",
 }
+# Every key a run report writes, from swebench 2.0.0 to 5.x, the SWE-bench-java / Multi-SWE-bench
+# fork (`resolved` for resolved_ids, no schema_version) and Multi-SWE-bench's final_report.json.
+_SWEBENCH_REPORT_KEYS = frozenset({
+    *_SWEBENCH_PRIMARY, *_SWEBENCH_ADVISORY, *_SWEBENCH_COUNTS, "resolved", "completed_ids", "submitted_ids",
+    "total_instances", "submitted_instances", "unstopped_instances", "unstopped_containers", "unremoved_images",
+    "failure_reasons", "schema_version",
+})
+# sb-cli's summary counts (sb_cli/get_report.py); a report that has only these names no instance.
+_SBCLI_COUNTS = ("resolved_instances", "total_instances", "submitted_instances", "error_instances",
+                 "pending_instances", "completed_instances", "failed_instances")
 # get_results.py order: no_generation (no log dir / no patch.diff), then
 # no_logs (no test_output.txt), then the re-graded resolved flag.
 _EXPERIMENTS_LISTS = ("no_generation", "no_logs", "resolved")
 _TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
 
 
+def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
+    """A declared instance set written by the harness: SWE-bench-java's index.json (instance id -> info)."""
+    if data and all(isinstance(key, str) and isinstance(value, dict) for key, value in data.items()) and \
+            not set(data) & _SWEBENCH_REPORT_KEYS:
+        return [_task_id(key, f"{where}: {key!r}") for key in data]
+    return None
+
+
 def import_swebench(options: ImportOptions) -> Imported:
-    """Import a SWE-bench run report (schema_version 2) or an experiments results.json."""
-    path = _one_path(options.files, "swebench")
-    data = _obj(load_json_file(path, cap=MAX_HARNESS_BYTES), str(path))
-    if "schema_version" in data:
-        return _swebench_report(path, data, options.dataset_ids)
-    if "resolved" in data and "resolved_ids" not in data:
-        return _swebench_experiments(path, data, options.dataset_ids)
-    raise GateError(
-        f"{path}: not a SWE-bench run report (no 'schema_version') nor an experiments "
-        f"results.json (no 'resolved')"
-    )
+    """Import a SWE-bench run report (any harness version, the java fork, Multi-SWE-bench's final report),
+    an experiments results.json, or a per-instance logs folder; an index.json may declare the dataset."""
+    files = list(options.files)
+    folders = [p for p in files if p.is_dir()]
+    if folders:
+        if len(folders) > 1:
+            raise GateError(f"import swebench: takes one logs folder, got {len(folders)}")
+        reports = [p for p in files if p not in folders]
+        return _swebench_logs(folders[0], [_harness_json(p) for p in reports], reports, options.dataset_ids)
+    declared = options.dataset_ids
+    data_files = []
+    for path in files:
+        data = _harness_json(path)
+        index = _swebench_index(data, str(path))
+        if index is not None:
+            if declared is not None:
+                raise GateError(f"{path}: a second declared instance set (one index.json or --dataset-ids)")
+            declared = index
+        else:
+            data_files.append((path, data))
+    if len(data_files) != 1:
+        raise GateError(f"import swebench: takes one report (and optionally its index.json), got {len(data_files)}")
+    path, data = data_files[0]
+    if "resolved" in data and not set(data) & {"resolved_ids", "unresolved_ids", "total_instances"}:
+        return _swebench_experiments(path, data, declared)
+    if set(data) & {"resolved_ids", "resolved", "unresolved_ids", "error_ids"}:
+        return _swebench_report(path, data, declared)
+    if set(data) & set(_SBCLI_COUNTS):
+        raise GateError(
+            f"{path}: an sb-cli summary with counts only ({', '.join(k for k in _SBCLI_COUNTS if k in data)}): it names "
+            "no instance, so no task can be checked; import the run report with the id lists instead (the "
+            "harness's <model>.<run_id>.json, or the report sb-cli get-report saves beside the .response.json)")
+    raise GateError(f"{path}: not a SWE-bench run report (no resolved_ids / resolved lists) nor an experiments "
+                    f"results.json (no 'resolved')")
 
 
 def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], dict[str, str]]:
     """The report's id lists, checked against its stated counts, and its failure reasons."""
+    unknown = sorted(set(data) - _SWEBENCH_REPORT_KEYS)
+    if unknown:
+        raise GateError(f"{where}: unknown key(s) {', '.join(unknown[:5])} for a SWE-bench run report")
+    if data.get("schema_version", 2) != 2:
+        _expected(f"{where}: schema_version", "2", data["schema_version"])
+    if "resolved" in data and "resolved_ids" in data:
+        raise GateError(f"{where}: both resolved and resolved_ids: one report holds one of them")
     lists: dict[str, list[str]] = {}
     for key in _SWEBENCH_PRIMARY:
-        if key not in data:
+        if "schema_version" in data and key not in data:
             raise GateError(f"{where}: {key}: missing (schema_version 2 always writes it)")
-        lists[key] = _id_list(data, key, where)
+        source = "resolved" if key == "resolved_ids" and "resolved" in data else key
+        lists[key] = _id_list(data, source, where) if source in data else []
     for key in (*_SWEBENCH_ADVISORY, "completed_ids"):
         if key in data:
             lists[key] = _id_list(data, key, where)
     for count_key, list_key in _SWEBENCH_COUNTS.items():
-        if count_key in data and list_key in lists:
+        if count_key in data and list_key in lists and (list_key in data or list_key == "resolved_ids"):
             stated = _int(data[count_key], f"{where}.{count_key}")
             if stated != len(lists[list_key]):
                 raise GateError(f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids")
@@ -3734,21 +3844,21 @@ def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[st
     return lists, reasons
 
 
-def _swebench_declared(seen: set[str], total: int, dataset_ids: list[str] | None, where: str) -> list[str]:
-    """The declared instances: the report's own lists, or --dataset-ids when it leaves some out."""
+def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str] | None, where: str) -> list[str]:
+    """The declared instances: the report's own lists, or --dataset-ids / index.json when it leaves some out."""
     if dataset_ids is None:
-        if len(seen) != total:
+        if total is not None and len(seen) != total:
             raise GateError(
                 f"{where}: total_instances is {total} but the id lists name {len(seen)} ids; "
-                f"pass --dataset-ids FILE with the {total} declared instance ids"
+                f"pass --dataset-ids FILE (or the harness's index.json) with the {total} declared instance ids"
             )
         return sorted(seen)
     declared = _declared_ids(dataset_ids)
-    if len(declared) != total:
-        raise GateError(f"{where}: total_instances is {total} but --dataset-ids lists {len(declared)} ids")
+    if total is not None and len(declared) < total:
+        raise GateError(f"{where}: total_instances is {total} but the declared set lists {len(declared)} ids")
     stray = seen.difference(declared)
     if stray:
-        raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
+        raise GateError(f"{where}: ids not in the declared set: {_preview(stray)}")
     return declared
 
 
@@ -3774,11 +3884,7 @@ def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | Non
 
 def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
     where = str(path)
-    if data["schema_version"] != 2:
-        _expected(f"{where}: schema_version", "2", data["schema_version"])
-    if "total_instances" not in data:
-        raise GateError(f"{where}: total_instances: missing")
-    total = _int(data["total_instances"], f"{where}.total_instances")
+    total = _int(data["total_instances"], f"{where}.total_instances") if "total_instances" in data else None
     lists, reasons = _swebench_report_lists(data, where)
     member = _memberships(lists)
     seen = {tid for key in _SWEBENCH_PRIMARY for tid in lists[key]}
@@ -3790,10 +3896,11 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
     stray = set(reasons).difference(seen)
     if stray:
         raise GateError(f"{where}.failure_reasons: ids in no outcome list: {_preview(stray)}")
-    run_id = path.stem  # make_run_report names the file "<model>.<run_id>.json"
+    run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
     notes: list[str] = []
     records: list[dict[str, object]] = []
     infra = set(lists.get("infra_failure_ids", []))
+    form = "swebench-report" if "schema_version" in data else "swebench-report-unversioned"
     for tid in declared:
         in_lists = member.get(tid, [])
         primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
@@ -3802,11 +3909,13 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
             notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
         if tid in infra and status not in ("unresolved_ids", "error_ids"):
             notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
-        harness: dict[str, object] = {"format": "swebench-report", "instance_id": tid, "status_list": status,
-                                      "lists": in_lists}
+        harness: dict[str, object] = {"format": form, "instance_id": tid, "status_list": status, "lists": in_lists}
         if tid in reasons:
             harness["failure_reason"] = reasons[tid]
         records.append(_record(run_id, tid, 1, _swebench_attempt(status, tid in infra, reasons.get(tid)), harness))
+    resolved = len(lists["resolved_ids"])
+    notes.append(f"the report's own figure: resolved {resolved} of total_instances "
+                 f"{total if total is not None else len(declared)}")
     return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation",
                               "python -m swebench.harness.run_evaluation --dataset_name ... "
                               "--predictions_path ... --run_id ...")
@@ -3814,10 +3923,10 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
 
 def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
                        harness: str, rerun_hint: str) -> Imported:
-    """Both SWE-bench forms: one attempt per instance."""
-    return Imported(records=_sorted_records(records), task_ids=tuple(declared), attempt_mode="retry", attempt_budget=1,
-                    extra_reasons=(), run_id=run_id, source="swebench", envelope={"harness": harness},
-                    rerun_hint=rerun_hint, notes=tuple(notes))
+    """Every SWE-bench form: one attempt per instance."""
+    return Imported(records=_finished(records, notes), task_ids=tuple(declared), attempt_mode="retry",
+                    attempt_budget=1, extra_reasons=(), run_id=run_id, source="swebench",
+                    envelope={"harness": harness}, rerun_hint=rerun_hint, notes=tuple(notes))
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
@@ -3863,6 +3972,69 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
                               "python -m analysis.get_results evaluation/<split>/<submission>")
 
 
+def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
+    """One instance folder of logs/run_evaluation/<run>/<model>/: its report.json is the grading itself."""
+    path = folder / tid / "report.json"
+    harness: dict[str, object] = {"format": "swebench-instance-logs", "instance_id": tid}
+    if not path.is_file():
+        log = folder / tid / "test_output.txt"
+        timed_out = False
+        if log.is_file():
+            try:
+                with open_input(log) as handle:
+                    timed_out = b"Timeout error:" in handle.read(MAX_FILE_BYTES)
+            except OSError:
+                timed_out = False
+        harness["report"] = None
+        return ("unscoreable", "harness_timeout" if timed_out else "grader_error"), harness
+    entry = _harness_json(path).get(tid)
+    grade = _obj(entry, f"{path}: {tid!r}")
+    resolved = grade.get("resolved")
+    harness.update({key: grade.get(key) for key in ("patch_is_None", "patch_exists", "patch_successfully_applied",
+                                                     "resolved", "infra_failure") if key in grade})
+    if grade.get("infra_failure") is True:
+        return ("unscoreable", "env_flake"), harness
+    if not isinstance(resolved, bool):
+        _expected(f"{path}: {tid}.resolved", "true or false", resolved)
+    return ("pass" if resolved else "fail", None), harness
+
+
+def _swebench_logs(folder: Path, reports: list[dict[str, object]], report_paths: list[Path],
+                   dataset_ids: list[str] | None) -> Imported:
+    """A per-instance logs folder: the ground truth, checked against a summary report when one is given."""
+    instances = sorted(p.name for p in folder.iterdir() if p.is_dir())
+    if not instances:
+        raise GateError(f"{folder}: no instance folders (logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json)")
+    for name in instances:
+        _task_id(name, f"{folder}: folder {name!r}")
+    declared = _declared_ids(dataset_ids) if dataset_ids is not None else instances
+    stray = set(instances).difference(declared)
+    if stray:
+        raise GateError(f"{folder}: instance folders not in --dataset-ids: {_preview(stray)}")
+    run_id = folder.parent.name if folder.parent.name else folder.name
+    notes: list[str] = []
+    records: list[dict[str, object]] = []
+    summary = _memberships(_swebench_report_lists(reports[0], str(report_paths[0]))[0]) if reports else {}
+    disagree = []
+    for tid in declared:
+        if tid in instances:
+            verdict, harness = _swebench_instance_report(folder, tid)
+        else:
+            verdict, harness = ("unscoreable", "missing_artifact"), {"format": "swebench-instance-logs",
+                                                                     "instance_id": tid, "absent": True}
+        if summary:
+            stated = next((key for key in _SWEBENCH_PRIMARY if key in summary.get(tid, [])), None)
+            if _swebench_attempt(stated, False, None)[0] != verdict[0]:
+                disagree.append(tid)
+        records.append(_record(run_id, tid, 1, verdict, harness))
+    if disagree:
+        notes.append(f"the summary report disagrees with the instance logs on {len(disagree)} instance(s) "
+                     f"({_preview(disagree)}): the logs are what the harness graded, and were imported")
+    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation (instance logs)",
+                              "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
+                              "--run_id ...")
+
+
 # -- Inspect AI -----------------------------------------------------
 
 _INSPECT_STATUSES = ("started", "success", "cancelled", "error")
@@ -3875,51 +4047,99 @@ def _convert_hint(path: Path) -> str:
     return f"inspect log convert --to json --output-dir DIR {path}"
 
 
+def _zstd_decompressor() -> Callable[[bytes, int], bytes] | None:
+    """zstd from the standard library (Python 3.14+) or from the `zstandard` package Inspect itself
+    installs; None when neither is importable. Never a new dependency."""
+    try:
+        from compression import zstd  # type: ignore[import-not-found]
+
+        return lambda data, size: cast(bytes, zstd.decompress(data))
+    except ImportError:
+        pass
+    try:
+        import zstandard  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return lambda data, size: cast(bytes, zstandard.ZstdDecompressor().decompress(data, max_output_size=max(size, 1)))
+
+
+def _raw_member(path: Path, info: Any) -> bytes:
+    """A zip member's compressed bytes, read past its local header (zipfile cannot inflate zstd before 3.14)."""
+    import struct
+
+    with open_input(path) as handle:
+        handle.seek(info.header_offset)
+        header = handle.read(30)
+        if len(header) != 30 or header[:4] != b"PK\x03\x04":
+            raise GateError(f"{path}: {info.filename}: no local file header where the directory says")
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        handle.seek(info.header_offset + 30 + name_length + extra_length)
+        data: bytes = handle.read(info.compress_size)
+    return data
+
+
 def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
-    """(header, samples) from a .eval archive; refuses what this Python cannot inflate."""
+    """(header, samples) from a .eval archive; zstd members are read where this Python can inflate them."""
     import zipfile  # deferred, like every import the check path does not need: start-up is budgeted
 
     supported = set(_STDLIB_ZIP_METHODS)
-    zstd = getattr(zipfile, "ZIP_ZSTANDARD", None)
-    if isinstance(zstd, int):
-        supported.add(zstd)
-    try:
-        archive = zipfile.ZipFile(path)
-    except (OSError, zipfile.BadZipFile) as exc:
-        raise GateError(f"{path}: cannot open .eval archive: {exc}") from None
+    native_zstd = getattr(zipfile, "ZIP_ZSTANDARD", None)
+    if isinstance(native_zstd, int):
+        supported.add(native_zstd)
+    zstd = None if _ZSTD_METHOD in supported else _zstd_decompressor()
+    with open_input(path) as handle:
+        try:
+            archive = zipfile.ZipFile(handle)
+        except (OSError, zipfile.BadZipFile) as exc:
+            raise GateError(f"{path}: cannot open .eval archive: {exc}") from None
+        return _read_eval_members(path, archive, supported, zstd)
+
+
+def _read_eval_members(path: Path, archive: Any, supported: set[int],
+                       zstd: Callable[[bytes, int], bytes] | None) -> tuple[dict[str, object], list[dict[str, object]]]:
+    import zlib
+
     with archive:
-        infos = archive.infolist()
-        for info in infos:
-            if info.compress_type not in supported:
+        infos = {info.filename: info for info in archive.infolist()}
+        for info in infos.values():
+            if info.compress_type not in supported and not (info.compress_type == _ZSTD_METHOD and zstd):
                 what = "zstd" if info.compress_type == _ZSTD_METHOD else f"method {info.compress_type}"
+                hint = " (install the zstandard package, which Inspect uses, or" if info.compress_type == _ZSTD_METHOD \
+                    else " ("
                 raise GateError(
                     f"{path}: {info.filename}: compressed with {what}, which Python "
-                    f"{sys.version_info.major}.{sys.version_info.minor} cannot read; convert it "
-                    f"with `{_convert_hint(path)}` and import DIR/{path.stem}.json"
+                    f"{sys.version_info.major}.{sys.version_info.minor} cannot read{hint} convert it "
+                    f"with `{_convert_hint(path)}` and import DIR/{path.stem}.json)"
                 )
-        names = {info.filename for info in infos}
-        sizes = {info.filename: info.file_size for info in infos}
 
         def member(name: str) -> object:
-            if sizes[name] > MAX_HARNESS_BYTES:  # declared before inflating; zipfile stops at the declared size
-                raise GateError(f"{path}: {name}: declares {sizes[name]:,} bytes uncompressed, more than the gate "
+            info = infos[name]
+            if info.file_size > MAX_HARNESS_BYTES:  # declared before inflating; nothing reads past it
+                raise GateError(f"{path}: {name}: declares {info.file_size:,} bytes uncompressed, more than the gate "
                                 f"reads ({MAX_HARNESS_BYTES:,})")
             try:
-                data = archive.read(name)
+                if info.compress_type == _ZSTD_METHOD and zstd is not None:
+                    data = zstd(_raw_member(path, info), info.file_size)
+                    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
+                        raise ValueError("size or CRC does not match the zip directory")
+                else:
+                    data = archive.read(name)
+            except GateError:
+                raise
             except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
                 raise GateError(f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`") from None
-            return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}")
+            return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}", allow_nan=True)
 
-        if "header.json" in names:
+        if "header.json" in infos:
             header = _obj(member("header.json"), f"{path}: header.json")
-        elif "_journal/start.json" in names:
+        elif "_journal/start.json" in infos:
             # The eval never finished: only the start journal was written.
             header = dict(_obj(member("_journal/start.json"), f"{path}: _journal/start.json"))
             header.setdefault("status", "started")
         else:
             raise GateError(f"{path}: neither header.json nor _journal/start.json in the archive")
         samples: list[dict[str, object]] = []
-        for name in sorted(names):
+        for name in sorted(infos):
             parts = name.split("/")
             # monolith samples/{id}_epoch_{n}.json, chunked samples/{id}_epoch_{n}/sample.json
             if parts[0] == "samples" and (
@@ -3930,19 +4150,41 @@ def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object
     return header, samples
 
 
-def _inspect_log(path: Path) -> tuple[dict[str, object], list[dict[str, object]], str]:
-    """(header, samples, format) from a .eval archive or a JSON log."""
+class _InspectLog(NamedTuple):
+    path: Path
+    header: dict[str, object]
+    samples: list[dict[str, object]]
+    fmt: str
+
+
+def _inspect_log(path: Path) -> _InspectLog:
+    """One log: a .eval archive or a JSON log (NaN allowed: Inspect writes it for unscored values)."""
     import zipfile
 
     where = str(path)
-    if path.suffix == ".eval" or zipfile.is_zipfile(path):
+    if path.suffix == ".eval" or (path.is_file() and zipfile.is_zipfile(path)):
         header, samples = _read_eval_zip(path)
-        return header, samples, "inspect-eval"
-    header = _obj(load_json_file(path, cap=MAX_HARNESS_BYTES), where)
+        return _InspectLog(path, header, samples, "inspect-eval")
+    header = _harness_json(path, allow_nan=True)
     raw = header.get("samples")
     samples = [] if raw is None else [_obj(item, f"{where}.samples[{i}]")
                                       for i, item in enumerate(_list(raw, f"{where}.samples"))]
-    return header, samples, "inspect-json"
+    return _InspectLog(path, header, samples, "inspect-json")
+
+
+def _inspect_logs(paths: Sequence[Path]) -> list[_InspectLog]:
+    """Every log given, a folder's logs included (an eval set: its eval-set.json and logs.json are not logs)."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.iterdir() if p.is_file() and (
+                p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json", "logs.json"))))
+            if not found:
+                raise GateError(f"{path}: a folder with no Inspect log in it (.json or .eval)")
+            files.extend(found)
+        else:
+            files.append(path)
+    return [_inspect_log(path) for path in files]
 
 
 def _inspect_headline(header: dict[str, object], where: str) -> str | None:
@@ -3969,24 +4211,39 @@ def _sample_id(value: object, where: str) -> str:
     return _task_id(str(value), where)
 
 
-def _inspect_declared(dataset: dict[str, object], samples: list[dict[str, object]], where: str) -> list[str]:
-    """The declared dataset: eval.dataset.sample_ids (int or str ids -> str), else the logged ids when
-    eval.dataset.samples confirms they are all of them."""
+def _inspect_selection(config: dict[str, object]) -> str | None:
+    """How a run chose part of its dataset, as the command line said it (`--limit 10`, `--sample-id 3,7`)."""
+    limit, ids = config.get("limit"), config.get("sample_id")
+    if ids is not None:
+        shown = ",".join(str(i) for i in ids) if isinstance(ids, list) else str(ids)
+        return f"--sample-id {shown[:200]}"
+    if isinstance(limit, list) and len(limit) == 2:
+        return f"--limit {limit[0] + 1 if isinstance(limit[0], int) else limit[0]}-{limit[1]}"
+    if limit is not None:
+        return f"--limit {limit}"
+    return None
+
+
+def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -> tuple[list[str], int | None]:
+    """The samples this run was to run (eval.dataset.sample_ids; ints and strings alike become strings), and
+    the size of the whole dataset they were chosen from (eval.dataset.samples)."""
+    dataset = _obj(_obj(log.header.get("eval"), f"{where}.eval").get("dataset"), f"{where}.eval.dataset")
+    full = dataset.get("samples") if _is_int(dataset.get("samples")) else None
     raw_ids = dataset.get("sample_ids")
     if raw_ids is not None:
         declared = [_sample_id(sid, f"{where}.eval.dataset.sample_ids[{i}]")
                     for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids"))]
         if len(set(declared)) != len(declared):
             raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
-        return declared
-    observed = sorted({str(s.get("id")) for s in samples})
-    count = dataset.get("samples")
-    if not isinstance(count, int) or count != len(observed):
-        raise GateError(
-            f"{where}: eval.dataset.sample_ids: missing and eval.dataset.samples ({count!r}) "
-            f"does not match the {len(observed)} sample ids in the log; cannot name the declared dataset"
-        )
-    return observed
+        return declared, cast("int | None", full)
+    observed = sorted({_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples})
+    limit = config.get("limit")
+    if (full is not None and full == len(observed)) or (_is_int(limit) and limit == len(observed)):
+        return observed, cast("int | None", full)  # the logged ids are every sample, or every one the limit allowed
+    raise GateError(
+        f"{where}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples ({full!r}) nor "
+        f"eval.config.limit ({limit!r}) matches the {len(observed)} sample ids in the log; cannot name the "
+        "declared samples")
 
 
 def _inspect_by_key(samples: list[dict[str, object]], declared: set[str], epochs: int,
@@ -3996,7 +4253,7 @@ def _inspect_by_key(samples: list[dict[str, object]], declared: set[str], epochs
     for i, sample in enumerate(samples):
         swhere = f"{where}.samples[{i}]"
         tid = _sample_id(sample.get("id"), f"{swhere}.id")
-        epoch = _int(sample.get("epoch"), f"{swhere}.epoch")
+        epoch = _int(sample.get("epoch", 1), f"{swhere}.epoch")
         if tid not in declared:
             raise GateError(f"{swhere}.id: {tid!r} is not in eval.dataset.sample_ids")
         if not 1 <= epoch <= epochs:
@@ -4037,21 +4294,42 @@ def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -
     return ("harness_timeout" if timed_out else "env_flake"), message
 
 
-def _inspect_value_outcome(value: object, partial_as: str, threshold: float, where: str) -> str:
+def _inspect_value_outcome(value: object, partial_as: str, threshold: float, where: str) -> Verdict:
     if isinstance(value, bool):
-        return "pass" if value else "fail"
+        return ("pass" if value else "fail"), None
     if isinstance(value, (int, float)):
-        if not math.isfinite(value):
-            raise GateError(f"{where}: non-finite score {value!r}")
-        return "pass" if value >= threshold else "fail"
+        if not math.isfinite(value):  # Score.unscored() is NaN: the scorer gave no verdict
+            return "unscoreable", "grader_error"
+        return ("pass" if value >= threshold else "fail"), None
     if isinstance(value, str):
         if value == "C":
-            return "pass"
+            return "pass", None
         if value in ("I", "N"):
-            return "fail"
+            return "fail", None
         if value == "P":
-            return partial_as
+            return partial_as, None
     raise GateError(f"{where}: score value {value!r} is not C/I/P/N, a boolean or a number")
+
+
+def _inspect_measures(sample: dict[str, object]) -> dict[str, object]:
+    """The sample's wall clock (total_time, s) and its tokens summed over the models it used."""
+    measures: dict[str, object] = {}
+    seconds = sample.get("total_time")
+    if _is_number(seconds) and 0 <= cast(float, seconds) < 1e9:
+        measures["wall_clock_s"] = round(float(cast(float, seconds)), 3)
+    usage = sample.get("model_usage")
+    if isinstance(usage, dict) and usage:
+        totals = [0, 0]
+        for model in usage.values():
+            if not isinstance(model, dict):
+                return measures
+            for index, key in enumerate(("input_tokens", "output_tokens")):
+                count = _count_field(model.get(key))
+                if count is None:
+                    return measures
+                totals[index] += count
+        measures.update(input_tokens=totals[0], output_tokens=totals[1])
+    return measures
 
 
 def _inspect_attempt(found: dict[str, object] | None, headline: str | None, options: ImportOptions,
@@ -4075,9 +4353,8 @@ def _inspect_attempt(found: dict[str, object] | None, headline: str | None, opti
         harness["score_value"] = None
         return ("unscoreable", "grader_error"), harness
     value = _obj(score, f"{where}.scores.{headline}").get("value")
-    harness["score_value"] = value
-    return (_inspect_value_outcome(value, options.partial_as, options.threshold, f"{where}.scores.{headline}.value"),
-            None), harness
+    harness["score_value"] = value if not (isinstance(value, float) and math.isnan(value)) else "NaN"
+    return _inspect_value_outcome(value, options.partial_as, options.threshold, f"{where}.scores.{headline}.value"), harness
 
 
 def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs: int) -> dict[str, object]:
@@ -4095,77 +4372,187 @@ def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs
     return envelope
 
 
-def _inspect_headline_checked(header: dict[str, object], by_key: Mapping[tuple[str, int], dict[str, object]],
+def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int], dict[str, object]],
                               where: str) -> str | None:
-    headline = _inspect_headline(header, where)
+    headline = _inspect_headline(log.header, where)
     if headline is None:
         # No results and no declared scorers: accept a single score key.
         keys = {k for s in by_key.values() for k in _score_keys(s)}
         if len(keys) == 1:
             headline = next(iter(keys))
-    # A wrong headline name must not turn every sample into grader_error.
     scored = [s for s in by_key.values() if s.get("error") is None]
+    results = log.header.get("results")
+    if scored and not any(_score_keys(s) for s in scored) and isinstance(results, dict) and results.get("scores") == []:
+        raise GateError(f"{where}: scoring was deferred (inspect eval --no-score): run `inspect score {log.path}` "
+                        "first, then import the scored log")
+    # A wrong headline name must not turn every sample into grader_error.
     if scored and not any(headline in _score_keys(s) for s in scored):
         raise GateError(f"{where}: no sample carries the headline score {headline!r}")
     return headline
 
 
-def import_inspect(options: ImportOptions) -> Imported:
-    """Import one Inspect AI eval log: one attempt per declared sample x epoch."""
-    path = _one_path(options.files, "inspect")
-    if options.partial_as not in ("pass", "fail"):
-        raise GateError(f"--partial-as: expected pass or fail, got {options.partial_as!r}")
-    where = str(path)
-    header, samples, fmt = _inspect_log(path)
-    status = header.get("status")
+def _stated_accuracy(header: dict[str, object]) -> str | None:
+    """The log's own figure, as Inspect states it (results.scores[0].metrics.accuracy)."""
+    results = header.get("results")
+    scores = results.get("scores") if isinstance(results, dict) else None
+    if not isinstance(scores, list) or not scores or not isinstance(scores[0], dict):
+        return None
+    metrics = scores[0].get("metrics")
+    accuracy = metrics.get("accuracy") if isinstance(metrics, dict) else None
+    value = accuracy.get("value") if isinstance(accuracy, dict) else None
+    if not _is_number(value):
+        return None
+    scored = scores[0].get("scored_samples")
+    return f"accuracy {value:g}" + (f" over {scored} scored sample(s), errored and NaN samples left out"
+                                     if _is_int(scored) else "")
+
+
+class _InspectPart(NamedTuple):
+    """One log's contribution: its records, declared ids, epochs, and what it says about itself."""
+
+    records: list[dict[str, object]]
+    declared: list[str]
+    epochs: int
+    full: int | None  # the whole dataset's size
+    selection: str | None
+    spec: dict[str, object]
+    config: dict[str, object]
+    notes: list[str]
+
+
+def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _InspectPart:
+    where = str(log.path)
+    status = log.header.get("status")
     if status not in _INSPECT_STATUSES:
         raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got {status!r}")
-    spec = _obj(header.get("eval"), f"{where}.eval")
-    config = _obj(spec.get("config"), f"{where}.eval.config")
-    dataset = _obj(spec.get("dataset"), f"{where}.eval.dataset")
+    spec = _obj(log.header.get("eval"), f"{where}.eval")
+    config = _obj(spec.get("config", {}), f"{where}.eval.config")
+    if not log.samples and (status == "success" or log.header.get("results") is not None):
+        raise GateError(f"{where}: the log holds no samples at all (written without sample logging?): its figure "
+                        "cannot be checked sample by sample; re-run with sample logging")
     epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"), f"{where}.eval.config.epochs", 1)
     if epochs > MAX_ATTEMPT_BUDGET:
         _expected(f"{where}.eval.config.epochs", f"at most {MAX_ATTEMPT_BUDGET:,} epochs", epochs)
-    if not samples and status == "success":
-        raise GateError(f"{where}: samples: none in a successful log (written with log_samples=false?); "
-                        "re-run with sample logging")
-    run_id = _str(spec.get("run_id") or spec.get("eval_id") or path.stem, f"{where}.eval.run_id")
-    declared = _inspect_declared(dataset, samples, where)
+    declared, full = _inspect_declared(log, config, where)
     if len(declared) * epochs > MAX_IMPORTED_ATTEMPTS:
         raise GateError(f"{where}: declares {len(declared):,} samples x {epochs:,} epochs, more attempts than the gate "
                         f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
-    by_key = _inspect_by_key(samples, set(declared), epochs, where)
-    headline = _inspect_headline_checked(header, by_key, where)
+    by_key = _inspect_by_key(log.samples, set(declared), epochs, where)
+    headline = _inspect_headline_checked(log, by_key, where)
+    run_id = _str(spec.get("run_id") or spec.get("eval_id") or log.path.stem, f"{where}.eval.run_id")
     records: list[dict[str, object]] = []
     for tid in declared:
         for epoch in range(1, epochs + 1):
-            verdict, extra = _inspect_attempt(by_key.get((tid, epoch)), headline, options,
-                                              f"{where}: sample {tid!r} epoch {epoch}")
-            harness: dict[str, object] = {"format": fmt, "sample_id": tid, "epoch": epoch, "log_status": status, **extra}
-            records.append(_record(run_id, tid, epoch, verdict, harness))
-    notes = [f"log status is {status!r}; absent samples imported as missing_artifact"] if status != "success" else []
-    name = dataset.get("name")
+            found = by_key.get((tid, epoch))
+            verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample {tid!r} epoch {epoch}")
+            harness: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch, "log_status": status,
+                                          **extra}
+            if prefix:
+                harness["task"] = prefix
+            measures: dict[str, object] = {"stratum": prefix} if prefix else {}
+            measures.update(_inspect_measures(found) if found else {})
+            records.append(_record(run_id, f"{prefix}/{tid}" if prefix else tid, epoch, verdict, harness, measures))
+    notes = [f"{where}: log status is {status!r}; absent samples imported as missing_artifact"] if status != "success" else []
+    stated = _stated_accuracy(log.header)
+    if stated:
+        notes.append(f"{where}: the log's own figure: {stated}")
+    return _InspectPart(records, [f"{prefix}/{t}" if prefix else t for t in declared], epochs, full,
+                        _inspect_selection(config) if full is not None and full > len(declared) else None,
+                        spec, config, notes)
+
+
+def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> list[_InspectLog]:
+    """One log per task: an eval set's retried task has several; the finished (success), newest one counts."""
+    by_task: dict[str, list[_InspectLog]] = {}
+    for log in logs:
+        spec = log.header.get("eval")
+        task = str(spec.get("task")) if isinstance(spec, dict) else log.path.stem
+        by_task.setdefault(task, []).append(log)
+    chosen = []
+    for task, group in sorted(by_task.items()):
+        def rank(log: _InspectLog) -> tuple[bool, str]:
+            spec = log.header.get("eval")
+            created = spec.get("created") if isinstance(spec, dict) else None
+            return log.header.get("status") == "success", str(created or "")
+        best = max(group, key=rank)
+        chosen.append(best)
+        if len(group) > 1:
+            others = ", ".join(str(log.path.name) for log in group if log is not best)
+            notes.append(f"task {task!r}: {len(group)} logs; imported {best.path.name} (finished, newest), "
+                         f"not {others}")
+    return chosen
+
+
+def import_inspect(options: ImportOptions) -> Imported:
+    """Import Inspect AI logs: one attempt per declared sample x epoch. Several logs (an eval set, or a folder)
+    are one claim, each task a stratum and its samples named `<task>/<id>`."""
+    if options.partial_as not in ("pass", "fail"):
+        raise GateError(f"--partial-as: expected pass or fail, got {options.partial_as!r}")
+    notes: list[str] = []
+    logs = _inspect_choose(_inspect_logs(options.files), notes)
+    many = len(logs) > 1
+    parts = [_inspect_part(log, options, _inspect_task_name(log) if many else "") for log in logs]
+    epochs = {part.epochs for part in parts}
+    if len(epochs) > 1:
+        raise GateError(f"import inspect: the logs ran different epochs ({', '.join(map(str, sorted(epochs)))}): "
+                        "their samples are not one attempt contract; import them separately")
+    first = parts[0]
+    run_id = str(first.spec.get("eval_set_id") or first.spec.get("run_id") or logs[0].path.stem) if many else \
+        cast(str, first.records[0]["run_id"]) if first.records else logs[0].path.stem
+    records = [dict(rec, run_id=run_id) for part in parts for rec in part.records]
+    for part in parts:
+        notes.extend(part.notes)
+    subset = None
+    if any(part.selection for part in parts):
+        selected = sum(len(part.declared) for part in parts)
+        whole = sum(part.full if part.full is not None else len(part.declared) for part in parts)
+        subset = {"of": whole, "selection": "; ".join(p.selection for p in parts if p.selection)}
+        notes.append(f"a subset: {selected} of {whole} samples ({subset['selection']}): the claim is about these "
+                     "samples only, and says so")
+    names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task")) for part in parts]
     return Imported(
-        records=_sorted_records(records),
-        task_ids=tuple(sorted(declared)),
+        records=_finished(records, notes),
+        task_ids=tuple(sorted(t for part in parts for t in part.declared)),
         attempt_mode="samples",
-        attempt_budget=epochs,
+        attempt_budget=first.epochs,
         extra_reasons=("cancelled",),
         run_id=run_id,
         source="inspect",
-        dataset_name=name if isinstance(name, str) else str(spec.get("task")),
-        envelope=_inspect_envelope(spec, config, epochs),
-        rerun_hint=f"inspect eval {spec.get('task_file') or '<task file>'}@{spec.get('task')} "
-        f"--model {spec.get('model')} --epochs {epochs}",
+        dataset_name=" + ".join(names),
+        envelope=_inspect_envelope(first.spec, first.config, first.epochs) if not many else
+        {"harness": _inspect_envelope(first.spec, first.config, first.epochs)["harness"], "epochs": first.epochs,
+         "model": first.spec.get("model"), "tasks": [str(part.spec.get("task")) for part in parts]},
+        rerun_hint=(f"inspect eval {first.spec.get('task_file') or '<task file>'}@{first.spec.get('task')} "
+                    f"--model {first.spec.get('model')} --epochs {first.epochs}") if not many else
+        f"inspect eval-set ... --model {first.spec.get('model')} --epochs {first.epochs}",
         notes=tuple(notes),
+        subset=subset,
+        strata={_inspect_task_name(log): len(part.declared) for log, part in zip(logs, parts)} if many else None,
     )
 
 
-# -- Terminal-Bench -------------------------------------------------
+def _inspect_task_name(log: _InspectLog) -> str:
+    spec = log.header.get("eval")
+    name = str(spec.get("task")) if isinstance(spec, dict) and spec.get("task") else log.path.stem
+    return name.replace("/", "-")
+
+
+# -- Terminal-Bench 1.x (`tb run`) ----------------------------------
 
 # `<task>.N-of-M`, or `<task>.N-of-M.<run_id>` from terminal-bench 0.2.10 on. The digits are bounded,
 # so the match is linear and int() never meets a 5,000-digit number.
 _TRIAL_SUFFIX = r"\.(?P<n>[0-9]{1,6})-of-(?P<m>[0-9]{1,6})(?:\.(?P<run>[^.]*))?$"
+# FailureMode values (terminal_bench/agents/failure_mode.py) for trials with is_resolved null: the tests
+# timed out, their output could not be parsed, or the harness itself raised; anything else,
+# incl. "unset"/"none"/"unknown", is missing_artifact. An agent's own failure with tests that still ran
+# (agent_timeout, context_length_exceeded, ...) keeps its true/false verdict.
+_TB_NULL_REASONS = {
+    "test_timeout": "harness_timeout",
+    "agent_timeout": "harness_timeout",  # the tests then timed out too
+    "parse_error": "grader_error",
+    "unknown_agent_error": "env_flake",
+    "agent_installation_failed": "env_flake",
+}
 
 
 def parse_trial_name(name: str) -> tuple[str, int, int, str | None] | None:
@@ -4174,55 +4561,74 @@ def parse_trial_name(name: str) -> tuple[str, int, int, str | None] | None:
     if match is None or match.start() == 0:
         return None
     return name[:match.start()], int(match.group("n")), int(match.group("m")), match.group("run")
-# FailureMode values (terminal_bench/agents/failure_mode.py) for trials with
-# is_resolved null; anything else, incl. "unset"/"none"/"unknown", is missing_artifact.
-_TB_NULL_REASONS = {
-    "test_timeout": "harness_timeout",
-    "parse_error": "grader_error",
-    "unknown_agent_error": "env_flake",
-    "agent_installation_failed": "env_flake",
-}
 
 
 def _terminal_bench_attempt(trial: Mapping[str, object]) -> Verdict:
-    """One trial: is_resolved true/false, or null with the failure mode that says why."""
+    """One trial: is_resolved true/false, or null with the failure mode that says why. A trial whose agent
+    never installed is no verdict on the agent, even where the harness wrote false."""
     resolved = trial.get("is_resolved")
+    mode = str(trial.get("failure_mode", "unset"))
     if resolved is True:
         return "pass", None
     if resolved is False:
-        return "fail", None
-    return "unscoreable", _TB_NULL_REASONS.get(str(trial.get("failure_mode", "unset")), "missing_artifact")
+        return ("unscoreable", "env_flake") if mode == "agent_installation_failed" else ("fail", None)
+    return "unscoreable", _TB_NULL_REASONS.get(mode, "missing_artifact")
 
 
-def _tb_files(paths: Sequence[Path]) -> tuple[Path, dict[str, object], Path | None, dict[str, object]]:
-    """(results path, results, run_metadata path or None, metadata) from the one or two files given."""
-    if not 1 <= len(paths) <= 2:
-        raise GateError(f"import terminal-bench: takes results.json and optionally run_metadata.json, got {len(paths)} files")
-    results_path: Path | None = None
-    results: dict[str, object] = {}
-    meta_path: Path | None = None
-    meta: dict[str, object] = {}
-    for p in paths:
-        data = _obj(load_json_file(p, cap=MAX_HARNESS_BYTES), str(p))
-        if "results" in data:
-            if results_path is not None:
-                raise GateError(f"{p}: a second results.json; import each run separately")
-            results_path, results = p, data
-        elif "n_attempts" in data and "run_id" in data:
-            if meta_path is not None:
-                raise GateError(f"{p}: a second run_metadata.json")
-            meta_path, meta = p, data
-        else:
-            raise GateError(f"{p}: neither a results.json ('results') nor a run_metadata.json ('run_id', 'n_attempts')")
-    if results_path is None:
+class _TbRun(NamedTuple):
+    results_path: Path
+    results: dict[str, object]
+    meta_path: Path | None
+    meta: dict[str, object]
+
+
+def _tb_results_file(folder: Path) -> Path:
+    """A run folder's results file: results.json, or the one `<anything>results.json` at its top."""
+    if (folder / "results.json").is_file():
+        return folder / "results.json"
+    found = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith("results.json"))
+    if len(found) != 1:
+        raise GateError(f"{folder}: expected one results.json (or <name>results.json) in a run folder, "
+                        f"found {len(found)}")
+    return found[0]
+
+
+def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
+    """The runs given: run folders, results files, and run_metadata.json files paired with theirs."""
+    results: list[tuple[Path, dict[str, object]]] = []
+    metas: list[tuple[Path, dict[str, object]]] = []
+    for path in paths:
+        files = [_tb_results_file(path)] + ([path / "run_metadata.json"] if (path / "run_metadata.json").is_file()
+                                            else []) if path.is_dir() else [path]
+        for file in files:
+            data = _harness_json(file)
+            if "results" in data:
+                results.append((file, data))
+            elif "n_attempts" in data and "run_id" in data:
+                metas.append((file, data))
+            else:
+                raise GateError(f"{file}: neither a results.json ('results') nor a run_metadata.json ('run_id', 'n_attempts')")
+    if not results:
         raise GateError(f"{paths[0]}: run_metadata.json given without the run's results.json")
-    return results_path, results, meta_path, meta
+    runs = []
+    for file, data in results:
+        beside = [(p, m) for p, m in metas if p.parent == file.parent]
+        if len(beside) > 1:
+            raise GateError(f"{file.parent}: several run_metadata.json for one run")
+        if not beside and len(results) == 1 and len(metas) == 1:
+            beside = metas  # the one results file and the one metadata given together
+        runs.append(_TbRun(file, data, beside[0][0] if beside else None, beside[0][1] if beside else {}))
+    paired = {id(m) for run in runs for m in [run.meta] if run.meta_path}
+    stray = [p for p, m in metas if id(m) not in paired]
+    if stray:
+        raise GateError(f"{stray[0]}: a run_metadata.json with no results.json of its own")
+    return runs
 
 
 class _Trials(NamedTuple):
     by_key: dict[tuple[str, int], dict[str, object]]  # (task, attempt) -> trial
     budget: int
-    recording_runs: set[str]  # the run ids that recording paths start with
+    recording_runs: set[str]  # the run ids that recording paths and trial names carry
     notes: list[str]
 
 
@@ -4239,7 +4645,7 @@ def _tb_trials(results: dict[str, object], where: str) -> _Trials:
         if parsed is None:
             raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M' or '<task>.N-of-M.<run_id>', "
                             f"got {visible(name[:80])!r}")
-        base, n, m, _ = parsed
+        base, n, m, run = parsed
         if m > MAX_ATTEMPT_BUDGET:
             _expected(f"{twhere}.trial_name", f"at most {MAX_ATTEMPT_BUDGET:,} attempts (-of-M)", m)
         if budget is None:
@@ -4261,19 +4667,21 @@ def _tb_trials(results: dict[str, object], where: str) -> _Trials:
         rec_path = trial.get("recording_path")
         if isinstance(rec_path, str) and "/" in rec_path:
             recording_runs.add(rec_path.split("/", 1)[0])
+        if run:
+            recording_runs.add(run)
     if budget is None:
         raise GateError(f"{where}.results: empty; nothing to import")
     return _Trials(trials, budget, recording_runs, notes)
 
 
-def _tb_declared(meta_path: Path | None, meta: dict[str, object], seen: list[str], budget: int, where: str,
-                 notes: list[str]) -> list[str]:
+def _tb_declared(run: _TbRun, seen: list[str], budget: int, notes: list[str]) -> list[str]:
     """The declared tasks: run_metadata.json's task_ids, else the tasks that have trials."""
-    if meta_path is None:
-        notes.append("declared task set taken from results.json; give run_metadata.json too "
+    where = str(run.results_path)
+    if run.meta_path is None:
+        notes.append(f"{where}: declared task set taken from its trials; give run_metadata.json too "
                      "so tasks with no recorded trial are caught")
         return seen
-    mwhere = str(meta_path)
+    mwhere, meta = str(run.meta_path), run.meta
     attempts = _int(meta.get("n_attempts"), f"{mwhere}.n_attempts")
     if attempts != budget:
         raise GateError(f"{mwhere}.n_attempts: {attempts}, but trial names say -of-{budget}")
@@ -4291,46 +4699,104 @@ def _tb_declared(meta_path: Path | None, meta: dict[str, object], seen: list[str
     return seen
 
 
-def import_terminal_bench(options: ImportOptions) -> Imported:
-    """Import a Terminal-Bench results.json, optionally with its run_metadata.json."""
-    results_path, results, meta_path, meta = _tb_files(options.files)
-    where = str(results_path)
-    trials = _tb_trials(results, where)
-    budget, notes = trials.budget, trials.notes
-    declared = _tb_declared(meta_path, meta, sorted({tid for tid, _ in trials.by_key}), budget, where, notes)
-    if isinstance(meta.get("run_id"), str):
-        run_id = str(meta["run_id"])
-    elif len(trials.recording_runs) == 1:
-        run_id = next(iter(trials.recording_runs))  # recording_path starts with the run id
-    else:
-        run_id = results_path.stem
-    records: list[dict[str, object]] = []
-    for tid in declared:
-        for n in range(1, budget + 1):
-            trial = trials.by_key.get((tid, n))
-            if trial is None:
-                harness: dict[str, object] = {"format": "terminal-bench", "trial_name": f"{tid}.{n}-of-{budget}",
-                                              "absent": True}
-                records.append(_record(run_id, tid, n, ("unscoreable", "missing_artifact"), harness))
-                continue
-            harness = {"format": "terminal-bench", "trial_name": trial.get("trial_name"),
-                       "is_resolved": trial.get("is_resolved"), "failure_mode": str(trial.get("failure_mode", "unset"))}
-            for key in ("uuid", "id"):
-                if trial.get(key) is not None:
-                    harness[key] = trial[key]
-            records.append(_record(run_id, tid, n, _terminal_bench_attempt(trial), harness))
+def _tb_run_id(run: _TbRun, trials: _Trials) -> str:
+    if isinstance(run.meta.get("run_id"), str):
+        return str(run.meta["run_id"])
+    if len(trials.recording_runs) == 1:
+        return next(iter(trials.recording_runs))  # recording paths and trial names carry the run id
+    return run.results_path.parent.name if run.results_path.name == "results.json" else run.results_path.stem
+
+
+def _tb_started(run: _TbRun, trials: _Trials) -> str:
+    """When a run started: run_metadata's start_time, else its first trial's start (ISO strings sort by time)."""
+    start = run.meta.get("start_time")
+    if isinstance(start, str):
+        return start
+    times = [t.get("trial_started_at") for t in trials.by_key.values()]
+    return min((t for t in times if isinstance(t, str)), default="")
+
+
+def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, object] | None, budget: int,
+                     run: str) -> dict[str, object]:
+    if trial is None:
+        harness: dict[str, object] = {"format": "terminal-bench", "trial_name": f"{tid}.{attempt}-of-{budget}",
+                                      "run_id": run, "absent": True}
+        return _record(run_id, tid, attempt, ("unscoreable", "missing_artifact"), harness)
+    harness = {"format": "terminal-bench", "trial_name": trial.get("trial_name"), "run_id": run,
+               "is_resolved": trial.get("is_resolved"), "failure_mode": str(trial.get("failure_mode", "unset"))}
+    for key in ("uuid", "id"):
+        if trial.get(key) is not None:
+            harness[key] = trial[key]
+    measures = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"), trial.get("trial_ended_at")),
+                "input_tokens": _count_field(trial.get("total_input_tokens")),
+                "output_tokens": _count_field(trial.get("total_output_tokens"))}
+    if measures["input_tokens"] is None or measures["output_tokens"] is None:
+        measures["input_tokens"] = measures["output_tokens"] = None
+    return _record(run_id, tid, attempt, _terminal_bench_attempt(trial), harness, measures)
+
+
+def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -> str | None:
     stated = results.get("accuracy")
-    if isinstance(stated, (int, float)) and not isinstance(stated, bool):
-        passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
-        if abs(passes / len(trials.by_key) - stated) > 1e-9:
-            notes.append(f"stated accuracy {stated} != {passes}/{len(trials.by_key)} resolved trials")
+    if not _is_number(stated):
+        return None
+    passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
+    if abs(passes / len(trials.by_key) - cast(float, stated)) > 1e-9:
+        return f"{where}: stated accuracy {stated} != {passes}/{len(trials.by_key)} resolved trials"
+    return None
+
+
+def import_terminal_bench(options: ImportOptions) -> Imported:
+    """Import Terminal-Bench runs: a results.json (with its run_metadata.json), or several runs of one suite.
+
+    Several runs are one claim, as a leaderboard submission of five `tb run` runs is: one samples-mode
+    ledger, joined on task id, the runs ordered by their start time and each run's trials numbered after
+    the earlier runs' (so its headline is the mean of the runs' accuracies).
+    """
+    runs = _tb_runs(options.files)
+    parsed = [(run, _tb_trials(run.results, str(run.results_path))) for run in runs]
+    parsed.sort(key=lambda item: (_tb_started(*item), str(item[0].results_path)))
+    notes: list[str] = []
+    declared_sets = []
+    for run, trials in parsed:
+        notes.extend(trials.notes)
+        declared_sets.append(_tb_declared(run, sorted({tid for tid, _ in trials.by_key}), trials.budget, notes))
+        accuracy = _tb_accuracy_note(run.results, trials, str(run.results_path))
+        if accuracy:
+            notes.append(accuracy)
+    with_meta = [set(d) for (run, _), d in zip(parsed, declared_sets) if run.meta_path is not None]
+    if len(with_meta) > 1 and any(d != with_meta[0] for d in with_meta):
+        raise GateError("import terminal-bench: the runs' run_metadata.json declare different task sets: "
+                        "one claim is over one suite; import each run separately")
+    budgets = {trials.budget for _, trials in parsed}
+    if len(budgets) > 1:
+        raise GateError(f"import terminal-bench: the runs ran different numbers of attempts "
+                        f"({', '.join(map(str, sorted(budgets)))}); import each run separately")
+    per_run = budgets.pop()
+    declared = sorted(set().union(*declared_sets))
+    run_ids = [_tb_run_id(run, trials) for run, trials in parsed]
+    if len(parsed) == 1:
+        run_id = run_ids[0]
+    else:
+        parents = {run.results_path.parent.parent for run, _ in parsed}
+        run_id = next(iter(parents)).name if len(parents) == 1 else "+".join(run_ids)
+        notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: {', '.join(run_ids)}")
+    budget = per_run * len(parsed)
+    if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
+        raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, more than the gate "
+                        f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
+    records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)), per_run, this_run)
+               for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
+               for tid in declared for n in range(1, per_run + 1)]
+    meta = next((run.meta for run, _ in parsed if run.meta), {})
     envelope: dict[str, object] = {"harness": "terminal-bench"}
     for key in ("agent_name", "model_name", "dataset_name", "dataset_version", "commit_hash"):
         if meta.get(key) is not None:
             envelope[key] = meta[key]
+    if len(parsed) > 1:
+        envelope["runs"] = run_ids
     dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
     return Imported(
-        records=_sorted_records(records),
+        records=_finished(records, notes),
         task_ids=tuple(declared),
         attempt_mode="samples",
         attempt_budget=budget,
@@ -4340,12 +4806,264 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         dataset_name=(f"{dataset_name}=={version}" if isinstance(version, str) else str(dataset_name))
         if isinstance(dataset_name, str) else None,
         envelope=envelope,
-        rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {budget}",
+        rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
+        + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
         notes=tuple(notes),
     )
 
 
-# -- the registry and the draft manifest ----------------------------
+# -- Harbor (Terminal-Bench 2.x and other Harbor datasets) ----------
+
+# Harbor's error policy (harbor/models/trial/error_policy.py, 0.25-0.26): which exception types leave
+# a trial without a valid reward, and what that means for the ledger. A type not listed is Harbor's
+# UNKNOWN policy: a reward, if the verifier wrote one, is valid.
+_HARBOR_ENVIRONMENT = frozenset({
+    "EnvironmentStartTimeoutError", "SandboxBuildFailedError", "AgentSetupTimeoutError", "HealthcheckError",
+    "SandboxLikelyOutOfMemoryError", "MemoryLimitExceededError", "SSHAccessError", "GKEExecStreamClosedError",
+    "GKEPodNotFoundError", "RuntimeRequestError", "AddTestsDirError", "DownloadVerifierDirError",
+    # model provider and API faults
+    "ApiError", "ApiRateLimitError", "ApiInternalServerError", "ApiOverloadedError", "ApiConnectionClosedError",
+    "ApiResponseStalledError", "UnknownApiError", "NetworkConnectionError", "ApiConnectionError", "ApiUsageLimitError",
+    "RateLimitError", "InternalServerError", "ServiceUnavailableError", "APIConnectionError", "APIError", "Timeout",
+    "UnsupportedModelParametersError", "BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError",
+    "APIResponseValidationError", "BudgetExceededError", "AgentAuthenticationError", "ModelNotFoundError",
+    "ApiProviderResourceNotFoundError", "AuthenticationError", "PermissionDeniedError", "NotFoundError",
+    "ServiceOperationsUnsupportedError", "VercelScopeError", "DspyImportError", "MissingExtraError", "RegradeError",
+})
+_HARBOR_VERIFIER = frozenset({"RewardFileNotFoundError", "RewardFileEmptyError", "VerifierOutputParseError"})
+_HARBOR_TIMEOUT = frozenset({"VerifierTimeoutError", "AgentTimeoutError"})
+_HARBOR_CANCELLED = "CancelledError"
+
+
+def _harbor_reward(trial: Mapping[str, object], where: str) -> float | None:
+    """The trial's reward: `reward`, or the one key its verifier wrote; None when it wrote none."""
+    verifier = trial.get("verifier_result")
+    rewards = verifier.get("rewards") if isinstance(verifier, dict) else None
+    if not isinstance(rewards, dict) or not rewards:
+        return None
+    if "reward" in rewards:
+        value = rewards["reward"]
+    elif len(rewards) == 1:
+        value = next(iter(rewards.values()))
+    else:
+        raise GateError(f"{where}: verifier_result.rewards has several keys ({', '.join(sorted(rewards))}) and no "
+                        "'reward': which one is the verdict?")
+    if value is None:
+        return None
+    if not _is_number(value):
+        _expected(f"{where}: verifier_result.rewards", "a number", value)
+    return float(cast(float, value)) if math.isfinite(cast(float, value)) else None
+
+
+def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -> Verdict:
+    """One trial: a valid reward is pass (>= threshold) or fail; without one, the exception says why."""
+    info = trial.get("exception_info")
+    kind = str(info.get("exception_type")) if isinstance(info, dict) and info.get("exception_type") else None
+    reward = _harbor_reward(trial, where)
+    stated_valid = trial.get("reward_valid")  # Harbor 0.26 writes its own reading
+    valid = reward is not None and (stated_valid is not False) and (
+        kind is None or kind not in _HARBOR_ENVIRONMENT | _HARBOR_VERIFIER | {_HARBOR_CANCELLED, "VerifierTimeoutError"})
+    if valid:
+        return ("pass" if cast(float, reward) >= threshold else "fail"), None
+    if kind is None:
+        return "unscoreable", "missing_artifact"  # no reward and no exception: the trial never finished
+    if kind == _HARBOR_CANCELLED:
+        return "unscoreable", "cancelled"
+    if kind in _HARBOR_TIMEOUT:
+        return "unscoreable", "harness_timeout"
+    if kind in _HARBOR_VERIFIER:
+        return "unscoreable", "grader_error"
+    return "unscoreable", "env_flake"  # an environment, API or unknown fault before any reward
+
+
+class _HarborJob(NamedTuple):
+    folder: Path
+    result: dict[str, object]
+    config: dict[str, object]
+    trials: list[tuple[Path, dict[str, object]]]
+
+
+def _harbor_job(folder: Path) -> _HarborJob:
+    where = str(folder)
+    if not folder.is_dir() or not (folder / "result.json").is_file():
+        raise GateError(f"{where}: not a Harbor job folder (jobs/<job>/result.json)")
+    result = _harness_json(folder / "result.json")
+    if "n_total_trials" not in result or "stats" not in result:
+        raise GateError(f"{where}/result.json: not a Harbor job result (no n_total_trials, stats)")
+    config = _harness_json(folder / "config.json") if (folder / "config.json").is_file() else {}
+    trials = [(p / "result.json", _harness_json(p / "result.json")) for p in sorted(folder.iterdir())
+              if p.is_dir() and (p / "result.json").is_file()]
+    return _HarborJob(folder, result, config, trials)
+
+
+def _harbor_declared(job: _HarborJob) -> list[str] | None:
+    """The tasks a job's config names outright (task names, no globs), or None when it does not."""
+    names: list[str] = []
+    for dataset in _list(job.config.get("datasets", []), f"{job.folder}/config.json: datasets"):
+        task_names = dataset.get("task_names") if isinstance(dataset, dict) else None
+        if not isinstance(task_names, list) or not task_names:
+            return None
+        if any(not isinstance(n, str) or set(n) & set("*?[") for n in task_names):
+            return None
+        names.extend(task_names)
+    for task in _list(job.config.get("tasks", []), f"{job.folder}/config.json: tasks"):
+        name = task.get("name") if isinstance(task, dict) else None
+        if not isinstance(name, str):
+            return None
+        names.append(name)
+    return [_task_id(name, f"{job.folder}/config.json: task name") for name in names] or None
+
+
+def _harbor_mean(job: _HarborJob) -> str:
+    evals = _sub(job.result.get("stats")).get("evals")
+    parts = []
+    for key, value in sorted(evals.items()) if isinstance(evals, dict) else ():
+        metrics = value.get("metrics") if isinstance(value, dict) else None
+        mean = metrics[0].get("mean") if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None
+        parts.append(f"{key}: mean {mean if mean is not None else '(none)'} over {value.get('n_trials')} trial(s) "
+                     f"with a reward, {value.get('n_errors')} errored")
+    return "; ".join(parts) or "(no evals)"
+
+
+def import_harbor(options: ImportOptions) -> Imported:
+    """Import Harbor job folders: one attempt per trial, numbered per task by start time. Several job folders
+    of one agent, model and dataset are one claim (a study that runs one job per task)."""
+    jobs = [_harbor_job(folder) for folder in options.files]
+    notes: list[str] = []
+    identity: set[tuple[str, str, str]] = set()
+    budgets: set[int] = set()
+    attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
+    declared: set[str] = set()
+    for job in jobs:
+        budget = job.config.get("n_attempts", 1)
+        budgets.add(_int(budget, f"{job.folder}/config.json: n_attempts", 1))
+        named = _harbor_declared(job)
+        planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
+        if len(job.trials) < planned and named is None:
+            raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(job.trials)} with a result.json, and "
+                            "config.json names no tasks outright: the missing trials cannot be named (copy the "
+                            "trial folders jobs/<job>/<trial>/result.json, or the job's config.json)")
+        declared.update(named or [])
+        for path, trial in job.trials:
+            where = str(path)
+            tid = _task_id(trial.get("task_name"), f"{where}: task_name")
+            agent_info = _sub(trial.get("agent_info"))
+            identity.add((str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name")),
+                          str(trial.get("source"))))
+            attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
+            declared.add(tid)
+        notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before 0.26 counts a trial "
+                     "with no reward as 0; from 0.26 it leaves it out)")
+    if len(identity) > 1:
+        raise GateError("import harbor: the jobs ran different agents, models or datasets ("
+                        + "; ".join("/".join(i) for i in sorted(identity)) + "): one claim is one system on one suite")
+    if len(budgets) > 1:
+        raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
+    budget = budgets.pop()
+    run_id = jobs[0].folder.name if len(jobs) == 1 else (
+        jobs[0].folder.parent.parent.name if jobs[0].folder.name == "job" else jobs[0].folder.parent.name)
+    records: list[dict[str, object]] = []
+    for tid in sorted(declared):
+        trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
+        if len(trials) > budget:
+            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than n_attempts {budget}")
+        for number in range(1, budget + 1):
+            if number > len(trials):
+                records.append(_record(run_id, tid, number, ("unscoreable", "missing_artifact"),
+                                       {"format": "harbor", "task_name": tid, "absent": True}))
+                continue
+            _, path, trial = trials[number - 1]
+            agent_result = _sub(trial.get("agent_result"))
+            harness: dict[str, object] = {"format": "harbor", "task_name": tid, "trial_name": trial.get("trial_name"),
+                                          "id": trial.get("id"), "reward": _harbor_reward(trial, str(path)),
+                                          "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
+            measures: dict[str, object] = {
+                "wall_clock_s": _seconds_between(trial.get("started_at"), trial.get("finished_at")),
+                "cost_usd": _cost_field(agent_result.get("cost_usd")),
+                "input_tokens": _count_field(agent_result.get("n_input_tokens")),
+                "output_tokens": _count_field(agent_result.get("n_output_tokens"))}
+            if measures["input_tokens"] is None or measures["output_tokens"] is None:
+                measures["input_tokens"] = measures["output_tokens"] = None
+            records.append(_record(run_id, tid, number, _harbor_attempt(trial, options.threshold, str(path)),
+                                   harness, measures))
+    agent, model, source = next(iter(identity)) if identity else ("?", "?", "?")
+    dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
+                                    if isinstance(d, dict)), {})
+    return Imported(
+        records=_finished(records, notes),
+        task_ids=tuple(sorted(declared)),
+        attempt_mode="retry" if budget == 1 else "samples",
+        attempt_budget=budget,
+        extra_reasons=("cancelled",),
+        run_id=run_id,
+        source="harbor",
+        dataset_name=str(dataset.get("name") or source),
+        envelope={"harness": "harbor", "agent": agent, "model": model, "dataset": source,
+                  **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {})},
+        rerun_hint=f"harbor run -d {dataset.get('name') or source} -a {agent} -m {model} -k {budget}",
+        notes=tuple(notes),
+    )
+
+
+# -- the benchmark-card design note's publish-gate report ------------
+
+
+def _publish_gate_attempt(outcome: Mapping[str, object], budget: int, where: str) -> Verdict:
+    """One outcome: resolved only when the hidden tests passed within the attempt budget (the note's metric
+    contract); a pass after the budget is a fail, kept in the denominator (the note dropped it)."""
+    attempts = _int(outcome.get("attempts"), f"{where}.attempts", 1)
+    passed = outcome.get("hidden_tests_passed")
+    if passed is None:
+        return "unscoreable", "grader_error"
+    if not isinstance(passed, bool):
+        _expected(f"{where}.hidden_tests_passed", "true, false or null", passed)
+    return ("pass" if passed and attempts <= budget else "fail"), None
+
+
+def import_publish_gate(options: ImportOptions) -> Imported:
+    """Import the benchmark-card note's report.json (attempt_budget, outcomes with attempts and
+    hidden_tests_passed): importable only when every outcome names its task, and its two control booleans
+    are never taken as controls."""
+    path = _one_path(options.files, "publish-gate")
+    where = str(path)
+    data = _harness_json(path)
+    unknown = sorted(set(data) - {"attempt_budget", "outcomes", "no_edit_must_fail", "known_fix_must_pass"})
+    if unknown:
+        raise GateError(f"{where}: unknown key(s) {', '.join(unknown)} for a publish-gate report")
+    budget = _int(data.get("attempt_budget"), f"{where}.attempt_budget", 1)
+    if budget > MAX_ATTEMPT_BUDGET:
+        _expected(f"{where}.attempt_budget", f"at most {MAX_ATTEMPT_BUDGET:,}", budget)
+    records: list[dict[str, object]] = []
+    seen: set[str] = set()
+    notes: list[str] = []
+    for i, raw in enumerate(_list(data.get("outcomes"), f"{where}.outcomes")):
+        owhere = f"{where}.outcomes[{i}]"
+        outcome = _obj(raw, owhere)
+        if "task_id" not in outcome:
+            raise GateError(f"{owhere}: names no task: a ledger counts tasks, not rows, so each outcome needs its "
+                            "task_id (the note's report omits it; add it where the report is written)")
+        tid = _task_id(outcome.get("task_id"), f"{owhere}.task_id")
+        if tid in seen:
+            raise GateError(f"{owhere}: task {tid!r} has a second outcome")
+        seen.add(tid)
+        verdict = _publish_gate_attempt(outcome, budget, owhere)
+        if verdict[0] == "fail" and outcome.get("hidden_tests_passed") is True:
+            notes.append(f"{tid}: passed after {outcome.get('attempts')} attempts, over the budget of {budget}: a fail")
+        harness = {"format": "publish-gate", "attempts": outcome.get("attempts"),
+                   "hidden_tests_passed": outcome.get("hidden_tests_passed")}
+        records.append(_record("publish-gate", tid, 1, verdict, harness))
+    if not records:
+        raise GateError(f"{where}.outcomes: empty; nothing to import")
+    flags = [key for key in ("no_edit_must_fail", "known_fix_must_pass") if key in data]
+    todo = ["the report's " + " and ".join(flags) + " flags are not evidence: add control_runs from a real no-edit "
+            "run and a real known-fix run (import each with --control no_edit / --control known_fix)"] if flags else []
+    return Imported(records=_finished(records, notes), task_ids=tuple(sorted(seen)), attempt_mode="retry",
+                    attempt_budget=budget, extra_reasons=(), run_id="publish-gate", source="publish-gate",
+                    envelope={"harness": "publish-gate report (benchmark-card design note)"},
+                    rerun_hint="the command that wrote report.json", notes=tuple(notes), draft_todo=tuple(todo))
+
+
+# -- the registry, the draft manifest and control runs ---------------
 
 
 class ImportFormat(NamedTuple):
@@ -4353,16 +5071,44 @@ class ImportFormat(NamedTuple):
     summary: str  # for --help: what FILE is
     read: Callable[[ImportOptions], Imported]
     takes_dataset_ids: bool = False
+    no_edit: str = ""  # the harness command that makes each control run
+    known_fix: str = ""
 
 
 IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt in (
-    ImportFormat("swebench", "swebench.harness run report (schema_version 2), or an experiments\n"
-                             "results.json with --dataset-ids", import_swebench, takes_dataset_ids=True),
-    ImportFormat("inspect", "an Inspect AI eval log (.json; .eval where this Python reads its compression)",
-                 import_inspect),
-    ImportFormat("terminal-bench", "a run's results.json, optionally followed by its run_metadata.json",
-                 import_terminal_bench),
+    ImportFormat("swebench", "a swebench.harness run report (any version; the SWE-bench-java and Multi-SWE-bench\n"
+                             "forms too), optionally with its index.json; an experiments results.json with\n"
+                             "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
+                 import_swebench, takes_dataset_ids=True,
+                 no_edit="a predictions file with an empty model_patch for every instance (lands in empty_patch_ids, "
+                         "and runs no test: a no-op patch that touches nothing the tests read runs them)",
+                 known_fix="python -m swebench.harness.run_evaluation --predictions_path gold --run_id validate-gold"),
+    ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
+                            "or a folder (an eval set)", import_inspect,
+                 no_edit="a task variant whose solver returns the untouched input (Inspect has no standard one)",
+                 known_fix="a task variant whose solver returns the target (Inspect has no standard one)"),
+    ImportFormat("terminal-bench", "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
+                                   "run_metadata.json; several runs of one suite are one claim",
+                 import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
+                 known_fix="tb run --dataset ... --agent oracle"),
+    ImportFormat("harbor", "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
+                           "several jobs of one agent and dataset are one claim", import_harbor,
+                 no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle"),
+    ImportFormat("publish-gate", "the benchmark-card design note's report.json, when each outcome names its task",
+                 import_publish_gate),
 )})
+
+
+def control_commands(harness: object) -> str:
+    """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
+    text = str(harness or "")
+    name = next((key for key in IMPORTERS if text.replace("_", "-").startswith(key.replace("_", "-"))
+                 or text.startswith(key.split("-")[0])), None)
+    fmt = IMPORTERS.get(name) if name else None
+    if fmt is None or not fmt.no_edit:
+        return ""
+    return (f"; with {fmt.name}: no-edit: {fmt.no_edit}; known-fix: {fmt.known_fix}; then "
+            f"`gate.py import {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
 
 
 def draft_manifest(imp: Imported) -> dict[str, object]:
@@ -4373,22 +5119,31 @@ def draft_manifest(imp: Imported) -> dict[str, object]:
     envelope = dict(imp.envelope)
     for key in ENVELOPE_REQUIRED:
         envelope.setdefault(key, f"TODO: the {key.replace('_', ' ')} of the instrument that ran this")
-    todo = [
-        "controls is empty: add negative/positive control tasks with expected outcomes, or control_runs",
-        "the envelope holds only what the harness file records: fill in every TODO",
-        "then delete this \"draft\" list: check refuses a manifest that still has it",
-    ]
+    fmt = IMPORTERS.get(imp.source)
+    controls = (f"controls is empty: add negative/positive control tasks, or control_runs from a no-edit run "
+                f"({fmt.no_edit}) and a known-fix run ({fmt.known_fix}), imported with --control"
+                if fmt is not None and fmt.no_edit else
+                "controls is empty: add negative/positive control tasks with expected outcomes, or control_runs")
+    todo = [controls, *imp.draft_todo, "the envelope holds only what the harness file records: fill in every TODO"]
     if unused:
-        todo.insert(2, f"reason class(es) declared but unused in this run: {', '.join(unused)}")
+        todo.append(f"reason class(es) declared but unused in this run: {', '.join(unused)}")
+    todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
+    name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
+    dataset: dict[str, object] = {
+        "name": f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} samples, {imp.subset['selection']})"
+        if imp.subset else name,
+        "task_count": len(imp.task_ids),
+        "task_ids": list(imp.task_ids),
+        "task_ids_sha256": ids_digest(imp.task_ids),
+    }
+    if imp.subset:
+        dataset["subset"] = dict(imp.subset)
+    if imp.strata:
+        dataset["strata"] = dict(imp.strata)
     return {
         "draft": todo,
         "claim_id": f"{imp.source}-{imp.run_id}",
-        "dataset": {
-            "name": imp.dataset_name or f"TODO: name the {imp.source} dataset and split",
-            "task_count": len(imp.task_ids),
-            "task_ids": list(imp.task_ids),
-            "task_ids_sha256": ids_digest(imp.task_ids),
-        },
+        "dataset": dataset,
         "controls": [],
         "envelope": envelope,
         "attempt_mode": imp.attempt_mode,
@@ -4396,6 +5151,35 @@ def draft_manifest(imp: Imported) -> dict[str, object]:
         "reason_classes": extra,
         "rerun_recipe": f"TODO: exact command that produced the run, e.g. {imp.rerun_hint}",
     }
+
+
+# A control run's bound in a draft: tight enough that a broken harness trips it, and within the limits.
+DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_pass_rate", 0.95)}
+
+
+def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path) -> dict[str, object]:
+    """The claim's draft manifest with this control run's entry added (or replaced): the draft must exist,
+    still be a draft, and declare the same tasks the control run covers."""
+    where = str(draft_path)
+    if not draft_path.exists():
+        raise GateError(f"{where}: no draft to add the control run to: import the claim's own run with "
+                        "--draft-manifest first, then its control runs with --control")
+    draft = _obj(load_json_file(draft_path), where)
+    if "draft" not in draft:
+        raise GateError(f"{where}: not a draft (it has no \"draft\" list): add the control_runs entry by hand")
+    dataset = _obj(draft.get("dataset"), f"{where}: dataset")
+    if normal_digest(str(dataset.get("task_ids_sha256"))) != ids_digest(imp.task_ids):
+        raise GateError(f"{where}: the control run covers {len(imp.task_ids)} task(s) hashing to "
+                        f"{ids_digest(imp.task_ids)[:12]}, not the draft's suite: a control run is over the same tasks")
+    relative = os.path.relpath(os.path.abspath(runs_path), os.path.abspath(draft_path.parent))
+    if relative.startswith(".."):
+        raise GateError(f"{runs_path}: a control run's file must sit in the manifest's folder ({draft_path.parent})")
+    key, bound = DRAFT_CONTROL_BOUNDS[role]
+    entries = [e for e in _list(draft.get("control_runs", []), f"{where}: control_runs")
+               if not (isinstance(e, dict) and e.get("role") == role)]
+    entries.append({"role": role, "runs": relative, key: bound})
+    draft["control_runs"] = entries
+    return draft
 
 
 #####################################################################
@@ -4500,15 +5284,20 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     refuse_clobber(outputs, [*args.files, *([args.dataset_ids] if args.dataset_ids else [])])
     if args.dataset_ids is not None and not fmt.takes_dataset_ids:
         raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
+    if args.control and args.output is None:
+        raise GateError("import --control: give -o RUNS: a control run is a file the manifest names")
+    for path in (args.output, None if args.control else args.draft_manifest):
+        if path is not None and path.exists() and not args.force:
+            raise GateError(f"{path}: exists; pass --force to replace it")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
-    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold))
+    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control))
     lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
     for note in imported.notes:
         print(f"gate: note: {visible(note)}", file=sys.stderr)
-    for path in (args.output, args.draft_manifest):
-        if path is not None and path.exists() and not args.force:
-            raise GateError(f"{path}: exists; pass --force to replace it")
-    if args.draft_manifest is not None:
+    if args.draft_manifest is not None and args.control:
+        updated = add_control_run(args.draft_manifest, imported, args.control, args.output)
+        write_new_file(args.draft_manifest, _dump(updated), force=True)  # the draft is updated, as asked
+    elif args.draft_manifest is not None:
         draft = draft_manifest(imported)
         if args.output is not None:
             draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
@@ -4608,6 +5397,9 @@ def _import_parser(sub: Any) -> None:
                         help="how an Inspect 'P' (partial) score counts (default: fail)")
     parser.add_argument("--threshold", type=float, default=1.0,
                         help="a numeric Inspect score at or above this passes (default: 1.0)")
+    parser.add_argument("--control", choices=CONTROL_RUN_ROLES,
+                        help="the files are a control run (a no-edit or a known-fix run of the claim's suite): "
+                             "write it with -o and add its control_runs entry to the --draft-manifest")
     parser.add_argument("--force", action="store_true", help="replace existing output files")
     parser.set_defaults(handler=_cmd_import)
 

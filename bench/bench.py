@@ -1,43 +1,58 @@
 #!/usr/bin/env python3
-"""Benchmark `gate.py check` against the cost of merely parsing its input.
+"""Benchmark gate.py's speed and memory against the cost of merely parsing its input.
 
-Generates synthetic ledgers -- by default 10^3, 10^5 and 10^6 attempts in
-retry mode (attempt_budget 1), plus a samples-mode variant (5 attempts per
-task) at the largest size -- into a temporary directory (or --keep DIR,
-which must lie outside the repo). Each ledger comes from a fresh
-random.Random(20261130), so it is the same whatever other sizes are asked for.
-Outcome mix is about 60% pass / 33% fail / 7% unscoreable, the unscoreable
-rows spread over harness_timeout, grader_error, env_flake, missing_artifact;
-every ledger carries a negative control (neg-01, fails) and a positive
-control (pos-01, passes), and a stratum on every record.
+Every ratio is measured in one run, against a baseline timed in the same run on the same file:
 
-Each case then times, interleaved round-robin in every repetition:
-
-  floor    python3 -c '... for line in f: json.loads(line)'  (text mode,
-           utf-8: cheaper than binary mode, so it is the stricter floor)
-  gate     python3 gate.py check --manifest M --runs R
+  floor    python3 -c '...'  opens the runs file in binary mode ('rb') and, for each line
+           that is not blank, calls json.loads(line); nothing else (FLOOR_SCRIPT below)
+  gate     python3 gate.py --manifest M --runs R    (must exit 0, PUBLISHABLE)
   startup  python3 -c pass
 
-and reports the median wall time over --repeat runs, the gate's ratio to
-the floor and to start-up, and each child's peak resident memory. The
-shipped 40-task example (bench.manifest.json + runs.jsonl at the repo top
-level) is timed the same way when present. Output is a Markdown table ready
-to paste into the README, followed by the machine and growth lines.
+Each case runs these round-robin (floor, gate, startup, floor, gate, startup, ...) --repeat times,
+so drift in the machine hits every program alike, and reports the medians. The start-up case runs
+the installed command instead: `pip install .` into a throwaway venv, then that venv's `benchgate`
+console script on the shipped 40-task example (bench.manifest.json + runs.jsonl at the repo top)
+against the same venv interpreter's `-c pass` (and, for reference, `python gate.py` as a script).
 
-Every gate run must exit 0 (PUBLISHABLE) on the synthetic ledgers: a
-benchmark of a failing gate is meaningless, so otherwise the gate's output
-is printed and this script exits 1. Exit 2 means a usage or setup error.
+Cases, by name (--cases picks any of them, in the order given):
 
-Each command runs under a tiny `python3 -I -S` launcher that forks and execs
-it, times it, and takes its peak memory from os.wait4(), which returns the
-rusage of exactly that one child (ru_maxrss: KiB on Linux, bytes on macOS);
-see LAUNCHER for why the launcher is needed. os.wait4 (like the resource
-module) is Unix-only; this script does not run on Windows.
+  sorted-N     N attempts, one per task, retry mode, in task-ID order (as harnesses write them)
+  unsorted-N   the same records as sorted-N, shuffled with a fixed seed
+  samples-N    N attempts, 5 per task, attempt_mode samples (attempt_budget 5)
+  cost-N       sorted-N whose records also carry cost_usd, input_tokens and output_tokens
+  startup      the installed `benchgate` on the 40-task example (needs pip to reach PyPI)
+
+N is an integer or a power of ten written 1eK. By default: sorted-1e5, sorted-1e6, unsorted-1e6,
+samples-1e6, cost-1e6 and startup; --huge adds sorted-1e7 and unsorted-1e7 (minutes each, and
+about 1 GB of disk for one ledger at a time); --quick runs sorted-1e5, unsorted-1e5, samples-1e5,
+cost-1e5 and startup, once each.
+
+Ledgers are generated on the fly into a temporary directory (honouring TMPDIR), one case at a
+time, written in chunks, and deleted after their case; generation is never timed. Every record is
+a pure function of its position and the seed (its outcome, reason and wall time drawn from a table
+that random.Random(SEED) fills), so an unsorted ledger holds exactly its sorted twin's lines. Each
+record is {"run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s"} in that order (then
+cost_usd, input_tokens, output_tokens in the cost case), outcomes about 60% pass, 33% fail and 7%
+unscoreable over the four built-in reason classes; every ledger has a negative control (neg-01,
+fails) and a positive one (pos-01, passes). Before anything is timed, one small ledger of each kind
+used is gated: if the gate does not exit 0 (PUBLISHABLE) its output is printed and this script
+exits 1, since a benchmark of a failing gate is meaningless.
+
+Memory is each child's peak resident set size (ru_maxrss from os.wait4, taken by a tiny launcher:
+see LAUNCHER). bytes/task = (gate peak RSS - floor peak RSS) / tasks: what the gate holds beyond
+what reading and parsing the file costs, per task. Targets (from issue 16) are reported as met or
+NOT met, never enforced. gate.py is copied once before the first case, so one run times one gate
+(its sha256 is printed) even while the file is being edited. Unix only (os.wait4).
 
 Examples:
-  python3 bench/bench.py                      # 10^3, 10^5, 10^6; 3 repeats
-  python3 bench/bench.py --quick              # 10^3, 10^5; 1 repeat
-  python3 bench/bench.py --json results.json  # also dump results as JSON
+  python3 bench/bench.py                          # the default cases, 3 repeats
+  python3 bench/bench.py --quick                  # smaller cases, 1 repeat
+  python3 bench/bench.py --huge                   # also 10^7 attempts, sorted and unsorted
+  python3 bench/bench.py --cases sorted-1e6,startup --repeat 5
+  python3 bench/bench.py --json results.json      # also write the results as JSON
+
+Exit codes: 0 done (whether or not targets are met), 1 the gate did not pass a generated ledger,
+2 usage or setup error.
 """
 
 from __future__ import annotations
@@ -48,43 +63,49 @@ import json
 import os
 import platform
 import random
+import re
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+from array import array
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 REPO = Path(__file__).resolve().parent.parent
 GATE = REPO / "gate.py"
+EXAMPLE_MANIFEST, EXAMPLE_RUNS = REPO / "bench.manifest.json", REPO / "runs.jsonl"
 SEED = 20261130
-DEFAULT_SIZES = (1_000, 100_000, 1_000_000)
-QUICK_SIZES = (1_000, 100_000)
-SAMPLES_PER_TASK = 5
-REASONS = ("harness_timeout", "grader_error", "env_flake", "missing_artifact")
-STRATA = ("repo_edit", "test_write", "refactor")
-CONTROLS = (
-    ("neg-01", "fail", "negative", "repo_edit"),
-    ("pos-01", "pass", "positive", "test_write"),
-)
-WALL_CLOCK_LIMIT_S = 900
-CHUNK_LINES = 65_536
 
-# Targets from the issue; the bench reports them, it does not enforce them.
-TARGET_BIG_ATTEMPTS = 1_000_000
-TARGET_FLOOR_RATIO = 1.0
-STRETCH_FLOOR_RATIO = 0.8
-TARGET_PEAK_MIB = 300.0
-TARGET_EXAMPLE_STARTUP_RATIO = 1.15
+KINDS = ("sorted", "unsorted", "samples", "cost")
+STARTUP = "startup"
+DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "unsorted-1e6", "samples-1e6", "cost-1e6", STARTUP)
+HUGE_CASES = ("sorted-1e7", "unsorted-1e7")
+QUICK_CASES = ("sorted-1e5", "unsorted-1e5", "samples-1e5", "cost-1e5", STARTUP)
+QUICK_REPEAT = 1
+CHECK_ATTEMPTS = 1_000  # the small ledger of each kind gated before anything is timed
+
+SAMPLES_PER_TASK = 5
+WALL_CLOCK_LIMIT_S = 900
+REASONS = ("harness_timeout", "grader_error", "env_flake", "missing_artifact")
+CONTROLS = (("neg-01", "fail", "negative"), ("pos-01", "pass", "positive"))  # sort before "t-..."
+TAIL_BITS = 12  # 4,096 distinct (outcome, reason, wall time, cost) tails, picked by a hash
+GOLDEN = 0x9E3779B97F4A7C15  # Fibonacci hashing: the top bits of n * GOLDEN mod 2^64 look random
+MASK64 = (1 << 64) - 1
+CHUNK_LINES = 65_536
+BYTES_PER_LINE_BOUND = 200  # for the free-disk check before writing a ledger
 
 FLOOR_SCRIPT = (
     "import json, sys\n"
-    "with open(sys.argv[1], encoding='utf-8') as f:\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
     "    for line in f:\n"
-    "        json.loads(line)\n"
+    "        if line.strip():\n"
+    "            json.loads(line)\n"
 )
-PROGRAMS = ("floor", "gate", "startup")
 
 
 class BenchError(Exception):
@@ -95,193 +116,227 @@ class GateBlocked(Exception):
     """The gate did not exit 0 on a ledger that must be publishable: exit 1."""
 
 
+def _progress(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
 #####################################################################
-# Synthetic ledgers
+# Targets (issue 16): reported, not enforced
 #####################################################################
 
 
 @dataclass(frozen=True)
-class Case:
-    name: str
-    mode: str  # "retry" or "samples"
+class Target:
+    label: str
+    metric: str  # "ratio" (gate/floor), "gate_mib", "bytes_per_task" or "cpu_ratio" (gate CPU / its wall time)
+    limit: float
+    stretch: bool = False
+
+
+def targets_for(kind: str, attempts: int) -> tuple[Target, ...]:
+    if kind == STARTUP:
+        return (Target("<= 1.3x `-c pass`", "ratio", 1.3),)
+    if kind == "sorted" and attempts >= 10**6:
+        core = (
+            Target("<= 0.5x floor", "ratio", 0.5),
+            Target("peak <= 64 MiB", "gate_mib", 64),
+            Target("one core (CPU <= 1.1x wall)", "cpu_ratio", 1.1),
+        )
+        return (*core, Target("stretch <= 0.4x", "ratio", 0.4, stretch=True)) if attempts < 10**7 else core
+    if kind == "unsorted" and attempts >= 10**7:
+        return (Target("<= 160 bytes/task", "bytes_per_task", 160),)
+    if kind in ("samples", "cost") and attempts >= 10**6:
+        return (Target("<= 0.8x floor", "ratio", 0.8),)
+    return ()
+
+
+#####################################################################
+# Cases and synthetic ledgers
+#####################################################################
+
+
+@dataclass(frozen=True)
+class LedgerSpec:
+    kind: str  # one of KINDS
     attempts: int
-    tasks: int
-    manifest: Path
-    runs: Path
-    must_publish: bool = True
+
+    @property
+    def name(self) -> str:
+        return f"{self.kind}-{_size_name(self.attempts)}"
+
+    @property
+    def per_task(self) -> int:
+        return SAMPLES_PER_TASK if self.kind == "samples" else 1
+
+    @property
+    def tasks(self) -> int:
+        return self.attempts // self.per_task
 
 
-def _draw_outcome(u: float, rng_choice: float) -> tuple[str, str, int]:
-    """Map two uniform draws to (outcome, reason JSON, wall_clock_s)."""
-    if u < 0.60:
-        return "pass", "null", 5 + int(rng_choice * 596)
-    if u < 0.93:
-        return "fail", "null", 5 + int(rng_choice * 596)
-    reason = REASONS[int(rng_choice * len(REASONS))]
-    wall = (
-        WALL_CLOCK_LIMIT_S
-        if reason == "harness_timeout"
-        else 1 + int((u - 0.93) / 0.07 * 119)
-    )
-    return "unscoreable", f'"{reason}"', wall
+def _size_name(n: int) -> str:
+    exponent = len(str(n)) - 1
+    return f"1e{exponent}" if n == 10**exponent and n >= 1000 else str(n)
 
 
-def _record(
-    task_id: str, attempt: int, outcome: str, reason: str, wall: int, stratum: str
-) -> str:
-    # Hand-formatted for speed at 10^6 lines; every value is a known-safe ASCII
-    # token, and the layout matches the seed's (no spaces after separators).
-    return (
-        f'{{"run_id":"r1","task_id":"{task_id}","attempt":{attempt},'
-        f'"outcome":"{outcome}","reason":{reason},"wall_clock_s":{wall},'
-        f'"stratum":"{stratum}"}}\n'
-    )
+def parse_case(name: str) -> LedgerSpec | None:
+    """A case name: None for the start-up case, else the ledger it asks for."""
+    if name == STARTUP:
+        return None
+    match = re.fullmatch(r"(\w+)-(\d+)(?:e(\d+))?", name)
+    if not match or match[1] not in KINDS:
+        raise ValueError(f"unknown case {name!r}: expected {STARTUP} or KIND-N with KIND one of {', '.join(KINDS)}")
+    attempts = int(match[2]) * 10 ** int(match[3] or 0)
+    spec = LedgerSpec(match[1], attempts)
+    if spec.kind == "samples" and attempts % SAMPLES_PER_TASK:
+        raise ValueError(f"{name}: a samples ledger needs a multiple of {SAMPLES_PER_TASK} attempts")
+    if spec.tasks < len(CONTROLS) + 1:
+        raise ValueError(f"{name}: too small (at least {len(CONTROLS) + 1} tasks)")
+    if attempts > 10**8:
+        raise ValueError(f"{name}: more than 10^8 attempts is not supported")
+    return spec
 
 
-def write_ledger(
-    directory: Path, name: str, mode: str, attempts: int, rng: random.Random
-) -> Case:
-    """Write NAME.manifest.json and NAME.runs.jsonl; return the case."""
-    per_task = SAMPLES_PER_TASK if mode == "samples" else 1
-    tasks = attempts // per_task
-    synthetic = tasks - len(CONTROLS)
-    width = max(7, len(str(synthetic)))
-    strata = dict.fromkeys(STRATA, 0)
-    digest = hashlib.sha256()
-    runs_path = directory / f"{name}.runs.jsonl"
-    manifest_path = directory / f"{name}.manifest.json"
+def _tail(rng: random.Random, costs: bool, outcome: str | None = None) -> str:
+    """A record's fields after "attempt", drawn from RNG, with the closing brace and newline."""
+    u = rng.random()
+    if outcome is None:
+        outcome = "pass" if u < 0.60 else "fail" if u < 0.93 else "unscoreable"
+    if outcome == "unscoreable":
+        reason = REASONS[int(rng.random() * len(REASONS))]
+        wall = WALL_CLOCK_LIMIT_S if reason == "harness_timeout" else 1 + int(rng.random() * 120)
+        text = f'"outcome":"unscoreable","reason":"{reason}","wall_clock_s":{wall}'
+    else:
+        text = f'"outcome":"{outcome}","reason":null,"wall_clock_s":{5 + int(rng.random() * 596)}'
+    if costs:
+        text += (
+            f',"cost_usd":{rng.random() * 2:.4f},"input_tokens":{5_000 + int(rng.random() * 145_000)},'
+            f'"output_tokens":{500 + int(rng.random() * 11_500)}'
+        )
+    return text + "}\n"
 
-    # Ids sort as neg-01 < pos-01 < t-0000001 < ..., so writing controls first
-    # and then tasks in numeric order yields a ledger sorted by task id.
-    ids_written = 0
-    with runs_path.open("w", encoding="utf-8", newline="\n") as out:
+
+def _task_order(spec: LedgerSpec) -> Iterable[int]:
+    """Task indexes in file order: 0, 1 are the controls, i >= 2 is t-(i-1)."""
+    if spec.kind != "unsorted":
+        return range(spec.tasks)
+    order = array("I" if spec.tasks < 2**32 else "Q", range(spec.tasks))  # 4 bytes a task, not ~36
+    random.Random(SEED).shuffle(order)
+    return order
+
+
+def _task_ids_sha256(tasks: int, width: int) -> str:
+    """sha256 of the sorted task IDs joined by newlines (index order is sorted order)."""
+    digest = hashlib.sha256("\n".join(task_id for task_id, _, _ in CONTROLS).encode("ascii"))
+    for start in range(len(CONTROLS), tasks, CHUNK_LINES):
+        ids = (f"t-{i - 1:0{width}d}" for i in range(start, min(tasks, start + CHUNK_LINES)))
+        digest.update(("\n" + "\n".join(ids)).encode("ascii"))
+    return digest.hexdigest()
+
+
+def write_ledger(directory: Path, spec: LedgerSpec, name: str | None = None) -> tuple[Path, Path]:
+    """Write NAME.manifest.json and NAME.runs.jsonl for SPEC; return (manifest, runs)."""
+    name = name or spec.name
+    manifest_path, runs_path = directory / f"{name}.manifest.json", directory / f"{name}.runs.jsonl"
+    costs = spec.kind == "cost"
+    rng = random.Random(SEED)
+    tails = [_tail(rng, costs) for _ in range(1 << TAIL_BITS)]
+    control_tails = [_tail(rng, costs, outcome=expected) for _, expected, _ in CONTROLS]
+    shift = 64 - TAIL_BITS
+    per_task = spec.per_task
+    width = max(7, len(str(spec.tasks - len(CONTROLS))))
+    with runs_path.open("w", encoding="ascii", newline="\n") as out:
         chunk: list[str] = []
-        for task_id, expected, _role, stratum in CONTROLS:
-            strata[stratum] += 1
-            digest.update((("\n" if ids_written else "") + task_id).encode("utf-8"))
-            ids_written += 1
-            for attempt in range(1, per_task + 1):
-                wall = 30 + int(rng.random() * 120)
-                chunk.append(_record(task_id, attempt, expected, "null", wall, stratum))
-        draw = rng.random
-        for n in range(1, synthetic + 1):
-            task_id = f"t-{n:0{width}d}"
-            s = draw()
-            stratum = STRATA[0] if s < 0.60 else STRATA[1] if s < 0.85 else STRATA[2]
-            strata[stratum] += 1
-            digest.update(("\n" + task_id).encode("utf-8"))
-            for attempt in range(1, per_task + 1):
-                outcome, reason, wall = _draw_outcome(draw(), draw())
-                chunk.append(_record(task_id, attempt, outcome, reason, wall, stratum))
+        for i in _task_order(spec):
+            if i < len(CONTROLS):
+                head = f'{{"run_id":"r1","task_id":"{CONTROLS[i][0]}","attempt":'
+                chunk.extend(f"{head}{a},{control_tails[i]}" for a in range(1, per_task + 1))
+            else:
+                head = f'{{"run_id":"r1","task_id":"t-{i - 1:0{width}d}","attempt":'
+                for a in range(per_task):  # the record's tail is a function of its index in sorted order
+                    chunk.append(f"{head}{a + 1},{tails[(((i * per_task + a) * GOLDEN) & MASK64) >> shift]}")
             if len(chunk) >= CHUNK_LINES:
                 out.write("".join(chunk))
                 chunk.clear()
         out.write("".join(chunk))
-
-    manifest: dict[str, Any] = {
-        "claim_id": "bench-synthetic",
+    manifest = {
+        "claim_id": f"bench-{name}",
         "dataset": {
-            "name": f"synthetic-{attempts}-{mode}",
-            "task_count": tasks,
-            "task_ids_sha256": digest.hexdigest(),
-            "strata": strata,
+            "name": f"synthetic-{spec.name}",
+            "task_count": spec.tasks,
+            "task_ids_sha256": _task_ids_sha256(spec.tasks, width),
         },
-        "controls": [
-            {"task_id": task_id, "expected": expected, "role": role}
-            for task_id, expected, role, _stratum in CONTROLS
-        ],
+        "controls": [{"task_id": task_id, "expected": expected, "role": role} for task_id, expected, role in CONTROLS],
         "envelope": {
-            "runner": "bench",
+            "runner": "bench-synthetic",
             "network": "off",
             "wall_clock_s_per_task": WALL_CLOCK_LIMIT_S,
             "max_steps": 40,
-            "toolchain_sha": "bench",
+            "toolchain_sha": "0000000000000000",
         },
         "attempt_budget": per_task,
-        "rerun_recipe": f"python3 gate.py check --manifest {manifest_path.name} --runs {runs_path.name}",
+        "attempt_mode": "samples" if spec.kind == "samples" else "retry",
+        "rerun_recipe": f"python3 gate.py --manifest {manifest_path.name} --runs {runs_path.name}",
     }
-    if mode == "samples":
-        manifest["attempt_mode"] = "samples"
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    return Case(name, mode, attempts, tasks, manifest_path, runs_path)
+    return manifest_path, runs_path
 
 
-def build_cases(directory: Path, sizes: list[int], samples: bool) -> list[Case]:
-    cases: list[Case] = []
-    for size in sizes:
-        _progress(f"writing retry ledger, {size:,} attempts")
-        cases.append(
-            write_ledger(directory, f"retry-{size}", "retry", size, random.Random(SEED))
-        )
-    if samples:
-        size = max(sizes)
-        _progress(
-            f"writing samples ledger, {size:,} attempts ({size // SAMPLES_PER_TASK:,} tasks x {SAMPLES_PER_TASK})"
-        )
-        cases.append(
-            write_ledger(
-                directory, f"samples-{size}", "samples", size, random.Random(SEED)
+def check_publishable(gate: Path, directory: Path, kinds: Iterable[str]) -> None:
+    """Gate one small ledger of each kind: it must exit 0 and say PUBLISHABLE, or nothing is timed."""
+    for kind in kinds:
+        spec = LedgerSpec(kind, CHECK_ATTEMPTS)
+        manifest, runs = write_ledger(directory, spec, name=f"check-{kind}")
+        argv = [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs)]
+        proc = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        manifest.unlink()
+        runs.unlink()
+        if proc.returncode != 0 or "PUBLISHABLE" not in proc.stdout:
+            raise GateBlocked(
+                f"the gate did not pass a generated {kind} ledger ({CHECK_ATTEMPTS} attempts): exit "
+                f"{proc.returncode}, expected 0 and PUBLISHABLE\ncommand: {shlex.join(argv)}\n"
+                f"--- stderr ---\n{proc.stderr}--- stdout ---\n{proc.stdout}"
             )
-        )
-    manifest, runs = REPO / "bench.manifest.json", REPO / "runs.jsonl"
-    if manifest.is_file() and runs.is_file():
-        records = [
-            json.loads(line)
-            for line in runs.read_text(encoding="utf-8").splitlines()
-            if line.strip()
-        ]
-        tasks = len({record["task_id"] for record in records})
-        attempts = len(records)
-        cases.append(
-            Case(
-                "shipped example",
-                "example",
-                attempts,
-                tasks,
-                manifest,
-                runs,
-                must_publish=False,
-            )
-        )
-    else:
-        _progress(
-            "shipped example skipped: bench.manifest.json or runs.jsonl not found at the repo top level"
-        )
-    return cases
+        _progress(f"a generated {kind} ledger is PUBLISHABLE")
+
+
+#####################################################################
+# The installed command
+#####################################################################
+
+
+def install_benchgate(gate: Path, directory: Path) -> Path:
+    """`pip install .` (a copy of the project, so the work tree gets no build/) into a new venv; its bin/."""
+    source = directory / "src"
+    source.mkdir()
+    shutil.copy2(gate, source / "gate.py")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    venv = directory / "venv"
+    steps = (
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-input",
+         str(source)],
+    )
+    for argv in steps:
+        _progress(f"$ {shlex.join(argv)}")
+        proc = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            raise BenchError(f"{shlex.join(argv)} exited {proc.returncode}\n{proc.stdout}{proc.stderr}")
+    return venv / "bin"
 
 
 #####################################################################
 # Measurement
 #####################################################################
 
-
-@dataclass
-class Runs:
-    seconds: list[float] = field(default_factory=list)
-    maxrss_kib: list[int] = field(default_factory=list)
-    exit_codes: list[int] = field(default_factory=list)
-
-    @property
-    def median_s(self) -> float:
-        return statistics.median(self.seconds)
-
-    @property
-    def peak_mib(self) -> float:
-        return max(self.maxrss_kib) / 1024
-
-
-def _maxrss_kib(ru_maxrss: int) -> int:
-    return ru_maxrss // 1024 if sys.platform == "darwin" else ru_maxrss
-
-
-# Why a launcher: on Linux a child's ru_maxrss starts from the RSS of the
-# process that forked it (with vfork, which subprocess uses, the parent's
-# *peak*), because exec keeps the old address space's high-water mark. This
-# script holds tens of MiB after writing ledgers, so `python3 -c pass` would
-# "peak" at that. The launcher is a bare `python3 -I -S` (~5 MiB, below any
-# Python child's own peak) that forks, execs the real command, and reports the
-# wall time and the os.wait4() rusage of exactly that one child -- unlike
-# RUSAGE_CHILDREN, which is a running maximum over all reaped children.
+# Why a launcher: on Linux a child's ru_maxrss starts from the RSS of the process that forked it
+# (with vfork, which subprocess uses, the parent's *peak*), because exec keeps the old address
+# space's high-water mark. This script can hold tens of MiB (a shuffled order is 40 MB at 10^7),
+# so `python3 -c pass` would "peak" at that. The launcher is a bare `python3 -I -S` (~5 MiB, below
+# any Python child's own peak) that forks, execs the real command, and reports the wall time, the
+# CPU time and the os.wait4() rusage of exactly that one child -- unlike RUSAGE_CHILDREN, which is
+# a running maximum over all reaped children, so its deltas cannot show a child smaller than an
+# earlier one.
 LAUNCHER = (
     "import os, sys, time\n"
     "fd = int(sys.argv[1])\n"
@@ -295,42 +350,51 @@ LAUNCHER = (
     "        os._exit(127)\n"
     "_, status, usage = os.wait4(pid, 0)\n"
     "elapsed = time.perf_counter() - start\n"
-    "os.write(fd, f'{elapsed!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}'.encode())\n"
+    "cpu = usage.ru_utime + usage.ru_stime\n"
+    "os.write(fd, f'{elapsed!r} {cpu!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}'.encode())\n"
 )
 
 
-def run_child(
-    argv: list[str], out: IO[bytes], err: IO[bytes]
-) -> tuple[float, int, int]:
-    """Run ARGV once via the launcher; return (wall seconds, peak RSS KiB, exit code)."""
-    out.seek(0)
-    out.truncate()
-    err.seek(0)
-    err.truncate()
+@dataclass
+class Runs:
+    seconds: list[float] = field(default_factory=list)
+    cpu_seconds: list[float] = field(default_factory=list)
+    maxrss_kib: list[int] = field(default_factory=list)
+
+    @property
+    def median_s(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def cpu_ratio(self) -> float:
+        return statistics.median(c / s for c, s in zip(self.cpu_seconds, self.seconds))
+
+    @property
+    def peak_kib(self) -> int:
+        return max(self.maxrss_kib)
+
+
+def run_child(argv: list[str], out: IO[bytes], err: IO[bytes]) -> tuple[float, float, int, int]:
+    """Run ARGV once via the launcher: (wall seconds, CPU seconds, peak RSS KiB, exit code)."""
+    for stream in (out, err):
+        stream.seek(0)
+        stream.truncate()
     read_end, write_end = os.pipe()
     try:
         launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER, str(write_end), *argv]
-        proc = subprocess.Popen(
-            launcher,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            pass_fds=(write_end,),
-        )
+        proc = subprocess.Popen(launcher, stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(write_end,))
         os.close(write_end)
         write_end = -1
         launcher_code = proc.wait()
-        report = os.read(read_end, 4096).decode("ascii")
+        report = os.read(read_end, 4096).decode("ascii").split()
     finally:
         os.close(read_end)
         if write_end >= 0:
             os.close(write_end)
-    if launcher_code != 0 or len(report.split()) != 3:
-        raise BenchError(
-            f"launcher failed (exit {launcher_code}) for {' '.join(argv)}\n{_read(err)}"
-        )
-    seconds, maxrss, code = report.split()
-    return float(seconds), _maxrss_kib(int(maxrss)), int(code)
+    if launcher_code != 0 or len(report) != 4:
+        raise BenchError(f"launcher failed (exit {launcher_code}) for {shlex.join(argv)}\n{_read(err)}")
+    maxrss = int(report[2])
+    return float(report[0]), float(report[1]), maxrss // 1024 if sys.platform == "darwin" else maxrss, int(report[3])
 
 
 def _read(stream: IO[bytes]) -> str:
@@ -338,172 +402,182 @@ def _read(stream: IO[bytes]) -> str:
     return stream.read().decode("utf-8", "replace")
 
 
-def _check_verdict(case: Case, stdout: str) -> None:
-    # Exit 0 alone cannot tell a working gate from a stub that does nothing;
-    # a warning (not an error) because the report's wording may change.
-    if "PUBLISHABLE" not in stdout:
-        _progress(
-            f"warning: gate exited 0 on {case.name} but did not print PUBLISHABLE; "
-            f"is it really checking? stdout was: {stdout[:200]!r}"
-        )
-
-
-def measure(case: Case, gate: Path, repeat: int) -> dict[str, Runs]:
-    argvs = {
-        "floor": [sys.executable, "-c", FLOOR_SCRIPT, str(case.runs)],
-        "gate": [
-            sys.executable,
-            str(gate),
-            "check",
-            "--manifest",
-            str(case.manifest),
-            "--runs",
-            str(case.runs),
-        ],
-        "startup": [sys.executable, "-c", "pass"],
-    }
-    results = {program: Runs() for program in PROGRAMS}
+def measure(case: str, programs: dict[str, list[str]], gates: tuple[str, ...], repeat: int,
+            warmup: bool = False) -> dict[str, Runs]:
+    """Time PROGRAMS round-robin REPEAT times. Every one must exit 0; those named in GATES must say PUBLISHABLE."""
+    results = {label: Runs() for label in programs}
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        for rep in range(repeat):
-            # Round-robin, so drift (thermal, page cache, neighbours) hits every
-            # program alike instead of whichever one happened to run last.
-            for program in PROGRAMS:
-                _progress(f"{case.name}: {program} {rep + 1}/{repeat}")
-                seconds, kib, code = run_child(argvs[program], out, err)
-                results[program].seconds.append(seconds)
-                results[program].maxrss_kib.append(kib)
-                results[program].exit_codes.append(code)
-                if code == 0:
-                    if program == "gate" and case.must_publish and rep == 0:
-                        _check_verdict(case, _read(out))
-                    continue
-                detail = f"--- stdout ---\n{_read(out)}--- stderr ---\n{_read(err)}"
-                if program == "gate" and case.must_publish:
-                    raise GateBlocked(
-                        f"gate exited {code} on {case.name} (expected 0, PUBLISHABLE); "
-                        f"a benchmark of a failing gate is meaningless\n"
-                        f"command: {' '.join(argvs[program])}\n{detail}"
-                    )
-                if program != "gate":
-                    raise BenchError(
-                        f"{program} exited {code} on {case.name}\n{detail}"
-                    )
-                _progress(f"warning: gate exited {code} on the {case.name}\n{detail}")
+        for rep in range(-1 if warmup else 0, repeat):
+            for label, argv in programs.items():
+                _progress(f"{case}: {label} {'warm-up' if rep < 0 else f'{rep + 1}/{repeat}'}")
+                seconds, cpu, kib, code = run_child(argv, out, err)
+                if code != 0:
+                    message = (f"{label} exited {code} on {case}\ncommand: {shlex.join(argv)}\n"
+                               f"--- stderr ---\n{_read(err)}--- stdout ---\n{_read(out)}")
+                    raise GateBlocked(message) if label in gates else BenchError(message)
+                if rep <= 0 and label in gates and "PUBLISHABLE" not in _read(out):
+                    _progress(f"warning: {label} exited 0 on {case} but printed no PUBLISHABLE: is it checking?")
+                if rep >= 0:
+                    results[label].seconds.append(seconds)
+                    results[label].cpu_seconds.append(cpu)
+                    results[label].maxrss_kib.append(kib)
     return results
 
 
 #####################################################################
-# Report
+# Rows and the report
 #####################################################################
 
 
-@dataclass(frozen=True)
+@dataclass
 class Row:
     case: str
-    mode: str
+    kind: str
     attempts: int
     tasks: int
     ledger_mb: float
     floor_s: float
     gate_s: float
-    startup_s: float
-    gate_over_floor: float
-    gate_over_startup: float
-    floor_peak_mib: float
-    gate_peak_mib: float
-    startup_peak_mib: float
-    gate_exit: int
-    targets: str
+    startup_s: float | None
+    ratio: float
+    floor_mib: float
+    gate_mib: float
+    bytes_per_task: float | None
+    cpu_ratio: float
+    targets: list[dict[str, Any]] = field(default_factory=list)
+
+    def judge(self, targets: Iterable[Target]) -> None:
+        for target in targets:
+            value = getattr(self, target.metric)
+            self.targets.append({**asdict(target), "value": value, "met": value is not None and value <= target.limit})
 
 
-def _yes(ok: bool) -> str:
-    return "yes" if ok else "NO"
-
-
-def targets_for(case: Case, gate: Runs, over_floor: float, over_startup: float) -> str:
-    if case.mode == "example":
-        return f"<= {TARGET_EXAMPLE_STARTUP_RATIO}x startup: {_yes(over_startup <= TARGET_EXAMPLE_STARTUP_RATIO)}"
-    if case.attempts >= TARGET_BIG_ATTEMPTS:
-        return (
-            f"<= {TARGET_FLOOR_RATIO}x floor: {_yes(over_floor <= TARGET_FLOOR_RATIO)}; "
-            f"stretch <= {STRETCH_FLOOR_RATIO}x: {_yes(over_floor <= STRETCH_FLOOR_RATIO)}; "
-            f"<= {TARGET_PEAK_MIB:.0f} MiB: {_yes(gate.peak_mib <= TARGET_PEAK_MIB)}"
-        )
-    return "-"
-
-
-def make_row(case: Case, runs: dict[str, Runs]) -> Row:
-    floor, gate, startup = runs["floor"], runs["gate"], runs["startup"]
-    over_floor = gate.median_s / floor.median_s
-    over_startup = gate.median_s / startup.median_s
+def make_row(case: str, kind: str, attempts: int, tasks: int, runs_file: Path, floor: Runs, gate: Runs,
+             startup: Runs | None, with_bytes: bool) -> Row:
     return Row(
-        case=case.name,
-        mode=case.mode,
-        attempts=case.attempts,
-        tasks=case.tasks,
-        ledger_mb=case.runs.stat().st_size / 1e6,
-        floor_s=floor.median_s,
-        gate_s=gate.median_s,
-        startup_s=startup.median_s,
-        gate_over_floor=over_floor,
-        gate_over_startup=over_startup,
-        floor_peak_mib=floor.peak_mib,
-        gate_peak_mib=gate.peak_mib,
-        startup_peak_mib=startup.peak_mib,
-        gate_exit=gate.exit_codes[-1],
-        targets=targets_for(case, gate, over_floor, over_startup),
+        case=case, kind=kind, attempts=attempts, tasks=tasks,
+        ledger_mb=runs_file.stat().st_size / 1e6,
+        floor_s=floor.median_s, gate_s=gate.median_s,
+        startup_s=startup.median_s if startup else None,
+        ratio=gate.median_s / floor.median_s,
+        floor_mib=floor.peak_kib / 1024, gate_mib=gate.peak_kib / 1024,
+        bytes_per_task=(gate.peak_kib - floor.peak_kib) * 1024 / tasks if with_bytes else None,
+        cpu_ratio=gate.cpu_ratio,
     )
 
 
-def growth_line(rows: list[Row]) -> str:
-    retry = sorted((r for r in rows if r.mode == "retry"), key=lambda r: r.attempts)
-    if len(retry) < 2:
-        return "linear growth: n/a (needs two retry sizes, e.g. 100000 and 1000000)"
-    small, big = retry[-2], retry[-1]
-    per_small = small.gate_s / small.attempts * 1e6
-    per_big = big.gate_s / big.attempts * 1e6
-    return (
-        f"linear growth: gate time per attempt {per_small:.2f} us at {small.attempts:,} vs "
-        f"{per_big:.2f} us at {big.attempts:,} attempts (ratio {per_big / per_small:.2f}; "
-        f"~1.0 is linear, well below 1 means start-up still dominates the smaller size)"
-    )
+def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int) -> list[Row]:
+    need = spec.attempts * BYTES_PER_LINE_BOUND
+    free = shutil.disk_usage(directory).free
+    if free < need:
+        raise BenchError(f"{spec.name}: needs up to {need / 1e9:.1f} GB in {directory}, {free / 1e9:.1f} GB free (set TMPDIR)")
+    _progress(f"writing {spec.name}: {spec.attempts:,} attempts, {spec.tasks:,} tasks (not timed)")
+    manifest, runs = write_ledger(directory, spec)
+    try:
+        results = measure(spec.name, {
+            "floor": [sys.executable, "-c", FLOOR_SCRIPT, str(runs)],
+            "gate": [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs)],
+            "startup": [sys.executable, "-c", "pass"],
+        }, ("gate",), repeat)
+        row = make_row(spec.name, spec.kind, spec.attempts, spec.tasks, runs,
+                       results["floor"], results["gate"], results["startup"], with_bytes=True)
+    finally:
+        manifest.unlink()
+        runs.unlink()
+    row.judge(targets_for(spec.kind, spec.attempts))
+    return [row]
+
+
+def run_startup_case(gate: Path, directory: Path, repeat: int) -> list[Row]:
+    if not (EXAMPLE_MANIFEST.is_file() and EXAMPLE_RUNS.is_file()):
+        raise BenchError(f"startup: the shipped example ({EXAMPLE_MANIFEST.name}, {EXAMPLE_RUNS.name}) is missing")
+    bin_dir = install_benchgate(gate, directory)
+    python = str(bin_dir / "python")
+    example = ["--manifest", str(EXAMPLE_MANIFEST), "--runs", str(EXAMPLE_RUNS)]
+    results = measure(STARTUP, {
+        "floor": [python, "-c", "pass"],
+        "benchgate": [str(bin_dir / "benchgate"), *example],
+        "script": [python, str(gate), *example],
+    }, ("benchgate", "script"), repeat, warmup=True)  # one untimed round: the first start of a new venv reads cold files
+    records = [line for line in EXAMPLE_RUNS.read_bytes().splitlines() if line.strip()]
+    tasks = len({json.loads(line)["task_id"] for line in records})
+    rows = []
+    for label, name in (("benchgate", "startup: installed benchgate"), ("script", "startup: python gate.py (reference)")):
+        row = make_row(name, STARTUP, len(records), tasks, EXAMPLE_RUNS, results["floor"], results[label], None,
+                       with_bytes=False)
+        if label == "benchgate":
+            row.judge(targets_for(STARTUP, len(records)))
+        rows.append(row)
+    return rows
+
+
+METRIC_FORMATS = {"ratio": "{:.2f}x", "gate_mib": "{:.0f} MiB", "bytes_per_task": "{:.0f} bytes/task",
+                  "cpu_ratio": "CPU {:.2f}x wall"}
+
+
+def _met_text(row: Row) -> str:
+    """"met", or "NOT met (what missed)", then the stretch goal's verdict."""
+    if not row.targets:
+        return "-"
+    missed = [METRIC_FORMATS[t["metric"]].format(t["value"]) for t in row.targets if not t["met"] and not t["stretch"]]
+    text = "met" if not missed else f"NOT met ({'; '.join(missed)})"
+    for t in row.targets:
+        if t["stretch"]:
+            text += f"; stretch {'met' if t['met'] else 'NOT met'}"
+    return text
+
+
+def render_markdown(rows: list[Row], repeat: int, gate: str) -> str:
+    lines = [
+        "| case | attempts | tasks | ledger MB | floor s | gate s | gate/floor | floor MiB | gate MiB | bytes/task | target | met |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for r in rows:
+        per_task = "-" if r.bytes_per_task is None else f"{r.bytes_per_task:,.0f}"
+        target = "; ".join(t["label"] for t in r.targets) or "-"
+        lines.append(
+            f"| {r.case} | {r.attempts:,} | {r.tasks:,} | {r.ledger_mb:.1f} | {r.floor_s:.3f} | {r.gate_s:.3f} "
+            f"| {r.ratio:.2f}x | {r.floor_mib:.1f} | {r.gate_mib:.1f} | {per_task} | {target} | {_met_text(r)} |"
+        )
+    startups = [r.startup_s for r in rows if r.startup_s is not None]
+    lines += [
+        "",
+        f"Medians of {repeat} interleaved run(s) of each program; MiB is the child's peak RSS (the maximum over runs).",
+        "floor = `open(runs, 'rb')`, then `json.loads(line)` for each non-blank line, nothing else, as a subprocess; "
+        "for the start-up rows the floor is the same venv interpreter's `-c pass`.",
+        "bytes/task = (gate peak RSS - floor peak RSS) / tasks: the gate's memory beyond reading and parsing the file.",
+    ]
+    if startups:
+        lines.append(f"`python3 -c pass`, timed in the same rounds: median {statistics.median(startups):.3f} s over the ledger cases.")
+    lines += ["", *growth_lines(rows), gate, machine_line()]
+    for r in rows:
+        if r.cpu_ratio > 1.1:
+            lines.append(f"note: {r.case}: the gate's CPU time was {r.cpu_ratio:.2f}x its wall time (more than one core)")
+    return "\n".join(lines) + "\n"
+
+
+def growth_lines(rows: list[Row]) -> list[str]:
+    ordered = sorted((r for r in rows if r.kind == "sorted"), key=lambda r: r.attempts)
+    if len(ordered) < 2:
+        return []
+    small, big = ordered[0], ordered[-1]
+    per_small, per_big = small.gate_s / small.attempts * 1e6, big.gate_s / big.attempts * 1e6
+    return [
+        f"growth (sorted): gate {per_small:.2f} us an attempt at {small.attempts:,}, {per_big:.2f} us at {big.attempts:,} "
+        f"(~1.0x is linear); gate peak {small.gate_mib:.0f} MiB vs {big.gate_mib:.0f} MiB (flat memory: about equal)",
+        "",
+    ]
 
 
 def machine_line() -> str:
     return (
-        f"machine: {platform.platform()}; Python {platform.python_version()} "
-        f"({platform.python_implementation()}); {os.cpu_count()} CPUs"
+        f"machine: {platform.platform()}; {os.cpu_count()} CPUs; Python {platform.python_version()} "
+        f"({platform.python_implementation()}, {sys.executable})"
     )
 
 
-def render_markdown(rows: list[Row], repeat: int) -> str:
-    lines = [
-        (
-            "| case | attempts | tasks | ledger MB | floor s | gate s | startup s | gate/floor | gate/startup "
-            "| floor MiB | gate MiB | targets |"
-        ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
-    ]
-    for r in rows:
-        exit_note = "" if r.gate_exit == 0 else f" (gate exit {r.gate_exit})"
-        lines.append(
-            f"| {r.case}{exit_note} | {r.attempts:,} | {r.tasks:,} | {r.ledger_mb:.1f} | {r.floor_s:.3f} "
-            f"| {r.gate_s:.3f} | {r.startup_s:.3f} | {r.gate_over_floor:.2f}x | {r.gate_over_startup:.2f}x "
-            f"| {r.floor_peak_mib:.1f} | {r.gate_peak_mib:.1f} | {r.targets} |"
-        )
-    lines += [
-        "",
-        (
-            f"Median wall time of {repeat} interleaved run(s); MiB is the child's peak RSS (max over runs). "
-            "floor = `for line in f: json.loads(line)` over the ledger opened in text mode (utf-8); "
-            "startup = `python3 -c pass`."
-        ),
-        "",
-        growth_line(rows),
-        "",
-        machine_line(),
-    ]
-    return "\n".join(lines) + "\n"
+def command_line() -> str:
+    return shlex.join(getattr(sys, "orig_argv", [sys.executable, *sys.argv]))
 
 
 #####################################################################
@@ -511,127 +585,85 @@ def render_markdown(rows: list[Row], repeat: int) -> str:
 #####################################################################
 
 
-def _progress(message: str) -> None:
-    print(f"bench: {message}", file=sys.stderr, flush=True)
-
-
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(part.replace("_", "")) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--sizes wants comma-separated integers, got {text!r}"
-        ) from None
-    if not sizes or min(sizes) < len(CONTROLS) + 1:
-        raise argparse.ArgumentTypeError(
-            f"--sizes must each be at least {len(CONTROLS) + 1}, got {text!r}"
-        )
-    return sizes
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="bench.py",
         description=__doc__.split("\n\n", 1)[0] if __doc__ else None,
-        epilog="exit codes: 0 done, 1 the gate blocked a synthetic ledger, 2 usage or setup error",
+        epilog="case names: sorted-N, unsorted-N, samples-N, cost-N (N an integer or 1eK), startup; "
+               "exit codes: 0 done, 1 the gate did not pass a generated ledger, 2 usage or setup error",
     )
-    parser.add_argument(
-        "--sizes",
-        type=_sizes,
-        default=list(DEFAULT_SIZES),
-        help="comma-separated attempt counts for the retry-mode ledgers (default: 1000,100000,1000000)",
-    )
-    parser.add_argument(
-        "--repeat",
-        type=int,
-        default=3,
-        help="timed runs per program and case (default: 3)",
-    )
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help="shorthand for --sizes 1000,100000 --repeat 1",
-    )
-    parser.add_argument(
-        "--no-samples",
-        action="store_true",
-        help="skip the samples-mode ledger (default: include it)",
-    )
-    parser.add_argument(
-        "--json",
-        metavar="FILE",
-        type=Path,
-        help="also write the results as JSON to FILE",
-    )
-    parser.add_argument(
-        "--keep",
-        metavar="DIR",
-        type=Path,
-        help="write ledgers to DIR and keep them (default: a temp dir)",
-    )
-    parser.add_argument(
-        "--gate", type=Path, default=GATE, help=argparse.SUPPRESS
-    )  # stand-in gates for testing
+    parser.add_argument("--quick", action="store_true",
+                        help=f"smaller cases ({','.join(QUICK_CASES)}), {QUICK_REPEAT} repeat unless --repeat is given")
+    parser.add_argument("--huge", action="store_true", help=f"also run {','.join(HUGE_CASES)} (minutes each, ~1 GB of disk)")
+    parser.add_argument("--cases", help=f"comma-separated case names, run in that order (default: {','.join(DEFAULT_CASES)})")
+    parser.add_argument("--repeat", type=int, help="timed runs of each program in each case (default: 3)")
+    parser.add_argument("--json", metavar="FILE", type=Path, help="also write the results as JSON to FILE")
+    parser.add_argument("--gate", type=Path, default=GATE, help=argparse.SUPPRESS)  # a stand-in gate, for testing this script
     args = parser.parse_args(argv)
-    if args.quick:
-        args.sizes, args.repeat = list(QUICK_SIZES), 1
+    if args.cases is not None:
+        names = [name.strip() for name in args.cases.split(",") if name.strip()]
+    else:
+        names = list(QUICK_CASES if args.quick else DEFAULT_CASES)
+    if args.huge:
+        names += [name for name in HUGE_CASES if name not in names]
+    if not names:
+        parser.error("--cases names no case")
+    try:
+        args.specs = [(name, parse_case(name)) for name in names]
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.repeat is None:
+        args.repeat = QUICK_REPEAT if args.quick else 3
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     return args
 
 
-def _check_setup(args: argparse.Namespace) -> None:
-    if not hasattr(os, "wait4"):
-        raise BenchError("os.wait4 is unavailable: this benchmark needs a Unix system")
-    if not args.gate.is_file():
-        raise BenchError(f"gate not found at {args.gate}")
-    if args.keep is not None:
-        keep = args.keep.resolve()
-        if keep == REPO or REPO in keep.parents:
-            raise BenchError(
-                f"--keep {args.keep} is inside the repo; pick a directory outside {REPO}"
-            )
-    if not args.no_samples and max(args.sizes) % SAMPLES_PER_TASK:
-        raise BenchError(
-            f"largest size {max(args.sizes)} is not a multiple of {SAMPLES_PER_TASK}; use --no-samples"
-        )
-
-
 def run(args: argparse.Namespace, directory: Path) -> list[Row]:
-    cases = build_cases(directory, args.sizes, samples=not args.no_samples)
-    return [
-        make_row(case, measure(case, args.gate.resolve(), args.repeat))
-        for case in cases
-    ]
+    # A snapshot, so every case of one run times the same gate even while gate.py is being edited.
+    gate = directory / "gate.py"
+    shutil.copy2(args.gate, gate)
+    args.gate_sha256 = hashlib.sha256(gate.read_bytes()).hexdigest()
+    _progress(f"timing a snapshot of {args.gate} (sha256 {args.gate_sha256[:12]})")
+    kinds = dict.fromkeys(spec.kind for _, spec in args.specs if spec is not None)
+    check_publishable(gate, directory, kinds)
+    rows: list[Row] = []
+    for _, spec in args.specs:
+        if spec is None:
+            with tempfile.TemporaryDirectory(prefix="venv-", dir=directory) as venv_dir:
+                rows += run_startup_case(gate, Path(venv_dir), args.repeat)
+        else:
+            rows += run_ledger_case(spec, gate, directory, args.repeat)
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        _check_setup(args)
-        if args.keep is not None:
-            args.keep.mkdir(parents=True, exist_ok=True)
-            rows = run(args, args.keep)
-        else:
-            with tempfile.TemporaryDirectory(prefix="benchgate-") as tmp:
-                rows = run(args, Path(tmp))
+        if not hasattr(os, "wait4"):
+            raise BenchError("os.wait4 is unavailable: this benchmark needs a Unix system")
+        if not args.gate.is_file():
+            raise BenchError(f"gate not found at {args.gate}")
+        with tempfile.TemporaryDirectory(prefix="benchgate-") as tmp:
+            rows = run(args, Path(tmp))
     except GateBlocked as exc:
         print(f"bench: error: {exc}", file=sys.stderr)
         return 1
-    except (BenchError, OSError) as exc:
+    except (BenchError, OSError, subprocess.SubprocessError) as exc:
         print(f"bench: error: {exc}", file=sys.stderr)
         return 2
-    sys.stdout.write(render_markdown(rows, args.repeat))
+    gate = f"gate: {args.gate} (sha256 {args.gate_sha256}, copied before the first case)"
+    sys.stdout.write(render_markdown(rows, args.repeat, gate))
+    sys.stdout.write(f"command: {command_line()}\n")
     if args.json is not None:
         payload = {
-            "machine": {
-                "platform": platform.platform(),
-                "python": platform.python_version(),
-                "cpus": os.cpu_count(),
-            },
+            "machine": {"platform": platform.platform(), "cpus": os.cpu_count(), "python": platform.python_version(),
+                        "executable": sys.executable},
+            "command": command_line(),
             "seed": SEED,
             "repeat": args.repeat,
             "gate": str(args.gate),
+            "gate_sha256": args.gate_sha256,
             "floor_script": FLOOR_SCRIPT,
             "rows": [asdict(row) for row in rows],
         }

@@ -18,7 +18,7 @@ TRIAL = re.compile(r"^(.+)\.([0-9]+)-of-([0-9]+)$")
 
 
 # The import mapping's Terminal-Bench table, written out again on purpose.
-TB_NULL_TABLE = {"test_timeout": "harness_timeout", "parse_error": "grader_error",
+TB_NULL_TABLE = {"test_timeout": "harness_timeout", "agent_timeout": "harness_timeout", "parse_error": "grader_error",
                  "unknown_agent_error": "env_flake", "agent_installation_failed": "env_flake"}
 
 
@@ -61,7 +61,20 @@ class TerminalBenchResults(ImportCase):
                     covered.add(mode)
                     self.assertOutcome(recs[key], "unscoreable", TB_NULL_TABLE.get(mode, "missing_artifact"))
         self.assertTrue(set(TB_NULL_TABLE) <= covered, covered)
-        self.assertTrue(covered - set(TB_NULL_TABLE), "fixture precondition: an 'otherwise' failure_mode")
+
+    def test_an_agent_that_never_installed_is_no_verdict(self) -> None:
+        """is_resolved false with agent_installation_failed: the agent never ran, so the trial is unscoreable
+        env_flake, not a fail; false with an agent's own failure (agent_timeout) stays a fail."""
+        data = load(TB_RESULTS)
+        false = [t for t in data["results"] if t["is_resolved"] is False]
+        false[0]["failure_mode"] = "agent_installation_failed"
+        false[1]["failure_mode"] = "agent_timeout"
+        path = self.write_json("results.json", data)
+        recs = keyed(self.imp("terminal-bench", str(path)))
+        for trial, expected in ((false[0], ("unscoreable", "env_flake")), (false[1], ("fail", None))):
+            match = TRIAL.match(trial["trial_name"])
+            assert match is not None
+            self.assertOutcome(recs[(trial["task_id"], int(match.group(2)))], *expected)
 
     def test_null_with_unknown_failure_mode_is_missing_artifact(self) -> None:
         """A null trial with an unknown failure_mode is missing_artifact and keeps the mode under harness."""

@@ -215,13 +215,24 @@ class HarnessFilesAreStrictJson(GateCase):
                 path = self.write_text(f"{fmt}-bad.json", '{"results": [')
                 self.assertInputError(self.run_gate("import", fmt, str(path)), str(path))
 
-    def test_nan_is_not_json(self) -> None:
-        """NaN in an Inspect log is not JSON: an input error naming the file."""
+    def test_nan_is_read_only_where_a_harness_writes_it(self) -> None:
+        """Inspect writes a bare NaN for an unscored value: its logs are read, a NaN score is unscoreable
+        grader_error; in any other harness file (and any manifest) NaN is not JSON, an input error."""
         data = load(INS_CANCEL)
         text = json.dumps(data).replace('"value": 0.75', '"value": NaN')
         self.assertIn("NaN", text)
         path = self.write_text("nan.json", text)
-        self.assertInputError(self.run_gate("import", "inspect", str(path)), str(path))
+        code, out, err = self.run_gate("import", "inspect", str(path))
+        self.assertEqual(code, 0, err)
+        nan = [json.loads(line) for line in out.splitlines() if '"score_value":"NaN"' in line]
+        self.assertTrue(nan, out)
+        self.assertEqual({(r["outcome"], r["reason"]) for r in nan}, {("unscoreable", "grader_error")})
+        for fmt, source, old in (("terminal-bench", TB_RESULTS, '"accuracy": 0.'), ("swebench", SWE_REPORT, '"total_instances": ')):
+            with self.subTest(fmt=fmt):
+                text = source.read_text(encoding="utf-8")
+                self.assertIn(old, text)
+                bad = self.write_text(f"{fmt}.json", text.replace(old, old.rstrip("0123456789. ") + " NaN, \"x-was\": 0.", 1))
+                self.assertInputError(self.run_gate("import", fmt, str(bad)), str(bad), "NaN")
 
     def test_duplicate_keys(self) -> None:
         """A duplicate key in a harness file is an input error naming the file and saying 'duplicate', for every importer."""
