@@ -778,7 +778,8 @@ class _Fields:
 # USER_PREFIX keys); the envelope is open, but a near miss of a key the gate reads is refused.
 MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget", "attempt_mode",
                  "reason_classes", "metrics", "rerun_recipe", "run_id", "draft")
-DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256")
+DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256", "subset")
+SUBSET_KEYS = ("of", "selection")
 CONTROL_KEYS = ("task_id", "expected", "role")
 CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
@@ -840,6 +841,7 @@ class Manifest(NamedTuple):
     card_path: Path | None
     card_sha256: str | None = None
     run_id: str | None = None  # the run the claim publishes
+    subset: tuple[int, str] | None = None  # (tasks in the whole dataset, how these were chosen)
     draft: bool = False  # written by `import --draft-manifest` and not yet completed
     placeholders: tuple[str, ...] = ()  # fields still holding a TODO-style placeholder
 
@@ -985,6 +987,11 @@ def load_manifest(path: Path) -> Manifest:
     if (tasks_rel is None) != (card_rel is None):
         dataset.fail("card" if card_rel is None else "tasks", "dataset.tasks and dataset.card go together")
     card_sha256 = _digest_field(dataset, "card_sha256") if dataset.has("card_sha256") else None
+    subset_fields = dataset.optional_child("subset")
+    subset = None
+    if subset_fields is not None:
+        subset_fields.closed(SUBSET_KEYS)
+        subset = (subset_fields.integer("of", dataset.integer("task_count", 1)), subset_fields.string("selection"))
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     return Manifest(
@@ -1010,6 +1017,7 @@ def load_manifest(path: Path) -> Manifest:
         card_path=_inside(path.parent, card_rel, where, "dataset.card") if card_rel else None,
         card_sha256=card_sha256,
         run_id=top.optional_string("run_id"),
+        subset=subset,
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
     )
@@ -1111,6 +1119,9 @@ def read_id_list(path: Path) -> list[str]:
                             "an ID list is one task ID per line with no header")
         if not is_task_id(line):
             raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control characters")
+        if len(line.split()) > 1:
+            raise GateError(f"{path}:{number}: holds {len(line.split())} words; an ID list is one task ID per line "
+                            "(this looks like several IDs on one line)")
         ids.append(line)
     if not ids:
         raise GateError(f"{path}: no task IDs")
@@ -1689,6 +1700,7 @@ class Plan(NamedTuple):
     metrics: tuple[CompiledMetric, ...]
     extra_fields: frozenset[str]
     confidence: float
+    control_hint: str = ""  # how the harness that wrote the records makes its control runs
 
 
 class CardContext(NamedTuple):
@@ -1765,6 +1777,7 @@ def make_plan(manifest: Manifest, context: CardContext | None, confidence: float
         metrics=metrics,
         extra_fields=fields - RECORD_FIELDS,
         confidence=confidence,
+        control_hint=control_commands(manifest.envelope.get("harness")),
     )
     return plan, tuple(findings)
 
@@ -1887,8 +1900,48 @@ def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
+# What each harness's own result file holds near its top, to recognise one given as a runs file.
+_HARNESS_SIGNS = (
+    ("terminal-bench", (b'"trial_name"', b'"is_resolved"')),
+    ("harbor", (b'"n_total_trials"',)),
+    ("swebench", (b'"resolved_ids"',)),
+    ("swebench", (b'"total_instances"',)),
+    ("inspect", (b'"eval"', b'"status"')),
+    ("publish-gate", (b'"outcomes"', b'"attempt_budget"')),
+)
+
+
+def harness_file_kind(path: Path) -> str | None:
+    """The importer for a file that is a harness's own result file rather than a ledger, or None."""
+    try:
+        with open_input(path) as handle:
+            head = handle.read(1 << 16)
+    except GateError:
+        return None
+    if head.startswith(b"PK\x03\x04"):
+        return "inspect"  # a .eval archive
+    first = head.lstrip()[:1]
+    if first != b"{" or head.lstrip().startswith(b'{"run_id"'):
+        return None
+    return next((name for name, signs in _HARNESS_SIGNS if all(sign in head for sign in signs)), None)
+
+
 def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
-    """One streaming pass over the runs file, a chunk of lines at a time."""
+    """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
+    instead of a ledger is named, with the import command that converts it."""
+    try:
+        return _tally_runs(path, run_id, wall_clock_limit, extra_fields)
+    except GateError as exc:
+        if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
+            raise
+        kind = harness_file_kind(path)
+        if kind is None:
+            raise
+        raise GateError(f"{path}: a {kind} result file, not a ledger of attempt records: convert it with "
+                        f"`gate.py import {kind} {path} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
+
+
+def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
@@ -2439,7 +2492,7 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
         lacking = [name for name, ok in (("negative (expects fail)", has_negative), ("positive (expects pass)", has_positive)) if not ok]
         findings.append(finding("controls_incomplete", (
             f"no {' and no '.join(lacking)} control: declare a control task or a control run "
-            "(no_edit / known_fix) so the gate can tell a broken harness from a weak model")))
+            f"(no_edit / known_fix) so the gate can tell a broken harness from a weak model{plan.control_hint}")))
     kinds = tally.kind_infos()
     for control in plan.controls:
         tid = control.task_id
@@ -3172,6 +3225,8 @@ def _text_ledger(report: Report) -> list[str]:
     out = [
         _label("claim") + m.claim_id,
         _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
+        *([_label("subset") + f"{led.entries} of {m.subset[0]} tasks ({m.subset[1]}): the claim is about these "
+           "tasks only"] if m.subset else []),
         _label("entries") + str(led.entries),
         _label("exits") + str(led.exits)
         + (f" (pass@{report.attempt_budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
@@ -3330,7 +3385,8 @@ def report_json(report: Report) -> dict[str, Any]:
         "version": __version__,
         "confidence": report.confidence,
         "dataset": {"name": m.dataset_name, "task_ids_sha256": m.task_ids_sha256,
-                    "observed_sha256": led.observed_digest, "card_digest": report.card_digest},
+                    "observed_sha256": led.observed_digest, "card_digest": report.card_digest,
+                    "subset": None if m.subset is None else {"of": m.subset[0], "selection": m.subset[1]}},
         "attempt_mode": report.attempt_mode,
         "attempt_budget": report.attempt_budget,
         "first_attempt": rate_json(led.first_attempt),
@@ -3386,7 +3442,8 @@ def render_markdown(report: Report) -> str:
     m, led, conf = report.manifest, report.ledger, report.confidence
     out = [f"### benchgate: {_md(m.claim_id)} is **{report.verdict}**", "",
            f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
-           f"{led.entries} entries, {led.exits} exits.", "",
+           f"{led.entries} entries, {led.exits} exits"
+           + (f"; a subset: {led.entries} of {m.subset[0]} tasks ({_md(m.subset[1])})." if m.subset else "."), "",
            "| bucket | tasks |", "|---|---:|"]
     for bucket in BUCKETS:
         extra = ""
@@ -4960,8 +5017,9 @@ def import_harbor(options: ImportOptions) -> Imported:
     if len(budgets) > 1:
         raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
     budget = budgets.pop()
-    run_id = jobs[0].folder.name if len(jobs) == 1 else (
-        jobs[0].folder.parent.parent.name if jobs[0].folder.name == "job" else jobs[0].folder.parent.name)
+    # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
+    cell = jobs[0].folder.parent if jobs[0].folder.name == "job" else jobs[0].folder
+    run_id = cell.name if len(jobs) == 1 else cell.parent.name
     records: list[dict[str, object]] = []
     for tid in sorted(declared):
         trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
@@ -5422,9 +5480,54 @@ def _commands(parser: argparse.ArgumentParser) -> tuple[str, ...]:
     return ()
 
 
+# The arguments that name an input file; any one of them may be `-`, standard input.
+_INPUT_ARGS = ("manifest", "runs", "against_manifest", "against_runs", "files", "dataset_ids", "ids", "tasks")
+MAX_STDIN_BYTES = 16 << 30
+
+
+def _spool_stdin(args: argparse.Namespace) -> Any:
+    """Copy standard input to a private file when an input is `-`, so every reader can treat it as a file
+    (some read twice, a zip reader seeks). Returns the temporary folder to remove, or None."""
+    slots = []
+    for name in _INPUT_ARGS:
+        given = getattr(args, name, None)
+        for index, value in enumerate(given if isinstance(given, list) else [given]):
+            if isinstance(value, Path) and str(value) == "-":
+                slots.append((name, index))
+    if not slots:
+        return None
+    if len(slots) > 1:
+        raise GateError("only one input can be standard input (-)")
+    if args.command == "verify" and str(args.card) == "-":
+        raise GateError("only one input can be standard input (-)")
+    import tempfile
+
+    folder = tempfile.TemporaryDirectory(prefix="benchgate-")
+    target = Path(folder.name) / "stdin"
+    size = 0
+    with target.open("wb") as out:
+        while True:
+            chunk = sys.stdin.buffer.read(_CHUNK_BYTES)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > MAX_STDIN_BYTES:
+                folder.cleanup()
+                raise GateError(f"standard input: larger than {MAX_STDIN_BYTES >> 30} GiB")
+            out.write(chunk)
+    name, index = slots[0]
+    value = getattr(args, name)
+    if isinstance(value, list):
+        value[index] = target
+    else:
+        setattr(args, name, target)
+    return folder
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage."""
     parser = build_parser()
+    spool = None
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0] not in _commands(parser) and arguments[0] not in ("-h", "--help", "--version"):
         # The rerun recipe the outcome-ledger design note prints: gate.py --manifest M --runs R.
@@ -5438,9 +5541,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return 2
         handler: Callable[[argparse.Namespace], tuple[str, int]] = args.handler
-        text, code = handler(args)
+        spool = _spool_stdin(args)
+        try:
+            text, code = handler(args)
+        finally:
+            if spool is not None:
+                spool.cleanup()
     except GateError as exc:
-        print(f"gate: error: {visible(str(exc))}", file=sys.stderr)
+        message = str(exc)
+        if spool is not None:
+            message = message.replace(str(Path(spool.name) / "stdin"), "-")
+        print(f"gate: error: {visible(message)}", file=sys.stderr)
         return 2
     return _write_report(text, code)
 
