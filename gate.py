@@ -4108,16 +4108,16 @@ def _zstd_decompressor() -> Callable[[bytes, int], bytes] | None:
     """zstd from the standard library (Python 3.14+) or from the `zstandard` package Inspect itself
     installs; None when neither is importable. Never a new dependency."""
     try:
-        from compression import zstd  # type: ignore[import-not-found]
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
 
-        return lambda data, size: cast(bytes, zstd.decompress(data))
+        return lambda data, size: bytes(zstd.decompress(data))
     except ImportError:
         pass
     try:
-        import zstandard  # type: ignore[import-not-found]
+        import zstandard  # type: ignore[import-not-found,unused-ignore]
     except ImportError:
         return None
-    return lambda data, size: cast(bytes, zstandard.ZstdDecompressor().decompress(data, max_output_size=max(size, 1)))
+    return lambda data, size: bytes(zstandard.ZstdDecompressor().decompress(data, max_output_size=max(size, 1)))
 
 
 def _raw_member(path: Path, info: Any) -> bytes:
