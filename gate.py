@@ -1464,19 +1464,6 @@ def clustered_se(clusters: Sequence[tuple[float, int]], weights: Sequence[int] |
     return math.sqrt(math.fsum(w * (s - n * mean) ** 2 for (s, n), w in zip(clusters, counts))) / total_n
 
 
-def samples_rate(c_sum: int, c_sq: int, tasks: int, budget: int, confidence: float) -> Rate | None:
-    """pass@1 as the mean over tasks of c/n, with the clustered standard error (Miller 2024)."""
-    if tasks == 0:
-        return None
-    total = budget * tasks
-    mean = Fraction(c_sum, total)
-    # sum over tasks of (c_t - n*mean)^2 = sum c_t^2 - (sum c_t)^2 / T, exactly.
-    spread = Fraction(tasks * c_sq - c_sum * c_sum, tasks)
-    se = math.sqrt(spread) / total
-    half = z_for(confidence) * se
-    return Rate(Fraction(c_sum, budget), tasks, max(0.0, float(mean) - half), min(1.0, float(mean) + half), "clustered")
-
-
 def pass_at_k_all(n: int, c: int) -> list[float]:
     """pass@k for k = 2..n at once, in O(n): C(n-c, k)/C(n, k) = prod_{i<k} (n-c-i)/(n-i), built up over k."""
     if not 0 <= c <= n:
@@ -1545,6 +1532,389 @@ def minimum_detectable_difference(n: int, rate: float, confidence: float = 0.95,
     return (z_for(confidence) + normal_quantile(power)) * math.sqrt(2 * p * (1 - p) / n)
 
 
+# -- Student t and chi-square, for the small-sample corrections and Cochran's Q --------------
+
+_TINY = 1e-300
+
+
+def _continued_beta(a: float, b: float, x: float) -> float:
+    """The continued fraction of the regularized incomplete beta function (modified Lentz)."""
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > _TINY else _TINY)
+    h = d
+    for m in range(1, 100_000):
+        for aa in (m * (b - m) * x / ((qam + 2 * m) * (a + 2 * m)),
+                   -(a + m) * (qab + m) * x / ((a + 2 * m) * (qap + 2 * m))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > _TINY else _TINY)
+            c = 1.0 + aa / c
+            c = c if abs(c) > _TINY else _TINY
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            return h
+    raise ArithmeticError("the incomplete beta continued fraction did not converge")
+
+
+def _log_beta(a: float, b: float) -> float:
+    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+
+
+def _t_tail(t: float, df: float) -> float:
+    """P(|T| > t), t >= 0, Student t with df degrees of freedom: I_{df/(df+t²)}(df/2, 1/2)."""
+    if t <= 0:
+        return 1.0
+    x = df / (df + t * t)
+    a, b = 0.5 * df, 0.5
+    front = math.exp(a * math.log(x) + b * math.log1p(-x) - _log_beta(a, b)) if x < 1 else 0.0
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _continued_beta(a, b, x) / a
+    return 1.0 - front * _continued_beta(b, a, 1.0 - x) / b
+
+
+def t_for(confidence: float, df: float) -> float:
+    """Two-sided Student t quantile: P(|T| <= t) = confidence (df may be fractional, as Satterthwaite's is)."""
+    if not df > 0:
+        raise ValueError(f"t needs df > 0, got {df!r}")
+    if df > 1e7:
+        return z_for(confidence)
+    tail = 1.0 - confidence
+    lo, hi = z_for(confidence), z_for(confidence)
+    while _t_tail(hi, df) > tail:  # the t quantile is at least the normal one
+        hi *= 2.0
+        if hi > 1e300:
+            return math.inf
+    for _ in range(200):  # bisection on the monotone tail, then the root to the last bits
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if _t_tail(mid, df) > tail:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X > x), chi-square with df degrees of freedom (the regularized upper incomplete gamma)."""
+    if x <= 0:
+        return 1.0
+    s, half = 0.5 * df, 0.5 * x
+    log_front = -half + s * math.log(half) - math.lgamma(s)
+    if half < s + 1.0:  # series for the lower function
+        term = total = 1.0 / s
+        ap = s
+        for _ in range(100_000):
+            ap += 1.0
+            term *= half / ap
+            total += term
+            if abs(term) < abs(total) * 1e-17:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    b, c, d = half + 1.0 - s, 1.0 / _TINY, 1.0 / (half + 1.0 - s)
+    h = d
+    for i in range(1, 100_000):  # continued fraction for the upper function
+        an = -i * (i - s)
+        b += 2.0
+        d = an * d + b
+        d = 1.0 / (d if abs(d) > _TINY else _TINY)
+        c = b + an / c
+        c = c if abs(c) > _TINY else _TINY
+        h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return math.exp(log_front) * h
+
+
+def normal_two_sided_p(z: float) -> float:
+    """P(|Z| >= |z|) for a standard normal Z."""
+    return math.erfc(abs(z) / _SQRT2)
+
+
+# -- intervals that never collapse: Wilson on an effective sample size -----------------------
+
+
+def wilson_p(p: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson's interval for a proportion p observed on (effectively) n trials, n not necessarily whole."""
+    z2 = z_for(confidence) ** 2
+
+    def lower(q: float) -> float:
+        big = q + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(q * (1 - q) / n + z2 / (4 * n * n))
+        return q * q / big
+
+    low = 0.0 if p <= 0 else lower(p)
+    high = 1.0 if p >= 1 else 1.0 - lower(1.0 - p)
+    return max(0.0, low), min(1.0, high)
+
+
+class Clustered(NamedTuple):
+    """A mean of unit scores in [0, 1] whose units come in clusters, with its effective sample size."""
+
+    mean: float
+    units: int  # N
+    clusters: int  # G
+    effective: float  # n*: Wilson's n, after the design effect and the small-cluster correction
+
+
+def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int],
+                   confidence: float) -> Clustered:
+    """Kish's effective sample size of a clustered mean (Kish 1965), with the Korn & Graubard (1998)
+    degrees-of-freedom correction.
+
+    Each cluster g (weights[g] alike) has n_g units whose scores sum to S_g. With N units, p = ΣS/N:
+    V = G/(G−1) Σ_g (S_g − n_g p)² / N² (CR1, the cluster-robust variance with its small-sample factor);
+    n_eff = p(1−p)/V, kept within [G_eff, N] where G_eff = N²/Σn_g² is Kish's effective number of
+    clusters (n_eff = G_eff when p is 0 or 1, N when V is 0); n* = n_eff (t_{N−1}/t_df)², df = max(1, G_eff − 1).
+    One unit a cluster gives n* = N exactly, so Wilson on n* is then Wilson itself.
+    """
+    units = sum(n * w for n, w in zip(sizes, weights))
+    clusters = sum(weights)
+    total = sum((Fraction(s) * w for s, w in zip(sums, weights)), Fraction(0))
+    if units == 0:
+        return Clustered(0.0, 0, 0, 0.0)
+    p = total / units
+    squares = sum(n * n * w for n, w in zip(sizes, weights))
+    g_eff = Fraction(units * units, squares)
+    if all(n == 1 for n in sizes):
+        return Clustered(float(p), units, clusters, float(units))
+    spread = sum(((Fraction(s) - n * p) ** 2 * w for s, n, w in zip(sums, sizes, weights)), Fraction(0))
+    if clusters < 2 or p in (0, 1):
+        n_eff = g_eff
+    elif spread == 0:
+        n_eff = Fraction(units)
+    else:
+        variance = Fraction(clusters, clusters - 1) * spread / (units * units)
+        n_eff = min(Fraction(units), max(g_eff, p * (1 - p) / variance))
+    df_clusters = max(1.0, float(g_eff) - 1.0)  # one cluster still has a (very wide) interval
+    factor = (t_for(confidence, units - 1) / t_for(confidence, df_clusters)) ** 2
+    return Clustered(float(p), units, clusters, float(n_eff) * factor)
+
+
+def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int], k: Fraction, n: int,
+                   confidence: float, method: str) -> Rate:
+    """k/n with Wilson's interval on the clustered mean's effective sample size."""
+    design = effective_size(sums, sizes, weights, confidence)
+    low, high = wilson_p(design.mean, design.effective, confidence) if design.units else (0.0, 1.0)
+    return Rate(k, n, low, high, method)
+
+
+def samples_rate(passes: Mapping[int, int], tasks: int, budget: int, confidence: float) -> Rate | None:
+    """pass@1 over `tasks` tasks that each ran `budget` samples (passes: pass count -> tasks with it; a declared
+    task with no record counts as none passed): the mean over tasks of c/n, with Wilson's interval on the
+    Kish effective sample size, tasks being the clusters (effective_size). One sample a task gives retry
+    mode's Wilson interval exactly; 0/n and n/n keep an interval of positive width."""
+    if tasks == 0:
+        return None
+    counts: Counter[int] = Counter()
+    for c, w in passes.items():  # a repeated or over-budget sample is its own finding: never more passes than samples
+        counts[min(c, budget)] += w
+    missing = tasks - sum(counts.values())
+    if missing > 0:
+        counts[0] = counts.get(0, 0) + missing
+    c_sum = sum(c * w for c, w in counts.items())
+    if budget == 1:
+        low, high = wilson(c_sum, tasks, confidence)
+        return Rate(Fraction(c_sum), tasks, low, high, "wilson")
+    cs = sorted(counts)
+    return clustered_rate([Fraction(c) for c in cs], [budget] * len(cs), [counts[c] for c in cs],
+                          Fraction(c_sum, budget), tasks, confidence, "wilson-kish")
+
+
+# -- paired comparison: the asymptotic McNemar test and the Tango score interval it inverts ----
+
+
+def _p21_restricted(b: float, c: float, n: float, delta: float) -> float:
+    """Tango's restricted MLE of p21 given p12 − p21 = delta (the positive root of 2n x² + W x − c δ(1−δ))."""
+    w = -b - c + (2 * n - b + c) * delta
+    k = c * delta * (1.0 - delta)
+    root = math.sqrt(max(w * w + 8.0 * n * k, 0.0))
+    if w > 0:  # (root − w) would cancel: the conjugate form
+        return 2.0 * k / (root + w) if root + w > 0 else 0.0
+    return (root - w) / (4.0 * n)
+
+
+def tango_z(b: float, c: float, n: float, delta: float) -> float:
+    """Tango's (1998) score statistic for H0: p_A − p_B = delta; decreasing in delta; at 0 it is McNemar's."""
+    num = b - c - n * delta
+    variance = n * (2.0 * _p21_restricted(b, c, n, delta) + delta * (1.0 - delta))
+    if variance <= 0.0:
+        return 0.0 if num == 0 else math.copysign(math.inf, num)
+    return num / math.sqrt(variance)
+
+
+def _root(f: Callable[[float], float], lo: float, hi: float) -> float:
+    """The root of a decreasing f with f(lo) > 0 >= f(hi), to the last bit."""
+    for _ in range(300):
+        mid = 0.5 * (lo + hi)
+        if mid <= lo or mid >= hi:
+            break
+        if f(mid) > 0:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def tango_interval(b: float, c: float, n: float, confidence: float) -> tuple[float, float]:
+    """Tango's score interval for a paired difference p_A − p_B: the deltas the score test does not reject.
+
+    b: A only, c: B only, of n pairs (counts may be fractional: an effective table). Bracketed at 0, so
+    the interval excludes 0 exactly when McNemar's test rejects.
+    """
+    if n <= 0:
+        raise ValueError("a paired interval needs at least one task")
+    z = z_for(confidence)
+    z0 = tango_z(b, c, n, 0.0)
+    if c >= n:
+        lower = -1.0
+    else:
+        lower = _root(lambda x: tango_z(b, c, n, x) - z, 0.0, 1.0) if z0 > z else \
+            _root(lambda x: tango_z(b, c, n, x) - z, -1.0, 0.0)
+    if b >= n:
+        upper = 1.0
+    else:
+        upper = _root(lambda x: tango_z(b, c, n, x) + z, -1.0, 0.0) if z0 < -z else \
+            _root(lambda x: tango_z(b, c, n, x) + z, 0.0, 1.0)
+    return max(-1.0, lower), min(1.0, upper)
+
+
+def mcnemar_z(b: float, c: float) -> float:
+    """McNemar's statistic without continuity correction, (b − c)/√(b + c); 0 with no discordant pair."""
+    return 0.0 if b + c == 0 else (b - c) / math.sqrt(b + c)
+
+
+def detectable_difference(n: float, discordance: float, confidence: float, power: float = 0.8) -> float | None:
+    """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at this
+    discordance (Connor 1987, solved for the difference); None when none is detectable (it would exceed
+    the discordance, since |p12 − p21| <= p12 + p21)."""
+    if not 0 < discordance <= 1 or n <= 0:
+        return None
+    za, zb = z_for(confidence), normal_quantile(power)
+    if n < za * za:
+        return None
+    delta = math.sqrt(discordance) * (za * math.sqrt(n) + zb * math.sqrt(n - za * za + zb * zb)) / (n + zb * zb)
+    return delta if delta <= discordance else None
+
+
+class PairedTable(NamedTuple):
+    """A paired comparison's table, possibly effective (fractional): b A only, c B only, of n."""
+
+    b: float
+    c: float
+    n: float
+    diff: float  # p_A − p_B
+    discordance: float  # (b + c)/n: the share of pairs whose outcomes differ
+
+
+def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clusters: Sequence[int], samples: int,
+                     confidence: float) -> PairedTable:
+    """The effective 2×2 table of a paired comparison of per-task pass rates x_t (A) and y_t (B).
+
+    b_t = x_t(1 − y_t) and c_t = y_t(1 − x_t) are the shares of (A sample, B sample) pairs that only A or
+    only B passed; with d_t = b_t − c_t, D = mean d_t and ψ = mean (b_t + c_t), the cluster-robust variance
+    V of D (clusters: tasks, or repositories) gives n_eff = (ψ − D²)/V, kept within [G_eff, N] for N the
+    units, and n* = n_eff (t_{N−1}/t_{G_eff−1})². The table is n*(b̄, c̄). With one sample a task and no
+    clusters beyond tasks it is the integer table itself.
+    """
+    tasks = len(scores_a)
+    b_t = [x * (1 - y) for x, y in zip(scores_a, scores_b)]
+    c_t = [y * (1 - x) for x, y in zip(scores_a, scores_b)]
+    b_bar, c_bar = math.fsum(b_t) / tasks, math.fsum(c_t) / tasks
+    diff, psi = b_bar - c_bar, b_bar + c_bar
+    units = tasks * samples
+    groups: dict[int, list[float]] = {}
+    for cluster, b, c in zip(clusters, b_t, c_t):
+        groups.setdefault(cluster, []).append(b - c - diff)
+    count = len(groups)
+    g_eff = tasks * tasks / sum(len(v) ** 2 for v in groups.values())
+    if samples == 1 and count == tasks:
+        return PairedTable(b_bar * tasks, c_bar * tasks, float(tasks), diff, psi)
+    spread = math.fsum(math.fsum(v) ** 2 for v in groups.values())
+    lowest = g_eff if count < tasks else float(tasks)
+    if psi <= 0 or count < 2:
+        n_eff = lowest
+    elif spread <= 0:
+        n_eff = float(units)
+    else:
+        variance = count / (count - 1) * spread / (tasks * tasks)
+        n_eff = min(float(units), max(lowest, (psi - diff * diff) / variance))
+    df = (g_eff if count < tasks else tasks) - 1.0
+    factor = (t_for(confidence, units - 1) / t_for(confidence, df)) ** 2 if df > 0 and units > 1 else 1.0
+    n_star = n_eff * factor
+    return PairedTable(b_bar * n_star, c_bar * n_star, n_star, diff, psi)
+
+
+# -- several systems: Cochran's Q, Holm's step-down, and the groups no test separates -------
+
+
+def cochran_q(columns: Sequence[Sequence[float]]) -> tuple[float, int, float]:
+    """Cochran's (1950) Q over k systems' per-task scores (0/1; in samples mode per-task means, which is the
+    randomized-block form), chi-square with k − 1 degrees of freedom: (Q, df, p)."""
+    k = len(columns)
+    tasks = len(columns[0])
+    totals = [math.fsum(col) for col in columns]
+    grand = math.fsum(totals)
+    rows = [math.fsum(col[t] for col in columns) for t in range(tasks)]
+    between = k * math.fsum(c * c for c in totals) - grand * grand
+    within = k * grand - math.fsum(r * r for r in rows)
+    if k < 2 or within <= 0:
+        return 0.0, max(1, k - 1), 1.0
+    if any(any(0 < x < 1 for x in col) for col in columns):  # per-task means: the randomized-block Q
+        means = [r / k for r in rows]
+        ss = math.fsum((col[t] - means[t]) ** 2 for col in columns for t in range(tasks))
+        q = (k - 1) * math.fsum((c - grand / k) ** 2 for c in totals) / ss if ss > 0 else 0.0
+    else:
+        q = (k - 1) * between / within
+    return q, k - 1, chi2_sf(q, k - 1)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's (1979) step-down adjusted p-values, in the input's order."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [0.0] * len(p_values)
+    running = 0.0
+    for rank, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list[list[int]]:
+    """Piepho's (2004) insert-absorb letters: maximal sets of systems no two of which differ significantly,
+    each listed in `order` (best first), the sets sorted by their best member."""
+    groups = [list(order)]
+    for i, j in sorted(separated):
+        split = []
+        for group in groups:
+            if i in group and j in group:
+                split.append([x for x in group if x != i])
+                split.append([x for x in group if x != j])
+            else:
+                split.append(group)
+        groups = [g for g in split if not any(set(g) < set(h) for h in split)]
+        groups = [list(g) for g in dict.fromkeys(tuple(g) for g in groups)]
+    rank = {system: position for position, system in enumerate(order)}
+    return sorted((sorted(g, key=rank.__getitem__) for g in groups), key=lambda g: [rank[x] for x in g])
+
+
+def tasks_needed(baseline: float, detect: float, discordance: float | None, confidence: float, power: float,
+                 samples: int, icc: float) -> tuple[int, float]:
+    """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power (Connor 1987;
+    with k samples a task the paired variance is between-task + within-task/k, Miller 2024, with `icc` the
+    between-task share). The discordance defaults to independent systems' (no credit for pairing)."""
+    p1, p2 = baseline + detect, baseline
+    independent = p1 * (1 - p2) + p2 * (1 - p1)
+    psi = independent if discordance is None else discordance
+    if psi < detect * detect:
+        raise GateError(f"plan: a discordance of {psi:g} cannot carry a difference of {detect:g}: "
+                        "|p_A − p_B| is at most the share of tasks whose outcomes differ")
+    v1 = (psi - detect * detect) * (icc + (1 - icc) / samples)
+    v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
+    za, zb = z_for(confidence), normal_quantile(power)
+    exact = (za * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / (detect * detect)
+    return math.ceil(exact - 1e-9), psi
+
+
 #####################################################################
 # The predicate language of declared metrics (parsed with ast, never evaluated)
 #####################################################################
@@ -1553,7 +1923,7 @@ Predicate = Callable[[Mapping[str, Any]], bool]
 _TASK_COUNT = "dataset.task_count"
 _MAX_PREDICATE = 2000
 # The fields of a task's exit record; a metric may also name any field the records carry.
-RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role"})
+RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role", "cluster"})
 
 
 class MetricError(Exception):
@@ -1825,6 +2195,7 @@ class KindInfo(NamedTuple):
     stratum: Any
     outcome: Any  # as written
     timed: bool  # the attempt carries wall_clock_s
+    cluster: Any = None  # the record's cluster (a repository, say), or None
 
 
 def ids_digest(ids: Iterable[str]) -> str:
@@ -1839,7 +2210,7 @@ class _Tally:
 
     def __init__(self) -> None:
         self.tasks: dict[str, int | tuple[int, ...]] = {}  # task -> its packed attempt(s)
-        self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum, timed) -> kind number
+        self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum, timed, cluster) -> kind number
         self.run_ids: set[str] = set()  # the runs gated
         self.all_run_ids: set[str] = set()  # every run in the file
         self.accepted_keys: set[str] = set(RECORD_KEYS)  # record keys checked and accepted so far
@@ -1852,8 +2223,8 @@ class _Tally:
         self.sha256 = ""
 
     def kind_infos(self) -> list[KindInfo]:
-        return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed)
-                for outcome, reason, stratum, timed in self.kinds]
+        return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed, cluster)
+                for outcome, reason, stratum, timed, cluster in self.kinds]
 
     def timing(self) -> str:
         """Whether the attempts carry wall_clock_s: "all", "none" or "some"."""
@@ -1867,9 +2238,11 @@ def _bad_field(where: str, line: int, key: str, expected: str, value: object) ->
     _expected(f"{where}:{line}: {key}", expected, value)
 
 
-def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any, bool], where: str, line: int) -> int:
-    """Validate an (outcome, reason, stratum, timed) combination the first time it is seen."""
-    outcome, reason, stratum, _ = key
+def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any, bool, Any], where: str, line: int) -> int:
+    """Validate an (outcome, reason, stratum, timed, cluster) combination the first time it is seen."""
+    outcome, reason, stratum, _, cluster = key
+    if cluster is not None and not is_task_id(cluster):
+        _bad_field(where, line, "cluster", f"a cluster name ({TASK_ID_RULE})", cluster)
     if type(outcome) is not str:
         _bad_field(where, line, "outcome", "'pass', 'fail' or 'unscoreable'", outcome)
     if reason is not None and type(reason) is not str:
@@ -1884,7 +2257,8 @@ _UNSET = object()
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
 # The record fields the gate reads. Records are open (harnesses add their own fields), but a key
 # that is a near miss of one of these is refused: it would switch a check off in silence.
-RECORD_KEYS = ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s", "stratum", *_COST_FIELDS, "harness")
+RECORD_KEYS = ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s", "stratum", "cluster", *_COST_FIELDS,
+               "harness")
 
 
 def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line: int) -> None:
@@ -1995,7 +2369,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
         if type(attempt) is not int or attempt < 1:
             _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
         wall = rec.get("wall_clock_s")
-        key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None)
+        key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None, rec.get("cluster"))
         try:
             kind = kinds.get(key)
         except TypeError:  # an unhashable value: a list or an object
@@ -2070,6 +2444,7 @@ class TaskExit(NamedTuple):
     passes: int  # attempts within budget that passed
     scored: int  # attempts within budget that were pass or fail
     unscoreable: tuple[str, ...] = ()  # the reason of each unscoreable attempt within budget
+    cluster: str | None = None
 
 
 # What is wrong with a task's attempts: (problem, details after the task id). The problems are
@@ -2104,12 +2479,13 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
     numbers = [attempt_number(e) for e in entries]
     problems = _numbering_problems(numbers, plan)
     outcome, reason, passes, scored, first = NO_EXIT, None, 0, 0, None
-    strata = set()
+    strata, clusters = set(), set()
     lost: list[str] = []
     first_pass: int | None = None
     for number, entry in zip(numbers, entries):
         kind = kinds[attempt_kind(entry)]
         strata.add(kind.stratum)
+        clusters.add(kind.cluster)
         if timing_required and not kind.timed:
             problems.append(("untimed", (number,)))
         if kind.code == PASS and first_pass is None:
@@ -2140,8 +2516,11 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
         problems.append(("after_pass", (first_pass,)))
     if len(strata) > 1 and plan.task_strata is None:
         problems.append(("stratum", ()))
+    if len(clusters) > 1:
+        problems.append(("cluster", ()))
     stratum = next(iter(strata)) if len(strata) == 1 else None
-    exit_ = TaskExit(outcome, reason, stratum, len(numbers), first, passes, scored, tuple(sorted(lost)))
+    cluster = next(iter(clusters)) if len(clusters) == 1 else None
+    exit_ = TaskExit(outcome, reason, stratum, len(numbers), first, passes, scored, tuple(sorted(lost)), cluster)
     return exit_, tuple(problems)
 
 
@@ -2155,6 +2534,7 @@ def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str], ext
         "attempts": exit_.attempts,
         "control": tid in roles,
         "role": roles.get(tid) if tid is not None else None,
+        "cluster": exit_.cluster,
     }
     if extra:
         for name, value in extra.items():
@@ -2279,10 +2659,11 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
 
 
 class _StratumTotals:
-    __slots__ = ("c_sq", "c_sum", "passed", "tasks")
+    __slots__ = ("passed", "passes", "tasks")
 
     def __init__(self) -> None:
-        self.tasks = self.passed = self.c_sum = self.c_sq = 0
+        self.tasks = self.passed = 0
+        self.passes: Counter[int] = Counter()  # samples mode: pass count -> tasks
 
 
 class Totals:
@@ -2295,10 +2676,10 @@ class Totals:
         self.strata: dict[str, _StratumTotals] = {}
         self.unlabelled = 0  # tasks without a stratum
         self.first_pass = 0  # tasks whose attempt 1 passed
-        self.c_sum = self.c_sq = 0  # samples mode: sum over tasks of c and of c^2
-        self.scored_attempts = self.scored_c = 0
-        self.clusters: list[tuple[float, int]] = []
-        self.cluster_weights: list[int] = []
+        self.passes: Counter[int] = Counter()  # samples mode: pass count -> tasks
+        self.scored: Counter[tuple[int, int]] = Counter()  # samples mode: (passes, scored attempts) -> tasks
+        self.cluster_sums: dict[str, Fraction] = {}  # cluster -> the sum of its tasks' scores
+        self.cluster_sizes: dict[str, int] = {}  # cluster -> tasks
         self.pass_at_k: list[list[float]] = []  # per k = 2..budget: the weighted terms, summed with fsum
 
     @property
@@ -2315,16 +2696,17 @@ class Totals:
             self.first_pass += weight
         for label in exit_.unscoreable:
             self.attempt_reasons[label] = self.attempt_reasons.get(label, 0) + weight
-        if plan.attempt_mode == "samples":
-            self.c_sum += passes * weight
-            self.c_sq += passes * passes * weight
-            self.scored_attempts += exit_.scored * weight
-            self.scored_c += passes * weight
+        samples = plan.attempt_mode == "samples"
+        if samples:
+            self.passes[passes] += weight
             if exit_.scored:
-                self.clusters.append((float(passes), exit_.scored))
-                self.cluster_weights.append(weight)
+                self.scored[(passes, exit_.scored)] += weight
             for terms, value in zip(self.pass_at_k, passk_table[min(passes, plan.attempt_budget)]):
                 terms.append(value * weight)
+        if exit_.cluster is not None:
+            score = Fraction(min(passes, plan.attempt_budget), plan.attempt_budget) if samples else Fraction(code == PASS)
+            self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster, Fraction(0)) + score * weight
+            self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster, 0) + weight
         if exit_.stratum is None:
             self.unlabelled += weight
             return
@@ -2333,8 +2715,8 @@ class Totals:
             bucket = self.strata[exit_.stratum] = _StratumTotals()
         bucket.tasks += weight
         bucket.passed += weight * (code == PASS)
-        bucket.c_sum += passes * weight
-        bucket.c_sq += passes * passes * weight
+        if samples:
+            bucket.passes[passes] += weight
 
 
 def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
@@ -2521,7 +2903,7 @@ def _judge_envelope(plan: Plan, tally: _Tally) -> list[Finding]:
 
 def _stratum_rate(bucket: _StratumTotals, tasks: int, plan: Plan) -> Rate | None:
     if plan.attempt_mode == "samples":
-        return samples_rate(bucket.c_sum, bucket.c_sq, tasks, plan.attempt_budget, plan.confidence)
+        return samples_rate(bucket.passes, tasks, plan.attempt_budget, plan.confidence)
     return wilson_rate(bucket.passed, tasks, plan.confidence)
 
 
@@ -2628,13 +3010,14 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
     """The headline over the full declared denominator, and the labelled rates beside it."""
     conf, budget, n = plan.confidence, plan.attempt_budget, plan.task_count
     if plan.attempt_mode == "samples":
-        headline = samples_rate(totals.c_sum, totals.c_sq, n, budget, conf)
+        headline = samples_rate(totals.passes, n, budget, conf)
         secondary = None
-        if totals.scored_attempts:
-            half = z_for(conf) * clustered_se(totals.clusters, totals.cluster_weights)
-            mean = totals.scored_c / totals.scored_attempts
-            secondary = Rate(Fraction(totals.scored_c), totals.scored_attempts, max(0.0, mean - half),
-                             min(1.0, mean + half), "clustered")
+        if totals.scored:
+            shapes = sorted(totals.scored)
+            secondary = clustered_rate([Fraction(c) for c, _ in shapes], [m for _, m in shapes],
+                                       [totals.scored[x] for x in shapes], Fraction(sum(c * totals.scored[(c, m)]
+                                                                                     for c, m in shapes)),
+                                       sum(m * totals.scored[(c, m)] for c, m in shapes), conf, "wilson-kish")
         pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_at_k))
         return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k)
     passed, failed, _ = totals.counts
@@ -2998,7 +3381,7 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
 def _passed_tasks(plan: Plan, tally: _Tally) -> frozenset[str]:
     """The tasks compare pairs on: retry mode, any attempt within budget passed (the task's exit);
     samples mode, the first sample passed (the event pass@1 estimates)."""
-    passing = {index for (outcome, _, _, _), index in tally.kinds.items() if outcome == "pass"}
+    passing = {index for (outcome, *_), index in tally.kinds.items() if outcome == "pass"}
     last = 1 if plan.attempt_mode == "samples" else plan.attempt_budget
     return frozenset(tid for tid, packed in tally.tasks.items()
                      if any(attempt_kind(e) in passing and attempt_number(e) <= last for e in task_attempts(packed)))

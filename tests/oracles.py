@@ -9,6 +9,7 @@ project's definitions of the task-id and task-list digests.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -50,13 +51,83 @@ def rate_text(k: int, n: int, unit: str = "", confidence: float = 0.95) -> str:
     return f"{k}/{n}{unit_text} = {k / n:.3f}  {round(confidence * 100):d}% CI [{low:.3f}, {high:.3f}]"
 
 
-def clustered_bounds(counts: Sequence[int], n: int, confidence: float = 0.95) -> tuple[float, float, float]:
-    """pass@1 over T tasks of n samples and its Miller (2024) clustered interval: mean ± z·sqrt(Σ(c−n·mean)²)/(n·T)."""
-    tasks = len(counts)
-    mean = sum(counts) / (n * tasks)
-    se = math.sqrt(sum((c - n * mean) ** 2 for c in counts)) / (n * tasks)
-    half = z_of(confidence) * se
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+def t_cdf_central(x: float, df: float) -> float:
+    """P(|T| <= x) for Student's t with df degrees of freedom, by Simpson's rule on the density.
+
+    Written from the density, not from the incomplete beta function the gate uses: the substitution
+    u = atan(x / sqrt(df)) makes the integrand smooth and bounded, cos(u)^(df - 1), on [0, atan(...)].
+    """
+    norm = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - math.lgamma(0.5))  # 1/B(1/2, df/2)
+    top = math.atan(x / math.sqrt(df))
+    steps = 4000
+    h = top / steps
+    total = 0.0
+    for i in range(steps + 1):
+        weight = 1 if i in (0, steps) else (4 if i % 2 else 2)
+        total += weight * math.cos(i * h) ** (df - 1)
+    return 2 * norm * total * h / 3
+
+
+@functools.cache
+def t_two_sided(confidence: float, df: float) -> float:
+    """The two-sided t quantile: the x with P(|T| <= x) = confidence, by bisection on t_cdf_central."""
+    low, high = 0.0, 1.0
+    while t_cdf_central(high, df) < confidence:
+        high *= 2
+    for _ in range(200):
+        mid = (low + high) / 2
+        if t_cdf_central(mid, df) < confidence:
+            low = mid
+        else:
+            high = mid
+        if high - low < 1e-13 * high:
+            break
+    return (low + high) / 2
+
+
+def wilson_real(p: float, n: float, z: float) -> tuple[float, float]:
+    """Wilson's interval for a rate p on a (real) sample size n: the roots of (p − π)² = z²π(1 − π)/n."""
+    a = 1 + z * z / n
+    b = -(2 * p + z * z / n)
+    disc = math.sqrt(b * b - 4 * a * p * p)
+    return (-b - disc) / (2 * a), (-b + disc) / (2 * a)
+
+
+def clustered_interval(sums: Sequence[int], sizes: Sequence[int], confidence: float = 0.95) -> tuple[float, float, float]:
+    """A clustered mean and its interval: Wilson on the Kish effective sample size, with the small-cluster factor.
+
+    Cluster g has n_g > 0 units scoring S_g in all; N = Σn_g, p = ΣS/N. The cluster-robust variance with
+    its G/(G−1) factor (CR1) is V = G/(G−1)·Σ(S_g − n_g p)²/N²; Kish's effective number of clusters is
+    G* = N²/Σn_g²; the effective size p(1−p)/V is kept within [G*, N] (G* when p is 0 or 1 or there is
+    one cluster, N when V is 0), then times (t_{N−1}/t_df)² with df = max(1, G* − 1) (Korn and Graubard 1998); Wilson (1927) on
+    that size. Units of one a cluster are plain Wilson. Computed in fractions up to the quantiles.
+    """
+    clusters, total = len(sums), sum(sizes)
+    p = Fraction(sum(sums), total)
+    if all(n == 1 for n in sizes):
+        low, high = wilson(sum(sums), total, confidence)
+        return float(p), low, high
+    g_star = Fraction(total * total, sum(n * n for n in sizes))
+    spread = sum((s - n * p) ** 2 for s, n in zip(sums, sizes))
+    if clusters < 2 or p in (0, 1):
+        n_eff = g_star
+    elif spread == 0:
+        n_eff = Fraction(total)
+    else:
+        variance = Fraction(clusters, clusters - 1) * spread / (total * total)
+        n_eff = min(max(p * (1 - p) / variance, g_star), Fraction(total))
+    factor = (t_two_sided(confidence, total - 1) / t_two_sided(confidence, max(1.0, float(g_star) - 1))) ** 2
+    low, high = wilson_real(float(p), float(n_eff) * factor, z_of(confidence))
+    return float(p), max(0.0, low), min(1.0, high)
+
+
+def samples_interval(counts: Sequence[int], m: int, confidence: float = 0.95) -> tuple[float, float, float]:
+    """pass@1 over T tasks of m samples (c_t passes each) and its interval: clustered_interval, tasks the clusters.
+
+    Here G* = T, so the effective size is clamped to [T, T·m] and the factor is (t_{T·m−1}/t_{T−1})²; with
+    one sample a task it is retry mode's Wilson interval.
+    """
+    return clustered_interval(list(counts), [m] * len(counts), confidence)
 
 
 def exact_pass_at_k(n: int, c: int, k: int) -> Fraction:

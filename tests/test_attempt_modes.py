@@ -13,7 +13,7 @@ import re
 from typing import Any, ClassVar
 
 from tests.builders import as_samples, record, retry_ledger, samples_ledger, samples_records, slice_manifest, valid_ledger
-from tests.oracles import clustered_bounds, exact_pass_at_k, rate_text, wilson, wilson_z, z_of
+from tests.oracles import clustered_interval, exact_pass_at_k, rate_text, samples_interval, wilson, wilson_z, z_of
 from tests.support import GateCase
 
 
@@ -147,7 +147,7 @@ class FirstAttemptRate(GateCase):
 
 
 class SamplesMode(GateCase):
-    """Samples mode: pass@1 over every declared task with a task-clustered interval."""
+    """Samples mode: pass@1 over every declared task, Wilson's interval on the task-clustered effective size."""
 
     N = 4
     COUNTS = {"pos": 4, "a": 4, "b": 4, "neg": 0, "c": 0, "d": 0, "e": 1, "f": 3}  # heterogeneous tasks
@@ -159,22 +159,22 @@ class SamplesMode(GateCase):
             {"task_id": "pos", "expected": "pass", "role": "positive"}])
 
     def test_headline_secondary_interval_and_pass_at_k(self) -> None:
-        """The headline is pass@1 with the task-clustered interval (not the pooled Wilson one), the secondary counts
-        scored samples, and pass@2..n are printed on one line apart from the headline.
+        """The headline is pass@1 with Wilson's interval on the task-clustered effective size (not the pooled Wilson
+        one over all samples), the secondary counts scored samples, and pass@2..n are printed on one line apart.
         """
         ids = list(self.COUNTS)
         records = samples_records(self.COUNTS, self.N, self.FLAKES)
         code, report = self.check_json(self.manifest(ids), records)
         self.assertEqual((code, report["findings"]), (0, []))
         counts = list(self.COUNTS.values())
-        mean, low, high = clustered_bounds(counts, self.N)
+        mean, low, high = samples_interval(counts, self.N)
         head = report["headline"]
         self.assertEqual(head["name"], "pass@1")
         self.assertEqual(head["n"], len(ids))
         self.assertAlmostEqual(head["k"], sum(counts) / self.N, places=12)
         self.assertLessEqual(abs(head["rate"] - mean), 1e-12)
-        self.assertLessEqual(abs(head["ci_low"] - low), 1e-12)
-        self.assertLessEqual(abs(head["ci_high"] - high), 1e-12)
+        self.assertLessEqual(abs(head["ci_low"] - low), 1e-9)
+        self.assertLessEqual(abs(head["ci_high"] - high), 1e-9)
         pooled = wilson(sum(counts), self.N * len(ids))
         self.assertGreater(abs(head["ci_low"] - pooled[0]), 0.05)
         self.assertGreater(abs(head["ci_high"] - pooled[1]), 0.05)
@@ -206,30 +206,71 @@ class SamplesMode(GateCase):
         _, report = self.check_json(self.manifest(ids), samples_records(self.COUNTS, self.N, self.FLAKES))
         self.assertIn("never_started", [f["code"] for f in report["findings"]])
         counts = [*self.COUNTS.values(), 0]
-        mean, low, high = clustered_bounds(counts, self.N)
+        mean, low, high = samples_interval(counts, self.N)
         head = report["headline"]
         self.assertEqual(head["n"], 9)
         self.assertLessEqual(abs(head["rate"] - 16 / 36), 1e-12)
         self.assertLessEqual(abs(head["rate"] - mean), 1e-12)
-        self.assertLessEqual(abs(head["ci_low"] - low), 1e-12)
-        self.assertLessEqual(abs(head["ci_high"] - high), 1e-12)
+        self.assertLessEqual(abs(head["ci_low"] - low), 1e-9)
+        self.assertLessEqual(abs(head["ci_high"] - high), 1e-9)
         for k in (2, 3, 4):
             expected = sum(exact_pass_at_k(self.N, c, k) for c in counts) / 9
             self.assertLessEqual(abs(report["pass_at_k"][str(k)] - float(expected)), 1e-12)
 
-    def test_interval_is_clipped_and_other_confidence_levels(self) -> None:
-        """The clustered interval follows --confidence and is clipped at 1."""
+    def test_interval_follows_confidence_and_never_collapses(self) -> None:
+        """The interval follows --confidence; every task passing every sample still has a lower end below 1 (and
+        none passing an upper end above 0), at every confidence.
+        """
         counts = {"pos": 4, "neg": 0, **{f"t{i}": 4 for i in range(6)}, "low": 1}
         ids = list(counts)
+        widths = []
         for conf in (0.8, 0.95, 0.99):
             with self.subTest(conf=conf):
                 _, report = self.check_json(self.manifest(ids), samples_records(counts, self.N), "--confidence", str(conf))
-                _mean, low, high = clustered_bounds(list(counts.values()), self.N, conf)
-                self.assertLessEqual(abs(report["headline"]["ci_low"] - low), 1e-12)
-                self.assertLessEqual(abs(report["headline"]["ci_high"] - high), 1e-12)
-                self.assertLessEqual(report["headline"]["ci_high"], 1.0)
-        _, report = self.check_json(self.manifest(ids), samples_records(counts, self.N), "--confidence", "0.99")
-        self.assertEqual(report["headline"]["ci_high"], 1.0)  # mean + half > 1 at 99%: clipped
+                _mean, low, high = samples_interval(list(counts.values()), self.N, conf)
+                self.assertLessEqual(abs(report["headline"]["ci_low"] - low), 1e-9)
+                self.assertLessEqual(abs(report["headline"]["ci_high"] - high), 1e-9)
+                widths.append(high - low)
+        self.assertLess(widths[0], widths[1])
+        self.assertLess(widths[1], widths[2])
+        for conf in (0.8, 0.95, 0.99):
+            for c in (0, 4):
+                with self.subTest(conf=conf, every_sample=c):
+                    _mean, low, high = samples_interval([c] * 40, self.N, conf)
+                    self.assertGreater(high - low, 0.01)
+                    self.assertEqual((low == 0.0, high == 1.0), (c == 0, c == 4))
+
+    def test_all_passing_40_by_3_is_not_a_point(self) -> None:
+        """A stratum of 40 tasks x 3 samples, every sample passing: the audit saw [1.000, 1.000]; now the lower end
+        is below 1 by the oracle's amount, the upper end exactly 1, in the report's numbers and its text.
+        """
+        patterns = {"neg": "fff", "pos": "ppp", **{f"t{i:02d}": "ppp" for i in range(39)}}
+        strata = {t: ("all" if t != "neg" else "none") for t in patterns}
+        code, report = self.check_json(*samples_ledger(patterns, strata))
+        self.assertEqual(code, 0, report["findings"])
+        rate = next(s["rate"] for s in report["strata"] if s["name"] == "all")
+        _mean, low, _high = samples_interval([3] * 40, 3)
+        self.assertEqual((rate["k"], rate["n"], rate["ci_high"]), (40, 40, 1.0))
+        self.assertLessEqual(abs(rate["ci_low"] - low), 1e-9)
+        self.assertLess(rate["ci_low"], 0.95)
+        _, out, _ = self.check(*samples_ledger(patterns, strata))
+        self.assertIn(f"[{low:.3f}, 1.000]", out)
+        self.assertNotIn("[1.000, 1.000]", out)
+
+    def test_one_sample_a_task_is_retry_modes_wilson(self) -> None:
+        """With a budget of 1, samples mode's interval is retry mode's Wilson interval, to the last bit."""
+        ids = [f"t{i:02d}" for i in range(40)]
+        outcomes = {t: ("pass" if i < 29 else "fail") for i, t in enumerate(ids)}
+        controls = [{"task_id": "t39", "expected": "fail", "role": "negative"},
+                    {"task_id": "t00", "expected": "pass", "role": "positive"}]
+        records = [record(t, o) for t, o in outcomes.items()]
+        reports = {}
+        for mode in ("retry", "samples"):
+            _, reports[mode] = self.check_json(slice_manifest(ids, attempt_mode=mode, attempt_budget=1, controls=controls), records)
+        for key in ("ci_low", "ci_high"):
+            self.assertEqual(reports["samples"]["headline"][key], reports["retry"]["headline"][key])
+        for got, want in zip((reports["retry"]["headline"]["ci_low"], reports["retry"]["headline"]["ci_high"]), wilson(29, 40)):
+            self.assertLessEqual(abs(got - want), 1e-12)
 
     def test_fewer_or_more_samples_are_findings(self) -> None:
         """A task with fewer samples than the budget raises samples_incomplete naming it and its count; one sample too
@@ -256,16 +297,23 @@ class SamplesMode(GateCase):
         for key in ("k", "n", "rate", "ci_low", "ci_high"):
             self.assertEqual(stratum["rate"][key], report["headline"][key], key)
 
-    def test_samples_secondary_interval_is_symmetric_and_clipped(self) -> None:
-        """The samples-mode secondary interval is symmetric about its rate, its lower end clipped at 0."""
+    def test_samples_secondary_interval_clusters_scored_samples_by_task(self) -> None:
+        """The samples-mode secondary rate is over scored samples, its interval clustered by task (tasks scoring
+        different numbers of samples are clusters of different sizes).
+        """
         for pats in ({"neg": "fff", "pos": "ppp", "a": "pfp", "b": "ffp", "c": "pup"},
-                     {"neg": "fff", "pos": "pff", **{f"z{i}": "fff" for i in range(12)}}):
-            _, report = self.check_json(*samples_ledger(pats))
-            sec = report["secondary"]
-            half = sec["ci_high"] - sec["rate"]
-            self.assertGreater(half, 0)
-            self.assertAlmostEqual(sec["ci_low"], max(0.0, sec["rate"] - half), places=12)
-            self.assertGreaterEqual(sec["ci_low"], 0.0)
+                     {"neg": "fff", "pos": "pff", **{f"z{i}": "fff" for i in range(12)}},
+                     {"neg": "fuf", "pos": "ppu", "a": "uup", "b": "pfp", "c": "uuf"}):
+            with self.subTest(pats=pats):
+                _, report = self.check_json(*samples_ledger(pats))
+                scored = [(p.count("p"), p.count("p") + p.count("f")) for p in pats.values() if p.strip("u")]
+                rate, low, high = clustered_interval([s for s, _ in scored], [n for _, n in scored])
+                sec = report["secondary"]
+                self.assertEqual((sec["k"], sec["n"]), (sum(s for s, _ in scored), sum(n for _, n in scored)))
+                self.assertLessEqual(abs(sec["rate"] - rate), 1e-12)
+                self.assertLessEqual(abs(sec["ci_low"] - low), 1e-9)
+                self.assertLessEqual(abs(sec["ci_high"] - high), 1e-9)
+                self.assertGreater(sec["ci_high"], sec["ci_low"])
 
     def test_samples_attempt_reasons_keep_their_names(self) -> None:
         """Unscoreable samples are counted under their declared reason, not as uncoded."""
