@@ -1151,6 +1151,8 @@ FINDINGS: Mapping[str, str] = MappingProxyType({
     "attempt_after_pass": "retry mode: a task has attempts after a passing one (attempts that go on are samples, not retries)",
     "wall_clock_incomplete": "some attempts carry `wall_clock_s` and others do not: the per-task limit cannot be verified for those",
     "ledger_does_not_balance": "pass + fail + unscoreable over tasks ≠ `task_count`",
+    "cluster_incomplete": "some tasks' records name a `cluster` (a repository, say) and others do not",
+    "cluster_conflict": "a task names two clusters (across its attempts, or in A and in B of a `compare`)",
     "task_id_lookalike": "task IDs that differ only in case or Unicode form (NFKC, case-folded): one of each pair is a copy",
     "run_not_pinned": "`--run-id` chose the gated run, but neither the manifest's `run_id` nor its rerun recipe names it",
     "draft_manifest": "the manifest is a draft written by `import --draft-manifest`: do what its `draft` list says, then delete it",
@@ -1320,6 +1322,15 @@ class Ledger(NamedTuple):
     cost: CostSummary | None
     findings: tuple[Finding, ...]
     timing: str = "all"  # which attempts carry wall_clock_s: "all", "none" or "some"
+    clustered: ClusterLine | None = None  # when every task's records name a cluster
+
+
+class ClusterLine(NamedTuple):
+    """The headline again, its interval from the clusters' spread (repositories, say) instead of the tasks'."""
+
+    rate: Rate
+    clusters: int
+    effective: float  # the effective sample size Wilson's interval used
 
 
 class ControlRunResult(NamedTuple):
@@ -1348,7 +1359,7 @@ class Report(NamedTuple):
     card_digest: str | None
     claim: ClaimCheck | None
     findings: tuple[Finding, ...]
-    passed: frozenset[str] | None = None
+    scores: Mapping[str, tuple[int, str | None]] | None = None  # for compare: task -> (passes, cluster)
     gated_run: str | None = None
     ignored_runs: tuple[tuple[str, Rate], ...] = ()  # the other runs in the file, each with its own headline
 
@@ -1813,7 +1824,7 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clust
     b_t = x_t(1 − y_t) and c_t = y_t(1 − x_t) are the shares of (A sample, B sample) pairs that only A or
     only B passed; with d_t = b_t − c_t, D = mean d_t and ψ = mean (b_t + c_t), the cluster-robust variance
     V of D (clusters: tasks, or repositories) gives n_eff = (ψ − D²)/V, kept within [G_eff, N] for N the
-    units, and n* = n_eff (t_{N−1}/t_{G_eff−1})². The table is n*(b̄, c̄). With one sample a task and no
+    units, and n* = n_eff (t_{N−1}/t_df)², df = max(1, G_eff − 1). The table is n*(b̄, c̄). With one sample a task and no
     clusters beyond tasks it is the integer table itself.
     """
     tasks = len(scores_a)
@@ -1838,8 +1849,8 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clust
     else:
         variance = count / (count - 1) * spread / (tasks * tasks)
         n_eff = min(float(units), max(lowest, (psi - diff * diff) / variance))
-    df = (g_eff if count < tasks else tasks) - 1.0
-    factor = (t_for(confidence, units - 1) / t_for(confidence, df)) ** 2 if df > 0 and units > 1 else 1.0
+    df = max(1.0, (g_eff if count < tasks else tasks) - 1.0)
+    factor = (t_for(confidence, units - 1) / t_for(confidence, df)) ** 2 if units > 1 else 1.0
     n_star = n_eff * factor
     return PairedTable(b_bar * n_star, c_bar * n_star, n_star, diff, psi)
 
@@ -2678,8 +2689,9 @@ class Totals:
         self.first_pass = 0  # tasks whose attempt 1 passed
         self.passes: Counter[int] = Counter()  # samples mode: pass count -> tasks
         self.scored: Counter[tuple[int, int]] = Counter()  # samples mode: (passes, scored attempts) -> tasks
-        self.cluster_sums: dict[str, Fraction] = {}  # cluster -> the sum of its tasks' scores
-        self.cluster_sizes: dict[str, int] = {}  # cluster -> tasks
+        self.cluster_sums: dict[str, int] = {}  # cluster -> passes (tasks passed; in samples mode, samples passed)
+        self.cluster_sizes: dict[str, int] = {}  # cluster -> units (tasks; in samples mode, tasks x budget)
+        self.clustered = 0  # tasks whose records name a cluster
         self.pass_at_k: list[list[float]] = []  # per k = 2..budget: the weighted terms, summed with fsum
 
     @property
@@ -2704,9 +2716,10 @@ class Totals:
             for terms, value in zip(self.pass_at_k, passk_table[min(passes, plan.attempt_budget)]):
                 terms.append(value * weight)
         if exit_.cluster is not None:
-            score = Fraction(min(passes, plan.attempt_budget), plan.attempt_budget) if samples else Fraction(code == PASS)
-            self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster, Fraction(0)) + score * weight
-            self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster, 0) + weight
+            score, units = (min(passes, plan.attempt_budget), plan.attempt_budget) if samples else (int(code == PASS), 1)
+            self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster, 0) + score * weight
+            self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster, 0) + units * weight
+            self.clustered += weight
         if exit_.stratum is None:
             self.unlabelled += weight
             return
@@ -2817,6 +2830,9 @@ def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], 
          "(attempts that go on are samples: use attempt_mode samples)", lambda t: f"{t[0]} (passed at attempt {t[1]})"),
         ("untimed", "wall_clock_incomplete",
          "attempt(s) lack wall_clock_s while others carry it: every attempt must, or none", lambda t: f"{t[0]}#{t[1]}"),
+        ("cluster", "cluster_conflict",
+         "task(s) name more than one cluster across their attempts (or name one on some attempts only): a task "
+         "belongs to one cluster, a repository say", _task_of),
     )
 
 
@@ -2828,6 +2844,15 @@ def _judge_attempts(plan: Plan, problems: Mapping[str, FirstFew]) -> list[Findin
         if tasks is not None:
             findings.append(finding(code, f"{tasks.count} {text}: {tasks.named(render)}"))
     return findings
+
+
+def _judge_clusters(totals: Totals) -> list[Finding]:
+    """Clusters name every task or none: a clustered interval over some tasks is over a different suite."""
+    if not 0 < totals.clustered < totals.exits:
+        return []
+    return [finding("cluster_incomplete", (
+        f"{totals.clustered} of {totals.exits} tasks' records name a cluster and {totals.exits - totals.clustered} do "
+        "not: name the cluster (a repository, say) on every record, or on none"))]
 
 
 def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
@@ -3031,6 +3056,18 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
     return rates
 
 
+def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | None:
+    """The headline with the cluster-robust interval (CR1 with Kish's effective number of clusters and the
+    Korn-Graubard factor: effective_size), when every declared task ran and named its cluster."""
+    if not totals.clustered or totals.clustered != plan.task_count:
+        return None
+    names = sorted(totals.cluster_sums)
+    design = effective_size([Fraction(totals.cluster_sums[g]) for g in names], [totals.cluster_sizes[g] for g in names],
+                            [1] * len(names), plan.confidence)
+    low, high = wilson_p(design.mean, design.effective, plan.confidence)
+    return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"), len(names), design.effective)
+
+
 def _median(values: Iterable[float]) -> float | None:
     ordered = sorted(values)
     if not ordered:
@@ -3065,7 +3102,8 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
     rates = _rates(plan, totals, metrics)
     findings = (*_judge_suite(plan, tally, observed_digest), *_judge_attempts(plan, grouped.problems),
-                *_judge_balance(plan, totals), *_judge_controls(plan, tally), *_judge_envelope(plan, tally),
+                *_judge_balance(plan, totals), *_judge_clusters(totals), *_judge_controls(plan, tally),
+                *_judge_envelope(plan, tally),
                 *strata_findings, *metric_findings)
     return Ledger(
         entries=plan.task_count,
@@ -3088,6 +3126,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         cost=_cost_summary(tally),
         findings=findings,
         timing=tally.timing() if tally.kinds else "none",
+        clustered=_cluster_line(plan, totals, rates.headline),
     )
 
 
@@ -3378,13 +3417,18 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
     return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger), findings
 
 
-def _passed_tasks(plan: Plan, tally: _Tally) -> frozenset[str]:
-    """The tasks compare pairs on: retry mode, any attempt within budget passed (the task's exit);
-    samples mode, the first sample passed (the event pass@1 estimates)."""
-    passing = {index for (outcome, *_), index in tally.kinds.items() if outcome == "pass"}
-    last = 1 if plan.attempt_mode == "samples" else plan.attempt_budget
-    return frozenset(tid for tid, packed in tally.tasks.items()
-                     if any(attempt_kind(e) in passing and attempt_number(e) <= last for e in task_attempts(packed)))
+def _task_scores(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
+    """What compare pairs on, per task: its passes and its cluster. Retry mode: 1 if any attempt within budget
+    passed (the task's exit); samples mode: how many distinct samples within budget passed."""
+    info = tally.kind_infos()
+    scores = {}
+    for tid, packed in tally.tasks.items():
+        attempts = task_attempts(packed)
+        passing = {attempt_number(e) for e in attempts
+                   if info[attempt_kind(e)].code == PASS and attempt_number(e) <= plan.attempt_budget}
+        score = len(passing) if plan.attempt_mode == "samples" else int(bool(passing))
+        scores[tid] = (score, info[attempt_kind(attempts[0])].cluster)
+    return scores
 
 
 def _judge_manifest(manifest: Manifest) -> list[Finding]:
@@ -3428,7 +3472,7 @@ def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str
 
 
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
-              claim: str | None = None, keep_passed: bool = False) -> Report:
+              claim: str | None = None, keep_scores: bool = False) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim."""
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
@@ -3461,7 +3505,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         card_digest=str(context.card.dataset_digest) if context else None,
         claim=claim_check,
         findings=tuple(all_findings),
-        passed=_passed_tasks(plan, tally) if keep_passed else None,
+        scores=_task_scores(plan, tally) if keep_scores else None,
         gated_run=gated if gated is not None else (ledger.run_ids[0] if len(ledger.run_ids) == 1 else None),
         ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None else (),
     )
@@ -3475,19 +3519,25 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
 class Comparison(NamedTuple):
     a: Report
     b: Report
-    table: tuple[int, int, int, int]  # both pass, A only, B only, neither
-    diff: float
-    low: float
+    table: tuple[int, int, int, int] | None  # retry mode: tasks both pass, A only, B only, neither
+    paired: PairedTable  # what the test runs on: the task table, or the effective table of per-task rates
+    low: float  # Tango's interval for A − B
     high: float
-    p_value: Fraction
+    z: float  # McNemar's statistic on the paired table: the score test the interval inverts
+    p_value: float
     alpha: float
-    real: bool
-    mdd: float
+    significant: bool
+    detectable: float | None  # the planning figure: None when no difference is detectable
+    clusters: int | None  # the clusters the analysis used, or None when tasks are the units
     findings: tuple[Finding, ...]
 
     @property
     def verdict(self) -> str:
         return "BLOCKED" if self.findings else "PUBLISHABLE"
+
+    @property
+    def diff(self) -> float:
+        return self.paired.diff
 
 
 def _comparable(a: Report, b: Report) -> list[Finding]:
@@ -3511,26 +3561,66 @@ def _comparable(a: Report, b: Report) -> list[Finding]:
     return findings
 
 
+def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], list[int], list[int], list[Finding]]:
+    """Both sides' passes per shared task (a declared task with no record passed nothing), and each task's
+    cluster number: its own, or with by_cluster the cluster its records name (the same on both sides)."""
+    scores_a, scores_b = a.scores or {}, b.scores or {}
+    tasks = sorted(set(scores_a) | set(scores_b))
+    findings = []
+    names: dict[str, int] = {}
+    clusters = []
+    conflicts = []
+    for index, tid in enumerate(tasks):
+        cluster_a, cluster_b = scores_a.get(tid, (0, None))[1], scores_b.get(tid, (0, None))[1]
+        if by_cluster and cluster_a is not None and cluster_b is not None and cluster_a != cluster_b:
+            conflicts.append(f"{visible(tid)} ({visible(cluster_a)} in A, {visible(cluster_b)} in B)")
+        name = cluster_a if cluster_a is not None else cluster_b
+        clusters.append(names.setdefault(name, len(names)) if by_cluster and name is not None else -1 - index)
+    if conflicts:
+        findings.append(finding("cluster_conflict", (
+            f"{len(conflicts)} task(s) name a different cluster in A and in B, first {conflicts[0]}: "
+            "a task belongs to one cluster (a repository) whichever system ran it")))
+    padding = max(0, a.manifest.task_count - len(tasks))  # declared tasks neither side recorded: both fail
+    xs = [scores_a.get(t, (0, None))[0] for t in tasks] + [0] * padding
+    ys = [scores_b.get(t, (0, None))[0] for t in tasks] + [0] * padding
+    clusters += [-1 - len(tasks) - i for i in range(padding)]
+    return xs, ys, clusters, findings
+
+
 def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, confidence: float = 0.95,
-                a_run_id: str | None = None, b_run_id: str | None = None) -> Comparison:
-    """Gate two claims, then compare their headlines task by task (paired) over the shared suite."""
-    a = run_check(a_manifest, a_runs, a_run_id, confidence, keep_passed=True)
-    b = run_check(b_manifest, b_runs, b_run_id, confidence, keep_passed=True)
+                a_run_id: str | None = None, b_run_id: str | None = None, by_cluster: bool = False) -> Comparison:
+    """Gate two claims, then compare their headlines task by task (paired) over the shared suite.
+
+    One rule, one test: McNemar's asymptotic score test on the paired table and Tango's (1998) interval,
+    which is the set of differences that test does not reject, so the interval excludes 0 exactly when
+    p < alpha. Retry mode pairs task exits (the 2×2 table); samples mode pairs per-task pass rates over
+    all samples (Miller 2024 §4), on the effective table of paired_effective. With by_cluster the
+    variance is the clusters' (repositories'), for a claim meant to generalise to new ones.
+    """
+    a = run_check(a_manifest, a_runs, a_run_id, confidence, keep_scores=True)
+    b = run_check(b_manifest, b_runs, b_run_id, confidence, keep_scores=True)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
-    passed_a, passed_b = a.passed or frozenset(), b.passed or frozenset()
-    n = a.manifest.task_count
-    both = len(passed_a & passed_b)
-    only_a, only_b = len(passed_a - passed_b), len(passed_b - passed_a)
-    neither = max(0, n - both - only_a - only_b)
-    low, high = newcombe_paired(both, only_a, only_b, neither, confidence)
-    p_value = mcnemar_exact(only_a, only_b)
+    if by_cluster and not any(c for _, c in (a.scores or {}).values()) and not any(c for _, c in (b.scores or {}).values()):
+        raise GateError("compare --by-cluster: neither side's records name a cluster (the records' \"cluster\" field)")
+    xs, ys, clusters, cluster_findings = _paired_scores(a, b, by_cluster)
+    findings.extend(cluster_findings)
+    samples = a.attempt_budget if a.attempt_mode == "samples" else 1
+    m = max(1, samples)
+    table = None
+    if samples == 1:
+        both = sum(1 for x, y in zip(xs, ys) if x and y)
+        only_a = sum(1 for x, y in zip(xs, ys) if x and not y)
+        only_b = sum(1 for x, y in zip(xs, ys) if y and not x)
+        table = (both, only_a, only_b, len(xs) - both - only_a - only_b)
+    paired = paired_effective([min(x, m) / m for x in xs], [min(y, m) / m for y in ys], clusters, m, confidence)
+    low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
+    z = mcnemar_z(paired.b, paired.c)
+    p_value = normal_two_sided_p(z)
     alpha = 1 - confidence
-    pooled = (2 * both + only_a + only_b) / (2 * n)
-    return Comparison(
-        a=a, b=b, table=(both, only_a, only_b, neither), diff=(only_a - only_b) / n, low=low, high=high,
-        p_value=p_value, alpha=alpha, real=(low > 0 or high < 0) and float(p_value) < alpha,
-        mdd=minimum_detectable_difference(n, pooled, confidence), findings=tuple(findings),
-    )
+    used = len(set(clusters)) if by_cluster else None
+    return Comparison(a=a, b=b, table=table, paired=paired, low=low, high=high, z=z, p_value=p_value, alpha=alpha,
+                      significant=p_value < alpha, detectable=detectable_difference(paired.n, paired.discordance, confidence),
+                      clusters=used, findings=tuple(findings))
 
 
 #####################################################################
@@ -3632,6 +3722,11 @@ def _text_rates(report: Report) -> list[str]:
     samples = report.attempt_mode == "samples"
     note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
     out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
+    if led.clustered is not None:
+        c = led.clustered
+        out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] over {c.clusters} clusters "
+                   f"(effective n {c.effective:.1f})  <- the same rate, for clusters beyond these; the task-level "
+                   "interval above is for this suite")
     scope = "scoreable attempts only" if samples else "scoreable tasks only"
     secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
     out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
@@ -3757,6 +3852,9 @@ def report_json(report: Report) -> dict[str, Any]:
         "claim_id": m.claim_id,
         "ledger": _ledger_json(led),
         "headline": {"name": led.headline_name, **(rate_json(led.headline) or {})},
+        "headline_by_cluster": None if led.clustered is None else {
+            **(rate_json(led.clustered.rate) or {}), "clusters": led.clustered.clusters,
+            "effective_n": led.clustered.effective},
         "secondary": rate_json(led.secondary),
         "strata": [
             {"name": s.name, "declared": s.declared, "tasks": s.tasks, "withheld": s.withheld, "verified": s.verified,
@@ -3835,6 +3933,8 @@ def render_markdown(report: Report) -> str:
         out.append(f"| {bucket} | {led.counts[bucket]}{extra} |")
     out += ["", f"| rate | k/n | value | {_pct(conf)} |", "|---|---|---:|---|"]
     out.append(f"| **{_md(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
+    if led.clustered is not None:
+        out.append(f"| the headline by cluster ({led.clustered.clusters} clusters) | {_md_rate(led.clustered.rate)} |")
     out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
     if led.first_attempt:
         out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
@@ -3937,8 +4037,10 @@ def _rate_row(label: str, rate: Rate | None) -> PlotRow:
 
 def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
     led = report.ledger
-    rows = [_rate_row(f"{prefix}{led.headline_name} (headline)", led.headline),
-            _rate_row(f"{prefix}secondary: scoreable only", led.secondary)]
+    rows = [_rate_row(f"{prefix}{led.headline_name} (headline)", led.headline)]
+    if led.clustered is not None:
+        rows.append(_rate_row(f"{prefix}{led.headline_name} by cluster ({led.clustered.clusters})", led.clustered.rate))
+    rows.append(_rate_row(f"{prefix}secondary: scoreable only", led.secondary))
     for s in led.strata:
         label = f"{prefix}stratum {s.name}"
         rows.append(PlotRow(label, None, 0, 0, "withheld") if s.withheld
@@ -3953,67 +4055,109 @@ def render_report_svg(report: Report) -> str:
     return render_svg(title, [(f"rate over tasks, {_pct(report.confidence)}", 0.0, 1.0, report_rows(report))])
 
 
+def _points(x: float) -> str:
+    """A difference in percentage points, signed: -0.157 -> "-16"."""
+    value = round(x * 100)
+    return f"{value:+d}" if value else "0"
+
+
+def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
+    """The paired line's basis, the reading and the planning figure, in words shared by every format."""
+    conf, paired = comp.a.confidence, comp.paired
+    tasks = comp.a.manifest.task_count
+    level = _pct(conf)[:-3]
+    units = f"{comp.clusters} clusters" if comp.clusters is not None else f"{tasks} tasks"
+    if comp.table is not None and comp.clusters is None:
+        both, only_a, only_b, neither = comp.table
+        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({tasks} shared tasks; "
+                 "a task passes if any attempt within budget passed)")
+    else:
+        per = f"per-task pass rates over {comp.a.attempt_budget} samples" if comp.a.attempt_budget > 1 \
+            and comp.a.attempt_mode == "samples" else "task exits"
+        basis = (f"{per} on {tasks} shared tasks{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
+                 f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs; effective table "
+                 f"of {paired.n:.1f} pairs (Kish, {'cluster-robust' if comp.clusters is not None else 'task-clustered'}, "
+                 "Korn-Graubard)")
+    if comp.significant:
+        reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = {comp.p_value:.3g}); "
+                   f"the data fit {_points(comp.low)} to {_points(comp.high)} points: a difference between these "
+                   "runs, not a measure of how much it matters")
+    else:
+        reading = (f"not distinguishable at {level} confidence: the data fit A - B from {_points(comp.low)} to "
+                   f"{_points(comp.high)} points")
+    if comp.detectable is None:
+        plan = (f"no difference is detectable with {units} at the observed discordance {paired.discordance:.3f} "
+                "(a planning figure; `gate.py plan` sizes a suite)")
+    else:
+        plan = (f"with {units} at the observed discordance {paired.discordance:.3f}, this rule detects "
+                f"|A - B| >= {comp.detectable:.3f} with 80% power (a planning figure, not a result)")
+    return basis, reading, plan
+
+
 def render_compare_text(comp: Comparison) -> str:
-    """A comparison as plain text: both headlines, the paired table, the difference and the reading."""
+    """A comparison as plain text: both headlines, the paired basis, the difference, the test and the reading."""
     a, b = comp.a, comp.b
     conf = a.confidence
-    both, only_a, only_b, neither = comp.table
+    basis, reading, plan = _compare_sentences(comp)
     out = [
         _label("A") + f"{a.manifest.claim_id}: {_rate_text(a.ledger.headline, conf)}",
         _label("B") + f"{b.manifest.claim_id}: {_rate_text(b.ledger.headline, conf)}",
-        _label("paired") + f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} "
-        f"({sum(comp.table)} shared tasks; " + ("a task passes if its first sample passed)" if a.attempt_mode == "samples"
-                                                 else "a task passes if any attempt within budget passed)"),
-        _label("paired on") + f"A {both + only_a}/{sum(comp.table)}, B {both + only_b}/{sum(comp.table)}"
-        + (" (first samples: in samples mode the headlines above are means over all samples)"
-           if a.attempt_mode == "samples" else " (task exits, as in the headlines)"),
+        _label("paired") + basis,
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
-        "(Newcombe 1998 method 10, paired, continuity-corrected phi)",
-        _label("McNemar") + f"exact p = {float(comp.p_value):.4g} (alpha {comp.alpha:.3g})",
-        _label("detectable") + f"minimum detectable difference {comp.mdd:.3f} at 80% power on "
-        f"{sum(comp.table)} tasks (Miller 2024)",
-        _label("rule") + "called real only if the interval excludes 0 and the exact p < alpha",
+        "(Tango 1998 score interval, paired)",
+        _label("test") + f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (the score test Tango's interval "
+        f"inverts; alpha {comp.alpha:.3g})",
+        _label("rule") + "significant when p < alpha, which is exactly when the interval excludes 0",
+        _label("reading") + reading,
+        _label("planning") + plan,
+        _label("verdict") + comp.verdict,
     ]
-    if comp.real:
-        out.append(_label("reading") + f"the difference is real at {_pct(conf)[:-3]} confidence")
-    else:
-        out.append(_label("reading") + f"the difference is within noise at {_pct(conf)[:-3]} confidence")
-    out.append(_label("verdict") + comp.verdict)
     out.extend(f"  ! {f.code}: {f.message}" for f in comp.findings)
     return _lines(out)
 
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
     """A comparison as a JSON-ready dict, with both sides' full reports."""
-    both, only_a, only_b, neither = comp.table
+    paired = comp.paired
+    table = None
+    if comp.table is not None:
+        both, only_a, only_b, neither = comp.table
+        table = {"both_pass": both, "a_only": only_a, "b_only": only_b, "neither": neither}
     return {
         "verdict": comp.verdict,
         "a": report_json(comp.a),
         "b": report_json(comp.b),
-        "paired": {"both_pass": both, "a_only": only_a, "b_only": only_b, "neither": neither},
-        "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high,
-                       "method": "newcombe1998_method10_paired_corrected_phi"},
-        "mcnemar_exact_p": float(comp.p_value),
+        "paired": table,
+        "effective_table": {"a_only": paired.b, "b_only": paired.c, "pairs": paired.n,
+                            "discordance": paired.discordance},
+        "clusters": comp.clusters,
+        "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high, "method": "tango1998_score"},
+        "test": {"method": "mcnemar_asymptotic", "z": comp.z, "p": comp.p_value},
         "alpha": comp.alpha,
-        "real": comp.real,
-        "minimum_detectable_difference": comp.mdd,
+        "significant": comp.significant,
+        "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True},
         "findings": [{"code": f.code, "message": f.message} for f in comp.findings],
     }
 
 
 def render_compare_markdown(comp: Comparison) -> str:
-    """A comparison in Markdown: the headlines, the 2x2 table and the difference."""
-    both, only_a, only_b, neither = comp.table
+    """A comparison in Markdown: the headlines, the paired table and the difference."""
     conf = comp.a.confidence
-    reading = "real" if comp.real else "within noise"
-    out = [f"### benchgate compare: **{comp.verdict}**, the difference is {reading}", "",
+    basis, reading, plan = _compare_sentences(comp)
+    head = "significant on this suite and envelope" if comp.significant else "not distinguishable"
+    out = [f"### benchgate compare: **{comp.verdict}**, the difference is {head}", "",
            f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
            f"| A {_md(comp.a.manifest.claim_id)} | {_md_rate(comp.a.ledger.headline)} |",
-           f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", "",
-           "| | B pass | B not pass |", "|---|---:|---:|",
-           f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", "",
-           f"A - B = {comp.diff:+.3f}, {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] (Newcombe method 10, paired); "
-           f"exact McNemar p = {float(comp.p_value):.4g}; minimum detectable difference {comp.mdd:.3f}.", ""]
+           f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", ""]
+    if comp.table is not None and comp.clusters is None:
+        both, only_a, only_b, neither = comp.table
+        out += ["| | B pass | B not pass |", "|---|---:|---:|",
+                f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", ""]
+    else:
+        out += [f"Paired on {_md(basis)}.", ""]
+    out += [f"A - B = {comp.diff:+.3f}, {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] (Tango score interval, paired); "
+            f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g}.", "", f"Reading: {_md(reading)}.", "",
+            f"Planning: {_md(plan)}.", ""]
     if comp.findings:
         out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in comp.findings]
     return "\n".join(out) + "\n"
@@ -5673,7 +5817,7 @@ def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
 
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
-                       args.run_id, args.against_run_id)
+                       args.run_id, args.against_run_id, args.by_cluster)
     return COMPARE_RENDERERS[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
 
 
@@ -5815,6 +5959,9 @@ def _compare_parser(sub: Any) -> None:
     compare.add_argument("--against-runs", required=True, type=_path, help="run B's records")
     compare.add_argument("--run-id", help="run_id to select in A's records")
     compare.add_argument("--against-run-id", help="run_id to select in B's records")
+    compare.add_argument("--by-cluster", action="store_true",
+                         help="variance by the records' cluster (repository) instead of by task: for a claim about "
+                              "new repositories, not this suite's")
     _output_options(compare)
     compare.set_defaults(handler=_cmd_compare)
 

@@ -257,6 +257,32 @@ def paired_ledgers(a: int, b: int, c: int, d: int) -> tuple[dict[str, Any], list
     return manifests[0], ledgers[0], manifests[1], ledgers[1]
 
 
+def paired_samples(counts_a: Sequence[int], counts_b: Sequence[int], m: int, *, clusters: Sequence[str] | None = None,
+                   late: bool = False) -> tuple[dict[str, Any], list[Any], dict[str, Any], list[Any]]:
+    """Two PUBLISHABLE samples-mode ledgers, m samples a task, task i passing counts_a[i] (A) and counts_b[i] (B)
+    of them, plus the controls pos-01 (every sample passes) and neg-01 (none). The passes come first, or with
+    `late` last; `clusters` names each task's cluster (the controls get "ctl").
+    """
+    ids = ["pos-01", *(f"t-{i:03d}" for i in range(len(counts_a))), "neg-01"]
+    per_task = {"a": [m, *counts_a, 0], "b": [m, *counts_b, 0]}
+    names = ["ctl", *(clusters or ()), "ctl"] if clusters is not None else None
+    built: list[Any] = []
+    for side in ("a", "b"):
+        records = []
+        for index, (tid, passes) in enumerate(zip(ids, per_task[side])):
+            outcomes = ["pass"] * passes + ["fail"] * (m - passes)
+            if late:
+                outcomes.reverse()
+            for attempt, outcome in enumerate(outcomes, 1):
+                rec = record(tid, outcome, attempt=attempt, run_id=f"run-{side}")
+                if names is not None:
+                    rec["cluster"] = names[index]
+                records.append(rec)
+        built += [make_manifest(ids, claim_id=f"claim-{side}", name="paired-suite", envelope=dict(COMPARE_ENVELOPE),
+                                attempt_mode="samples", attempt_budget=m), records]
+    return built[0], built[1], built[2], built[3]
+
+
 def hex40(seed: str) -> str:
     """A stable 40-hex-digit commit id made from a string."""
     return hashlib.sha1(seed.encode("utf-8")).hexdigest()

@@ -2,9 +2,11 @@
 
 Nothing here imports gate.py: a test that compares the gate with an oracle compares two independent
 computations. Sources: Wilson (1927) for the score interval; Newcombe (1998) method 10 for the paired
-difference; the binomial tail for the exact McNemar test; Chen et al. (2021) for pass@k, here in exact
-fractions; Miller (2024) for the task-clustered interval and the minimum detectable difference; the
-project's definitions of the task-id and task-list digests.
+difference (the retired rule, for the reference tables); Tango (1998) for the paired score interval, from a
+numerically maximised likelihood; McNemar's asymptotic test; Connor (1987) for the detectable difference,
+solved by bisection; Chen et al. (2021) for pass@k, in exact fractions; Kish (1965) and Korn and Graubard
+(1998) for the clustered intervals, with a t quantile integrated from the density; Miller (2024) for the
+samples-mode paired comparison; the project's definitions of the task-id and task-list digests.
 """
 
 from __future__ import annotations
@@ -133,6 +135,133 @@ def samples_interval(counts: Sequence[int], m: int, confidence: float = 0.95) ->
 def exact_pass_at_k(n: int, c: int, k: int) -> Fraction:
     """Unbiased pass@k with c passes in n samples, exactly: 1 − C(n−c, k)/C(n, k)."""
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+def _restricted_p21(b: float, c: float, n: float, delta: float) -> float:
+    """The MLE of p21 given p12 − p21 = delta, by bisection on the score equation of the profile likelihood
+    b·log(x + δ) + c·log x + (n − b − c)·log(1 − 2x − δ): its derivative is decreasing in x (the likelihood
+    is concave), so the zero is found to the last bit. Not the closed-form quadratic root the gate uses."""
+    def slope(x: float) -> float:
+        total = 0.0
+        for weight, value, sign in ((b, x + delta, 1), (c, x, 1), (n - b - c, 1 - 2 * x - delta, -2)):
+            if weight > 0:
+                total += sign * weight / value if value > 0 else sign * math.inf
+        return total
+
+    low, high = max(0.0, -delta), (1 - delta) / 2
+    if slope(low + 1e-300) <= 0:
+        return low
+    if slope(high - 1e-300 if high > 0 else high) >= 0:
+        return high
+    for _ in range(2000):
+        mid = (low + high) / 2
+        if mid in (low, high):
+            break
+        if slope(mid) > 0:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def tango_z(b: float, c: float, n: float, delta: float) -> float:
+    """Tango's (1998) score statistic for H0: p_A − p_B = delta, from the numerically restricted MLE."""
+    variance = n * (2 * _restricted_p21(b, c, n, delta) + delta - delta * delta)
+    numerator = b - c - n * delta
+    if variance <= 0:
+        return 0.0 if numerator == 0 else math.copysign(math.inf, numerator)
+    return numerator / math.sqrt(variance)
+
+
+def tango_interval(b: float, c: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Tango's score interval: the deltas whose score test does not reject, by bisection on tango_z."""
+    z = z_of(confidence)
+
+    def solve(target: float) -> float:
+        low, high = -1.0, 1.0
+        for _ in range(100):
+            mid = (low + high) / 2
+            if tango_z(b, c, n, mid) > target:
+                low = mid
+            else:
+                high = mid
+        return (low + high) / 2
+
+    return (-1.0 if c >= n else solve(z)), (1.0 if b >= n else solve(-z))
+
+
+def mcnemar_p(b: float, c: float) -> float:
+    """The asymptotic McNemar p-value without continuity correction: P(|Z| >= |b − c|/√(b + c))."""
+    if b + c == 0:
+        return 1.0
+    return math.erfc(abs(b - c) / math.sqrt(b + c) / math.sqrt(2))
+
+
+def detectable(n: float, discordance: float, confidence: float = 0.95, power: float = 0.8) -> float | None:
+    """The difference Connor's (1987) sample-size equation gives power `power` at n pairs, solved by bisection:
+    n·Δ² = (z_α·√ψ + z_β·√(ψ − Δ²))²; None when it exceeds ψ (no table can carry it)."""
+    za, zb = z_of(confidence), statistics.NormalDist().inv_cdf(power)
+
+    def excess(delta: float) -> float:
+        return n * delta * delta - (za * math.sqrt(discordance) + zb * math.sqrt(max(0.0, discordance - delta * delta))) ** 2
+
+    if discordance <= 0 or excess(discordance) < 0:
+        return None
+    low, high = 0.0, discordance
+    for _ in range(200):
+        mid = (low + high) / 2
+        if excess(mid) < 0:
+            low = mid
+        else:
+            high = mid
+    return (low + high) / 2
+
+
+def paired_compare(counts_a: Sequence[int], counts_b: Sequence[int], m: int, clusters: Sequence[Any] | None = None,
+                   confidence: float = 0.95) -> tuple[float, float, float, float, float]:
+    """compare by its definition (Miller 2024 §4 for samples; cluster-robust for clusters), in fractions.
+
+    Per-task rates x_t = c^A_t/m, y_t = c^B_t/m; b̄ = mean x(1 − y), c̄ = mean y(1 − x); D = b̄ − c̄,
+    ψ = b̄ + c̄. Clusters g (each task its own unless given): V = G/(G − 1)·Σ_g(Σ_{t∈g}(d_t − D))²/T²,
+    G* = T²/Σ_g n_g²; n_eff = clamp((ψ − D²)/V, G*, T·m) (G* when ψ = 0 or G < 2, T·m when V = 0);
+    n* = n_eff·(t_{Tm−1}/t_df)², df = max(1, G* − 1). Tango's interval and McNemar's p on the table n*(b̄, c̄).
+    One sample a task and no clusters: the integer table. Returns (D, low, high, p, n*).
+    """
+    tasks = len(counts_a)
+    groups = list(range(tasks)) if clusters is None else list(clusters)
+    xs = [Fraction(c, m) for c in counts_a]
+    ys = [Fraction(c, m) for c in counts_b]
+    d_t = [x * (1 - y) - y * (1 - x) for x, y in zip(xs, ys)]
+    b_bar = sum(x * (1 - y) for x, y in zip(xs, ys)) / tasks
+    c_bar = sum(y * (1 - x) for x, y in zip(xs, ys)) / tasks
+    diff, psi = b_bar - c_bar, b_bar + c_bar
+    if m == 1 and clusters is None:
+        n_star = float(tasks)
+    else:
+        sums: dict[Any, Fraction] = {}
+        sizes: dict[Any, int] = {}
+        for g, d in zip(groups, d_t):
+            sums[g] = sums.get(g, Fraction(0)) + d - diff
+            sizes[g] = sizes.get(g, 0) + 1
+        count = len(sums)
+        g_star = Fraction(tasks * tasks, sum(n * n for n in sizes.values()))
+        spread = sum(v * v for v in sums.values())
+        if psi == 0 or count < 2:
+            n_eff = g_star
+        elif spread == 0:
+            n_eff = Fraction(tasks * m)
+        else:
+            variance = Fraction(count, count - 1) * spread / (tasks * tasks)
+            n_eff = min(max((psi - diff * diff) / variance, g_star), Fraction(tasks * m))
+        df = max(1.0, float(g_star) - 1)
+        n_star = float(n_eff) * (t_two_sided(confidence, tasks * m - 1) / t_two_sided(confidence, df)) ** 2
+    b, c = float(b_bar) * n_star, float(c_bar) * n_star
+    low, high = tango_interval(b, c, n_star, confidence)
+    return float(diff), low, high, mcnemar_p(b, c), n_star
+
+
+# The retired rule (exact McNemar, Newcombe's interval, the unpaired detectable difference), kept while its
+# reference tests remain.
 
 
 def mcnemar_exact(b: int, c: int) -> Fraction:

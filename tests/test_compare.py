@@ -1,20 +1,30 @@
-"""compare: two runs of one suite paired task by task, the difference with Newcombe's interval and the
-exact McNemar p, called real only when both say so, and refused when the suites, envelopes or attempt
-contracts differ.
+"""compare: two runs of one suite paired task by task. One rule: McNemar's asymptotic test and Tango's score
+interval, which inverts it, so "significant" and "the interval excludes 0" are the same statement; in samples
+mode the pairing is over per-task pass rates from every sample; with --by-cluster the variance is the
+clusters'. Refused when the suites, envelopes or attempt contracts differ.
 
-Expected values: the paired reference tables and the formulas in tests/oracles.py.
+Expected values: tests/reference/stat_vectors_v2.json (mpmath at 50 digits) and the independent
+implementations in tests/oracles.py (Tango from a numerically solved likelihood, Connor by bisection).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import gate
-from tests.builders import as_samples, paired_ledgers, valid_ledger
-from tests.oracles import PAIRED_VECTORS, ids_digest, minimum_detectable_difference, newcombe_paired, rate_text, wilson
+from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
+from tests.oracles import detectable, ids_digest, mcnemar_p, paired_compare, rate_text, tango_interval, wilson
 from tests.support import EXAMPLE_COMPARE, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
+
+VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
+
+
+def close(got: float, want: float, tolerance: float = 1e-9) -> bool:
+    """Equal to 1e-9, relative for values below 1e-6 (p-values far in the tail)."""
+    return abs(got - want) <= tolerance * (abs(want) if abs(want) < 1e-6 else 1.0)
 
 
 class CompareCase(GateCase):
@@ -34,95 +44,153 @@ class CompareCase(GateCase):
 
 
 class PairedCompare(CompareCase):
-    """The paired table, the difference and the reading."""
+    """The paired table, the difference, the test and the reading."""
 
     def test_table_interval_and_p_against_reference_vectors(self) -> None:
-        """compare gives each reference table's counts, difference, Newcombe interval, exact McNemar p and minimum
-        detectable difference, and calls it real only when interval and p agree.
+        """compare gives each reference table's counts, difference, Tango interval and McNemar p (mpmath, 50
+        digits) to 1e-9, calls it significant exactly when the reference test rejects, and gives the planning
+        figure Connor's equation gives at the observed discordance.
         """
-        for a, b, c, d, ref_lo, ref_hi, ref_p in PAIRED_VECTORS:
-            if a < 1 or d < 1:
-                continue
-            with self.subTest(table=(a, b, c, d)):
-                code, report = self.compare_json(*paired_ledgers(a, b, c, d))
+        rows = [r for r in VECTORS["tango"]["rows"] if r["a"] >= 1 and r["d"] >= 1]
+        self.assertGreaterEqual(len(rows), 10)
+        for row in rows:
+            a, b, c, d, conf = row["a"], row["b"], row["c"], row["d"], row["confidence"]
+            with self.subTest(table=(a, b, c, d), confidence=conf):
+                code, report = self.compare_json(*paired_ledgers(a, b, c, d), "--confidence", repr(conf))
                 self.assertEqual(code, 0, report["findings"])
                 self.assertEqual(report["paired"], {"both_pass": a, "a_only": b, "b_only": c, "neither": d})
                 n = a + b + c + d
                 diff = report["difference"]
                 self.assertAlmostEqual(diff["value"], (b - c) / n, places=12)
-                self.assertEqual(round(diff["ci_low"], 6), ref_lo)
-                self.assertEqual(round(diff["ci_high"], 6), ref_hi)
-                self.assertLessEqual(abs(report["mcnemar_exact_p"] - ref_p), 1e-12)
-                real = (ref_lo > 0 or ref_hi < 0) and ref_p < 0.05
-                self.assertEqual(report["real"], real)
-                self.assertAlmostEqual(report["minimum_detectable_difference"], minimum_detectable_difference(n, (2 * a + b + c) / (2 * n)), places=9)
-                self.assertEqual(report["a"]["verdict"], "PUBLISHABLE")
-                self.assertEqual(report["b"]["verdict"], "PUBLISHABLE")
+                self.assertTrue(close(diff["ci_low"], float(row["tango_lower"])), (diff, row["tango_float"]))
+                self.assertTrue(close(diff["ci_high"], float(row["tango_upper"])), (diff, row["tango_float"]))
+                self.assertTrue(close(report["test"]["p"], float(row["p_asymptotic"])), report["test"])
+                self.assertEqual(report["significant"], row["reject_at_conf"])
+                self.assertEqual(report["significant"], diff["ci_low"] > 0 or diff["ci_high"] < 0)
+                want = detectable(n, (b + c) / n, conf)
+                got = report["detectable_difference"]["value"]
+                self.assertEqual(got is None, want is None, (got, want))
+                if got is not None and want is not None:
+                    self.assertTrue(close(got, want))
+                self.assertEqual((report["a"]["verdict"], report["b"]["verdict"]), ("PUBLISHABLE", "PUBLISHABLE"))
 
-    def test_interval_excluding_zero_is_not_enough(self) -> None:
-        """An interval that excludes zero with p ≥ 0.05 reads 'within noise'."""
-        # (14, 5, 0, 22): Newcombe [0.011, 0.226] excludes 0 but exact p = 0.0625 >= 0.05
-        code, out, _ = self.compare(*paired_ledgers(14, 5, 0, 22))
-        self.assertEqual(code, 0)
-        self.assertIn("within noise", out)
-        self.assertNotIn("is real", out)
+    def test_significant_exactly_when_the_interval_excludes_zero(self) -> None:
+        """On every paired table of up to 30 tasks, at three confidences, the test rejects exactly when Tango's
+        interval excludes 0, and the interval holds the observed difference.
+        """
+        for conf in (0.9, 0.95, 0.99):
+            z = gate.z_for(conf)
+            for n in range(1, 31):
+                for b in range(n + 1):
+                    for c in range(n + 1 - b):
+                        low, high = gate.tango_interval(b, c, n, conf)
+                        rejects = gate.normal_two_sided_p(gate.mcnemar_z(b, c)) < 1 - conf
+                        if abs(abs(gate.mcnemar_z(b, c)) - z) < 1e-9:
+                            continue  # on the boundary itself the two may round apart
+                        self.assertEqual(low > 0 or high < 0, rejects, (b, c, n, conf, low, high))
+                        self.assertLessEqual(low, (b - c) / n + 1e-12)
+                        self.assertGreaterEqual(high, (b - c) / n - 1e-12)
+
+    def test_interval_and_test_against_the_independent_oracle(self) -> None:
+        """Tables beyond the reference rows (zero cells, all discordant, tiny n) match tests/oracles.py's Tango and
+        McNemar to 1e-9.
+        """
+        for a, b, c, d in ((1, 0, 0, 1), (1, 3, 0, 1), (1, 0, 5, 1), (1, 38, 0, 1), (5, 7, 7, 5), (20, 1, 1, 18),
+                           (1, 97, 1, 1), (2, 0, 9, 29)):
+            with self.subTest(table=(a, b, c, d)):
+                _, report = self.compare_json(*paired_ledgers(a, b, c, d))
+                low, high = tango_interval(b, c, a + b + c + d)
+                self.assertTrue(close(report["difference"]["ci_low"], low), (report["difference"], low))
+                self.assertTrue(close(report["difference"]["ci_high"], high), (report["difference"], high))
+                self.assertTrue(close(report["test"]["p"], mcnemar_p(b, c)))
 
     def test_confidence_sets_alpha(self) -> None:
-        """--confidence 0.9 sets alpha to 0.10: the same table becomes real at 90%, with a narrower interval."""
-        # (14, 5, 0, 22): exact p = 0.0625; within noise at 95%, real at 90% (alpha 0.10)
-        _, report = self.compare_json(*paired_ledgers(14, 5, 0, 22), "--confidence", "0.9")
-        self.assertAlmostEqual(report["alpha"], 0.1, places=12)
-        self.assertTrue(report["real"])
-        self.assertGreater(report["difference"]["ci_low"], 0.011483)  # narrower than the 95% interval
-        code, out, _ = self.compare(*paired_ledgers(14, 5, 0, 22), "--confidence", "0.9")
-        self.assertEqual(code, 0)
-        self.assertRegex(out, r"(?m)^reading\s*: the difference is real at 90% confidence$")
-
-    def test_29_vs_30_is_within_noise(self) -> None:
-        """29 against 30 of 40 prints both rates, the paired table, A - B, p = 1, 'within noise' and the minimum
-        detectable difference.
+        """--confidence 0.9 sets alpha to 0.10: (4, 9, 3, 16), p = 0.083, is not distinguishable at 95% and
+        significant at 90%, with a narrower interval.
         """
-        # A passes pos-01 + 28 others; B those and one more: both 29, A only 0, B only 1, neither 10
-        code, out, err = self.compare(*paired_ledgers(29, 0, 1, 10))
+        _, at95 = self.compare_json(*paired_ledgers(4, 9, 3, 16))
+        _, at90 = self.compare_json(*paired_ledgers(4, 9, 3, 16), "--confidence", "0.9")
+        self.assertAlmostEqual(at90["alpha"], 0.1, places=12)
+        self.assertEqual((at95["significant"], at90["significant"]), (False, True))
+        self.assertGreater(at90["difference"]["ci_low"], at95["difference"]["ci_low"])
+        self.assertGreater(at90["difference"]["ci_low"], 0)
+        code, out, _ = self.compare(*paired_ledgers(4, 9, 3, 16), "--confidence", "0.9")
+        self.assertEqual(code, 0)
+        self.assertRegex(out, r"(?m)^reading\s*: A - B is significant on this suite and envelope at 90% confidence")
+
+    def test_29_vs_30_is_not_distinguishable(self) -> None:
+        """29 against 30 of 40 prints both rates, the paired table, A - B, the interval in points, "not
+        distinguishable", and no planning figure above what one discordant task can carry.
+        """
+        code, out, err = self.compare(*paired_ledgers(26, 3, 4, 7))
         self.assertEqual(code, 0, out + err)
         self.assertRegex(out, r"(?m)^A\s*: claim-a: " + re.escape(rate_text(29, 40)) + "$")
         self.assertRegex(out, r"(?m)^B\s*: claim-b: " + re.escape(rate_text(30, 40)) + "$")
-        self.assertRegex(out, r"(?m)^paired\s*: both pass 29, A only 0, B only 1, neither 10\b")
-        self.assertIn("A - B = -0.025", out)
-        self.assertRegex(out, r"(?m)^McNemar\s*: exact p = 1\b")
-        self.assertRegex(out, r"(?m)^reading\s*: the difference is within noise at 95% confidence$")
+        self.assertRegex(out, r"(?m)^paired\s*: both pass 26, A only 3, B only 4, neither 7\b")
+        low, high = tango_interval(3, 4, 40)
+        self.assertIn(f"A - B = -0.025  95% CI [{low:+.3f}, {high:+.3f}]", out)
+        self.assertRegex(out, r"(?m)^test\s*: McNemar z = -0\.378, p = 0\.7055 ")
+        points = f"from {round(low * 100):+d} to {round(high * 100):+d} points"
+        self.assertRegex(out, r"(?m)^reading\s*: not distinguishable at 95% confidence: the data fit A - B " + re.escape(points) + "$")
+        self.assertNotIn("real", out)
+        self.assertNotIn("within noise", out)
+        # 7 discordant tasks of 40: even all seven one way (0.175) would be detected less than 80% of the time
+        self.assertIsNone(detectable(40, 7 / 40))
+        self.assertRegex(out, r"(?m)^planning\s*: no difference is detectable with 40 tasks at the observed discordance 0\.175 ")
+        more = detectable(40, 25 / 40)
+        assert more is not None
+        _, out, _ = self.compare(*paired_ledgers(10, 25, 0, 5))
+        self.assertIn(f"this rule detects |A - B| >= {more:.3f} with 80% power (a planning figure, not a result)", out)
         self.assertRegex(out, r"(?m)^verdict\s*: PUBLISHABLE$")
-        shown = re.search(r"minimum detectable difference (\d\.\d{3})", out)
-        assert shown is not None, out
-        expected = minimum_detectable_difference(40, 59 / 80)
-        self.assertAlmostEqual(float(shown.group(1)), expected, delta=0.0005)
-        self.assertGreater(expected, 0.025)
 
-    def test_strongly_different_nested_pair_is_real(self) -> None:
-        """35 against 10 of 40, nested, is real at 95%."""
-        # A passes 35 of 40, B passes 10 of them: both 10, A only 25, B only 0, neither 5
+    def test_no_difference_is_detectable_instead_of_a_number_above_one(self) -> None:
+        """With too few tasks or too little discordance the planning figure says no difference is detectable, never
+        a number above the discordance (the most any table can show); on every table of up to 12 tasks it equals
+        Connor's equation solved independently, or both say none.
+        """
+        code, out, _ = self.compare(*paired_ledgers(1, 1, 0, 1))
+        self.assertEqual(code, 0, out)
+        self.assertRegex(out, r"(?m)^planning\s*: no difference is detectable with 3 tasks at the observed discordance 0\.333")
+        _, report = self.compare_json(*paired_ledgers(29, 0, 1, 10))
+        self.assertIsNone(report["detectable_difference"]["value"])
+        self.assertTrue(report["detectable_difference"]["planning_figure"])
+        for n in range(1, 13):
+            for discordant in range(n + 1):
+                got = gate.detectable_difference(n, discordant / n, 0.95)
+                want = detectable(n, discordant / n)
+                self.assertEqual(got is None, want is None, (n, discordant, got, want))
+                if got is not None and want is not None:
+                    self.assertTrue(close(got, want), (n, discordant))
+                    self.assertLessEqual(got, discordant / n)
+
+    def test_strongly_different_nested_pair_is_significant(self) -> None:
+        """35 against 10 of 40, nested, is significant on this suite and envelope, with the interval in points."""
         code, out, _ = self.compare(*paired_ledgers(10, 25, 0, 5))
         self.assertEqual(code, 0, out)
         self.assertRegex(out, r"(?m)^A\s*: claim-a: 35/40 ")
         self.assertRegex(out, r"(?m)^B\s*: claim-b: 10/40 ")
         self.assertIn("A - B = +0.625", out)
-        self.assertRegex(out, r"(?m)^reading\s*: the difference is real at 95% confidence$")
-        self.assertNotIn("within noise", out)
-        self.assertLess(float(gate.mcnemar_exact(25, 0)), 1e-6)
+        low, high = tango_interval(25, 0, 40)
+        self.assertRegex(out, r"(?m)^reading\s*: A - B is significant on this suite and envelope at 95% confidence "
+                         + re.escape(f"(p = {mcnemar_p(25, 0):.3g}); the data fit {round(low * 100):+d} to {round(high * 100):+d} points"))
+        self.assertIn("not a measure of how much it matters", out)
+        self.assertNotIn("not distinguishable", out)
 
     def test_json_fields(self) -> None:
-        """The compare JSON carries the verdict, both sides, the table, the difference, p, real and the minimum
-        detectable difference.
+        """The compare JSON carries the verdict, both sides, the table, the effective table, the difference, the test,
+        significant and the planning figure.
         """
-        _, report = self.compare_json(*paired_ledgers(29, 0, 1, 10))
-        for key in ("verdict", "a", "b", "paired", "difference", "mcnemar_exact_p", "real",
-                    "minimum_detectable_difference", "findings"):
+        _, report = self.compare_json(*paired_ledgers(26, 3, 4, 7))
+        for key in ("verdict", "a", "b", "paired", "effective_table", "clusters", "difference", "test", "alpha",
+                    "significant", "detectable_difference", "findings"):
             self.assertIn(key, report)
         self.assertEqual(report["verdict"], "PUBLISHABLE")
-        self.assertFalse(report["real"])
-        self.assertEqual(report["mcnemar_exact_p"], 1.0)
-        self.assertLess(report["difference"]["ci_low"], -0.025)
-        self.assertGreater(report["difference"]["ci_high"], 0.0)
+        self.assertFalse(report["significant"])
+        self.assertEqual(report["effective_table"], {"a_only": 3.0, "b_only": 4.0, "pairs": 40.0, "discordance": 7 / 40})
+        self.assertIsNone(report["clusters"])
+        self.assertEqual(report["difference"]["method"], "tango1998_score")
+        self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
+        self.assertAlmostEqual(report["test"]["z"], -1 / 7 ** 0.5, places=12)
         self.assertEqual((report["a"]["headline"]["k"], report["b"]["headline"]["k"]), (29, 30))
 
     def test_envelope_mismatch(self) -> None:
@@ -201,22 +269,28 @@ class AttemptContracts(GateCase):
         others = {r["task_id"]: (first, rest, rest) for r in records if r["task_id"] not in ("neg-01", "pos-01")}
         return as_samples(manifest, records, 3, others)
 
-    def test_samples_mode_pairs_on_the_first_sample(self) -> None:
-        """In samples mode compare pairs tasks on their first sample and says so; each side's headline is still its
-        pass@1 over all samples.
+    def test_samples_mode_pairs_on_every_sample(self) -> None:
+        """In samples mode compare pairs per-task pass rates over all samples: A, whose first samples fail and later
+        ones pass (2/3 a task), is ahead of B (1/3), though first samples alone would put B far ahead.
         """
-        a = self.side("a", *self.samples("fail", "pass"))  # first sample fails
-        b = self.side("b", *self.samples("pass", "fail"))  # first sample passes
+        a = self.side("a", *self.samples("fail", "pass"))
+        b = self.side("b", *self.samples("pass", "fail"))
         _code, out, _err = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
-                                       "--against-runs", b[1], "--format", "json")
+                                         "--against-runs", b[1], "--format", "json")
         report = json.loads(out)
-        # A's first samples fail and its later ones pass: pass@1 favours A, first samples favour B.
         self.assertGreater(report["a"]["headline"]["rate"], report["b"]["headline"]["rate"])
-        self.assertEqual(report["paired"], {"both_pass": 1, "a_only": 0, "b_only": 18, "neither": 1})
-        self.assertAlmostEqual(report["difference"]["value"], -18 / 20)
+        self.assertIsNone(report["paired"])  # no 2x2 table of tasks in samples mode
+        counts_a, counts_b = [3, *[2] * 18, 0], [3, *[1] * 18, 0]
+        diff, low, high, p, n_star = paired_compare(counts_a, counts_b, 3)
+        self.assertAlmostEqual(report["difference"]["value"], diff, places=12)
+        self.assertAlmostEqual(diff, 18 / 20 * (2 / 3 - 1 / 3), places=12)
+        self.assertTrue(close(report["difference"]["ci_low"], low))
+        self.assertTrue(close(report["difference"]["ci_high"], high))
+        self.assertTrue(close(report["test"]["p"], p))
+        self.assertTrue(close(report["effective_table"]["pairs"], n_star))
         _code, text, _ = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
-                                      "--against-runs", b[1])
-        self.assertIn("paired on   : A 1/20, B 19/20 (first samples", text)
+                                       "--against-runs", b[1])
+        self.assertRegex(text, r"(?m)^paired\s*: per-task pass rates over 3 samples on 20 shared tasks: ")
 
     def test_different_attempt_contracts_are_not_compared(self) -> None:
         """Runs under different attempt budgets block with attempt_contract_mismatch."""
@@ -237,13 +311,14 @@ class CompareRendering(CompareCase):
         code, out, _ = self.compare(*paired_ledgers(29, 0, 1, 10), "--format", "markdown")
         self.assertEqual(code, 0)
         self.assertIn("**PUBLISHABLE**", out)
-        self.assertIn("within noise", out)
+        self.assertIn("the difference is not distinguishable", out)
         tables = markdown_tables(out)
         cells = [row for table in tables for row in table]
         self.assertIn(["**A pass**", "29", "0"], cells)
         self.assertIn(["**A not pass**", "1", "10"], cells)
         code, out, _ = self.compare(*paired_ledgers(10, 25, 0, 5), "--format", "markdown")
-        self.assertRegex(out, r"\*\*PUBLISHABLE\*\*, the difference is real")
+        self.assertRegex(out, r"\*\*PUBLISHABLE\*\*, the difference is significant on this suite and envelope")
+        self.assertIn("not a measure of how much it matters", out)
 
     def test_svg(self) -> None:
         """compare --format svg is a safe SVG whose points and interval lines sit on both rates and on the difference,
@@ -269,7 +344,7 @@ class CompareRendering(CompareCase):
         # the difference panel: -1..1 mapped onto 300..700
         diff = points["A - B"]
         self.assertAlmostEqual(float(diff.get("cx", "nan")), 300 + (-0.025 + 1) / 2 * 400, places=2)
-        dlo, dhi = newcombe_paired(29, 0, 1, 10, 0.95)
+        dlo, dhi = tango_interval(0, 1, 40)
         d_line = ci[diff.get("cy")]
         self.assertAlmostEqual(float(d_line.get("x1", "nan")), 300 + (dlo + 1) / 2 * 400, places=1)
         self.assertAlmostEqual(float(d_line.get("x2", "nan")), 300 + (dhi + 1) / 2 * 400, places=1)
@@ -303,14 +378,14 @@ class CompareRendering(CompareCase):
 class CompareExample(GateCase):
     """examples/compare/: two PUBLISHABLE runs of one suite, and the tool's own output beside them."""
 
-    def test_example_is_current_and_within_noise(self) -> None:
+    def test_example_is_current_and_not_distinguishable(self) -> None:
         """examples/compare's text and SVG are exactly what compare prints today, for one suite under one envelope."""
         files = [EXAMPLE_COMPARE / name for name in ("a.manifest.json", "a.jsonl", "b.manifest.json", "b.jsonl")]
         args = ["compare", "--manifest", str(files[0]), "--runs", str(files[1]),
                 "--against-manifest", str(files[2]), "--against-runs", str(files[3])]
         code, text, err = self.run_gate(*args)
         self.assertEqual(code, 0, text + err)
-        self.assertIn("within noise", text)
+        self.assertIn("not distinguishable", text)
         self.assertEqual(text, (EXAMPLE_COMPARE / "compare.txt").read_text(encoding="utf-8"),
                          "compare.txt is stale: run python3 examples/compare/make_example.py")
         code, svg, _ = self.run_gate(*args, "--format", "svg")
@@ -337,3 +412,109 @@ class ComparableInstruments(GateCase):
         codes = [f["code"] for f in json.loads(out)["findings"]]
         self.assertIn("A:envelope_incomplete", codes)
         self.assertIn("B:envelope_incomplete", codes)
+
+
+class SamplesCompare(CompareCase):
+    """Samples mode pairs on every sample (Miller 2024 §4), on the effective table of per-task rates."""
+
+    COUNTS_A = [5, 4, 3, 5, 2, 0, 5, 4, 1, 0, 3, 5, 5, 2, 4, 0, 0, 5, 3, 4] * 2
+    COUNTS_B = [4, 4, 1, 5, 3, 0, 2, 3, 1, 0, 4, 4, 5, 1, 3, 0, 0, 5, 3, 2] * 2
+
+    def test_the_reference_rows(self) -> None:
+        """compare on the reference rows (40 x 5, 10 x 3, 12 x 4, one sample a task) gives their difference, Tango
+        interval and p to 1e-9.
+        """
+        for row in VECTORS["samples_compare"]["rows"]:
+            if row.get("interval") is None or row["m"] == 1:
+                continue
+            with self.subTest(row=row["name"]):
+                _, report = self.compare_json(*paired_samples(row["cA"], row["cB"], row["m"]))
+                # the builder adds the two controls: pos-01 passes every sample in both, neg-01 none
+                diff, low, high, p, _ = paired_compare([row["m"], *row["cA"], 0], [row["m"], *row["cB"], 0], row["m"])
+                self.assertTrue(close(report["difference"]["value"], diff))
+                self.assertTrue(close(report["difference"]["ci_low"], low), (report["difference"], low))
+                self.assertTrue(close(report["difference"]["ci_high"], high))
+                self.assertTrue(close(report["test"]["p"], p))
+        row = next(r for r in VECTORS["samples_compare"]["rows"] if r["name"] == "T40_m5")
+        diff, low, high, _, _ = paired_compare(row["cA"], row["cB"], 5)
+        self.assertTrue(close(low, row["interval"][0]) and close(high, row["interval"][1]))  # the oracle is the vectors'
+
+    def test_which_sample_passed_does_not_matter(self) -> None:
+        """The same per-task counts, passes first or last: the same difference, interval and p. Pairing on the
+        first sample would have flipped the sign.
+        """
+        _, early = self.compare_json(*paired_samples(self.COUNTS_A, self.COUNTS_B, 5))
+        _, late = self.compare_json(*paired_samples(self.COUNTS_A, self.COUNTS_B, 5, late=True))
+        for key in ("difference", "test", "effective_table", "significant"):
+            self.assertEqual(early[key], late[key], key)
+        self.assertGreater(early["difference"]["value"], 0)
+
+    def test_one_sample_a_task_is_the_retry_table(self) -> None:
+        """Samples mode with a budget of 1 gives exactly retry mode's interval and p for the same outcomes."""
+        xs = [1] * 12 + [1] * 9 + [0] * 2 + [0] * 19
+        ys = [1] * 12 + [0] * 9 + [1] * 2 + [0] * 19
+        _, samples = self.compare_json(*paired_samples(xs, ys, 1))
+        _, retry = self.compare_json(*paired_ledgers(13, 9, 2, 20))
+        self.assertEqual(samples["paired"], retry["paired"])
+        for key in ("ci_low", "ci_high", "value"):
+            self.assertAlmostEqual(samples["difference"][key], retry["difference"][key], places=12)
+        self.assertAlmostEqual(samples["test"]["p"], retry["test"]["p"], places=12)
+
+    def test_identical_counts_are_no_difference(self) -> None:
+        """Two runs with the same per-task counts differ by exactly 0, p = 1, and the interval straddles 0."""
+        _, report = self.compare_json(*paired_samples(self.COUNTS_A, self.COUNTS_A, 5))
+        self.assertEqual(report["difference"]["value"], 0.0)
+        self.assertEqual(report["test"]["p"], 1.0)
+        self.assertLess(report["difference"]["ci_low"], 0)
+        self.assertGreater(report["difference"]["ci_high"], 0)
+
+
+class ClusteredCompare(CompareCase):
+    """--by-cluster: the paired difference's variance by the records' clusters (repositories)."""
+
+    XS = [1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1]
+    YS = [1, 0, 0, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1]
+    REPOS = ["django"] * 9 + ["flask"] * 3 + ["sympy"] * 5 + ["requests"] * 3
+
+    def ledgers(self, repos: list[str] | None = None) -> tuple[Any, ...]:
+        return paired_samples(self.XS, self.YS, 1, clusters=repos or self.REPOS)
+
+    def test_clustered_interval_against_the_oracle(self) -> None:
+        """With --by-cluster the interval and p are the cluster-robust ones of the oracle (5 clusters with the
+        controls'), wider than the task-level ones; without it the clusters are ignored.
+        """
+        _, plain = self.compare_json(*self.ledgers())
+        _, clustered = self.compare_json(*self.ledgers(), "--by-cluster")
+        self.assertEqual(clustered["clusters"], 5)
+        self.assertIsNone(plain["clusters"])
+        diff, low, high, p, n_star = paired_compare([1, *self.XS, 0], [1, *self.YS, 0], 1, ["ctl", *self.REPOS, "ctl"])
+        self.assertAlmostEqual(clustered["difference"]["value"], diff, places=12)
+        self.assertTrue(close(clustered["difference"]["ci_low"], low))
+        self.assertTrue(close(clustered["difference"]["ci_high"], high))
+        self.assertTrue(close(clustered["test"]["p"], p))
+        self.assertTrue(close(clustered["effective_table"]["pairs"], n_star))
+        only_a = sum(1 for x, y in zip(self.XS, self.YS) if x and not y)
+        only_b = sum(1 for x, y in zip(self.XS, self.YS) if y and not x)
+        self.assertEqual((only_a, only_b), (6, 0))
+        plain_low, plain_high = tango_interval(only_a, only_b, 22)
+        self.assertTrue(close(plain["difference"]["ci_low"], plain_low))
+        self.assertGreater(clustered["difference"]["ci_high"] - clustered["difference"]["ci_low"], plain_high - plain_low)
+        _, out, _ = self.compare(*self.ledgers(), "--by-cluster")
+        self.assertRegex(out, r"(?m)^paired\s*: task exits on 22 shared tasks in 5 clusters: ")
+        self.assertRegex(out, r"(?m)^planning\s*: .* with 5 clusters |no difference is detectable with 5 clusters")
+
+    def test_a_task_in_two_clusters_is_a_finding(self) -> None:
+        """A task whose cluster differs between A and B blocks with cluster_conflict naming it."""
+        ma, ra, mb, rb = self.ledgers()
+        rb = [dict(r, cluster="flask") if r["task_id"] == "t-000" else r for r in rb]
+        code, report = self.compare_json(ma, ra, mb, rb, "--by-cluster")
+        self.assertEqual(code, 1)
+        self.assertEqual([f["code"] for f in report["findings"]], ["cluster_conflict"])
+        self.assertIn("t-000 (django in A, flask in B)", report["findings"][0]["message"])
+
+    def test_by_cluster_without_clusters_is_refused(self) -> None:
+        """--by-cluster on records that name no cluster is exit 2 with one line saying so."""
+        code, out, err = self.compare(*paired_ledgers(26, 3, 4, 7), "--by-cluster")
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("neither side's records name a cluster", err)
+        self.assertEqual(len(err.strip().splitlines()), 1)

@@ -13,8 +13,8 @@ either written out or derived from a sha256 of the run and task, so the files ar
 every run.
 
 The story: agent-x-mini was re-run a week later in the same envelope. Run A passes 29/40, run B 30/40.
-B fixes four tasks A missed and loses three A passed; the paired analysis says the "improvement" is
-within noise.
+B fixes four tasks A missed and loses three A passed; the paired analysis says the "improvement" is not
+distinguishable: the data fit anything from 17 points worse to 12 points better.
 """
 
 from __future__ import annotations
