@@ -12,6 +12,8 @@ Commands:
   freeze   freeze a task slice into a benchmark card
   verify   verify that a task slice still matches its card
   compare  paired comparison of two PUBLISHABLE ledgers over the same suite
+  plan     how many tasks (and samples) a comparison needs to detect a difference
+  rank     many PUBLISHABLE ledgers of one suite: omnibus test, pairwise tests, tied groups
   import   convert SWE-bench, Inspect AI or Terminal-Bench results into runs.jsonl
 
 Exit codes:
@@ -1924,6 +1926,43 @@ def tasks_needed(baseline: float, detect: float, discordance: float | None, conf
     za, zb = z_for(confidence), normal_quantile(power)
     exact = (za * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / (detect * detect)
     return math.ceil(exact - 1e-9), psi
+
+
+class SuitePlan(NamedTuple):
+    """`plan`: the tasks a paired comparison needs, for the samples asked and for a few others."""
+
+    baseline: float
+    detect: float
+    discordance: float | None  # as given; None: independent systems'
+    psi: float  # the discordance used
+    samples: int
+    icc: float
+    power: float
+    confidence: float
+    tasks: int
+    by_samples: tuple[tuple[int, int], ...]  # (samples a task, tasks needed)
+
+
+def plan_suite(baseline: float, detect: float, discordance: float | None, samples: int, icc: float, power: float,
+               confidence: float) -> SuitePlan:
+    """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for `samples` samples
+    a task and for 1, 3, 5 and 10."""
+    for name, value, low, high in (("--baseline", baseline, 0.0, 1.0), ("--power", power, 0.0, 1.0)):
+        if not low < value < high:
+            raise GateError(f"plan: {name}: expected a number strictly between {low:g} and {high:g}, got {value!r}")
+    if not 0 < detect <= 1 - baseline:
+        raise GateError(f"plan: --detect: expected a difference above 0 that keeps baseline + detect <= 1 "
+                        f"(at most {1 - baseline:g} over a baseline of {baseline:g}), got {detect!r}")
+    if discordance is not None and not 0 < discordance <= 1:
+        raise GateError(f"plan: --discordance: expected the share of tasks whose outcomes differ, in (0, 1], got {discordance!r}")
+    if not 0 <= icc <= 1:
+        raise GateError(f"plan: --icc: expected the between-task share of the variance, in [0, 1], got {icc!r}")
+    if not 1 <= samples <= MAX_ATTEMPT_BUDGET:
+        raise GateError(f"plan: --samples: expected 1 to {MAX_ATTEMPT_BUDGET} samples a task, got {samples}")
+    tasks, psi = tasks_needed(baseline, detect, discordance, confidence, power, samples, icc)
+    others = tuple((k, tasks_needed(baseline, detect, discordance, confidence, power, k, icc)[0])
+                   for k in sorted({1, 3, 5, 10, samples}))
+    return SuitePlan(baseline, detect, discordance, psi, samples, icc, power, confidence, tasks, others)
 
 
 #####################################################################
@@ -5767,6 +5806,30 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     return draft
 
 
+def render_plan_text(plan: SuitePlan) -> str:
+    """`plan` as text: the question, the assumptions, the answer, and the answer for other sample counts."""
+    given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
+    out = [
+        _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of {plan.baseline:.3f} "
+        f"({_pct(plan.confidence)[:-3]} confidence, {plan.power:.0%} power, two-sided)",
+        _label("discordance") + f"{plan.psi:.3f} of tasks pass on one system only ({given})",
+        _label("samples") + f"{plan.samples} a task; between-task share of the variance (icc) {plan.icc:g}",
+        _label("tasks") + f"{plan.tasks} tasks ({plan.tasks * plan.samples} attempts a system)",
+        _label("by samples") + "  ".join(f"{k}: {n}" for k, n in plan.by_samples)
+        + "  (more samples shrink only the within-task part)",
+        _label("method") + "Connor (1987) for paired proportions, the McNemar/Tango rule compare uses; with k samples "
+        "the per-task variance is icc + (1 - icc)/k of one sample's (Miller 2024)",
+    ]
+    return _lines(out)
+
+
+def plan_json(plan: SuitePlan) -> dict[str, Any]:
+    return {"baseline": plan.baseline, "detect": plan.detect, "discordance_given": plan.discordance,
+            "discordance": plan.psi, "samples": plan.samples, "icc": plan.icc, "power": plan.power,
+            "confidence": plan.confidence, "tasks": plan.tasks,
+            "by_samples": [{"samples": k, "tasks": n} for k, n in plan.by_samples]}
+
+
 #####################################################################
 # The command line
 #####################################################################
@@ -5819,6 +5882,15 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
                        args.run_id, args.against_run_id, args.by_cluster)
     return COMPARE_RENDERERS[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
+
+
+def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
+    for name in ("baseline", "detect", "discordance", "icc", "power"):
+        value = getattr(args, name)
+        if value is not None and not math.isfinite(value):
+            raise GateError(f"plan: --{name}: expected a finite number, got {value!r}")
+    plan = plan_suite(args.baseline, args.detect, args.discordance, args.samples, args.icc, args.power, args.confidence)
+    return (render_plan_text(plan) if args.format == "text" else _dump(plan_json(plan))), 0
 
 
 def _cmd_digest(args: argparse.Namespace) -> tuple[str, int]:
@@ -5966,6 +6038,24 @@ def _compare_parser(sub: Any) -> None:
     compare.set_defaults(handler=_cmd_compare)
 
 
+def _plan_parser(sub: Any) -> None:
+    parser = sub.add_parser("plan", help="how many tasks a comparison needs to detect a difference",
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog="example:\n  python3 gate.py plan --baseline 0.7 --detect 0.05 --discordance 0.2 --samples 5")
+    parser.add_argument("--baseline", type=float, required=True, help="the pass rate of the system to beat")
+    parser.add_argument("--detect", type=float, required=True, help="the improvement to detect (0.05: five points)")
+    parser.add_argument("--discordance", type=float,
+                        help="the share of tasks one system passes and the other fails (default: independent "
+                             "systems', the most conservative; a past compare prints the observed one)")
+    parser.add_argument("--samples", type=int, default=1, help="samples a task (default: 1)")
+    parser.add_argument("--icc", type=float, default=0.6,
+                        help="the between-task share of the variance, for --samples > 1 (default: 0.6)")
+    parser.add_argument("--power", type=float, default=0.8, help="the chance of detecting it (default: 0.8)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--confidence", type=_confidence, default=0.95, help="confidence level (default: 0.95)")
+    parser.set_defaults(handler=_cmd_plan)
+
+
 def _import_parser(sub: Any) -> None:
     formats = "".join(f"  {fmt.name:<15}{fmt.summary.replace(chr(10), chr(10) + ' ' * 17)}\n" for fmt in IMPORTERS.values())
     parser = sub.add_parser(
@@ -5998,7 +6088,7 @@ def build_parser() -> argparse.ArgumentParser:
                      epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _import_parser):
+    for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _plan_parser, _import_parser):
         add(sub)
     return parser
 
