@@ -45,6 +45,7 @@ if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter
 import argparse
 import gc
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -1194,6 +1195,7 @@ FINDING_PREFIXES: Mapping[str, str] = MappingProxyType({
     "known_fix:": "a finding inside a control run's own ledger, prefixed with its role",
     "A:": "`compare`: a finding of one side's own ledger",
     "B:": "`compare`: a finding of one side's own ledger",
+    "S<n>:": "`rank`: a finding of the n-th system's own ledger (n counts the --manifest/--runs pairs, or the list)",
 })
 
 
@@ -1211,7 +1213,8 @@ def finding(code: str, message: str) -> Finding:
 
 def prefixed(prefix: str, findings: Iterable[Finding]) -> tuple[Finding, ...]:
     """The findings of an inner ledger (a control run, one side of a compare), named as such."""
-    if f"{prefix}:" not in FINDING_PREFIXES:
+    family = re.sub(r"^S\d+$", "S<n>", prefix)
+    if f"{family}:" not in FINDING_PREFIXES:
         raise KeyError(f"finding prefix {prefix!r} is not in FINDING_PREFIXES")
     return tuple(Finding(f"{prefix}:{f.code}", f.message) for f in findings)
 
@@ -1573,35 +1576,58 @@ def _log_beta(a: float, b: float) -> float:
     return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
 
 
-def _t_tail(t: float, df: float) -> float:
-    """P(|T| > t), t >= 0, Student t with df degrees of freedom: I_{df/(df+t²)}(df/2, 1/2)."""
+def _t_split(t: float, df: float) -> tuple[float, float]:
+    """(P(|T| > t), P(|T| <= t)) for Student t with df degrees of freedom, t >= 0, each to full relative
+    precision: the tail is I_x(df/2, 1/2) with x = df/(df+t²), the centre I_y(1/2, df/2) with y = t²/(df+t²)
+    = 1 − x computed directly (so neither loses digits to a subtraction from 1), and the continued
+    fraction runs on whichever converges."""
     if t <= 0:
-        return 1.0
-    x = df / (df + t * t)
+        return 1.0, 0.0
+    if math.isinf(t):
+        return 0.0, 1.0
     a, b = 0.5 * df, 0.5
-    front = math.exp(a * math.log(x) + b * math.log1p(-x) - _log_beta(a, b)) if x < 1 else 0.0
+    log_x = -math.log1p(t * t / df)
+    log_y = 2.0 * math.log(t) - math.log(df + t * t)
+    x = math.exp(log_x)
+    front = math.exp(a * log_x + b * log_y - _log_beta(a, b))
     if x < (a + 1.0) / (a + b + 2.0):
-        return front * _continued_beta(a, b, x) / a
-    return 1.0 - front * _continued_beta(b, a, 1.0 - x) / b
+        tail = front * _continued_beta(a, b, x) / a
+        return tail, 1.0 - tail
+    centre = front * _continued_beta(b, a, math.exp(log_y)) / b
+    return 1.0 - centre, centre
+
+
+def _t_tail(t: float, df: float) -> float:
+    """P(|T| > t), t >= 0, Student t with df degrees of freedom."""
+    return _t_split(t, df)[0]
 
 
 def t_for(confidence: float, df: float) -> float:
-    """Two-sided Student t quantile: P(|T| <= t) = confidence (df may be fractional, as Satterthwaite's is)."""
+    """Two-sided Student t quantile: P(|T| <= t) = confidence (df may be fractional, as Satterthwaite's is).
+
+    Bisection on the tail for confidence >= 1/2 and on the centre below it, so a confidence near 0 or near
+    1 keeps its digits."""
     if not df > 0:
         raise ValueError(f"t needs df > 0, got {df!r}")
     if df > 1e7:
         return z_for(confidence)
-    tail = 1.0 - confidence
-    lo, hi = z_for(confidence), z_for(confidence)
-    while _t_tail(hi, df) > tail:  # the t quantile is at least the normal one
+    small = confidence < 0.5
+    target = confidence if small else 1.0 - confidence
+
+    def above(t: float) -> bool:  # is the quantile above t?
+        tail, centre = _t_split(t, df)
+        return centre < target if small else tail > target
+
+    lo, hi = z_for(confidence), z_for(confidence)  # the t quantile is at least the normal one
+    while above(hi):
         hi *= 2.0
         if hi > 1e300:
             return math.inf
-    for _ in range(200):  # bisection on the monotone tail, then the root to the last bits
+    for _ in range(2000):  # bisection on the monotone probability, to the last bit
         mid = 0.5 * (lo + hi)
         if mid in (lo, hi):
             break
-        if _t_tail(mid, df) > tail:
+        if above(mid):
             lo = mid
         else:
             hi = mid
@@ -1864,6 +1890,8 @@ def cochran_q(columns: Sequence[Sequence[float]]) -> tuple[float, int, float]:
     """Cochran's (1950) Q over k systems' per-task scores (0/1; in samples mode per-task means, which is the
     randomized-block form), chi-square with k − 1 degrees of freedom: (Q, df, p)."""
     k = len(columns)
+    if k < 2 or not columns[0]:
+        return 0.0, max(1, k - 1), 1.0
     tasks = len(columns[0])
     totals = [math.fsum(col) for col in columns]
     grand = math.fsum(totals)
@@ -3579,24 +3607,26 @@ class Comparison(NamedTuple):
         return self.paired.diff
 
 
-def _comparable(a: Report, b: Report) -> list[Finding]:
+def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> list[Finding]:
     """Two headlines can be compared only over the same suite, contract and instrument."""
     findings = []
+    first, second = names
     if a.manifest.task_ids_sha256 != b.manifest.task_ids_sha256 or a.manifest.task_count != b.manifest.task_count:
         findings.append(finding("dataset_digest_mismatch", (
-            f"A declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, B declares "
+            f"{first} declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, {second} declares "
             f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
     if (a.attempt_mode, a.attempt_budget) != (b.attempt_mode, b.attempt_budget):
         findings.append(finding("attempt_contract_mismatch", (
-            f"A counts {a.attempt_mode} mode with a budget of {a.attempt_budget}, B {b.attempt_mode} mode with "
-            f"{b.attempt_budget}: the two headlines are different quantities")))
+            f"{first} counts {a.attempt_mode} mode with a budget of {a.attempt_budget}, {second} {b.attempt_mode} mode "
+            f"with {b.attempt_budget}: the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
     differ = sorted(k for k in set(env_a) | set(env_b)
                     if k not in env_a or k not in env_b or canonical_json(env_a[k]) != canonical_json(env_b[k]))
     if differ:
         findings.append(finding("envelope_mismatch", (
-            f"envelope fields differ: {', '.join(differ)}; different instruments: a ledger balances inside one envelope")))
+            f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different instruments: a ledger "
+            "balances inside one envelope")))
     return findings
 
 
@@ -3660,6 +3690,89 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     return Comparison(a=a, b=b, table=table, paired=paired, low=low, high=high, z=z, p_value=p_value, alpha=alpha,
                       significant=p_value < alpha, detectable=detectable_difference(paired.n, paired.discordance, confidence),
                       clusters=used, findings=tuple(findings))
+
+
+#####################################################################
+# rank: many systems on one suite, and which of them the data cannot tell apart
+#####################################################################
+
+MAX_RANKED = 200  # systems in one ranking: 19,900 pairs
+
+
+class RankedPair(NamedTuple):
+    first: int  # indices into Ranking.systems
+    second: int
+    diff: float
+    low: float
+    high: float
+    p_value: float
+    p_holm: float
+    separated: bool  # significant after Holm's correction
+
+
+class Ranking(NamedTuple):
+    systems: tuple[Report, ...]  # in the order given
+    order: tuple[int, ...]  # best headline first (ties keep the order given)
+    q: float  # Cochran's Q over every system
+    df: int
+    q_p: float
+    pairs: tuple[RankedPair, ...]
+    groups: tuple[tuple[int, ...], ...]  # the sets of systems no pair of which is separated
+    alpha: float
+    findings: tuple[Finding, ...]
+
+    @property
+    def verdict(self) -> str:
+        return "BLOCKED" if self.findings else "PUBLISHABLE"
+
+    def letters(self, index: int) -> str:
+        return "".join(group_letter(g) for g, members in enumerate(self.groups) if index in members)
+
+
+def group_letter(number: int) -> str:
+    """a..z, then a2..z2, and so on: a group's name in the compact letter display."""
+    letter = chr(ord("a") + number % 26)
+    return letter if number < 26 else f"{letter}{number // 26 + 1}"
+
+
+def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
+    """Every system's per-task pass rate over the shared tasks (a declared task with no record passed nothing)."""
+    tasks = sorted({tid for r in reports for tid in (r.scores or {})})
+    padding = max(0, reports[0].manifest.task_count - len(tasks))
+    m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
+    columns = [[min((r.scores or {}).get(t, (0, None))[0], m) / m for t in tasks] + [0.0] * padding for r in reports]
+    return columns, m
+
+
+def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> Ranking:
+    """Gate every claim, then test them together: Cochran's (1950) Q over all of them, every pair by compare's
+    rule (McNemar/Tango on the paired table; in samples mode on the effective table of per-task rates), Holm's
+    (1979) correction over the pairs, and the groups of systems no corrected test separates (Piepho 2004)."""
+    if len(systems) < 2:
+        raise GateError("rank: give at least two ledgers (--manifest M --runs R, once for each system, or --list FILE)")
+    if len(systems) > MAX_RANKED:
+        raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
+    reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
+    findings: list[Finding] = []
+    for number, report in enumerate(reports, 1):
+        findings.extend(prefixed(f"S{number}", report.findings))
+        if number > 1:
+            findings.extend(_comparable(reports[0], report, ("system 1", f"system {number}")))
+    columns, m = _score_columns(reports)
+    q, df, q_p = cochran_q(columns)
+    singles = list(range(len(columns[0])))
+    raw = []
+    for i, j in itertools.combinations(range(len(reports)), 2):
+        paired = paired_effective(columns[i], columns[j], singles, m, confidence)
+        low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
+        raw.append((i, j, paired.diff, low, high, normal_two_sided_p(mcnemar_z(paired.b, paired.c))))
+    alpha = 1 - confidence
+    adjusted = holm([p for *_, p in raw])
+    pairs = tuple(RankedPair(i, j, d, lo, hi, p, ph, ph < alpha) for (i, j, d, lo, hi, p), ph in zip(raw, adjusted))
+    order = tuple(sorted(range(len(reports)), key=lambda k: (-reports[k].ledger.headline.value, k)))
+    separated = {(p.first, p.second) for p in pairs if p.separated}
+    groups = tuple(tuple(g) for g in letter_groups(order, separated))
+    return Ranking(reports, order, q, df, q_p, pairs, groups, alpha, tuple(findings))
 
 
 #####################################################################
@@ -5806,6 +5919,91 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     return draft
 
 
+def _p_text(p: float) -> str:
+    """A p-value as printed: below the smallest double it is "< 1e-300", not 0."""
+    return "< 1e-300" if p < 1e-300 else f"{p:.4g}"
+
+
+def _rank_summary(rank: Ranking) -> tuple[str, str]:
+    """The omnibus line and the pairs line, shared by text and Markdown."""
+    count = sum(p.separated for p in rank.pairs)
+    omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
+               + ("the systems are not all alike" if rank.q_p < rank.alpha else "no evidence that any system differs"))
+    pairs = (f"{count} of {len(rank.pairs)} pairs significant on this suite and envelope after Holm's correction "
+             f"(alpha {rank.alpha:.3g}); systems sharing a letter are not distinguishable")
+    return omnibus, pairs
+
+
+def render_rank_text(rank: Ranking) -> str:
+    """A ranking as plain text: each system's headline and letters, the omnibus test, the pairs and the groups."""
+    conf = rank.systems[0].confidence
+    omnibus, pairs = _rank_summary(rank)
+    width = max(len(r.manifest.claim_id) for r in rank.systems)
+    out = []
+    for place, index in enumerate(rank.order, 1):
+        report = rank.systems[index]
+        out.append(f"{place:>3}  {report.manifest.claim_id:<{width}}  {_rate_text(report.ledger.headline, conf)}  "
+                   f"{rank.letters(index)}")
+    out += ["", _label("omnibus") + omnibus, _label("pairs") + pairs]
+    places = {index: place for place, index in enumerate(rank.order, 1)}
+    for number, group in enumerate(rank.groups):
+        ranks = sorted(places[i] for i in group)
+        span = f"{ranks[0]}" if len(ranks) == 1 else f"{ranks[0]}-{ranks[-1]}" if ranks == list(range(ranks[0], ranks[-1] + 1)) \
+            else ", ".join(str(x) for x in ranks)
+        out.append(_label(f"group {group_letter(number)}") + f"ranks {span}")
+    out.append(_label("verdict") + rank.verdict)
+    out.extend(f"  ! {f.code}: {f.message}" for f in rank.findings)
+    return _lines(out)
+
+
+def rank_json(rank: Ranking) -> dict[str, Any]:
+    """A ranking as a JSON-ready dict: every system, the omnibus test, every pair and the groups."""
+    places = {index: place for place, index in enumerate(rank.order, 1)}
+    return {
+        "verdict": rank.verdict,
+        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "verdict": r.verdict,
+                     "headline": {"name": r.ledger.headline_name, **(rate_json(r.ledger.headline) or {})},
+                     "letters": rank.letters(i)} for i, r in enumerate(rank.systems)],
+        "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
+        "pairs": [{"first": rank.systems[p.first].manifest.claim_id, "second": rank.systems[p.second].manifest.claim_id,
+                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "p": p.p_value, "p_holm": p.p_holm,
+                   "significant": p.separated} for p in rank.pairs],
+        "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id for i in g]}
+                   for n, g in enumerate(rank.groups)],
+        "alpha": rank.alpha,
+        "findings": [{"code": f.code, "message": f.message} for f in rank.findings],
+    }
+
+
+def render_rank_markdown(rank: Ranking) -> str:
+    """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold."""
+    conf = rank.systems[0].confidence
+    omnibus, pairs = _rank_summary(rank)
+    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems", "",
+           f"| place | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---:|---|---|"]
+    for place, index in enumerate(rank.order, 1):
+        report = rank.systems[index]
+        out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
+    out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
+            "| A | B | A - B | interval | p | p (Holm) |", "|---|---|---:|---|---:|---:|"]
+    for p in rank.pairs:
+        out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | {_md(rank.systems[p.second].manifest.claim_id)} "
+                   f"| {p.diff:+.3f} | [{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
+    out += ["", "</details>", ""]
+    if rank.findings:
+        out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in rank.findings]
+    return "\n".join(out) + "\n"
+
+
+def render_rank_svg(rank: Ranking) -> str:
+    """A ranking as an SVG forest plot, best first, each label with its place and letters."""
+    rows = [_rate_row(f"{place}. {rank.systems[i].manifest.claim_id} [{rank.letters(i)}]", rank.systems[i].ledger.headline)
+            for place, i in enumerate(rank.order, 1)]
+    conf = _pct(rank.systems[0].confidence)
+    return render_svg(f"benchgate rank: {rank.verdict}", [(f"headline rate, {conf}; shared letter: not distinguishable",
+                                                           0.0, 1.0, rows)])
+
+
 def render_plan_text(plan: SuitePlan) -> str:
     """`plan` as text: the question, the assumptions, the answer, and the answer for other sample counts."""
     given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
@@ -5842,6 +6040,10 @@ REPORT_RENDERERS: Renderers = MappingProxyType({
 COMPARE_RENDERERS: Renderers = MappingProxyType({
     "text": lambda c: render_compare_text(c), "json": lambda c: _dump(compare_json(c)),
     "markdown": lambda c: render_compare_markdown(c), "svg": lambda c: render_compare_svg(c),
+})
+RANK_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda r: render_rank_text(r), "json": lambda r: _dump(rank_json(r)),
+    "markdown": lambda r: render_rank_markdown(r), "svg": lambda r: render_rank_svg(r),
 })
 FORMATS = tuple(REPORT_RENDERERS)
 
@@ -5882,6 +6084,34 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
                        args.run_id, args.against_run_id, args.by_cluster)
     return COMPARE_RENDERERS[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
+
+
+def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
+    """A rank list: a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to the list's folder."""
+    value = load_json_file(path)
+    if not isinstance(value, list) or not value:
+        raise GateError(f"{path}: expected a JSON array of {{\"manifest\": PATH, \"runs\": PATH}} objects")
+    systems = []
+    for number, item in enumerate(value):
+        where = f"{path}: [{number}]"
+        if not isinstance(item, dict) or set(item) != {"manifest", "runs"}:
+            raise GateError(f"{where}: expected an object with exactly the keys \"manifest\" and \"runs\"")
+        for key in ("manifest", "runs"):
+            if not isinstance(item[key], str) or not item[key] or "\0" in item[key]:
+                raise GateError(f"{where}.{key}: expected a path (a non-empty string)")
+        systems.append((path.parent / item["manifest"], path.parent / item["runs"]))
+    return systems
+
+
+def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
+    manifests, runs = args.manifest or [], args.runs or []
+    if len(manifests) != len(runs):
+        raise GateError(f"rank: {len(manifests)} --manifest and {len(runs)} --runs: give them in pairs, one pair a system")
+    systems = list(zip(manifests, runs))
+    if args.list is not None:
+        systems += read_rank_list(args.list)
+    rank = run_rank(systems, args.confidence)
+    return RANK_RENDERERS[args.format](rank), 0 if rank.verdict == "PUBLISHABLE" else 1
 
 
 def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
@@ -6038,6 +6268,21 @@ def _compare_parser(sub: Any) -> None:
     compare.set_defaults(handler=_cmd_compare)
 
 
+def _rank_parser(sub: Any) -> None:
+    parser = sub.add_parser("rank", help="rank several ledgers of one suite: which of them can be told apart",
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog="exit codes: 0 every ledger PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
+                                   "examples:\n  python3 gate.py rank --manifest a.json --runs a.jsonl --manifest b.json "
+                                   "--runs b.jsonl --manifest c.json --runs c.jsonl\n"
+                                   "  python3 gate.py rank --list examples/rank/systems.json")
+    parser.add_argument("--manifest", action="append", type=_path, help="a system's manifest (repeat, paired with --runs)")
+    parser.add_argument("--runs", action="append", type=_path, help="that system's records")
+    parser.add_argument("--list", type=_path, metavar="FILE",
+                        help='a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to FILE')
+    _output_options(parser)
+    parser.set_defaults(handler=_cmd_rank)
+
+
 def _plan_parser(sub: Any) -> None:
     parser = sub.add_parser("plan", help="how many tasks a comparison needs to detect a difference",
                             formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -6088,7 +6333,7 @@ def build_parser() -> argparse.ArgumentParser:
                      epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _plan_parser, _import_parser):
+    for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _rank_parser, _plan_parser, _import_parser):
         add(sub)
     return parser
 

@@ -75,12 +75,12 @@ class PairedCompare(CompareCase):
                 self.assertEqual((report["a"]["verdict"], report["b"]["verdict"]), ("PUBLISHABLE", "PUBLISHABLE"))
 
     def test_significant_exactly_when_the_interval_excludes_zero(self) -> None:
-        """On every paired table of up to 30 tasks, at three confidences, the test rejects exactly when Tango's
+        """On every paired table of up to 20 tasks, at three confidences, the test rejects exactly when Tango's
         interval excludes 0, and the interval holds the observed difference.
         """
         for conf in (0.9, 0.95, 0.99):
             z = gate.z_for(conf)
-            for n in range(1, 31):
+            for n in range(1, 21):
                 for b in range(n + 1):
                     for c in range(n + 1 - b):
                         low, high = gate.tango_interval(b, c, n, conf)

