@@ -780,7 +780,7 @@ class _Fields:
 # The manifest's schema. Closed objects accept exactly these keys (plus FREE_FORM_KEY and
 # USER_PREFIX keys); the envelope is open, but a near miss of a key the gate reads is refused.
 MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget", "attempt_mode",
-                 "reason_classes", "metrics", "rerun_recipe", "run_id", "draft")
+                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft")
 DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256", "subset")
 SUBSET_KEYS = ("of", "selection")
 CONTROL_KEYS = ("task_id", "expected", "role")
@@ -844,6 +844,7 @@ class Manifest(NamedTuple):
     card_path: Path | None
     card_sha256: str | None = None
     run_id: str | None = None  # the run the claim publishes
+    replicates: tuple[str, ...] = ()  # or: the runs it publishes together, as replicates of one another
     subset: tuple[int, str] | None = None  # (tasks in the whole dataset, how these were chosen)
     draft: bool = False  # written by `import --draft-manifest` and not yet completed
     placeholders: tuple[str, ...] = ()  # fields still holding a TODO-style placeholder
@@ -997,6 +998,15 @@ def load_manifest(path: Path) -> Manifest:
         subset = (subset_fields.integer("of", dataset.integer("task_count", 1)), subset_fields.string("selection"))
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
+    replicates = top.strings("replicates") if top.has("replicates") else ()
+    if top.has("replicates"):
+        if len(replicates) < 2:
+            top.fail("replicates", "lists the run_ids gated together as replicates: give at least two")
+        repeated = _first_repeat(replicates)
+        if repeated is not None:
+            top.fail("replicates", f"run {repeated!r} is listed twice")
+        if top.has("run_id"):
+            top.fail("replicates", "a manifest publishes one run (run_id) or several as replicates, not both")
     return Manifest(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
@@ -1020,6 +1030,7 @@ def load_manifest(path: Path) -> Manifest:
         card_path=_inside(path.parent, card_rel, where, "dataset.card") if card_rel else None,
         card_sha256=card_sha256,
         run_id=top.optional_string("run_id"),
+        replicates=replicates,
         subset=subset,
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
@@ -1157,6 +1168,8 @@ FINDINGS: Mapping[str, str] = MappingProxyType({
     "cluster_incomplete": "some tasks' records name a `cluster` (a repository, say) and others do not",
     "cluster_conflict": "a task names two clusters (across its attempts, or in A and in B of a `compare`)",
     "task_id_lookalike": "task IDs that differ only in case or Unicode form (NFKC, case-folded): one of each pair is a copy",
+    "replicate_missing": "a run the manifest's `replicates` lists has no record in the runs file",
+    "replicate_undeclared": "the runs file holds a run the manifest's `replicates` does not list",
     "run_not_pinned": "`--run-id` chose the gated run, but neither the manifest's `run_id` nor its rerun recipe names it",
     "draft_manifest": "the manifest is a draft written by `import --draft-manifest`: do what its `draft` list says, then delete it",
     "placeholder_value": "a field still holds a placeholder (`TODO…`, `replace-with-…`, `<…>`) instead of a value",
@@ -1195,6 +1208,7 @@ FINDING_PREFIXES: Mapping[str, str] = MappingProxyType({
     "known_fix:": "a finding inside a control run's own ledger, prefixed with its role",
     "A:": "`compare`: a finding of one side's own ledger",
     "B:": "`compare`: a finding of one side's own ledger",
+    "R<n>:": "a finding of the n-th replicate run's own ledger (n counts the manifest's `replicates`)",
     "S<n>:": "`rank`: a finding of the n-th system's own ledger (n counts the --manifest/--runs pairs, or the list)",
 })
 
@@ -1213,7 +1227,7 @@ def finding(code: str, message: str) -> Finding:
 
 def prefixed(prefix: str, findings: Iterable[Finding]) -> tuple[Finding, ...]:
     """The findings of an inner ledger (a control run, one side of a compare), named as such."""
-    family = re.sub(r"^S\d+$", "S<n>", prefix)
+    family = re.sub(r"^([RS])\d+$", r"\1<n>", prefix)
     if f"{family}:" not in FINDING_PREFIXES:
         raise KeyError(f"finding prefix {prefix!r} is not in FINDING_PREFIXES")
     return tuple(Finding(f"{prefix}:{f.code}", f.message) for f in findings)
@@ -1345,6 +1359,15 @@ class ControlRunResult(NamedTuple):
     ledger: Ledger
 
 
+class Replicates(NamedTuple):
+    """Several runs of one suite gated together: each run's headline, their spread, and the combined headline."""
+
+    runs: tuple[tuple[str, Rate], ...]  # (run_id, that run's own headline), in the manifest's order
+    spread: float  # the runs' headlines' standard deviation (n − 1)
+    df: float  # the combined interval's Satterthwaite degrees of freedom
+    effective: float  # its effective sample size
+
+
 class ClaimCheck(NamedTuple):
     text: str
     matches: bool
@@ -1367,6 +1390,7 @@ class Report(NamedTuple):
     scores: Mapping[str, tuple[int, str | None]] | None = None  # for compare: task -> (passes, cluster)
     gated_run: str | None = None
     ignored_runs: tuple[tuple[str, Rate], ...] = ()  # the other runs in the file, each with its own headline
+    replicates: Replicates | None = None  # when the manifest gates several runs together
 
     @property
     def verdict(self) -> str:
@@ -1757,6 +1781,53 @@ def samples_rate(passes: Mapping[int, int], tasks: int, budget: int, confidence:
     cs = sorted(counts)
     return clustered_rate([Fraction(c) for c in cs], [budget] * len(cs), [counts[c] for c in cs],
                           Fraction(c_sum, budget), tasks, confidence, "wilson-kish")
+
+
+class Crossed(NamedTuple):
+    """A mean over tasks x runs and what the two-way layout says about it."""
+
+    mean: float
+    effective: float  # n*: Wilson's n after both variances and the small-sample correction
+    df: float  # Satterthwaite's degrees of freedom of the variance
+    ms_task: float
+    ms_run: float
+    ms_resid: float
+
+
+def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: float) -> Crossed:
+    """The effective sample size of a mean over R runs x T tasks (cells[r][t], a task's pass rate in one run),
+    from the two-way layout without replication: Var(mean) = (MS_task + max(0, MS_run − MS_resid))/(T R),
+    which never falls below the task term (the unbiased MS_task + MS_run − MS_resid can), with
+    Satterthwaite's (1946) degrees of freedom; n_eff = p(1−p)/Var kept within [min(T, R), N] (T when p is 0
+    or 1), N = T·R·samples, times (t_{N−1}/t_df)² (Korn & Graubard 1998)."""
+    runs, tasks = len(cells), len(cells[0])
+    units = runs * tasks * samples
+    grand = sum((sum(row, Fraction(0)) for row in cells), Fraction(0)) / (runs * tasks)
+    by_run = [sum(row, Fraction(0)) / tasks for row in cells]
+    by_task = [sum((cells[r][t] for r in range(runs)), Fraction(0)) / runs for t in range(tasks)]
+    ss_task = runs * sum(((m - grand) ** 2 for m in by_task), Fraction(0))
+    ss_run = tasks * sum(((m - grand) ** 2 for m in by_run), Fraction(0))
+    ss_resid = sum(((cells[r][t] - by_task[t] - by_run[r] + grand) ** 2 for r in range(runs) for t in range(tasks)),
+                   Fraction(0))
+    ms_task = ss_task / (tasks - 1) if tasks > 1 else Fraction(0)
+    ms_run = ss_run / (runs - 1)
+    ms_resid = ss_resid / ((tasks - 1) * (runs - 1)) if tasks > 1 else Fraction(0)
+    extra = max(Fraction(0), ms_run - ms_resid)
+    variance = (ms_task + extra) / (tasks * runs)
+    if extra > 0:
+        df = float((ms_task + extra) ** 2 / (ms_task ** 2 / max(1, tasks - 1) + ms_run ** 2 / (runs - 1)
+                                               + ms_resid ** 2 / max(1, (tasks - 1) * (runs - 1))))
+    else:
+        df = float(max(1, tasks - 1))
+    p = grand
+    if p in (0, 1):
+        n_eff = Fraction(tasks)
+    elif variance == 0:
+        n_eff = Fraction(units)
+    else:
+        n_eff = min(Fraction(units), max(Fraction(min(tasks, runs)), p * (1 - p) / variance))
+    factor = (t_for(confidence, units - 1) / t_for(confidence, max(1.0, df))) ** 2 if units > 1 else 1.0
+    return Crossed(float(p), float(n_eff) * factor, df, float(ms_task), float(ms_run), float(ms_resid))
 
 
 # -- paired comparison: the asymptotic McNemar test and the Tango score interval it inverts ----
@@ -2378,11 +2449,12 @@ def harness_file_kind(path: Path) -> str | None:
     return next((name for name, signs in _HARNESS_SIGNS if all(sign in head for sign in signs)), None)
 
 
-def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
+def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
+               must_exist: bool = True) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
     instead of a ledger is named, with the import command that converts it."""
     try:
-        return _tally_runs(path, run_id, wall_clock_limit, extra_fields)
+        return _tally_runs(path, run_id, wall_clock_limit, extra_fields, must_exist)
     except GateError as exc:
         if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
             raise
@@ -2393,7 +2465,8 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
                         f"`gate.py import {kind} {path} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
 
 
-def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str]) -> _Tally:
+def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
+                must_exist: bool = True) -> _Tally:
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
@@ -2411,7 +2484,7 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     finally:
         if collecting:
             gc.enable()
-    if run_id is not None and not tally.run_ids:
+    if run_id is not None and not tally.run_ids and must_exist:
         raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
     tally.sha256 = hasher.hexdigest()
     return tally
@@ -3538,18 +3611,72 @@ def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str
     return tuple((other, gate_runs(plan, runs_path, other).headline) for other in others) if tally.run_ids else ()
 
 
+def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str]) -> tuple[Ledger, Replicates, list[Finding]]:
+    """Gate every replicate run in full, then combine them: the headline is the mean over runs, its interval from
+    the two-way layout of tasks x runs (crossed_size), so it counts run-to-run variance as well as the tasks'."""
+    findings: list[Finding] = []
+    present: list[tuple[str, Ledger, dict[str, tuple[int, str | None]]]] = []
+    seen: set[str] = set()
+    for number, rid in enumerate(run_ids, 1):
+        tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields, must_exist=False)
+        seen = tally.all_run_ids
+        if not tally.run_ids:
+            findings.append(finding("replicate_missing", (
+                f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
+            continue
+        ledger = settle(tally, plan)
+        findings.extend(prefixed(f"R{number}", ledger.findings))
+        present.append((rid, ledger, _task_scores(plan, tally)))
+    undeclared = sorted(seen - set(run_ids))
+    if undeclared:
+        findings.append(finding("replicate_undeclared", (
+            f"{len(undeclared)} run(s) in {runs_path} are not among the manifest's replicates "
+            f"({_name_some(undeclared, len(undeclared))}): list them, or gate them apart")))
+    if not present:
+        raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) has a record")
+    m = plan.attempt_budget if plan.attempt_mode == "samples" else 1
+    tasks = sorted({tid for _, _, scores in present for tid in scores})
+    padding = max(0, plan.task_count - len(tasks))
+    cells = [[Fraction(min(scores.get(t, (0, None))[0], m), m) for t in tasks] + [Fraction(0)] * padding
+             for _, _, scores in present]
+    first = present[0][1]
+    heads = [(rid, ledger.headline) for rid, ledger, _ in present]
+    if len(cells) < 2:
+        return first._replace(findings=()), Replicates(tuple(heads), 0.0, 0.0, 0.0), findings
+    design = crossed_size(cells, m, plan.confidence)
+    low, high = wilson_p(design.mean, design.effective, plan.confidence)
+    total = sum((r.k for _, r in heads), Fraction(0))
+    combined = Rate(total / len(heads), plan.task_count, low, high, "wilson-crossed")
+    values = [r.value for _, r in heads]
+    centre = math.fsum(values) / len(values)
+    spread = math.sqrt(math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1))
+    ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present))
+    return ledger, Replicates(tuple(heads), spread, design.df, design.effective), findings
+
+
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
               claim: str | None = None, keep_scores: bool = False) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim."""
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
-    gated, run_findings = _gated_run(manifest, run_id)
-    tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields)
-    if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
-        raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
-                        f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
-    ledger = settle(tally, plan)
+    replicates = None
+    if manifest.replicates:
+        if run_id is not None:
+            raise GateError(f"--run-id {run_id!r}: the manifest gates its replicates together "
+                            f"({', '.join(manifest.replicates)}); there is no one run to choose")
+        if keep_scores:
+            raise GateError(f"{manifest.path}: compare and rank pair one run with one run; this manifest gates "
+                            "replicates together (give each run its own manifest with its run_id)")
+        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates)
+        gated, tally = None, None
+    else:
+        gated, run_findings = _gated_run(manifest, run_id)
+        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields)
+        if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
+            raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
+                            f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
+        ledger = settle(tally, plan)
     all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings]
     control_results = []
     for run in manifest.control_runs:
@@ -3572,9 +3699,10 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         card_digest=str(context.card.dataset_digest) if context else None,
         claim=claim_check,
         findings=tuple(all_findings),
-        scores=_task_scores(plan, tally) if keep_scores else None,
+        scores=_task_scores(plan, tally) if keep_scores and tally is not None else None,
         gated_run=gated if gated is not None else (ledger.run_ids[0] if len(ledger.run_ids) == 1 else None),
-        ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None else (),
+        ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None and tally is not None else (),
+        replicates=replicates,
     )
 
 
@@ -3873,7 +4001,17 @@ def _text_rates(report: Report) -> list[str]:
     led, conf = report.ledger, report.confidence
     samples = report.attempt_mode == "samples"
     note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
+    reps = report.replicates
+    if reps is not None:
+        note += f" (mean of {len(reps.runs)} replicate runs)"
     out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
+    if reps is not None:
+        values = [rate.value for _, rate in reps.runs]
+        out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
+                   + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to {max(values):.3f}")
+        out.append(_label("") + f"the interval counts run-to-run variance as well as the tasks' (two-way layout, "
+                   f"Satterthwaite df {reps.df:.1f}); the entries, exits and other rates shown are run {reps.runs[0][0]}'s, "
+                   "and every run is gated in full (findings R<n>:)")
     if led.clustered is not None:
         c = led.clustered
         out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] over {c.clusters} clusters "
@@ -4004,6 +4142,10 @@ def report_json(report: Report) -> dict[str, Any]:
         "claim_id": m.claim_id,
         "ledger": _ledger_json(led),
         "headline": {"name": led.headline_name, **(rate_json(led.headline) or {})},
+        "replicates": None if report.replicates is None else {
+            "runs": [{"run_id": rid, "headline": rate_json(rate)} for rid, rate in report.replicates.runs],
+            "between_run_sd": report.replicates.spread, "df": report.replicates.df,
+            "effective_n": report.replicates.effective},
         "headline_by_cluster": None if led.clustered is None else {
             **(rate_json(led.clustered.rate) or {}), "clusters": led.clustered.clusters,
             "effective_n": led.clustered.effective},
@@ -4087,6 +4229,8 @@ def render_markdown(report: Report) -> str:
     out.append(f"| **{_md(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
     if led.clustered is not None:
         out.append(f"| the headline by cluster ({led.clustered.clusters} clusters) | {_md_rate(led.clustered.rate)} |")
+    for rid, rate in report.replicates.runs if report.replicates is not None else ():
+        out.append(f"| replicate run {_md(rid)} | {_md_rate(rate)} |")
     out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
     if led.first_attempt:
         out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")

@@ -217,6 +217,39 @@ def detectable(n: float, discordance: float, confidence: float = 0.95, power: fl
     return (low + high) / 2
 
 
+def crossed_interval(cells: Sequence[Sequence[int]], m: int = 1, confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """Replicate runs: cells[r][t] passes of m samples of task t in run r. The two-way layout without replication
+    (Searle, Casella and McCulloch 1992): Var(mean) = (MS_task + max(0, MS_run − MS_resid))/(T·R), Satterthwaite's
+    df (T − 1 when the run term is dropped), n_eff = clamp(p(1 − p)/Var, min(T, R), T·R·m) (T when p is 0 or 1),
+    n* = n_eff·(t_{TRm−1}/t_df)², Wilson on n*. Returns (mean, low, high, df)."""
+    runs, tasks = len(cells), len(cells[0])
+    y = [[Fraction(c, m) for c in row] for row in cells]
+    grand = sum(sum(row) for row in y) / (runs * tasks)
+    run_means = [sum(row) / tasks for row in y]
+    task_means = [sum(y[r][t] for r in range(runs)) / runs for t in range(tasks)]
+    ms_task = runs * sum((v - grand) ** 2 for v in task_means) / (tasks - 1)
+    ms_run = tasks * sum((v - grand) ** 2 for v in run_means) / (runs - 1)
+    ms_resid = sum((y[r][t] - task_means[t] - run_means[r] + grand) ** 2
+                   for r in range(runs) for t in range(tasks)) / ((tasks - 1) * (runs - 1))
+    run_term = max(Fraction(0), ms_run - ms_resid)
+    variance = (ms_task + run_term) / (tasks * runs)
+    if run_term > 0:
+        df = float((ms_task + run_term) ** 2 / (ms_task ** 2 / (tasks - 1) + ms_run ** 2 / (runs - 1)
+                                                + ms_resid ** 2 / ((tasks - 1) * (runs - 1))))
+    else:
+        df = float(tasks - 1)
+    units = tasks * runs * m
+    if grand in (0, 1):
+        n_eff = Fraction(tasks)
+    elif variance == 0:
+        n_eff = Fraction(units)
+    else:
+        n_eff = min(max(grand * (1 - grand) / variance, Fraction(min(tasks, runs))), Fraction(units))
+    n_star = float(n_eff) * (t_two_sided(confidence, units - 1) / t_two_sided(confidence, max(1.0, df))) ** 2
+    low, high = wilson_real(float(grand), n_star, z_of(confidence))
+    return float(grand), max(0.0, low), min(1.0, high), df
+
+
 def paired_compare(counts_a: Sequence[int], counts_b: Sequence[int], m: int, clusters: Sequence[Any] | None = None,
                    confidence: float = 0.95) -> tuple[float, float, float, float, float]:
     """compare by its definition (Miller 2024 §4 for samples; cluster-robust for clusters), in fractions.
