@@ -1490,20 +1490,6 @@ def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
     return Rate(Fraction(k), n, low, high)
 
 
-def clustered_se(clusters: Sequence[tuple[float, int]], weights: Sequence[int] | None = None) -> float:
-    """Standard error of a mean of scores clustered by task (Miller 2024, "Adding Error Bars to Evals").
-
-    Each cluster is (sum of its scores, number of scores); weights count identical clusters.
-    SE^2 = sum_c (sum_c - n_c * mean)^2 / N^2, with N the number of scores.
-    """
-    counts = weights if weights is not None else [1] * len(clusters)
-    total_n = sum(n * w for (_, n), w in zip(clusters, counts))
-    if total_n == 0:
-        return 0.0
-    mean = math.fsum(s * w for (s, _), w in zip(clusters, counts)) / total_n
-    return math.sqrt(math.fsum(w * (s - n * mean) ** 2 for (s, n), w in zip(clusters, counts))) / total_n
-
-
 def pass_at_k_all(n: int, c: int) -> list[float]:
     """pass@k for k = 2..n at once, in O(n): C(n-c, k)/C(n, k) = prod_{i<k} (n-c-i)/(n-i), built up over k."""
     if not 0 <= c <= n:
@@ -1526,50 +1512,6 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     for i in range(n - c + 1, n + 1):
         product *= 1.0 - k / i
     return 1.0 - product
-
-
-def mcnemar_exact(b: int, c: int) -> Fraction:
-    """Exact two-sided McNemar p-value, in integer arithmetic: 2 * BinomCDF(min(b,c); b+c, 1/2), capped at 1."""
-    m = b + c
-    term = tail = 1  # C(m, 0); each next binomial coefficient from the last, exactly
-    for i in range(min(b, c)):
-        term = term * (m - i) // (i + 1)
-        tail += term
-    return min(Fraction(1), Fraction(2 * tail, 2**m))
-
-
-def newcombe_paired(a: int, b: int, c: int, d: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Newcombe (1998) method 10 interval for a paired difference p_A - p_B, continuity-corrected phi.
-
-    a = both pass, b = A only, c = B only, d = neither.
-    """
-    n = a + b + c + d
-    if n == 0:
-        raise ValueError("paired interval needs at least one task")
-    p1, p2 = (a + b) / n, (a + c) / n
-    l1, u1 = wilson(a + b, n, confidence)
-    l2, u2 = wilson(a + c, n, confidence)
-    margins = (a + b) * (c + d) * (a + c) * (b + d)
-    if margins == 0:
-        phi = 0.0
-    else:
-        cross = a * d - b * c
-        numerator = max(cross - n / 2, 0.0) if cross > 0 else float(cross)
-        phi = numerator / math.sqrt(margins)
-    diff = p1 - p2
-    delta = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
-    epsilon = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
-    return max(-1.0, diff - delta), min(1.0, diff + epsilon)
-
-
-def minimum_detectable_difference(n: int, rate: float, confidence: float = 0.95, power: float = 0.8) -> float:
-    """Smallest difference a two-sided test at this confidence detects with this power on n tasks.
-
-    Miller (2024), power analysis: (z_{1-alpha/2} + z_power) * sqrt(2 p (1 - p) / n), taking no credit
-    for pairing (conservative) and p at the pooled observed rate (at least 1/n from 0 and 1).
-    """
-    p = min(max(rate, 1 / n), 1 - 1 / n) if n > 1 else 0.5
-    return (z_for(confidence) + normal_quantile(power)) * math.sqrt(2 * p * (1 - p) / n)
 
 
 # -- Student t and chi-square, for the small-sample corrections and Cochran's Q --------------

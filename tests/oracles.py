@@ -1,9 +1,8 @@
 """Independent maths for the tests' expected values, each written once, from its definition.
 
 Nothing here imports gate.py: a test that compares the gate with an oracle compares two independent
-computations. Sources: Wilson (1927) for the score interval; Newcombe (1998) method 10 for the paired
-difference (the retired rule, for the reference tables); Tango (1998) for the paired score interval, from a
-numerically maximised likelihood; McNemar's asymptotic test; Connor (1987) for the detectable difference,
+computations. Sources: Wilson (1927) for the score interval; Tango (1998) for the paired score interval, from the
+likelihood's score equation solved by bisection; McNemar's asymptotic test; Connor (1987) for the detectable difference,
 solved by bisection; Chen et al. (2021) for pass@k, in exact fractions; Kish (1965) and Korn and Graubard
 (1998) for the clustered intervals, with a t quantile integrated from the density; Miller (2024) for the
 samples-mode paired comparison; the project's definitions of the task-id and task-list digests.
@@ -293,45 +292,6 @@ def paired_compare(counts_a: Sequence[int], counts_b: Sequence[int], m: int, clu
     return float(diff), low, high, mcnemar_p(b, c), n_star
 
 
-# The retired rule (exact McNemar, Newcombe's interval, the unpaired detectable difference), kept while its
-# reference tests remain.
-
-
-def mcnemar_exact(b: int, c: int) -> Fraction:
-    """The exact two-sided McNemar p-value: 2·P(X ≤ min(b, c)) for X ~ Bin(b + c, 1/2), capped at 1."""
-    m = b + c
-    return min(Fraction(1), Fraction(2 * sum(math.comb(m, i) for i in range(min(b, c) + 1)), 2**m))
-
-
-def newcombe_paired(a: int, b: int, c: int, d: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Newcombe (1998) method 10 for the paired difference p_A − p_B, with the continuity-corrected phi.
-
-    a = both pass, b = A only, c = B only, d = neither. Each margin gets its Wilson interval; the
-    interval of the difference combines their distances from the point estimates, correlated by phi.
-    """
-    n = a + b + c + d
-    p_a, p_b = (a + b) / n, (a + c) / n
-    low_a, high_a = wilson(a + b, n, confidence)
-    low_b, high_b = wilson(a + c, n, confidence)
-    product = (a + b) * (c + d) * (a + c) * (b + d)
-    if product == 0:
-        phi = 0.0
-    elif a * d > b * c:
-        phi = max(a * d - b * c - n / 2, 0.0) / math.sqrt(product)
-    else:
-        phi = (a * d - b * c) / math.sqrt(product)
-    below = math.sqrt(max(0.0, (p_a - low_a) ** 2 - 2 * phi * (p_a - low_a) * (high_b - p_b) + (high_b - p_b) ** 2))
-    above = math.sqrt(max(0.0, (high_a - p_a) ** 2 - 2 * phi * (high_a - p_a) * (p_b - low_b) + (p_b - low_b) ** 2))
-    return max(-1.0, p_a - p_b - below), min(1.0, p_a - p_b + above)
-
-
-def minimum_detectable_difference(n: int, pooled: float, confidence: float = 0.95, power: float = 0.8) -> float:
-    """Miller (2024): (z_{1−α/2} + z_power)·sqrt(2p(1−p)/n), no pairing credit, p the pooled rate kept at
-    least 1/n from 0 and 1 (and 1/2 when there is a single task)."""
-    p = 0.5 if n == 1 else min(max(pooled, 1 / n), 1 - 1 / n)
-    return (z_of(confidence) + statistics.NormalDist().inv_cdf(power)) * math.sqrt(2 * p * (1 - p) / n)
-
-
 def ids_digest(ids: Iterable[str]) -> str:
     """The dataset digest by its definition: sha256 of the sorted distinct task ids joined by newlines."""
     return hashlib.sha256("\n".join(sorted(set(ids))).encode("utf-8")).hexdigest()
@@ -347,42 +307,3 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-# Reference paired tables: Newcombe RG (1998) Stat Med 17:2635, Table III; statsmodels 0.15.0
-# mcnemar(exact=True); from the project's reference vectors (e_paired rows: newcombe_m10_corrected_phi to
-# 6 dp, mcnemar_exact_p_full). (a, b, c, d, lo, hi, exact McNemar p); a = both pass, b = A only,
-# c = B only, d = neither.
-PAIRED_VECTORS: list[tuple[int, int, int, int, float, float, float]] = [
-    (36, 12, 2, 0, 0.05693, 0.340428, 0.012939453125),
-    (20, 12, 2, 16, 0.056156, 0.329207, 0.012939453125),
-    (18, 12, 2, 18, 0.056172, 0.328976, 0.012939453125),
-    (36, 14, 0, 0, 0.15284, 0.416651, 0.0001220703125),
-    (35, 14, 0, 1, 0.146074, 0.417462, 0.0001220703125),
-    (18, 14, 0, 18, 0.144083, 0.396325, 0.0001220703125),
-    (2, 97, 1, 0, 0.872116, 0.985366, 6.2477783693504135e-28),
-    (1, 97, 1, 1, 0.873672, 0.985026, 6.2477783693504135e-28),
-    (0, 29, 1, 0, 0.666592, 0.988183, 5.774199962615967e-08),
-    (2, 98, 0, 0, 0.917793, 0.994498, 6.310887241768095e-30),
-    (1, 98, 0, 1, 0.917087, 0.991643, 6.310887241768095e-30),
-    (0, 30, 0, 0, 0.839468, 1.0, 1.862645149230957e-09),
-    (54, 0, 0, 0, -0.066414, 0.066414, 1.0),
-    (53, 0, 0, 1, -0.072938, 0.072938, 1.0),
-    (30, 0, 0, 24, -0.035838, 0.035838, 1.0),
-    (29, 0, 0, 25, -0.035413, 0.035413, 1.0),
-    (28, 0, 0, 26, -0.035156, 0.035156, 1.0),
-    (27, 0, 0, 27, -0.03507, 0.03507, 1.0),
-    (1, 1, 7, 12, -0.50692, -0.025559, 0.0703125),
-    (59, 6, 16, 80, -0.118621, -0.004625, 0.052478790283203125),
-    (7, 25, 2, 68, 0.132949, 0.318475, 5.647540092468262e-06),
-    (4, 9, 3, 16, -0.027348, 0.380672, 0.14599609375),
-    (53, 16, 8, 9, -0.020104, 0.203916, 0.15158963203430176),
-    (14, 5, 0, 22, 0.011483, 0.226493, 0.0625),
-    (12, 9, 2, 21, 0.011243, 0.295372, 0.0654296875),
-    (22, 9, 2, 17, 0.009709, 0.261097, 0.0654296875),
-    (1, 0, 0, 1, -0.573419, 0.573419, 1.0),
-    (0, 3, 0, 0, 0.205923, 1.0, 0.25),
-    (0, 0, 3, 0, -1.0, -0.205923, 0.25),
-    (5, 0, 0, 5, -0.166593, 0.166593, 1.0),
-    (50, 0, 0, 50, -0.019234, 0.019234, 1.0),
-    (18, 7, 0, 75, 0.01549, 0.128864, 0.015625),
-    (40, 12, 3, 5, 0.022658, 0.275307, 0.03515625),
-]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import unittest
 
 import gate
@@ -56,6 +57,28 @@ class ReadmeOutputs(GateCase):
         text = (ROOT / "README.md").read_text(encoding="utf-8")
         compare_txt = (ROOT / "examples" / "compare" / "compare.txt").read_text(encoding="utf-8")
         self.assertIn(compare_txt.strip(), text)
+
+    def test_the_rank_and_plan_examples(self) -> None:
+        """The README quotes examples/rank/rank.txt and the plan command's output in full."""
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        self.assertIn((ROOT / "examples" / "rank" / "rank.txt").read_text(encoding="utf-8").strip(), text)
+        command = "python3 gate.py plan --baseline 0.7 --detect 0.05 --discordance 0.2 --samples 5"
+        self.assertIn(command, text)
+        self.assertIn(self.gate_output(*command.split()[2:]).strip(), text)
+
+    def test_the_size_the_statistics_section_reports(self) -> None:
+        """The README's exact size of compare's rule at 40 tasks is what bench/stats.py's enumeration gives."""
+        sys.path.insert(0, str(ROOT / "bench"))
+        try:
+            import stats as bench_stats
+        finally:
+            sys.path.remove(str(ROOT / "bench"))
+        given_s = bench_stats.conditional_power(40, 0.5, "gate", 0.05)
+        worst, at = max((bench_stats.averaged(40, i / 2000, given_s), i / 2000) for i in range(1, 2001))
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        self.assertIn(f"| 40 | {worst:.4f} (psi {at:.4f}) |", text)
+        self.assertGreater(worst, 0.05)  # the asymptotic rule is slightly liberal at some psi; the README says so
+        self.assertLess(worst, 0.06)
 
     def test_the_claim_lines(self) -> None:
         """Each line the README shows for a --claim command is a line of that command's output."""

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""The statistics' operating characteristics, measured: what the README's Statistics section reports.
+
+    python3 bench/stats.py            # everything, about a minute on one core
+    python3 bench/stats.py --quick    # fewer replications (a smoke run)
+
+Stdlib only; every figure comes from gate.py's own functions, so it measures the rule the gate runs.
+
+1. compare's actual size (retry mode), by exact enumeration. Under H0 the two systems' discordant cells
+   are equally likely, p12 = p21 = psi/2, so with S = b + c ~ Binomial(n, psi) and b | S = s ~
+   Binomial(s, 1/2), size(psi) = sum_s Bin(s; n, psi) R(s), R(s) = P(the gate rejects | s). R(s) is summed
+   over every table once; size(psi) is then exact for each psi on a grid of 2000 points in (0, 1]. The
+   same for the retired rule (exact conditional McNemar) for comparison. n = 40 and n = 100.
+2. The power of that rule at the planning figure compare prints (detectable_difference), by the same
+   enumeration with b | S ~ Binomial(s, p12/psi): the figure is meant to be the 80%-power difference.
+3. The samples-mode interval's coverage, by seeded simulation: T tasks x m samples, each task's true rate
+   p_t ~ Beta with mean mu and intraclass correlation rho, c_t ~ Binomial(m, p_t); coverage of mu by
+   samples_rate's interval, and by the retired clustered Wald interval (mean +- z SE, Miller 2024).
+4. compare's size in samples mode, by seeded simulation: two systems with the same per-task true rates
+   (both independent draws), the share of runs where the gate calls the difference significant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import gate
+
+SEED = 20261201
+
+
+def _log_binom(n: int, k: int, p: float) -> float:
+    if p <= 0:
+        return 0.0 if k == 0 else -math.inf
+    if p >= 1:
+        return 0.0 if k == n else -math.inf
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
+
+
+def _rejects_gate(b: int, c: int, alpha: float) -> bool:
+    return gate.normal_two_sided_p(gate.mcnemar_z(b, c)) < alpha
+
+
+def _rejects_exact(b: int, c: int, alpha: float) -> bool:
+    s, k = b + c, min(b, c)
+    if s == 0:
+        return False
+    tail = Fraction(2 * sum(math.comb(s, i) for i in range(k + 1)), 2 ** s)
+    return min(Fraction(1), tail) < Fraction(alpha)
+
+
+def conditional_power(n: int, share: float, rule: str, alpha: float) -> list[float]:
+    """R(s) for s = 0..n: P(the rule rejects | s discordant pairs), b | s ~ Binomial(s, share)."""
+    rejects = _rejects_gate if rule == "gate" else _rejects_exact
+    out = []
+    for s in range(n + 1):
+        out.append(math.fsum(math.exp(_log_binom(s, b, share)) for b in range(s + 1) if rejects(b, s - b, alpha)))
+    return out
+
+
+def averaged(n: int, psi: float, given_s: list[float]) -> float:
+    return math.fsum(math.exp(_log_binom(n, s, psi)) * r for s, r in enumerate(given_s) if r > 0)
+
+
+def size_table(alpha: float) -> None:
+    print("## 1. compare's actual size at nominal", alpha, "(exact enumeration, retry mode)\n")
+    print("| tasks | the gate's rule: max size over psi (at psi) | retired exact McNemar: max size | size at psi 0.1, 0.2, 0.3, 0.5 (gate) |")
+    print("|---:|---|---|---|")
+    grid = [i / 2000 for i in range(1, 2001)]
+    for n in (40, 100):
+        gate_r, exact_r = conditional_power(n, 0.5, "gate", alpha), conditional_power(n, 0.5, "exact", alpha)
+        sizes = [(averaged(n, psi, gate_r), psi) for psi in grid]
+        exact_sizes = [averaged(n, psi, exact_r) for psi in grid]
+        worst, at = max(sizes)
+        few = ", ".join(f"{averaged(n, psi, gate_r):.4f}" for psi in (0.1, 0.2, 0.3, 0.5))
+        print(f"| {n} | {worst:.4f} (psi {at:.4f}) | {max(exact_sizes):.4f} | {few} |")
+    print()
+
+
+def power_table(alpha: float) -> None:
+    print("## 2. exact power of the rule at the planning figure compare prints (80% intended)\n")
+    print("| tasks | discordance | planning figure | exact power |")
+    print("|---:|---:|---:|---:|")
+    for n in (40, 100):
+        for psi in (0.2, 0.3, 0.5):
+            mdd = gate.detectable_difference(n, psi, 1 - alpha)
+            if mdd is None:
+                print(f"| {n} | {psi} | none detectable | - |")
+                continue
+            given_s = conditional_power(n, (psi + mdd) / (2 * psi), "gate", alpha)
+            print(f"| {n} | {psi} | {mdd:.4f} | {averaged(n, psi, given_s):.4f} |")
+    print()
+
+
+def _beta(rng: random.Random, mu: float, rho: float) -> float:
+    if rho == 0:
+        return mu
+    scale = (1 - rho) / rho
+    return rng.betavariate(mu * scale, (1 - mu) * scale)
+
+
+def _wald(counts: list[int], m: int, confidence: float) -> tuple[float, float]:
+    tasks = len(counts)
+    mean = sum(counts) / (m * tasks)
+    se = math.sqrt(math.fsum((c - m * mean) ** 2 for c in counts)) / (m * tasks)
+    half = gate.z_for(confidence) * se
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def coverage_table(reps: int) -> None:
+    print(f"## 3. samples-mode interval: coverage of the true mean rate at 95% ({reps} seeded replications a cell)\n")
+    print("| tasks x samples | true rate | ICC | gate (Wilson on the Kish size, Korn-Graubard) | retired clustered Wald |")
+    print("|---|---:|---:|---:|---:|")
+    for cell, (tasks, m, mu, rho) in enumerate([(40, 5, 0.5, 0.3), (40, 5, 0.8, 0.6), (40, 5, 0.95, 0.3), (40, 5, 0.95, 0.6),
+                                                (40, 3, 0.99, 0.3), (10, 5, 0.5, 0.3), (10, 5, 0.9, 0.6), (100, 10, 0.2, 0.6)]):
+        rng = random.Random(SEED * 100 + cell)
+        hit_gate = hit_wald = 0
+        for _ in range(reps):
+            counts = [sum(rng.random() < p for _ in range(m)) for p in (_beta(rng, mu, rho) for _ in range(tasks))]
+            passes: dict[int, int] = {}
+            for c in counts:
+                passes[c] = passes.get(c, 0) + 1
+            rate = gate.samples_rate(passes, tasks, m, 0.95)
+            assert rate is not None
+            hit_gate += rate.low <= mu <= rate.high
+            low, high = _wald(counts, m, 0.95)
+            hit_wald += low <= mu <= high
+        print(f"| {tasks} x {m} | {mu} | {rho} | {hit_gate / reps:.3f} | {hit_wald / reps:.3f} |")
+    print()
+
+
+def samples_size_table(reps: int) -> None:
+    print(f"## 4. samples-mode compare: size at nominal 0.05 ({reps} seeded replications a cell)\n")
+    print("| tasks x samples | true rate | ICC | share called significant |")
+    print("|---|---:|---:|---:|")
+    for cell, (tasks, m, mu, rho) in enumerate([(40, 5, 0.5, 0.3), (40, 5, 0.8, 0.6), (40, 3, 0.3, 0.1), (20, 5, 0.5, 0.6)]):
+        rng = random.Random(SEED * 1000 + cell)
+        hits = 0
+        for _ in range(reps):
+            rates = [_beta(rng, mu, rho) for _ in range(tasks)]
+            xs = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
+            ys = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
+            table = gate.paired_effective(xs, ys, list(range(tasks)), m, 0.95)
+            hits += gate.normal_two_sided_p(gate.mcnemar_z(table.b, table.c)) < 0.05
+        print(f"| {tasks} x {m} | {mu} | {rho} | {hits / reps:.4f} |")
+    print()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="measure the statistics' size, power and coverage")
+    parser.add_argument("--quick", action="store_true", help="fewer replications")
+    args = parser.parse_args(argv)
+    reps = 400 if args.quick else 4000
+    size_table(0.05)
+    power_table(0.05)
+    coverage_table(reps)
+    samples_size_table(reps)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
