@@ -4304,7 +4304,8 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     conf, paired = comp.a.confidence, comp.paired
     tasks = comp.a.manifest.task_count
     level = _pct(conf)[:-3]
-    units = f"{comp.clusters} clusters" if comp.clusters is not None else f"{tasks} tasks"
+    samples = f" x {comp.a.attempt_budget} samples" if comp.a.attempt_mode == "samples" and comp.a.attempt_budget > 1 else ""
+    units = f"{comp.clusters} clusters" if comp.clusters is not None else f"{tasks} tasks{samples}"
     if comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
         basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({tasks} shared tasks; "

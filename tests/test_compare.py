@@ -17,7 +17,7 @@ from typing import Any
 import gate
 from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
 from tests.oracles import detectable, ids_digest, mcnemar_p, paired_compare, rate_text, tango_interval, wilson
-from tests.support import EXAMPLE_COMPARE, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
+from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
 
@@ -409,6 +409,28 @@ class CompareExample(GateCase):
         self.assertEqual(ma["dataset"]["task_ids_sha256"], mb["dataset"]["task_ids_sha256"])
         self.assertEqual(ma["envelope"], mb["envelope"])
         self.assertEqual(ma["dataset"]["task_ids_sha256"], ids_digest(ma["dataset"]["task_ids"]))
+
+
+class SamplesCompareExample(GateCase):
+    """examples/compare-samples: the audit's case, where pairing on first samples reverses the answer."""
+
+    def test_example_is_current(self) -> None:
+        """compare.txt is what compare prints today: B slightly ahead over every sample and not distinguishable, where
+        the first samples alone (A 33/40, B 4/40) would put A far ahead."""
+        folder = ROOT / "examples" / "compare-samples"
+        args = ["compare", "--manifest", str(folder / "a.manifest.json"), "--runs", str(folder / "a.jsonl"),
+                "--against-manifest", str(folder / "b.manifest.json"), "--against-runs", str(folder / "b.jsonl")]
+        code, text, err = self.run_gate(*args)
+        self.assertEqual(code, 0, err)
+        self.assertEqual(text, (folder / "compare.txt").read_text(encoding="utf-8"),
+                         "compare.txt is stale: run python3 examples/compare-samples/make_example.py")
+        self.assertIn("A - B = -0.045", text)
+        self.assertIn("not distinguishable", text)
+        firsts = {}
+        for side in ("a", "b"):
+            rows = [json.loads(line) for line in (folder / f"{side}.jsonl").read_text(encoding="utf-8").splitlines()]
+            firsts[side] = sum(1 for r in rows if r["attempt"] == 1 and r["outcome"] == "pass")
+        self.assertEqual(firsts, {"a": 33, "b": 4})
 
 
 class ComparableInstruments(GateCase):

@@ -55,8 +55,9 @@ class ReadmeOutputs(GateCase):
     def test_the_compare_example(self) -> None:
         """The README quotes examples/compare/compare.txt in full."""
         text = (ROOT / "README.md").read_text(encoding="utf-8")
-        compare_txt = (ROOT / "examples" / "compare" / "compare.txt").read_text(encoding="utf-8")
-        self.assertIn(compare_txt.strip(), text)
+        for folder in ("compare", "compare-samples"):
+            compare_txt = (ROOT / "examples" / folder / "compare.txt").read_text(encoding="utf-8")
+            self.assertIn(compare_txt.strip(), text)
 
     def test_the_rank_and_plan_examples(self) -> None:
         """The README quotes examples/rank/rank.txt and the plan command's output in full."""
