@@ -38,7 +38,8 @@ from __future__ import annotations
 import sys
 
 if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter would fail on with a traceback
-    sys.stderr.write(f"gate: error: benchgate needs Python 3.9 or newer; this is Python "
+    sys.stderr.write(f"{(sys.argv[0] or 'gate.py').replace(chr(92), '/').split('/')[-1]}: error: benchgate needs "
+                     f"Python 3.9 or newer; this is Python "
                      f"{sys.version_info[0]}.{sys.version_info[1]}\n")
     sys.exit(2)
 
@@ -6006,6 +6007,44 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     return draft
 
 
+def _badge_message(report: Report) -> tuple[str, str]:
+    """The badge's message and colour: "72.5% [57–84] · 29/40" in green, or "BLOCKED" in red."""
+    if report.verdict != "PUBLISHABLE":
+        return "BLOCKED", "red"
+    rate = report.ledger.headline
+    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · {_count(rate.k)}/{rate.n}",
+            "brightgreen")
+
+
+_BADGE_COLOURS = {"brightgreen": "#4c1", "red": "#e05d44"}
+
+
+def render_badge_svg(report: Report) -> str:
+    """A self-contained README badge: "benchgate | 72.5% [57–84] · 29/40", or "benchgate | BLOCKED"."""
+    message, colour = _badge_message(report)
+    label = "benchgate"
+
+    def width(text: str) -> int:  # Verdana 11px, about 6.5 px a character, plus padding
+        return round(len(text) * 6.5) + 12
+
+    left, right = width(label), width(message)
+    total = left + right
+    title = f"{label}: {message} ({report.manifest.claim_id})"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" aria-label="{_xml(title)}">'
+            f"<title>{_xml(title)}</title>"
+            f'<rect width="{left}" height="20" fill="#555"/>'
+            f'<rect x="{left}" width="{right}" height="20" fill="{_BADGE_COLOURS[colour]}"/>'
+            '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+            f'<text x="{left / 2:g}" y="14">{_xml(label)}</text>'
+            f'<text x="{left + right / 2:g}" y="14">{_xml(message)}</text></g></svg>\n')
+
+
+def badge_json(report: Report) -> dict[str, Any]:
+    """A shields.io endpoint: https://img.shields.io/endpoint?url=<where this JSON is served>."""
+    message, colour = _badge_message(report)
+    return {"schemaVersion": 1, "label": "benchgate", "message": message, "color": colour}
+
+
 def _p_text(p: float) -> str:
     """A p-value as printed: below the smallest double it is "< 1e-300", not 0."""
     return "< 1e-300" if p < 1e-300 else f"{p:.4g}"
@@ -6128,6 +6167,9 @@ COMPARE_RENDERERS: Renderers = MappingProxyType({
     "text": lambda c: render_compare_text(c), "json": lambda c: _dump(compare_json(c)),
     "markdown": lambda c: render_compare_markdown(c), "svg": lambda c: render_compare_svg(c),
 })
+CHECK_OUTPUTS: Renderers = MappingProxyType({
+    **REPORT_RENDERERS, "badge": lambda r: render_badge_svg(r), "shields": lambda r: _dump(badge_json(r)),
+})
 RANK_RENDERERS: Renderers = MappingProxyType({
     "text": lambda r: render_rank_text(r), "json": lambda r: _dump(rank_json(r)),
     "markdown": lambda r: render_rank_markdown(r), "svg": lambda r: render_rank_svg(r),
@@ -6137,7 +6179,8 @@ FORMATS = tuple(REPORT_RENDERERS)
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise GateError(f"{self.prog}: {message} (see --help)")
+        command = self.prog.partition(" ")[2]  # "gate.py check" -> "check"; main names the program itself
+        raise GateError(f"{command + ': ' if command else ''}{message} (see {command + ' ' if command else ''}--help)")
 
 
 def _path(text: str) -> Path:
@@ -6156,21 +6199,97 @@ def _confidence(text: str) -> float:
     return value
 
 
+def _output_spec(text: str) -> tuple[str, Path]:
+    kind, sep, path = text.partition("=")
+    if not sep or not path:
+        raise argparse.ArgumentTypeError(f"expected FORMAT=PATH (e.g. json=report.json), got {text!r}")
+    if kind not in CHECK_OUTPUTS:
+        raise argparse.ArgumentTypeError(f"unknown output format {kind!r}: expected one of {', '.join(CHECK_OUTPUTS)}"
+                                         f"{did_you_mean(kind, tuple(CHECK_OUTPUTS))}")
+    return kind, _path(path)
+
+
 def _output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format (default: text)")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
                         help="confidence level of every interval (default: 0.95)")
+    parser.add_argument("--output", action="append", type=_output_spec, default=[], metavar="FORMAT=PATH",
+                        help="also write the report as FORMAT (text, json, markdown, svg; for check also badge, an SVG "
+                             "badge, and shields, a shields.io endpoint) to PATH, from the same run; repeatable")
+    parser.add_argument("--github", action="store_true",
+                        help="GitHub Actions mode (on by itself when GITHUB_ACTIONS=true): the Markdown card to "
+                             "$GITHUB_STEP_SUMMARY, one ::error:: annotation per finding, verdict and headline to "
+                             "$GITHUB_OUTPUT")
+
+
+def github_escape(text: str, prop: bool = False) -> str:
+    """A workflow command's data (or, with prop, a property) escaped as GitHub's toolkit does: % CR LF, and in a
+    property also : and ,."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+
+def _github_mode(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "github", False)) or os.environ.get("GITHUB_ACTIONS") == "true"
+
+
+def _append_to(variable: str, text: str) -> None:
+    """Append to the file a GitHub environment variable names (the step summary, the step outputs)."""
+    target = os.environ.get(variable)
+    if not target:
+        return
+    try:
+        with open(target, "a", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+    except OSError as exc:
+        raise GateError(f"${variable} ({target}): cannot append: {exc.strerror or exc}") from None
+
+
+def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs: Sequence[Path],
+             findings: Sequence[Finding], verdict: str, headline: str) -> str:
+    """The report on stdout in --format; every --output written from the same result (atomically, never over an
+    input); in GitHub mode the step summary, the annotations and the step outputs."""
+    outputs: list[tuple[str, Path]] = args.output
+    for kind, _ in outputs:
+        if kind not in renderers:
+            raise GateError(f"--output {kind}=…: {args.command} writes {', '.join(renderers)}")
+    refuse_clobber([path for _, path in outputs], list(inputs))
+    rendered = {kind: renderers[kind](result) for kind in {k for k, _ in outputs}}
+    for kind, path in outputs:
+        write_new_file(path, rendered[kind], force=True)
+    text = renderers[args.format](result)
+    if _github_mode(args):
+        _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
+        _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n")
+        notes = "".join(f"::error title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
+                        for f in findings)
+        text = text + notes if args.format == "text" else text
+        if args.format != "text" and notes:
+            print(notes, end="", file=sys.stderr)  # annotations are read from either stream; stdout stays one format
+    return text
+
+
+def _report_inputs(report: Report) -> list[Path]:
+    m = report.manifest
+    return [m.path, *(p for p in (m.tasks_path, m.card_path) if p is not None), *(run.runs for run in m.control_runs)]
 
 
 def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
     report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim)
-    return REPORT_RENDERERS[args.format](report), 0 if report.verdict == "PUBLISHABLE" else 1
+    head = report.ledger.headline
+    headline = f"{_count(head.k)}/{head.n} = {head.value:.3f} [{head.low:.3f}, {head.high:.3f}]"
+    text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)], report.findings, report.verdict,
+                    headline)
+    return text, 0 if report.verdict == "PUBLISHABLE" else 1
 
 
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
                        args.run_id, args.against_run_id, args.by_cluster)
-    return COMPARE_RENDERERS[args.format](comp), 0 if comp.verdict == "PUBLISHABLE" else 1
+    inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
+    headline = f"A - B = {comp.diff:+.3f} [{comp.low:+.3f}, {comp.high:+.3f}]"
+    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline)
+    return text, 0 if comp.verdict == "PUBLISHABLE" else 1
 
 
 def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
@@ -6198,7 +6317,12 @@ def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     if args.list is not None:
         systems += read_rank_list(args.list)
     rank = run_rank(systems, args.confidence)
-    return RANK_RENDERERS[args.format](rank), 0 if rank.verdict == "PUBLISHABLE" else 1
+    inputs = [*(args.list,) * (args.list is not None), *(runs for _, runs in systems),
+              *(p for r in rank.systems for p in _report_inputs(r))]
+    best = rank.systems[rank.order[0]]
+    headline = f"{best.manifest.claim_id} first of {len(rank.systems)}, group {rank.letters(rank.order[0])}"
+    text = _deliver(args, rank, RANK_RENDERERS, inputs, rank.findings, rank.verdict, headline)
+    return text, 0 if rank.verdict == "PUBLISHABLE" else 1
 
 
 def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
@@ -6267,7 +6391,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control))
     lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
     for note in imported.notes:
-        print(f"gate: note: {visible(note)}", file=sys.stderr)
+        print(f"benchgate: note: {visible(note)}", file=sys.stderr)
     if args.draft_manifest is not None and args.control:
         updated = add_control_run(args.draft_manifest, imported, args.control, args.output)
         write_new_file(args.draft_manifest, _dump(updated), force=True)  # the draft is updated, as asked
@@ -6280,7 +6404,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         return lines, 0
     write_new_file(args.output, lines, args.force)
     summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
-    print(f"gate: {visible(summary)}", file=sys.stderr)
+    print(f"benchgate: {visible(summary)}", file=sys.stderr)
     return "", 0
 
 
@@ -6414,15 +6538,47 @@ def _import_parser(sub: Any) -> None:
     parser.set_defaults(handler=_cmd_import)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = "gate.py") -> argparse.ArgumentParser:
+    """The command line, named as invoked: `gate.py` (examples say `python3 gate.py`) or `benchgate`."""
     doc = __doc__ or ""
-    parser = _Parser(prog="gate.py", description=doc.split("\n\n")[0],
+    parser = _Parser(prog=prog, description=doc.split("\n\n")[0],
                      epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _rank_parser, _plan_parser, _import_parser):
         add(sub)
+    invocation = f"python3 {prog}" if prog.endswith(".py") else prog
+    for each in (parser, *sub.choices.values()):
+        if each.epilog:
+            each.epilog = each.epilog.replace("python3 gate.py", invocation)
     return parser
+
+
+def _prog_name() -> str:
+    """The program as the user invoked it: `benchgate` (the installed command) or the script's file name."""
+    name = Path(sys.argv[0] or "gate.py").name if sys.argv else "gate.py"
+    return name if name == "benchgate" or name.endswith(".py") else "gate.py"
+
+
+def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> None:
+    """A misspelt command or option is named with the nearest real one, before argparse reports a missing required
+    option instead (`--manfest` would otherwise read as "--manifest is required")."""
+    commands = _commands(parser)
+    first = arguments[0]
+    if first not in commands:
+        raise GateError(f"unknown command {first!r}{did_you_mean(first, commands)}; "
+                        f"the commands are {', '.join(commands)} (see --help)")
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[first]
+    known = sorted(sub._option_string_actions)
+    for token in arguments[1:]:
+        if token == "--":
+            break
+        name = token.split("=", 1)[0]
+        if not name.startswith("--") or name in sub._option_string_actions:
+            continue
+        if len([option for option in known if option.startswith(name)]) == 1:
+            continue  # a unique abbreviation, which argparse accepts
+        raise GateError(f"{first}: unknown option {name!r}{did_you_mean(name, known)} (see {first} --help)")
 
 
 def _commands(parser: argparse.ArgumentParser) -> tuple[str, ...]:
@@ -6478,13 +6634,16 @@ def _spool_stdin(args: argparse.Namespace) -> Any:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage."""
-    parser = build_parser()
+    prog = _prog_name() if argv is None else "gate.py"
+    parser = build_parser(prog)
     spool = None
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0] not in _commands(parser) and arguments[0] not in ("-h", "--help", "--version"):
+    if arguments and arguments[0].startswith("-") and arguments[0] not in ("-h", "--help", "--version"):
         # The rerun recipe the outcome-ledger design note prints: gate.py --manifest M --runs R.
         arguments.insert(0, "check")
     try:
+        if arguments and arguments[0] not in ("-h", "--help", "--version"):
+            _check_spelling(parser, arguments)
         try:
             args = parser.parse_args(arguments)
         except SystemExit as exc:  # --help and --version
@@ -6503,7 +6662,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = str(exc)
         if spool is not None:
             message = message.replace(str(Path(spool.name) / "stdin"), "-")
-        print(f"gate: error: {visible(message)}", file=sys.stderr)
+        print(f"{prog}: error: {visible(message)}", file=sys.stderr)
+        if "--github" in arguments or os.environ.get("GITHUB_ACTIONS") == "true":
+            print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)
         return 2
     return _write_report(text, code)
 
@@ -6511,7 +6672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _write_report(text: str, code: int) -> int:
     """Print the report; a report that could not be printed is never a verdict (exit 2)."""
     if sys.stdout is None:  # started with standard output closed
-        print("gate: error: standard output is closed: the report cannot be printed", file=sys.stderr)
+        print("benchgate: error: standard output is closed: the report cannot be printed", file=sys.stderr)
         return 2
     try:
         sys.stdout.write(text)
@@ -6520,7 +6681,7 @@ def _write_report(text: str, code: int) -> int:
         _discard_stdout()
     except (OSError, ValueError) as exc:  # /dev/full, a closed descriptor
         _discard_stdout()
-        print(f"gate: error: cannot write the report to standard output: {getattr(exc, 'strerror', None) or exc}",
+        print(f"benchgate: error: cannot write the report to standard output: {getattr(exc, 'strerror', None) or exc}",
               file=sys.stderr)
         return 2
     return code

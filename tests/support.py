@@ -138,7 +138,7 @@ class GateCase(unittest.TestCase):
         self.assertEqual(code, 2, f"expected exit 2, got {code}; stdout={out!r} stderr={err!r}")
         self.assertNotIn("Traceback", err)
         self.assertEqual(len(err.strip().splitlines()), 1, f"expected one line on stderr, got {err!r}")
-        self.assertTrue(err.startswith("gate: error: "), err)
+        self.assertTrue(err.startswith("gate.py: error: "), err)
         for fragment in fragments:
             self.assertIn(fragment, err)
 

@@ -44,7 +44,7 @@ class CommandLine(GateCase):
         self.assertEqual(bad.returncode, 2)
         self.assertEqual(bad.stdout, "")
         self.assertNotIn("Traceback", bad.stderr)
-        self.assertRegex(bad.stderr, r"\Agate: error: .*runs\.jsonl:1: .*attempt.*\n\Z")
+        self.assertRegex(bad.stderr, r"\Agate\.py: error: .*runs\.jsonl:1: .*attempt.*\n\Z")
 
     def test_shipped_example_is_publishable(self) -> None:
         """The shipped example exits 0 PUBLISHABLE as a real process, has both controls and two reasons, and is left unchanged."""

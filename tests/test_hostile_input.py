@@ -313,7 +313,7 @@ class NoTraceback(GateCase):
                                       env={k: v for k, v in os.environ.items() if k != "PYENV_VERSION"})
                 self.assertEqual(done.returncode, 2, done.stderr)
                 self.assertEqual(done.stderr.strip().splitlines(), [
-                    f"gate: error: benchgate needs Python 3.9 or newer; this is Python {version}"])
+                    f"gate.py: error: benchgate needs Python 3.9 or newer; this is Python {version}"])
         if not found:
             self.skipTest("no Python 3.7 or 3.8 interpreter on this machine")
 
