@@ -251,13 +251,18 @@ class ImportCase(GateCase):
                 self.assertInputError(self.run_gate("import", fmt, str(path)), str(path), field)
 
 
-def run_cli(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """The real command line, as a subprocess."""
+def run_cli(*argv: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+            stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """The real command line, as a subprocess; `stdin`, when given, is fed to its standard input."""
     full_env = dict(os.environ)
     if env:
         full_env.update(env)
-    return subprocess.run([sys.executable, str(ROOT / "gate.py"), *argv], cwd=cwd or ROOT, env=full_env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    if stdin is None:
+        return subprocess.run([sys.executable, str(ROOT / "gate.py"), *argv], cwd=cwd or ROOT, env=full_env,
+                              capture_output=True, text=True, timeout=120, check=False)
+    raw = subprocess.run([sys.executable, str(ROOT / "gate.py"), *argv], cwd=cwd or ROOT, env=full_env,
+                         input=stdin, capture_output=True, timeout=120, check=False)
+    return subprocess.CompletedProcess(raw.args, raw.returncode, raw.stdout.decode("utf-8"), raw.stderr.decode("utf-8"))
 
 
 def split_row(line: str) -> list[str]:

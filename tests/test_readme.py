@@ -121,3 +121,103 @@ class FindingsCatalogue(GateCase):
             gate.finding("not_a_code", "x")
         with self.assertRaises(KeyError):
             gate.prefixed("C", [gate.finding("mixed_runs", "x")])
+
+
+class ImportSectionOutputs(GateCase):
+    """The outputs the README's Import section shows are what the tool prints on the same files today."""
+
+    def section(self) -> str:
+        text = (ROOT / "README.md").read_text(encoding="utf-8")
+        start = text.index("## Import: SWE-bench, Inspect AI, Terminal-Bench, Harbor and the publish-gate report")
+        return text[start:text.index("\n## ", start + 3)]
+
+    def shown(self, command: str) -> list[str]:
+        """The lines shown after `$ <command>` in the Import section, up to the next prompt or the block's end."""
+        match = re.search(re.escape(f"$ {command}") + r"\n(.*?)(?:\n\$ |\n```)", self.section(), re.DOTALL)
+        if match is None:
+            raise AssertionError(f"the Import section does not show `$ {command}`")
+        return match.group(1).splitlines()
+
+    def in_dir(self, *argv: str) -> tuple[int, str, str]:
+        import os
+
+        cwd = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            return self.run_gate(*argv)
+        finally:
+            os.chdir(cwd)
+
+    def test_the_zstd_refusal(self) -> None:
+        """`import inspect tiny-success.eval` without a zstd decompressor prints the refusal shown (the Python
+        version in it is the running one's)."""
+        import shutil
+        import sys
+        from unittest import mock
+
+        from tests.support import INS_ZSTD
+
+        shutil.copy(INS_ZSTD, self.dir / "tiny-success.eval")
+        if isinstance(getattr(__import__("zipfile"), "ZIP_ZSTANDARD", None), int):
+            self.skipTest("this Python's zipfile reads zstd")
+        with mock.patch.object(gate, "_zstd_decompressor", return_value=None):
+            code, _out, err = self.in_dir("import", "inspect", "tiny-success.eval")
+        self.assertEqual(code, 2)
+        here = f"Python {sys.version_info.major}.{sys.version_info.minor} "
+        self.assertEqual(err.replace(here, "Python 3.11 ").splitlines(),
+                         self.shown("python3 gate.py import inspect tiny-success.eval"))
+
+    def test_the_status_error_import(self) -> None:
+        """The tiny-err-status-error.json import: the stderr lines shown, and the records of samples 3 and 4 as cut."""
+        import shutil
+
+        from tests.support import INS_ERR
+
+        shutil.copy(INS_ERR, self.dir / "tiny-err-status-error.json")
+        command = "python3 gate.py import inspect tiny-err-status-error.json -o runs.jsonl --draft-manifest bench.manifest.json"
+        code, _out, err = self.in_dir(*command.split()[2:])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err.splitlines(), self.shown(command))
+        lines = [line[:120] for line in (self.dir / "runs.jsonl").read_text().splitlines()
+                 if re.search(r'"task_id":"(3|4)"', line)]
+        self.assertEqual(lines, self.shown("grep -E '\"task_id\":\"(3|4)\"' runs.jsonl | cut -c1-120   "
+                                           "# sample 4 errored in both epochs"))
+
+    def test_the_terminal_bench_claim(self) -> None:
+        """The orchestrator_claude-4-sonnet import and its report card with --claim 36%, the draft completed as the
+        README says (two controls, the envelope filled in, the dataset named, the tb run recipe)."""
+        import gzip
+        import json
+
+        from tests.support import FIXTURES
+
+        source = FIXTURES / "terminal-bench" / "orchestrator" / "orchestrator_claude-4-sonnet.results.json.gz"
+        (self.dir / "results.json").write_bytes(gzip.decompress(source.read_bytes()))
+        command = "python3 gate.py import terminal-bench results.json -o runs.jsonl --draft-manifest bench.manifest.json"
+        code, _out, err = self.in_dir(*command.split()[2:])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(err.splitlines(), self.shown(command))
+        path = self.dir / "bench.manifest.json"
+        manifest = json.loads(path.read_text())
+        manifest["controls"] = [{"task_id": "crack-7z-hash", "expected": "pass", "role": "positive"},
+                                {"task_id": "build-linux-kernel-qemu", "expected": "fail", "role": "negative"}]
+        del manifest["draft"]
+        manifest["envelope"].update(runner="local-docker", network="off", wall_clock_s_per_task=3600,
+                                    toolchain_sha="0123abcd")
+        manifest["rerun_recipe"] = "tb run -d terminal-bench-core==0.1.1 -a orchestrator -m claude-4-sonnet --n-attempts 5"
+        manifest["dataset"]["name"] = "terminal-bench-core==0.1.1"
+        path.write_text(json.dumps(manifest, indent=2))
+        check = "python3 gate.py --manifest bench.manifest.json --runs runs.jsonl --claim 36%"
+        code, out, err = self.in_dir(*check.split()[2:])
+        self.assertEqual(code, 0, err)
+        shown = self.shown(check)
+        self.assertEqual(out.splitlines(), shown[:shown.index("")])
+
+    def test_the_control_commands_table_is_the_gates(self) -> None:
+        """Each no-edit / known-fix command the README's control table gives for Terminal-Bench and Harbor, and the
+        SWE-bench gold command, is the one the gate names in its controls_incomplete finding."""
+        section = self.section()
+        for fmt in ("terminal-bench", "harbor"):
+            self.assertIn(f"`{gate.IMPORTERS[fmt].no_edit}`", section)
+            self.assertIn(f"`{gate.IMPORTERS[fmt].known_fix}`", section)
+        self.assertIn(f"`{gate.IMPORTERS['swebench'].known_fix}`", section)

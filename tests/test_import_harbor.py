@@ -1,0 +1,334 @@
+"""`gate.py import harbor JOB_DIR...`: Harbor job folders (Terminal-Bench 2.x) into runs.jsonl, one record per
+planned trial, by Harbor's own error policy.
+
+The real job folders are in tests/fixtures/harbor/; the synthetic ones are built in each test from the real
+dna-insert--thinharness job (its config.json, result.json and trial result.json) with one thing changed. The
+expected verdicts are Harbor's error policy (harbor/models/trial/error_policy.py 0.25-0.26, formats.md §2),
+written out again below, never read from gate.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from tests.realfiles import TH, TH20, RealFileCase
+from tests.support import load
+
+TEMPLATE = TH20 / "dna-insert--thinharness" / "job"
+TRIAL = TEMPLATE / "dna-insert__SHwX67r" / "result.json"
+THIN = [TH20 / f"{cell}--thinharness" / "job" for cell in ("break-filter-js-from-html", "dna-insert", "tune-mjcf")]
+
+# Harbor's error policy: without a valid reward, what each exception type means for the ledger.
+NO_REWARD = {
+    "EnvironmentStartTimeoutError": "env_flake", "SandboxBuildFailedError": "env_flake",
+    "AgentSetupTimeoutError": "env_flake", "HealthcheckError": "env_flake", "MemoryLimitExceededError": "env_flake",
+    "ApiRateLimitError": "env_flake", "ApiInternalServerError": "env_flake", "NetworkConnectionError": "env_flake",
+    "BadRequestError": "env_flake", "BudgetExceededError": "env_flake", "AuthenticationError": "env_flake",
+    "ModelNotFoundError": "env_flake", "RuntimeError": "env_flake",
+    "RewardFileNotFoundError": "grader_error", "RewardFileEmptyError": "grader_error",
+    "VerifierOutputParseError": "grader_error",
+    "AgentTimeoutError": "harness_timeout", "VerifierTimeoutError": "harness_timeout",
+    "CancelledError": "cancelled",
+}
+# Types whose policy says the reward, when the verifier wrote one, is valid: the trial is scored.
+VALID_REWARD = ("AgentTimeoutError", "NonZeroAgentExitCodeError", "ContextWindowExceededError",
+                "OutputTokenExceededError", "AgentSafetyRefusalError", "RuntimeError")
+# Types whose policy says no valid reward even when a reward file exists: the reward is not a verdict.
+INVALID_REWARD = {"VerifierTimeoutError": "harness_timeout", "RewardFileEmptyError": "grader_error",
+                  "VerifierOutputParseError": "grader_error", "CancelledError": "cancelled",
+                  "EnvironmentStartTimeoutError": "env_flake", "ApiRateLimitError": "env_flake"}
+
+
+def trial(task: str, name: str, started: str, reward: float | None = 0.0, exception: str | None = None,
+          **changes: Any) -> dict[str, Any]:
+    """The real trial result.json with its task, name, start and verdict fields changed."""
+    data = load(TRIAL)
+    data.update(task_name=f"terminal-bench/{task}", trial_name=name, id=f"id-{name}",
+                started_at=f"2026-08-25T{started}Z", finished_at=f"2026-08-25T{started[:2]}:59:59.000000Z")
+    data["verifier_result"] = None if reward is None else {"rewards": {"reward": reward}}
+    data["exception_info"] = None if exception is None else {
+        "exception_type": exception, "exception_message": f"{exception}: [synthetic]",
+        "exception_traceback": "[synthetic]", "occurred_at": f"2026-08-25T{started}Z"}
+    data.update(changes)
+    return data
+
+
+class HarborCase(RealFileCase):
+    def job(self, name: str, trials: list[dict[str, Any]], tasks: list[str] | None = None, n_attempts: int = 1,
+            planned: int | None = None, config: bool = True) -> Path:
+        """A job folder: the real job's result.json and config.json, with its task list, n_attempts and planned
+        trials changed, and one folder per trial (named by its trial_name)."""
+        folder = self.dir / "jobs" / name
+        folder.mkdir(parents=True)
+        result = load(TEMPLATE / "result.json")
+        result["n_total_trials"] = len(trials) if planned is None else planned
+        (folder / "result.json").write_text(json.dumps(result, indent=4))
+        if config:
+            cfg = load(TEMPLATE / "config.json")
+            if tasks is not None:
+                cfg["datasets"][0]["task_names"] = [f"terminal-bench/{t}" for t in tasks]
+            if n_attempts != 1:
+                cfg["n_attempts"] = n_attempts
+            (folder / "config.json").write_text(json.dumps(cfg, indent=4))
+        for data in trials:
+            (folder / data["trial_name"]).mkdir()
+            (folder / data["trial_name"] / "result.json").write_text(json.dumps(data, indent=4))
+        return folder
+
+    def one(self, data: dict[str, Any], *extra: str) -> dict[str, Any]:
+        """The one record of a one-trial job."""
+        job = self.job(f"job-{len(list((self.dir).glob('jobs/*')))}", [data])
+        records = self.imp("harbor", str(job), *extra)
+        self.assertEqual(len(records), 1)
+        return records[0]
+
+
+class HarborVerdicts(HarborCase):
+    """A trial with a valid reward is scored; without one, Harbor's error policy names the reason."""
+
+    def test_a_valid_reward_passes_at_or_above_the_threshold(self) -> None:
+        """A reward of 1.0 passes and 0.0 fails at the default --threshold 1.0; 0.5 fails there and passes at
+        --threshold 0.5, where 0.49 still fails; the reward is kept under harness."""
+        cases = [(1.0, "1.0", "pass"), (0.0, "1.0", "fail"), (0.5, "1.0", "fail"), (0.5, "0.5", "pass"),
+                 (0.49, "0.5", "fail")]
+        for reward, threshold, outcome in cases:
+            with self.subTest(reward=reward, threshold=threshold):
+                rec = self.one(trial("dna-insert", "dna-insert__T", "10:00:00.000000", reward), "--threshold", threshold)
+                self.assertOutcome(rec, outcome, None)
+                self.assertEqual(rec["harness"]["reward"], reward)
+
+    def test_no_reward_is_unscoreable_by_the_error_policy(self) -> None:
+        """Without a reward, the exception type says why: environment and model-API faults env_flake, verifier
+        faults grader_error, agent and verifier timeouts harness_timeout, CancelledError cancelled; no exception
+        at all (the trial never finished) missing_artifact."""
+        for exception, reason in [*NO_REWARD.items(), (None, "missing_artifact")]:
+            with self.subTest(exception=exception):
+                rec = self.one(trial("dna-insert", "dna-insert__T", "10:00:00.000000", None, exception))
+                self.assertOutcome(rec, "unscoreable", reason)
+                self.assertEqual(rec["harness"]["exception_type"], exception)
+                self.assertIsNone(rec["harness"]["reward"])
+
+    def test_an_agent_timeout_with_a_reward_is_scored(self) -> None:
+        """AgentTimeoutError (and the other types whose policy keeps the reward valid: the agent's own budget,
+        exit code or refusal, and an unlisted type) with a reward is scored by that reward."""
+        for exception in VALID_REWARD:
+            for reward, outcome in ((1.0, "pass"), (0.0, "fail")):
+                with self.subTest(exception=exception, reward=reward):
+                    rec = self.one(trial("dna-insert", "dna-insert__T", "10:00:00.000000", reward, exception))
+                    self.assertOutcome(rec, outcome, None)
+
+    def test_a_reward_the_policy_invalidates_is_not_a_verdict(self) -> None:
+        """A verifier timeout, a verifier fault, a cancellation or an environment fault leaves no valid reward even
+        where a reward file exists, so a reward of 1.0 there is not a pass."""
+        for exception, reason in INVALID_REWARD.items():
+            with self.subTest(exception=exception):
+                rec = self.one(trial("dna-insert", "dna-insert__T", "10:00:00.000000", 1.0, exception))
+                self.assertOutcome(rec, "unscoreable", reason)
+
+    def test_the_real_agent_timeout_trial_is_a_fail(self) -> None:
+        """tune-mjcf--thinharness: AgentTimeoutError, and the verifier still wrote 0.0: a scored fail."""
+        data = load(TH20 / "tune-mjcf--thinharness" / "job" / "tune-mjcf__HRaojqz" / "result.json")
+        self.assertEqual(data["exception_info"]["exception_type"], "AgentTimeoutError")
+        self.assertEqual(data["verifier_result"], {"rewards": {"reward": 0.0}})
+        records = self.imp("harbor", str(TH20 / "tune-mjcf--thinharness" / "job"))
+        self.assertEqual([(r["outcome"], r["reason"]) for r in records], [("fail", None)])
+
+    def test_the_real_runtime_error_without_a_reward_is_env_flake(self) -> None:
+        """break-filter-js-from-html--thinharness and vulnerable-secret--thinharness: a RuntimeError (an HTTP 400
+        from the model API) and no verifier result: unscoreable env_flake, the exception kept under harness."""
+        for job in (TH20 / "break-filter-js-from-html--thinharness" / "job", TH / "vulnerable-secret--thinharness" / "job"):
+            with self.subTest(job=job.parent.name):
+                trial_file = next(job.glob("*/result.json"))
+                self.assertIsNone(load(trial_file)["verifier_result"])
+                records = self.imp("harbor", str(job))
+                self.assertEqual(len(records), 1)
+                self.assertOutcome(records[0], "unscoreable", "env_flake")
+                self.assertEqual(records[0]["harness"]["exception_type"], "RuntimeError")
+                self.assertEqual(records[0]["harness"]["trial_name"], trial_file.parent.name)
+
+    def test_cancelled_is_a_declared_reason_class(self) -> None:
+        """A cancelled trial is unscoreable 'cancelled', which the draft declares in reason_classes."""
+        job = self.job("cancelled", [trial("dna-insert", "dna-insert__C", "10:00:00.000000", None, "CancelledError")])
+        imp = self.import_ok("harbor", str(job))
+        self.assertOutcome(imp.records[0], "unscoreable", "cancelled")
+        self.assertIn("cancelled", imp.draft["reason_classes"])
+
+
+class HarborAttempts(HarborCase):
+    """Attempts per task by start time, the budget from n_attempts, planned trials that left no result."""
+
+    def test_attempts_are_numbered_per_task_by_start_time(self) -> None:
+        """With -k 3 a task's trials differ only by a random suffix: attempt k is the k-th by started_at, not by
+        folder name; each task is numbered on its own."""
+        trials = [trial("dna-insert", "dna-insert__zzz", "08:00:00.000000", 1.0),
+                  trial("dna-insert", "dna-insert__aaa", "09:00:00.000000", 0.0),
+                  trial("dna-insert", "dna-insert__mmm", "07:00:00.000000", 0.0),
+                  trial("fix-git", "fix-git__bbb", "11:00:00.000000", 0.0),
+                  trial("fix-git", "fix-git__aaa", "12:00:00.000000", 1.0),
+                  trial("fix-git", "fix-git__ccc", "10:00:00.000000", 1.0)]
+        job = self.job("k3", trials, tasks=["dna-insert", "fix-git"], n_attempts=3)
+        imp = self.import_ok("harbor", str(job))
+        got = [(r["task_id"], r["attempt"], r["harness"]["trial_name"], r["outcome"]) for r in imp.records]
+        self.assertEqual(got, [
+            ("terminal-bench/dna-insert", 1, "dna-insert__mmm", "fail"),
+            ("terminal-bench/dna-insert", 2, "dna-insert__zzz", "pass"),
+            ("terminal-bench/dna-insert", 3, "dna-insert__aaa", "fail"),
+            ("terminal-bench/fix-git", 1, "fix-git__ccc", "pass"),
+            ("terminal-bench/fix-git", 2, "fix-git__bbb", "fail"),
+            ("terminal-bench/fix-git", 3, "fix-git__aaa", "pass"),
+        ])
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 3))
+
+    def test_the_budget_is_config_n_attempts(self) -> None:
+        """The draft's budget is config.json's n_attempts (absent: 1, retry mode); a job with fewer trials than
+        n_attempts x tasks fills the missing attempts, never shrinks the budget."""
+        one = self.job("k1", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["dna-insert"])
+        imp = self.import_ok("harbor", str(one), name="k1")
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("retry", 1))
+        four = self.job("k4", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["dna-insert"],
+                        n_attempts=4, planned=4)
+        imp = self.import_ok("harbor", str(four), name="k4")
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 4))
+        self.assertEqual([(r["attempt"], r["outcome"], r["reason"]) for r in imp.records],
+                         [(1, "pass", None)] + [(n, "unscoreable", "missing_artifact") for n in (2, 3, 4)])
+
+    def test_planned_trials_without_a_result_are_missing_artifact(self) -> None:
+        """When config.json names the tasks, every planned trial without a result.json is a missing_artifact
+        record, including a task none of whose trials left one; the draft declares every named task."""
+        trials = [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0),
+                  trial("fix-git", "fix-git__a", "09:00:00.000000", 0.0),
+                  trial("fix-git", "fix-git__b", "10:00:00.000000", 1.0)]
+        job = self.job("partial", trials, tasks=["dna-insert", "fix-git", "never-ran"], n_attempts=2, planned=6)
+        imp = self.import_ok("harbor", str(job))
+        got = {(r["task_id"].split("/")[1], r["attempt"]): (r["outcome"], r["reason"]) for r in imp.records}
+        self.assertEqual(got, {
+            ("dna-insert", 1): ("pass", None), ("dna-insert", 2): ("unscoreable", "missing_artifact"),
+            ("fix-git", 1): ("fail", None), ("fix-git", 2): ("pass", None),
+            ("never-ran", 1): ("unscoreable", "missing_artifact"), ("never-ran", 2): ("unscoreable", "missing_artifact"),
+        })
+        self.assertEqual(imp.draft["dataset"]["task_ids"], [f"terminal-bench/{t}" for t in ("dna-insert", "fix-git", "never-ran")])
+        absent = [r for r in imp.records if r["reason"] == "missing_artifact"]
+        self.assertTrue(all(r["harness"].get("absent") for r in absent))
+
+    def test_missing_trials_the_config_cannot_name_are_refused(self) -> None:
+        """The real thinharness/tune-mjcf job has only job/result.json (one planned trial, no trial folder, no
+        config.json): refused with one line saying the missing trials cannot be named. So is a job whose config
+        names its tasks by glob."""
+        real = TH / "tune-mjcf--thinharness" / "job"
+        self.assertEqual(sorted(p.name for p in real.iterdir()), ["result.json"])
+        self.assertInputError(self.run_gate("import", "harbor", str(real)), str(real), "1 trial(s) planned, 0 with a result.json",
+                              "cannot be named")
+        job = self.job("glob", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["*"], planned=2)
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 trial(s) planned, 1 with a result.json")
+
+    def test_more_trials_than_the_budget_is_refused(self) -> None:
+        """A task with more trials than n_attempts is refused (the job is not what its config says)."""
+        trials = [trial("dna-insert", f"dna-insert__{c}", f"0{i}:00:00.000000", 1.0) for i, c in enumerate("ab")]
+        job = self.job("over", trials, tasks=["dna-insert"])
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 trials, more than n_attempts 1")
+
+
+class HarborJobs(HarborCase):
+    """Several job folders of one agent, model and dataset are one claim; Harbor's own mean is shown beside it."""
+
+    def test_the_three_thinharness_jobs_are_one_claim(self) -> None:
+        """The three --thinharness jobs of thinharness-20task import as one retry-mode claim over their three
+        tasks, run id the study folder's name, each task its own trial's verdict."""
+        imp = self.import_ok("harbor", *map(str, THIN))
+        got = [(r["task_id"], r["attempt"], r["outcome"], r["reason"], r["run_id"]) for r in imp.records]
+        self.assertEqual(got, [
+            ("terminal-bench/break-filter-js-from-html", 1, "unscoreable", "env_flake", "thinharness-20task"),
+            ("terminal-bench/dna-insert", 1, "fail", None, "thinharness-20task"),
+            ("terminal-bench/tune-mjcf", 1, "fail", None, "thinharness-20task"),
+        ])
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("retry", 1))
+        self.assertEqual(imp.draft["envelope"]["agent"], "direct-openai-pairwise")
+        self.assertEqual(imp.draft["envelope"]["model"], "gpt-5.6-sol")
+        self.assertEqual(imp.draft["dataset"]["name"], "terminal-bench/terminal-bench-2-1")
+        self.assertEqual(sum("Harbor's own job figure" in n for n in imp.notes()), 3)
+        report = self.gated(imp)
+        self.assertHeadline(report, Fraction(0), 3)
+        self.assertEqual(report["ledger"]["unscoreable_reasons"], {"env_flake": 1})
+
+    def test_jobs_of_different_agents_or_models_are_refused(self) -> None:
+        """A job whose trials name another agent, or another model, is not the same system: refused with one line
+        naming both, not merged into one claim."""
+        for field, value in (("name", "oracle"), ("model", "gpt-4.1")):
+            with self.subTest(field=field):
+                other = self.dir / f"other-{field}" / "job"
+                shutil.copytree(TH20 / "dna-insert--pi" / "job", other)
+                trial_file = next(other.glob("*/result.json"))
+                data = load(trial_file)
+                if field == "name":
+                    data["agent_info"]["name"] = value
+                else:
+                    data["agent_info"]["model_info"]["name"] = value
+                trial_file.write_text(json.dumps(data, indent=4))
+                result = self.run_gate("import", "harbor", str(THIN[0]), str(THIN[2]), str(other))
+                self.assertInputError(result, "different agents, models or datasets", value, "direct-openai-pairwise")
+
+    def test_jobs_with_different_n_attempts_are_refused(self) -> None:
+        """Jobs run with different n_attempts are not one attempt contract: refused."""
+        a = self.job("a", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["dna-insert"])
+        b = self.job("b", [trial("fix-git", "fix-git__a", "08:00:00.000000", 1.0)], tasks=["fix-git"], n_attempts=2,
+                     planned=2)
+        self.assertInputError(self.run_gate("import", "harbor", str(a), str(b)), "different n_attempts")
+
+    def test_harbor_mean_is_printed_beside_the_gated_headline(self) -> None:
+        """The import prints Harbor's own job figure (stats.evals[...].metrics[0].mean) as a note. For
+        break-filter-js-from-html, whose one trial errored without a reward, Harbor 0.21 states mean 0.0 (the
+        errored trial counted 0) while the gated headline is 0/1 with the task unscoreable; for dna-insert--pi
+        the two agree at 1.0."""
+        job = TH20 / "break-filter-js-from-html--thinharness" / "job"
+        evals = load(job / "result.json")["stats"]["evals"]
+        (key, stated), = evals.items()
+        self.assertEqual(stated["metrics"][0]["mean"], 0.0)
+        self.assertEqual((stated["n_trials"], stated["n_errors"]), (0, 1))
+        imp = self.import_ok("harbor", str(job))
+        note = next(n for n in imp.notes() if "Harbor's own job figure" in n)
+        self.assertIn(f"{key}: mean 0.0 over 0 trial(s) with a reward, 1 errored", note)
+        report = self.gated(imp)
+        self.assertHeadline(report, Fraction(0), 1)
+        self.assertEqual((report["ledger"]["pass"], report["ledger"]["unscoreable"]), (0, 1))
+        self.assertEqual(report["ledger"]["unscoreable_reasons"], {"env_flake": 1})
+
+        pi = TH20 / "dna-insert--pi" / "job"
+        imp = self.import_ok("harbor", str(pi), name="pi")
+        mean = next(iter(load(pi / "result.json")["stats"]["evals"].values()))["metrics"][0]["mean"]
+        self.assertIn(f"mean {mean} over 1 trial(s) with a reward, 0 errored", " ".join(imp.notes()))
+        self.assertHeadline(self.gated(imp), Fraction(mean).limit_denominator(), 1)
+
+    def test_measures_and_identifiers_are_kept(self) -> None:
+        """Each record keeps the trial's wall clock (finished_at - started_at), its tokens and cost where the agent
+        reported them, and Harbor's identifiers (trial_name, id, task_name) under harness."""
+        from datetime import datetime
+
+        data = load(TH20 / "dna-insert--pi" / "job" / "dna-insert__awQcgmQ" / "result.json")
+        rec = self.imp("harbor", str(TH20 / "dna-insert--pi" / "job"))[0]
+        began, ended = (datetime.fromisoformat(data[k].replace("Z", "+00:00")) for k in ("started_at", "finished_at"))
+        self.assertAlmostEqual(rec["wall_clock_s"], (ended - began).total_seconds(), places=3)
+        self.assertEqual((rec["input_tokens"], rec["output_tokens"]),
+                         (data["agent_result"]["n_input_tokens"], data["agent_result"]["n_output_tokens"]))
+        self.assertNotIn("cost_usd", rec, "Harbor wrote cost_usd null")
+        self.assertEqual((rec["harness"]["trial_name"], rec["harness"]["id"], rec["harness"]["task_name"]),
+                         (data["trial_name"], data["id"], data["task_name"]))
+        costly = trial("dna-insert", "dna-insert__c", "08:00:00.000000", 1.0)
+        costly["agent_result"] = dict(costly["agent_result"], cost_usd=0.4125)
+        self.assertEqual(self.one(costly)["cost_usd"], 0.4125)
+
+    def test_a_wall_clock_only_some_trials_have_is_dropped_from_all(self) -> None:
+        """A trial without finished_at has no wall clock; check wants all or none, so it is dropped from every
+        record of the import, with a note saying how many lacked it."""
+        trials = [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0),
+                  trial("fix-git", "fix-git__a", "09:00:00.000000", 0.0, finished_at=None)]
+        job = self.job("untimed", trials, tasks=["dna-insert", "fix-git"])
+        imp = self.import_ok("harbor", str(job))
+        self.assertFalse(any("wall_clock_s" in r for r in imp.records), imp.records)
+        self.assertTrue(any("wall_clock_s left out: 1 of 2 attempts" in n for n in imp.notes()), imp.err)
+        full = self.job("timed", [copy.deepcopy(trials[0])], tasks=["dna-insert"])
+        self.assertIn("wall_clock_s", self.imp("harbor", str(full))[0])

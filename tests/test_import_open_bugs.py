@@ -1,0 +1,168 @@
+"""Importer behaviour issue 13 asks for that gate.py does not have yet: each test fails until the gate.py fix named
+in its class docstring lands (reported to the lead with the input and the expected and actual behaviour).
+Nothing here works around a bug; when a fix lands its test passes and moves to the behaviour's own file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.realfiles import DROID, SWE_LOGS, SWE_LOGS_SUMMARY, TH, TH20, RealFileCase
+from tests.support import INS_OK, TB_RESULTS, load, run_cli
+
+
+class HarborRefusalNamesTheMissingTrialFolders(RealFileCase):
+    """Fix: when planned trials cannot be named from config.json, the refusal names the trial folders the job's own
+    result.json lists (stats.evals[...].reward_stats / exception_stats) that are missing."""
+
+    def test_the_tune_mjcf_refusal_names_its_missing_trial_folder(self) -> None:
+        """thinharness/tune-mjcf--thinharness/job has only result.json, whose reward_stats and exception_stats name
+        the trial tune-mjcf__HRaojqz: the one-line refusal names that folder."""
+        job = TH / "tune-mjcf--thinharness" / "job"
+        (stats,) = load(job / "result.json")["stats"]["evals"].values()
+        self.assertEqual(stats["reward_stats"]["reward"]["0.0"], ["tune-mjcf__HRaojqz"])
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "tune-mjcf__HRaojqz")
+
+
+class HarborAgentIdentityIncludesItsConfiguration(RealFileCase):
+    """Fix: Harbor jobs are one system only when their agents are configured alike; agent_info (name, version,
+    model) is the same for the study's two agents, which differ in the agent's kwargs (`harness`: pi or
+    thinharness) in config.json and in each trial's config.agent."""
+
+    def test_a_pi_job_and_thinharness_jobs_are_not_one_claim(self) -> None:
+        """dna-insert--pi with break-filter-js-from-html--thinharness and tune-mjcf--thinharness: two agents of the
+        study (its summary: Pi 17/20, ThinHarness 14/20) must be refused as one claim, not merged."""
+        pi = TH20 / "dna-insert--pi" / "job"
+        thin = [TH20 / f"{cell}--thinharness" / "job" for cell in ("break-filter-js-from-html", "tune-mjcf")]
+        kwargs = {load(job / "config.json")["agents"][0]["kwargs"]["harness"] for job in (pi, *thin)}
+        self.assertEqual(kwargs, {"pi", "thinharness"})
+        self.assertInputError(self.run_gate("import", "harbor", str(pi), *map(str, thin)), "different agents")
+
+
+class HarnessFileHintNamesAWorkingCommand(RealFileCase):
+    """Fix: `check --runs jobs/<job>/result.json` names `gate.py import harbor jobs/<job>` (the job folder, which is
+    what `import harbor` takes), or `import harbor` accepts the job's result.json; and a Harbor trial's own
+    result.json is recognised as a Harbor result file too."""
+
+    def test_the_command_named_for_a_harness_file_runs(self) -> None:
+        """For each harness file given to check --runs, the `gate.py import ...` command the error names, run as
+        written (outputs redirected into the test's folder), succeeds."""
+        imp = self.import_ok("inspect", str(INS_OK), name="claim")
+        manifest = self.complete(imp.draft_path)
+        run = self.tb_runs(DROID)[0]
+        files = [run / "results.json", TH20 / "dna-insert--pi" / "job" / "result.json", INS_OK]
+        for i, path in enumerate(files):
+            with self.subTest(path=path.name):
+                _code, _out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(path))
+                match = re.search(r"`gate\.py (import [^`]*)`", err)
+                assert match is not None, err
+                argv = match.group(1).split()
+                argv[argv.index("-o") + 1] = str(self.dir / f"hint{i}.jsonl")
+                argv[argv.index("--draft-manifest") + 1] = str(self.dir / f"hint{i}.manifest.json")
+                code, _out, err = self.run_gate(*argv)
+                self.assertEqual(code, 0, f"`gate.py {match.group(1)}` failed: {err}")
+
+    def test_a_harbor_trial_result_is_named_as_a_harbor_file(self) -> None:
+        """A Harbor trial's result.json (jobs/<job>/<trial>/result.json) given to check --runs is named as a harbor
+        result file with the import command, not reported as a malformed ledger line."""
+        imp = self.import_ok("inspect", str(INS_OK), name="claim")
+        manifest = self.complete(imp.draft_path)
+        trial = TH20 / "dna-insert--pi" / "job" / "dna-insert__awQcgmQ" / "result.json"
+        self.assertInputError(self.run_gate("check", "--manifest", str(manifest), "--runs", str(trial)),
+                              "a harbor result file", "gate.py import harbor")
+
+
+class StandardInputIsNamedDashInNotes(RealFileCase):
+    """Fix: notes printed while reading standard input name it `-`, as errors already do, not the private
+    temporary file it was spooled to (which is deleted when the command ends)."""
+
+    def test_a_note_about_standard_input_names_it_dash(self) -> None:
+        """`import inspect -` < tiny-success.json: the note with the log's own figure starts "-: ", and no path of
+        the spool folder appears on stderr."""
+        proc = run_cli("import", "inspect", "-", stdin=INS_OK.read_bytes())
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("gate: note: -: the log's own figure: accuracy 0.6", proc.stderr)
+        self.assertNotIn("benchgate-", proc.stderr)
+
+
+class NothingIsWrittenWhenTheRunsFileCannotBe(RealFileCase):
+    """Fix: `import` writes the runs file before the draft manifest (or checks that both can be written), so an
+    import that exits 2 leaves no draft naming a runs file that does not exist, and no half-updated draft."""
+
+    def test_a_new_draft_is_not_written_when_its_runs_file_cannot_be(self) -> None:
+        """`import terminal-bench results.json -o missing-folder/runs.jsonl --draft-manifest new.json` exits 2 and
+        new.json does not exist afterwards."""
+        draft = self.dir / "new.manifest.json"
+        code, _out, err = self.run_gate("import", "terminal-bench", str(TB_RESULTS), "-o",
+                                        str(self.dir / "missing-folder" / "runs.jsonl"), "--draft-manifest", str(draft))
+        self.assertEqual(code, 2, err)
+        self.assertFalse(draft.exists(), "a draft naming a runs file that was never written")
+
+    def test_a_draft_is_not_given_a_control_run_that_was_not_written(self) -> None:
+        """`import ... --control known_fix -o missing-folder/kf.jsonl --draft-manifest M` exits 2 and M is unchanged."""
+        draft = self.dir / "bench.manifest.json"
+        self.assertEqual(self.run_gate("import", "terminal-bench", str(TB_RESULTS), "-o", str(self.dir / "runs.jsonl"),
+                                       "--draft-manifest", str(draft))[0], 0)
+        before = draft.read_bytes()
+        code, _out, err = self.run_gate("import", "terminal-bench", str(TB_RESULTS), "--control", "known_fix", "-o",
+                                        str(self.dir / "missing-folder" / "kf.jsonl"), "--draft-manifest", str(draft))
+        self.assertEqual(code, 2, err)
+        self.assertEqual(draft.read_bytes(), before)
+
+
+class TerminalBenchRunIdsWithDots(RealFileCase):
+    """Fix: the trial-name suffix `.N-of-M.<run_id>` accepts a run id with dots (`tb run --run-id exp.v1.2`;
+    terminal-bench's own resume parser is `^(.+?)\\.(\\d+)-of-(\\d+)\\.(.+)$`), at least when run_metadata.json
+    names the run id."""
+
+    def test_a_run_whose_id_has_dots_imports(self) -> None:
+        """The droid run 1 with its run id tb_rc2_g5_1 renamed exp.v1.2 everywhere (trial names, recording paths,
+        run_metadata.json) imports as the original does: 80 records, attempt 1, the same outcomes."""
+        source = self.tb_runs(DROID)[0]
+        reference = self.import_ok("terminal-bench", str(source), name="reference")
+        run = self.dir / "exp.v1.2"
+        run.mkdir()
+        for name in ("results.json", "run_metadata.json"):
+            (run / name).write_text((source / name).read_text().replace("tb_rc2_g5_1", "exp.v1.2"))
+        self.assertIn(".1-of-1.exp.v1.2", (run / "results.json").read_text())
+        code, out, err = self.run_gate("import", "terminal-bench", str(run))
+        self.assertEqual(code, 0, err)
+        records = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual([(r["task_id"], r["attempt"], r["outcome"]) for r in records],
+                         [(r["task_id"], r["attempt"], r["outcome"]) for r in reference.records])
+
+
+class SweBenchSummaryAgreementCountsAdvisoryLists(RealFileCase):
+    """Fix: comparing a summary report with the instance logs reads the summary as the importer reads a report
+    (infra_failure_ids -> env_flake, failure_reasons), so a summary that says what the logs say raises no note."""
+
+    def test_a_summary_that_agrees_with_the_logs_raises_no_note(self) -> None:
+        """The synthetic 5.x summary lists astropy__astropy-14365 in unresolved_ids and infra_failure_ids, and its
+        report.json says infra_failure: both are unscoreable env_flake, so no "disagrees" note is printed."""
+        summary = load(SWE_LOGS_SUMMARY)
+        self.assertIn("astropy__astropy-14365", summary["infra_failure_ids"])
+        self.assertTrue(load(SWE_LOGS / "astropy__astropy-14365" / "report.json")["astropy__astropy-14365"]["infra_failure"])
+        imp = self.import_ok("swebench", str(SWE_LOGS), str(SWE_LOGS_SUMMARY))
+        self.assertFalse([n for n in imp.notes() if "disagrees" in n], imp.err)
+
+
+class ImportOutputIsStrictJson(RealFileCase):
+    """Fix: a NaN the importer copies from an Inspect log into a record's harness field or the draft's envelope is
+    written as something strict JSON holds (null or "NaN"), so check can read what import wrote."""
+
+    def test_a_nan_in_a_copied_field_does_not_make_the_output_unreadable(self) -> None:
+        """A sample whose limit is {"type": "message", "limit": NaN} and a config time_limit of NaN: the runs file and
+        the draft parse as strict JSON, and check on the completed draft is not an input error."""
+        log = load(INS_OK)
+        log["samples"][0]["limit"] = {"type": "message", "limit": float("nan")}
+        log["eval"]["config"]["time_limit"] = float("nan")
+        path = self.write_text("log.json", json.dumps(log))
+        imp = self.import_ok("inspect", str(path))
+        for output in (imp.runs, imp.draft_path):
+            with self.subTest(output=output.name):
+                text = output.read_text()
+                self.assertIsNone(re.search(r"\bNaN\b", text), f"a bare NaN in {output.name}")
+        completed = self.complete(imp.draft_path)
+        code, _out, err = self.run_gate("check", "--manifest", str(completed), "--runs", str(imp.runs))
+        self.assertIn(code, (0, 1), err)
