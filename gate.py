@@ -6391,7 +6391,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control))
     lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
     for note in imported.notes:
-        print(f"benchgate: note: {visible(note)}", file=sys.stderr)
+        print(f"{args.prog}: note: {visible(note)}", file=sys.stderr)
     if args.draft_manifest is not None and args.control:
         updated = add_control_run(args.draft_manifest, imported, args.control, args.output)
         write_new_file(args.draft_manifest, _dump(updated), force=True)  # the draft is updated, as asked
@@ -6404,7 +6404,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         return lines, 0
     write_new_file(args.output, lines, args.force)
     summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
-    print(f"benchgate: {visible(summary)}", file=sys.stderr)
+    print(f"{args.prog}: {visible(summary)}", file=sys.stderr)
     return "", 0
 
 
@@ -6652,6 +6652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(sys.stderr)
             return 2
         handler: Callable[[argparse.Namespace], tuple[str, int]] = args.handler
+        args.prog = prog
         spool = _spool_stdin(args)
         try:
             text, code = handler(args)

@@ -87,7 +87,7 @@ class Imported(NamedTuple):
     draft: dict[str, Any]
 
     def notes(self) -> list[str]:
-        return [line[len("gate: note: "):] for line in self.err.splitlines() if line.startswith("gate: note: ")]
+        return [line[len("gate.py: note: "):] for line in self.err.splitlines() if line.startswith("gate.py: note: ")]
 
 
 class RealFileCase(ImportCase):

@@ -237,7 +237,7 @@ class ControlRunsFromTheHarness(RealFileCase):
         self.assertEqual(out, "")
         self.assertNotIn("Traceback", err)
         last = err.strip().splitlines()[-1]
-        self.assertTrue(last.startswith("gate: error: "), err)
+        self.assertTrue(last.startswith("gate.py: error: "), err)
         self.assertIn(fragment, last)
 
     def add(self, role: str, folder: Path, output: Path) -> tuple[int, str, str]:

@@ -82,7 +82,7 @@ class StandardInputIsNamedDashInNotes(RealFileCase):
         the spool folder appears on stderr."""
         proc = run_cli("import", "inspect", "-", stdin=INS_OK.read_bytes())
         self.assertEqual(proc.returncode, 0, proc.stderr)
-        self.assertIn("gate: note: -: the log's own figure: accuracy 0.6", proc.stderr)
+        self.assertIn("gate.py: note: -: the log's own figure: accuracy 0.6", proc.stderr)
         self.assertNotIn("benchgate-", proc.stderr)
 
 
