@@ -2370,6 +2370,7 @@ _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and su
 _HARNESS_SIGNS = (
     ("terminal-bench", (b'"trial_name"', b'"is_resolved"')),
     ("harbor", (b'"n_total_trials"',)),
+    ("harbor", (b'"trial_name"', b'"agent_info"', b'"verifier_result"')),  # one trial's result.json
     ("swebench", (b'"resolved_ids"',)),
     ("swebench", (b'"total_instances"',)),
     ("inspect", (b'"eval"', b'"status"')),
@@ -2404,8 +2405,13 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
         kind = harness_file_kind(path)
         if kind is None:
             raise
+        target = path
+        if kind == "harbor":  # `import harbor` takes the job folder: jobs/<job>/result.json or jobs/<job>/<trial>/result.json
+            with open_input(path) as handle:
+                job_result = b'"n_total_trials"' in handle.read(1 << 16)
+            target = path.parent if job_result else path.parent.parent
         raise GateError(f"{path}: a {kind} result file, not a ledger of attempt records: convert it with "
-                        f"`gate.py import {kind} {path} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
+                        f"`gate.py import {kind} {target} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
 
 
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
@@ -4838,7 +4844,9 @@ def _swebench_logs(folder: Path, reports: list[dict[str, object]], report_paths:
     run_id = folder.parent.name if folder.parent.name else folder.name
     notes: list[str] = []
     records: list[dict[str, object]] = []
-    summary = _memberships(_swebench_report_lists(reports[0], str(report_paths[0]))[0]) if reports else {}
+    summary_lists, summary_reasons = _swebench_report_lists(reports[0], str(report_paths[0])) if reports else ({}, {})
+    summary = _memberships(summary_lists) if reports else {}
+    summary_infra = set(summary_lists.get("infra_failure_ids", []))
     disagree = []
     for tid in declared:
         if tid in instances:
@@ -4848,7 +4856,7 @@ def _swebench_logs(folder: Path, reports: list[dict[str, object]], report_paths:
                                                                      "instance_id": tid, "absent": True}
         if summary:
             stated = next((key for key in _SWEBENCH_PRIMARY if key in summary.get(tid, [])), None)
-            if _swebench_attempt(stated, False, None)[0] != verdict[0]:
+            if _swebench_attempt(stated, tid in summary_infra, summary_reasons.get(tid))[0] != verdict[0]:
                 disagree.append(tid)
         records.append(_record(run_id, tid, 1, verdict, harness))
     if disagree:
@@ -5365,7 +5373,7 @@ def _inspect_task_name(log: _InspectLog) -> str:
 
 # `<task>.N-of-M`, or `<task>.N-of-M.<run_id>` from terminal-bench 0.2.10 on. The digits are bounded,
 # so the match is linear and int() never meets a 5,000-digit number.
-_TRIAL_SUFFIX = r"\.(?P<n>[0-9]{1,6})-of-(?P<m>[0-9]{1,6})(?:\.(?P<run>[^.]*))?$"
+_TRIAL_SUFFIX = r"\.(?P<n>[0-9]{1,6})-of-(?P<m>[0-9]{1,6})(?:\.(?P<run>.+))?$"
 # FailureMode values (terminal_bench/agents/failure_mode.py) for trials with is_resolved null: the tests
 # timed out, their output could not be parsed, or the harness itself raised; anything else,
 # incl. "unset"/"none"/"unknown", is missing_artifact. An agent's own failure with tests that still ran
@@ -5381,7 +5389,11 @@ _TB_NULL_REASONS = {
 
 def parse_trial_name(name: str) -> tuple[str, int, int, str | None] | None:
     """(task part, attempt N, of M, run id or None) of a Terminal-Bench trial name, or None."""
-    match = re.search(_TRIAL_SUFFIX, name)
+    match = None
+    for found in re.finditer(r"\.[0-9]{1,6}-of-[0-9]{1,6}(?=\.|$)", name):  # the first: a run id may hold dots
+        match = re.compile(_TRIAL_SUFFIX).match(name, found.start())
+        if match is not None:
+            break
     if match is None or match.start() == 0:
         return None
     return name[:match.start()], int(match.group("n")), int(match.group("m")), match.group("run")
@@ -5738,6 +5750,31 @@ def _harbor_declared(job: _HarborJob) -> list[str] | None:
     return [_task_id(name, f"{job.folder}/config.json: task name") for name in names] or None
 
 
+def _harbor_listed_trials(job: _HarborJob) -> list[str]:
+    """The trial names a job's own result.json lists (stats.evals[*].reward_stats and exception_stats)."""
+    names: list[str] = []
+    evals = _sub(job.result.get("stats")).get("evals")
+    for value in evals.values() if isinstance(evals, dict) else ():
+        for key in ("reward_stats", "exception_stats"):
+            groups = value.get(key) if isinstance(value, dict) else None
+            for inner in groups.values() if isinstance(groups, dict) else ():
+                lists = inner.values() if isinstance(inner, dict) else [inner]
+                names.extend(n for group in lists if isinstance(group, list) for n in group if isinstance(n, str))
+    return names
+
+
+def _harbor_agent_settings(job: _HarborJob, trial: Mapping[str, object]) -> str:
+    """How the agent was configured (its kwargs), without the per-job identifiers (keys ending in id or name):
+    two agents alike in name, version and model still differ here (a `harness` setting, say)."""
+    kwargs = _sub(_sub(_sub(trial.get("config")).get("agent")).get("kwargs"))
+    if not kwargs:
+        agents = job.config.get("agents")
+        first = agents[0] if isinstance(agents, list) and agents and isinstance(agents[0], dict) else {}
+        kwargs = _sub(first.get("kwargs"))
+    kept = {k: v for k, v in kwargs.items() if not (k == "id" or k.endswith(("_id", "_name")))}
+    return canonical_json(kept).decode("utf-8") if kept else ""
+
+
 def _harbor_mean(job: _HarborJob) -> str:
     evals = _sub(job.result.get("stats")).get("evals")
     parts = []
@@ -5754,7 +5791,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     of one agent, model and dataset are one claim (a study that runs one job per task)."""
     jobs = [_harbor_job(folder) for folder in options.files]
     notes: list[str] = []
-    identity: set[tuple[str, str, str]] = set()
+    identity: set[tuple[str, str, str, str]] = set()
     budgets: set[int] = set()
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
     declared: set[str] = set()
@@ -5764,23 +5801,26 @@ def import_harbor(options: ImportOptions) -> Imported:
         named = _harbor_declared(job)
         planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
         if len(job.trials) < planned and named is None:
+            missing = sorted(set(_harbor_listed_trials(job)) - {path.parent.name for path, _ in job.trials})
+            which = f"missing trial folder(s) {_preview(missing)}" if missing else "the missing trials cannot be named"
             raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(job.trials)} with a result.json, and "
-                            "config.json names no tasks outright: the missing trials cannot be named (copy the "
-                            "trial folders jobs/<job>/<trial>/result.json, or the job's config.json)")
+                            f"config.json names no tasks outright: {which} (copy the trial folders "
+                            "jobs/<job>/<trial>/result.json, or the job's config.json)")
         declared.update(named or [])
         for path, trial in job.trials:
             where = str(path)
             tid = _task_id(trial.get("task_name"), f"{where}: task_name")
             agent_info = _sub(trial.get("agent_info"))
             identity.add((str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name")),
-                          str(trial.get("source"))))
+                          str(trial.get("source")), _harbor_agent_settings(job, trial)))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
         notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before 0.26 counts a trial "
                      "with no reward as 0; from 0.26 it leaves it out)")
     if len(identity) > 1:
         raise GateError("import harbor: the jobs ran different agents, models or datasets ("
-                        + "; ".join("/".join(i) for i in sorted(identity)) + "): one claim is one system on one suite")
+                        + "; ".join("/".join(part for part in i if part) for i in sorted(identity))
+                        + "): one claim is one system on one suite")
     if len(budgets) > 1:
         raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
     budget = budgets.pop()
@@ -5811,7 +5851,7 @@ def import_harbor(options: ImportOptions) -> Imported:
                 measures["input_tokens"] = measures["output_tokens"] = None
             records.append(_record(run_id, tid, number, _harbor_attempt(trial, options.threshold, str(path)),
                                    harness, measures))
-    agent, model, source = next(iter(identity)) if identity else ("?", "?", "?")
+    agent, model, source, _ = next(iter(identity)) if identity else ("?", "?", "?", "")
     dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
                                     if isinstance(d, dict)), {})
     return Imported(
@@ -6389,23 +6429,39 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
             raise GateError(f"{path}: exists; pass --force to replace it")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control))
-    lines = "".join(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n" for rec in imported.records)
-    for note in imported.notes:
-        print(f"{args.prog}: note: {visible(note)}", file=sys.stderr)
+    # A harness may write NaN where it has no number; what import writes is strict JSON, so check can read it.
+    lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+                    for rec in imported.records)
+    draft: dict[str, Any] | None = None
     if args.draft_manifest is not None and args.control:
-        updated = add_control_run(args.draft_manifest, imported, args.control, args.output)
-        write_new_file(args.draft_manifest, _dump(updated), force=True)  # the draft is updated, as asked
+        draft = add_control_run(args.draft_manifest, imported, args.control, args.output)
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported)
         if args.output is not None:
             draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
-        write_new_file(args.draft_manifest, _dump(draft), args.force)
+    if args.output is not None:  # the runs file first: a draft never names a runs file that was not written
+        write_new_file(args.output, lines, args.force)
+    if draft is not None and args.draft_manifest is not None:
+        write_new_file(args.draft_manifest, _dump(_finite(draft)), args.force or bool(args.control))
+    spool = getattr(args, "stdin_spool", None)
+    for note in imported.notes:
+        print(f"{args.prog}: note: {visible(note.replace(spool, '-') if spool else note)}", file=sys.stderr)
     if args.output is None:
         return lines, 0
-    write_new_file(args.output, lines, args.force)
     summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
     print(f"{args.prog}: {visible(summary)}", file=sys.stderr)
     return "", 0
+
+
+def _finite(value: Any) -> Any:
+    """A JSON value with every NaN or infinity (which strict JSON cannot hold) replaced by null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _check_parser(sub: Any) -> None:
@@ -6624,6 +6680,7 @@ def _spool_stdin(args: argparse.Namespace) -> Any:
                 raise GateError(f"standard input: larger than {MAX_STDIN_BYTES >> 30} GiB")
             out.write(chunk)
     name, index = slots[0]
+    args.stdin_spool = str(target)
     value = getattr(args, name)
     if isinstance(value, list):
         value[index] = target

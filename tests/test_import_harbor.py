@@ -222,7 +222,7 @@ class HarborAttempts(HarborCase):
         real = TH / "tune-mjcf--thinharness" / "job"
         self.assertEqual(sorted(p.name for p in real.iterdir()), ["result.json"])
         self.assertInputError(self.run_gate("import", "harbor", str(real)), str(real), "1 trial(s) planned, 0 with a result.json",
-                              "cannot be named")
+                              "missing trial folder(s) 'tune-mjcf__HRaojqz'")
         job = self.job("glob", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["*"], planned=2)
         self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 trial(s) planned, 1 with a result.json")
 

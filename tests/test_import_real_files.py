@@ -162,7 +162,7 @@ class EveryRealFile(RealFileCase):
         """thinharness/tune-mjcf has only job/result.json: refused with one line, its planned trial cannot be named."""
         job = TH / "tune-mjcf--thinharness" / "job"
         self.use(job / "result.json")
-        self.refused("harbor", job, "1 trial(s) planned, 0 with a result.json", "cannot be named")
+        self.refused("harbor", job, "1 trial(s) planned, 0 with a result.json", "missing trial folder(s) 'tune-mjcf__HRaojqz'")
 
     # -- SWE-bench ----------------------------------------------------------------------------
 

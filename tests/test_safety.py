@@ -423,7 +423,7 @@ class AtomicNoClobber(GateCase):
                                          "-o", str(self.dir / "runs.jsonl"), "--draft-manifest", str(self.dir / "m.json"))
             self.assertEqual(code, 0, err)
         kinds = [(kind, name) for kind, name, _ in seen]
-        self.assertEqual(kinds, [("link", "card.json"), ("replace", "card.json"), ("link", "m.json"), ("link", "runs.jsonl")])
+        self.assertEqual(kinds, [("link", "card.json"), ("replace", "card.json"), ("link", "runs.jsonl"), ("link", "m.json")])  # the runs file before the draft that names it
         for _, name, content in seen:
             self.assertEqual(content, (self.dir / name).read_text(encoding="utf-8"))  # complete before the rename
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["card.json", "m.json", "runs.jsonl"])

@@ -1,6 +1,8 @@
-"""Importer behaviour issue 13 asks for that gate.py does not have yet: each test fails until the gate.py fix named
-in its class docstring lands (reported to the lead with the input and the expected and actual behaviour).
-Nothing here works around a bug; when a fix lands its test passes and moves to the behaviour's own file.
+"""Importer behaviour an independent test pass found missing, now fixed, each pinned by the case that found it: the
+Harbor refusal names its missing trial folders; two Harbor agents configured differently are two systems; the
+command named for a harness file given to check runs; notes read from standard input name it `-`; nothing is
+written when the runs file cannot be; a Terminal-Bench run id may hold dots; a SWE-bench summary that agrees with
+the instance logs raises no note; a NaN copied from a log is written as strict JSON.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from tests.support import INS_OK, TB_RESULTS, load, run_cli
 
 
 class HarborRefusalNamesTheMissingTrialFolders(RealFileCase):
-    """Fix: when planned trials cannot be named from config.json, the refusal names the trial folders the job's own
+    """when planned trials cannot be named from config.json, the refusal names the trial folders the job's own
     result.json lists (stats.evals[...].reward_stats / exception_stats) that are missing."""
 
     def test_the_tune_mjcf_refusal_names_its_missing_trial_folder(self) -> None:
@@ -26,7 +28,7 @@ class HarborRefusalNamesTheMissingTrialFolders(RealFileCase):
 
 
 class HarborAgentIdentityIncludesItsConfiguration(RealFileCase):
-    """Fix: Harbor jobs are one system only when their agents are configured alike; agent_info (name, version,
+    """Harbor jobs are one system only when their agents are configured alike; agent_info (name, version,
     model) is the same for the study's two agents, which differ in the agent's kwargs (`harness`: pi or
     thinharness) in config.json and in each trial's config.agent."""
 
@@ -41,7 +43,7 @@ class HarborAgentIdentityIncludesItsConfiguration(RealFileCase):
 
 
 class HarnessFileHintNamesAWorkingCommand(RealFileCase):
-    """Fix: `check --runs jobs/<job>/result.json` names `gate.py import harbor jobs/<job>` (the job folder, which is
+    """`check --runs jobs/<job>/result.json` names `gate.py import harbor jobs/<job>` (the job folder, which is
     what `import harbor` takes), or `import harbor` accepts the job's result.json; and a Harbor trial's own
     result.json is recognised as a Harbor result file too."""
 
@@ -74,7 +76,7 @@ class HarnessFileHintNamesAWorkingCommand(RealFileCase):
 
 
 class StandardInputIsNamedDashInNotes(RealFileCase):
-    """Fix: notes printed while reading standard input name it `-`, as errors already do, not the private
+    """notes printed while reading standard input name it `-`, as errors already do, not the private
     temporary file it was spooled to (which is deleted when the command ends)."""
 
     def test_a_note_about_standard_input_names_it_dash(self) -> None:
@@ -87,7 +89,7 @@ class StandardInputIsNamedDashInNotes(RealFileCase):
 
 
 class NothingIsWrittenWhenTheRunsFileCannotBe(RealFileCase):
-    """Fix: `import` writes the runs file before the draft manifest (or checks that both can be written), so an
+    """`import` writes the runs file before the draft manifest (or checks that both can be written), so an
     import that exits 2 leaves no draft naming a runs file that does not exist, and no half-updated draft."""
 
     def test_a_new_draft_is_not_written_when_its_runs_file_cannot_be(self) -> None:
@@ -112,7 +114,7 @@ class NothingIsWrittenWhenTheRunsFileCannotBe(RealFileCase):
 
 
 class TerminalBenchRunIdsWithDots(RealFileCase):
-    """Fix: the trial-name suffix `.N-of-M.<run_id>` accepts a run id with dots (`tb run --run-id exp.v1.2`;
+    """the trial-name suffix `.N-of-M.<run_id>` accepts a run id with dots (`tb run --run-id exp.v1.2`;
     terminal-bench's own resume parser is `^(.+?)\\.(\\d+)-of-(\\d+)\\.(.+)$`), at least when run_metadata.json
     names the run id."""
 
@@ -134,7 +136,7 @@ class TerminalBenchRunIdsWithDots(RealFileCase):
 
 
 class SweBenchSummaryAgreementCountsAdvisoryLists(RealFileCase):
-    """Fix: comparing a summary report with the instance logs reads the summary as the importer reads a report
+    """comparing a summary report with the instance logs reads the summary as the importer reads a report
     (infra_failure_ids -> env_flake, failure_reasons), so a summary that says what the logs say raises no note."""
 
     def test_a_summary_that_agrees_with_the_logs_raises_no_note(self) -> None:
@@ -148,7 +150,7 @@ class SweBenchSummaryAgreementCountsAdvisoryLists(RealFileCase):
 
 
 class ImportOutputIsStrictJson(RealFileCase):
-    """Fix: a NaN the importer copies from an Inspect log into a record's harness field or the draft's envelope is
+    """a NaN the importer copies from an Inspect log into a record's harness field or the draft's envelope is
     written as something strict JSON holds (null or "NaN"), so check can read what import wrote."""
 
     def test_a_nan_in_a_copied_field_does_not_make_the_output_unreadable(self) -> None:
