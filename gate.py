@@ -100,6 +100,42 @@ class GateError(Exception):
     """Bad input or usage. `main` prints it as one line and exits 2."""
 
 
+MAX_REPORTED_LINES = 20  # bad lines of one runs file named in one run; the rest are counted
+
+
+class BadLines(GateError):
+    """Several bad lines of one file, found in one pass: `main` prints each on its own line, then how many more."""
+
+    def __init__(self, problems: Sequence[str], total: int) -> None:
+        more = total - len(problems)
+        super().__init__(problems[0] if problems else "bad lines")
+        self.lines = [*problems, *([f"... and {more} more bad line(s)"] if more > 0 else [])]
+
+
+class LineProblems:
+    """Collects the bad lines of a file as they are found: the MAX_REPORTED_LINES first in the file, and how many."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[float, str]] = []  # (line number, message), in line order
+        self.total = 0
+
+    def add(self, message: str, line: float = math.inf) -> None:
+        import bisect
+
+        self.total += 1
+        bisect.insort(self.shown, (line, message))
+        del self.shown[MAX_REPORTED_LINES:]
+
+    def raise_any(self, last: GateError | None = None) -> None:
+        """Raise every problem found (and `last`, an error that stopped the pass), if there is one."""
+        if last is not None:
+            if not self.total:
+                raise last
+            self.add(str(last))
+        if self.total:
+            raise BadLines([message for _, message in self.shown], self.total)
+
+
 #####################################################################
 # Files: strict JSON in, atomic writes out
 #####################################################################
@@ -416,7 +452,7 @@ def write_new_file(path: Path, text: str, force: bool) -> None:
 _SKIP_BLANK = re.compile(r"[ \t\r]*").match
 
 
-def _parse_chunk(text: str, line: int, where: str) -> tuple[list[Any], Sequence[int]]:
+def _parse_chunk(text: str, line: int, where: str, problems: LineProblems | None = None) -> tuple[list[Any], Sequence[int]]:
     """Parse one chunk of whole lines: the values and the line number of each."""
     lines = text.count("\n")
     if not text.endswith("\n"):
@@ -431,10 +467,10 @@ def _parse_chunk(text: str, line: int, where: str) -> tuple[list[Any], Sequence[
         if (type(values) is list and len(values) == lines and set(map(type, values)) == {dict}
                 and text.count(":") == sum(map(len, values))):
             return values, range(line, line + lines)
-    return _parse_lines(text, line, where)
+    return _parse_lines(text, line, where, problems)
 
 
-def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]]:
+def _parse_lines(text: str, line: int, where: str, problems: LineProblems | None = None) -> tuple[list[Any], list[int]]:
     """Each line on its own, by the C scanner at its offset in the chunk.
 
     The first parse has no Python hooks; a line whose colons do not match its keys (a repeated
@@ -459,34 +495,44 @@ def _parse_lines(text: str, line: int, where: str) -> tuple[list[Any], list[int]
                 pos = newline + 1
                 continue
         try:
-            deep = _depth_problem(text, start, newline)
-            if deep is not None:
-                raise GateError(f"{where}:{line}: invalid JSON: nesting is deeper than {MAX_DEPTH} levels "
-                                f"(column {deep - pos + 1})")
-            value, end = fast(text, start)
-            if end > newline:
-                raise GateError(f"{where}:{line}: the record continues past the end of its line "
-                                "(one JSON object per line)")
-            if type(value) is not dict or text.count(":", start, end) != len(value):
-                value, end = strict(text, start)
-        except StopIteration:
-            raise GateError(f"{where}:{line}: invalid JSON: expecting a value") from None
-        except json.JSONDecodeError as exc:
-            column = f" (column {exc.pos - pos + 1})" if exc.pos <= newline else ""
-            raise GateError(f"{where}:{line}: invalid JSON: {exc.msg}{column}") from None
-        except (ValueError, RecursionError) as exc:
-            raise GateError(f"{where}:{line}: {_json_problem(exc)}") from None
-        if end != newline and text[end:newline].strip(" \t\r"):
-            raise GateError(f"{where}:{line}: extra data after the JSON object (one record per line)")
-        values.append(value)
-        numbers.append(line)
+            values.append(_parse_line(text, pos, start, newline, f"{where}:{line}", fast, strict))
+            numbers.append(line)
+        except GateError as exc:
+            if problems is None:
+                raise
+            problems.add(str(exc), line)  # a bad line is named, and the pass goes on to find the others
         line += 1
         pos = newline + 1
     return values, numbers
 
 
-def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
-    """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one chunk."""
+def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast: Any, strict: Any) -> Any:
+    """The JSON object on the line text[pos:newline] (its first non-blank character at start)."""
+    try:
+        deep = _depth_problem(text, start, newline)
+        if deep is not None:
+            raise GateError(f"{where}: invalid JSON: nesting is deeper than {MAX_DEPTH} levels (column {deep - pos + 1})")
+        value, end = fast(text, start)
+        if end > newline:
+            raise GateError(f"{where}: the record continues past the end of its line (one JSON object per line)")
+        if type(value) is not dict or text.count(":", start, end) != len(value):
+            value, end = strict(text, start)
+    except StopIteration:
+        raise GateError(f"{where}: invalid JSON: expecting a value") from None
+    except json.JSONDecodeError as exc:
+        column = f" (column {exc.pos - pos + 1})" if exc.pos <= newline else ""
+        raise GateError(f"{where}: invalid JSON: {exc.msg}{column}") from None
+    except (ValueError, RecursionError) as exc:
+        raise GateError(f"{where}: {_json_problem(exc)}") from None
+    if end != newline and text[end:newline].strip(" \t\r"):
+        raise GateError(f"{where}: extra data after the JSON object (one record per line)")
+    return value
+
+
+def iter_jsonl_batches(path: Path, hasher: Any = None,
+                       problems: LineProblems | None = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
+    """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one chunk. With
+    `problems`, a line that is not a JSON object is added there and skipped, instead of stopping the pass."""
     where = str(path)
     handle = open_input(path)
     line = 1
@@ -506,10 +552,19 @@ def iter_jsonl_batches(path: Path, hasher: Any = None) -> Iterator[tuple[list[An
             if hasher is not None:
                 hasher.update(data)
             text = _decode_utf8(data, where, line)
-            values, numbers = _parse_chunk(text, line, where)
+            values, numbers = _parse_chunk(text, line, where, problems)
             if "\\u" in text:
+                kept: list[tuple[Any, int]] = []
                 for value, number in zip(values, numbers):
-                    _check_unicode(value, text, where, number)
+                    try:
+                        _check_unicode(value, text, where, number)
+                        kept.append((value, number))
+                    except GateError as exc:
+                        if problems is None:
+                            raise
+                        problems.add(str(exc), number)  # and the value is not passed on: one error a line
+                if len(kept) < len(values):
+                    values, numbers = [v for v, _ in kept], [n for _, n in kept]
             yield values, numbers, text
             line += data.count(b"\n") + (not data.endswith(b"\n"))
 
@@ -2424,15 +2479,21 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     # million-entry task table for nothing (about 8% of the time at 10^6 attempts).
     collecting = gc.isenabled()
     gc.disable()
+    problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
     try:
-        for values, numbers, text in iter_jsonl_batches(path, hasher):
+        for values, numbers, text in iter_jsonl_batches(path, hasher, problems):
             # A field name absent from the chunk's text is absent from all of its records
             # (unless a key is spelled with \u escapes, so those chunks look record by record).
             costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
-            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs)
+            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs, problems)
+    except BadLines:
+        raise
+    except GateError as exc:  # what stops the pass (an unreadable file, an overlong line), after the lines before it
+        problems.raise_any(exc)
     finally:
         if collecting:
             gc.enable()
+    problems.raise_any()
     if run_id is not None and not tally.run_ids and must_exist:
         raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
     tally.sha256 = hasher.hexdigest()
@@ -2440,69 +2501,79 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
 
 
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
-                   limit: float, extra_fields: frozenset[str], costs: bool) -> None:
-    """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline.
+                   limit: float, extra_fields: frozenset[str], costs: bool, problems: LineProblems) -> None:
+    """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A bad record
+    is added to `problems` and the loop goes on after it, so one run names every bad line.
 
     PERF: each field is validated once per distinct value where it can be (run ids, task ids,
-    kinds), and a line number is looked up only for an error.
+    kinds), and a line number is looked up only for an error; the try block is entered once per
+    chunk, not once per record.
     """
     tasks, kinds, run_ids, accepted = tally.tasks, tally.kinds, tally.run_ids, tally.accepted_keys
     last_run: Any = _UNSET
     kept = 0
-    for index, rec in enumerate(values):
-        if type(rec) is not dict:
-            _expected(f"{where}:{numbers[index]}", "a JSON object", rec)
-        if not accepted.issuperset(rec):
-            _check_record_keys(rec, accepted, where, numbers[index])
-        rid = rec.get("run_id")
-        if rid is not last_run and rid != last_run:
-            if type(rid) is not str or not rid:
-                _bad_field(where, numbers[index], "run_id", "a non-empty string", rid)
-            last_run = rid
-            tally.all_run_ids.add(rid)
-            if run_id is None or rid == run_id:
-                run_ids.add(rid)
-        if run_id is not None and rid != run_id:
-            continue
-        kept += 1
-        attempt = rec.get("attempt")
-        if type(attempt) is not int or attempt < 1:
-            _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
-        wall = rec.get("wall_clock_s")
-        key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None, rec.get("cluster"))
+    index, count = 0, len(values)
+    while index < count:
         try:
-            kind = kinds.get(key)
-        except TypeError:  # an unhashable value: a list or an object
-            kind = None
-        if kind is None:
-            kind = _new_kind(kinds, key, where, numbers[index])
-        packed = kind | ((attempt - 1) << 32)  # PERF: pack_attempt(kind, attempt), inlined
-        tid: Any = rec.get("task_id")
-        try:
-            previous = tasks.get(tid)
-        except TypeError:
-            previous = None
-        if previous is None:
-            if not is_task_id(tid):
-                _bad_field(where, numbers[index], "task_id", TASK_ID_RULE, tid)
-            tasks[tid] = packed
-        elif type(previous) is int:
-            tasks[tid] = (previous, packed)
-        else:
-            tasks[tid] = (*cast("tuple[int, ...]", previous), packed)  # tuples, so settle counts patterns in C
-        if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
-            if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
-                _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
-            tally.over_envelope.add((tid, attempt, wall))
-        if costs and ("cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec):
-            _tally_cost(tally, where, numbers[index], tid, rec)
-        if extra_fields:
-            present = {name: rec[name] for name in extra_fields if name in rec}
-            tally.seen_fields.update(present)
-            entry = (attempt, canonical_json(present).decode("utf-8"), present)
-            extra = tally.extras.get(tid)
-            if extra is None or extra[:2] < entry[:2]:  # the latest attempt; a fixed choice among repeats
-                tally.extras[tid] = entry
+            for index in range(index, count):  # noqa: B020 - resumes after a bad record
+                rec = values[index]
+                if type(rec) is not dict:
+                    _expected(f"{where}:{numbers[index]}", "a JSON object", rec)
+                if not accepted.issuperset(rec):
+                    _check_record_keys(rec, accepted, where, numbers[index])
+                rid = rec.get("run_id")
+                if rid is not last_run and rid != last_run:
+                    if type(rid) is not str or not rid:
+                        _bad_field(where, numbers[index], "run_id", "a non-empty string", rid)
+                    last_run = rid
+                    tally.all_run_ids.add(rid)
+                    if run_id is None or rid == run_id:
+                        run_ids.add(rid)
+                if run_id is not None and rid != run_id:
+                    continue
+                kept += 1
+                attempt = rec.get("attempt")
+                if type(attempt) is not int or attempt < 1:
+                    _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
+                wall = rec.get("wall_clock_s")
+                key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None, rec.get("cluster"))
+                try:
+                    kind = kinds.get(key)
+                except TypeError:  # an unhashable value: a list or an object
+                    kind = None
+                if kind is None:
+                    kind = _new_kind(kinds, key, where, numbers[index])
+                packed = kind | ((attempt - 1) << 32)  # PERF: pack_attempt(kind, attempt), inlined
+                tid: Any = rec.get("task_id")
+                try:
+                    previous = tasks.get(tid)
+                except TypeError:
+                    previous = None
+                if previous is None:
+                    if not is_task_id(tid):
+                        _bad_field(where, numbers[index], "task_id", TASK_ID_RULE, tid)
+                    tasks[tid] = packed
+                elif type(previous) is int:
+                    tasks[tid] = (previous, packed)
+                else:
+                    tasks[tid] = (*cast("tuple[int, ...]", previous), packed)  # tuples, so settle counts patterns in C
+                if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
+                    if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
+                        _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
+                    tally.over_envelope.add((tid, attempt, wall))
+                if costs and ("cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec):
+                    _tally_cost(tally, where, numbers[index], tid, rec)
+                if extra_fields:
+                    present = {name: rec[name] for name in extra_fields if name in rec}
+                    tally.seen_fields.update(present)
+                    entry = (attempt, canonical_json(present).decode("utf-8"), present)
+                    extra = tally.extras.get(tid)
+                    if extra is None or extra[:2] < entry[:2]:  # the latest attempt; a fixed choice among repeats
+                        tally.extras[tid] = entry
+            index = count
+        except GateError as exc:
+            problems.add(str(exc), numbers[index])
+            index += 1
     tally.records += kept
 
 
@@ -6717,12 +6788,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             if spool is not None:
                 spool.cleanup()
     except GateError as exc:
-        message = str(exc)
-        if spool is not None:
-            message = message.replace(str(Path(spool.name) / "stdin"), "-")
-        print(f"{prog}: error: {visible(message)}", file=sys.stderr)
-        if "--github" in arguments or os.environ.get("GITHUB_ACTIONS") == "true":
-            print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)
+        for message in exc.lines if isinstance(exc, BadLines) else [str(exc)]:
+            if spool is not None:
+                message = message.replace(str(Path(spool.name) / "stdin"), "-")
+            print(f"{prog}: error: {visible(message)}", file=sys.stderr)
+            if "--github" in arguments or os.environ.get("GITHUB_ACTIONS") == "true":
+                print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)
         return 2
     return _write_report(text, code)
 

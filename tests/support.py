@@ -133,14 +133,18 @@ class GateCase(unittest.TestCase):
         self.assertEqual(report["verdict"], "PUBLISHABLE")
         return report
 
-    def assertInputError(self, result: tuple[int, str, str], *fragments: str) -> None:
+    def assertInputError(self, result: tuple[int, str, str], *fragments: str, lines: int = 1) -> None:
+        """Exit 2, nothing on stdout's behalf, `lines` error lines on stderr (one per bad line of a runs file),
+        no traceback, each fragment in the first line."""
         code, out, err = result
         self.assertEqual(code, 2, f"expected exit 2, got {code}; stdout={out!r} stderr={err!r}")
         self.assertNotIn("Traceback", err)
-        self.assertEqual(len(err.strip().splitlines()), 1, f"expected one line on stderr, got {err!r}")
-        self.assertTrue(err.startswith("gate.py: error: "), err)
+        self.assertEqual(len(err.strip().splitlines()), lines, f"expected {lines} line(s) on stderr, got {err!r}")
+        for line in err.strip().splitlines():
+            self.assertTrue(line.startswith("gate.py: error: "), err)
+        first = err.splitlines()[0]
         for fragment in fragments:
-            self.assertIn(fragment, err)
+            self.assertIn(fragment, first)
 
 
 class LedgerInputCase(GateCase):

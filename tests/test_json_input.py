@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import tracemalloc
 from typing import Any
 
@@ -44,11 +45,14 @@ class RunsAreStrictJsonLines(LedgerInputCase):
         self.assertInputError(self.bad_line("{'run_id': 'r1'}"), "runs.jsonl:17:")
 
     def test_record_split_over_two_lines_is_refused(self) -> None:
-        """One record per line: a record broken over two lines is refused at the line where it starts."""
+        """One record per line: a record broken over two lines is refused at the line where it starts, and its
+        second half, on the next line, is a bad line of its own."""
         # JSONL: one record per line. A record broken over two lines is not one valid line.
         lines = list(self.lines)
         lines[16] = lines[16].replace(', "attempt"', ',\n"attempt"')
-        self.assertInputError(self.runs_bytes(("\n".join(lines) + "\n").encode()), "runs.jsonl:17:")
+        result = self.runs_bytes(("\n".join(lines) + "\n").encode())
+        self.assertInputError(result, "runs.jsonl:17:", "continues past the end of its line", lines=2)
+        self.assertIn("runs.jsonl:18: extra data after the JSON object", result[2].splitlines()[1])
 
     def test_duplicate_keys_in_runs(self) -> None:
         """A duplicate key in a record, at its top or nested, is an input error naming the line and saying 'duplicate'."""
@@ -563,3 +567,53 @@ class LoneSurrogateLine(GateCase):
         text[4] = '  "x-bad": "\\ud800x",'
         m = self.write_text("m.json", "\n".join(text) + "\n")
         self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)), "m.json:5:", "surrogate")
+
+
+class SeveralBadLines(LedgerInputCase):
+    """A runs file with several bad lines names every one of them in one run (the first 20 in the file, then how many
+    more), each with its line number, in line order; the exit code stays 2."""
+
+    def lines_with(self, bad: dict[int, str]) -> bytes:
+        lines = [json.dumps(r) for r in self.records] + [json.dumps(dict(self.records[0], task_id=f"x-{i:03d}"))
+                                                          for i in range(60)]
+        for at, text in bad.items():
+            lines[at - 1] = text
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+    def test_three_kinds_of_bad_line_in_one_run(self) -> None:
+        """Lines 3 (a task_id that is a number), 17 (not JSON) and 40 (attempt 0) are all named, in line order."""
+        record = dict(self.records[2], task_id=5)
+        data = self.lines_with({3: json.dumps(record), 17: '{"run_id": "r1", bad', 40: json.dumps(dict(self.records[0], attempt=0))})
+        code, out, err = self.runs_bytes(data)
+        self.assertEqual((code, out), (2, ""))
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 3, err)
+        for line, (number, what) in zip(lines, ((3, "task_id"), (17, "invalid JSON"), (40, "attempt"))):
+            self.assertRegex(line, rf"^gate\.py: error: .*runs\.jsonl:{number}: .*{what}")
+        self.assertNotIn("Traceback", err)
+
+    def test_past_twenty_the_rest_are_counted(self) -> None:
+        """30 bad lines: the first 20 by line number are named, then '... and 10 more bad line(s)'."""
+        bad = {at: "{not json" for at in range(5, 65, 2)}
+        code, _out, err = self.runs_bytes(self.lines_with(bad))
+        self.assertEqual(code, 2)
+        lines = err.strip().splitlines()
+        self.assertEqual(len(lines), 21, err)
+        numbers = [int(re.search(r"runs\.jsonl:(\d+):", line).group(1)) for line in lines[:20]]  # type: ignore[union-attr]
+        self.assertEqual(numbers, sorted(bad)[:20])
+        self.assertEqual(lines[20], "gate.py: error: ... and 10 more bad line(s)")
+
+    def test_an_error_that_stops_the_pass_comes_after_the_lines_before_it(self) -> None:
+        """A byte that is not UTF-8 stops the pass (the text cannot be read past it); the bad lines found before it
+        in earlier chunks are named first."""
+        from gate import _CHUNK_BYTES
+
+        head = self.lines_with({4: "[1]"})
+        line = (json.dumps(self.records[0]) + "\n").encode()
+        filler = line * (_CHUNK_BYTES // len(line) + 10)  # more than a chunk of good lines: the bad byte is in a later one
+        code, _out, err = self.runs_bytes(head + filler + b'{"x": "\xff"}\n')
+        self.assertEqual(code, 2)
+        lines = err.strip().splitlines()
+        self.assertIn("runs.jsonl:4:", lines[0])
+        self.assertEqual(len(lines), 2, err[:500])
+        self.assertIn("UTF-8", lines[-1])

@@ -587,7 +587,7 @@ class CostFigures(GateCase):
         manifest, records = valid_ledger()
         records[3]["cost_usd"] = 1e308
         records[4]["cost_usd"] = 1e308
-        self.assertInputError(self.check(manifest, records), "runs.jsonl:4:", "cost_usd")
+        self.assertInputError(self.check(manifest, records), "runs.jsonl:4:", "cost_usd", lines=2)
         records[3]["cost_usd"] = 1e15
         records[4]["cost_usd"] = 1e15
         _code, report = self.check_json(manifest, records)
