@@ -913,8 +913,11 @@ def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
     try:
         root = base.resolve()
         target = (root / relative).resolve()
+        os.stat(root / relative)  # from Python 3.13 resolve() no longer raises on a symlink loop; stat does
+    except FileNotFoundError:
+        pass  # a missing file is named where it is read
     except (OSError, RuntimeError) as exc:  # a symlink loop is a RuntimeError before Python 3.13
-        raise GateError(f"{where}: {field_name}: {relative!r} cannot be resolved: {exc}") from None
+        raise GateError(f"{where}: {field_name}: {relative!r} cannot be resolved: {getattr(exc, 'strerror', None) or exc}") from None
     if target != root and root not in target.parents:
         raise GateError(f"{where}: {field_name}: {relative!r} escapes the manifest's folder")
     return target
