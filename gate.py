@@ -9,6 +9,7 @@ marked PUBLISHABLE, or refuses with BLOCKED and lists every finding.
 Commands:
   check    gate a manifest against its attempt records (the default command)
   digest   print the task_ids_sha256 of a runs file or an ID list
+  init     print a manifest template to complete (from a runs file or an import)
   freeze   freeze a task slice into a benchmark card
   verify   verify that a task slice still matches its card
   compare  paired comparison of two PUBLISHABLE ledgers over the same suite
@@ -1007,6 +1008,9 @@ def _placeholders(top: _Fields, dataset: _Fields, envelope: _Fields) -> tuple[st
               ("dataset.task_ids_sha256", dataset.obj.get("task_ids_sha256")),
               ("rerun_recipe", top.obj.get("rerun_recipe"))]
     fields += [(f"envelope.{key}", value) for key, value in envelope.obj.items()]
+    controls = top.obj.get("controls")
+    fields += [(f"controls[{i}].task_id", c.get("task_id")) for i, c in enumerate(controls if isinstance(controls, list) else [])
+               if isinstance(c, dict)]
     return tuple(name for name, value in fields if is_placeholder(value))
 
 
@@ -1536,9 +1540,9 @@ def wilson(k: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
         big = p + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
         return p * p / big, big / (1 + z2 / n)
 
-    p = k / n
-    low = 0.0 if k == 0 else roots(p)[0]
-    high = 1.0 if k == n else 1.0 - roots(1.0 - p)[0]
+    p = min(1.0, max(0.0, k / n))  # more passes than declared tasks is a finding (the ledger does not balance)
+    low = 0.0 if k <= 0 else roots(p)[0]
+    high = 1.0 if k >= n else 1.0 - roots(1.0 - p)[0]
     return max(0.0, low), min(1.0, high)
 
 
@@ -1701,6 +1705,7 @@ def normal_two_sided_p(z: float) -> float:
 def wilson_p(p: float, n: float, confidence: float) -> tuple[float, float]:
     """Wilson's interval for a proportion p observed on (effectively) n trials, n not necessarily whole."""
     z2 = z_for(confidence) ** 2
+    p = min(1.0, max(0.0, p))  # a rate over more exits than entries is a finding; its interval stays defined
 
     def lower(q: float) -> float:
         big = q + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(q * (1 - q) / n + z2 / (4 * n * n))
@@ -3599,8 +3604,8 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
     findings = []
     if manifest.draft:
         findings.append(finding("draft_manifest", (
-            "the manifest still has its \"draft\" list from `import --draft-manifest`: do what it says, "
-            "then delete it")))
+            "the manifest still has its \"draft\" list (from `init` or `import --draft-manifest`): do what it "
+            "says, then delete it")))
     if manifest.placeholders:
         findings.append(finding("placeholder_value", (
             f"{', '.join(manifest.placeholders)} still hold(s) a placeholder: fill in the real value"
@@ -4137,6 +4142,11 @@ def _number(k: Fraction) -> int | float:
     return k.numerator if k.denominator == 1 else float(k)
 
 
+# The JSON reports' shape: schemas/report.schema.json describes version 1 (fields are added, never renamed;
+# a change that breaks a reader raises the version).
+REPORT_SCHEMA_VERSION = 1
+
+
 def rate_json(rate: Rate | None) -> dict[str, Any] | None:
     if rate is None:
         return None
@@ -4161,6 +4171,7 @@ def report_json(report: Report) -> dict[str, Any]:
     m, led = report.manifest, report.ledger
     cost = led.cost
     return {
+        "schema_version": REPORT_SCHEMA_VERSION,
         "verdict": report.verdict,
         "claim_id": m.claim_id,
         "ledger": _ledger_json(led),
@@ -4444,6 +4455,7 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         both, only_a, only_b, neither = comp.table
         table = {"both_pass": both, "a_only": only_a, "b_only": only_b, "neither": neither}
     return {
+        "schema_version": REPORT_SCHEMA_VERSION,
         "verdict": comp.verdict,
         "a": report_json(comp.a),
         "b": report_json(comp.b),
@@ -6092,6 +6104,48 @@ def draft_manifest(imp: Imported) -> dict[str, object]:
     }
 
 
+def init_manifest(runs: Path | None) -> dict[str, object]:
+    """`init`: a complete manifest template, every field named for what it holds; the dataset (task count, IDs,
+    digest), the run and the attempt budget filled in from a runs file when one is given. It carries the draft
+    list, so check refuses it (draft_manifest, placeholder_value) until a person completes it."""
+    todo = ["fill in every TODO: claim_id, dataset.name, the two control tasks, the envelope, the rerun recipe"]
+    dataset: dict[str, object]
+    extra: dict[str, object] = {}
+    if runs is not None:
+        tally = tally_runs(runs, None, None, frozenset())
+        ids = sorted(tally.tasks)
+        budget = max(max(attempt_number(e) for e in task_attempts(p)) for p in tally.tasks.values()) if ids else 1
+        dataset = {"name": "TODO: the suite and its version", "task_count": len(ids), "task_ids": ids,
+                   "task_ids_sha256": ids_digest(ids)}
+        if len(tally.all_run_ids) == 1:
+            extra["run_id"] = next(iter(tally.all_run_ids))
+        elif tally.all_run_ids:
+            todo.append(f"the runs file holds {len(tally.all_run_ids)} runs: set run_id to the one this claim publishes, "
+                        "or list them all under \"replicates\"")
+        extra["attempt_budget"] = budget
+        todo.append(f"the task list is what {runs} recorded: check it is the whole declared suite, not what finished")
+        recipe = f"TODO: the command that produced the runs, then: python3 gate.py --manifest bench.manifest.json --runs {runs}"
+    else:
+        dataset = {"name": "TODO: the suite and its version", "task_count": 1,
+                   "task_ids_sha256": "replace-with-digest-from-gate (gate.py digest --runs RUNS or --ids IDS)"}
+        todo.append("set dataset.task_count to the number of tasks in the suite, and the digest from `gate.py digest`")
+        extra["attempt_budget"] = 1
+        recipe = "TODO: the command that produced the runs, then: python3 gate.py --manifest bench.manifest.json --runs RUNS"
+    todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
+    return {
+        "draft": todo,
+        "claim_id": "TODO: a name for this claim, e.g. my-agent-on-my-suite-2026-12-01",
+        "dataset": dataset,
+        "controls": [{"task_id": "TODO: a task that must fail untouched (no edit)", "expected": "fail", "role": "negative"},
+                     {"task_id": "TODO: a task whose known fix must pass", "expected": "pass", "role": "positive"}],
+        "envelope": {key: f"TODO: the {key.replace('_', ' ')} of the instrument that ran this" for key in ENVELOPE_REQUIRED},
+        "attempt_mode": "retry",
+        **extra,
+        "rerun_recipe": recipe,
+        "notes": ["free-form notes for readers; keys starting with x- are yours too"],
+    }
+
+
 # A control run's bound in a draft: tight enough that a broken harness trips it, and within the limits.
 DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_pass_rate", 0.95)}
 
@@ -6200,6 +6254,7 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
     """A ranking as a JSON-ready dict: every system, the omnibus test, every pair and the groups."""
     places = {index: place for place, index in enumerate(rank.order, 1)}
     return {
+        "schema_version": REPORT_SCHEMA_VERSION,
         "verdict": rank.verdict,
         "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "verdict": r.verdict,
                      "headline": {"name": r.ledger.headline_name, **(rate_json(r.ledger.headline) or {})},
@@ -6439,6 +6494,18 @@ def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     return text, 0 if rank.verdict == "PUBLISHABLE" else 1
 
 
+def _cmd_init(args: argparse.Namespace) -> tuple[str, int]:
+    if args.from_import:
+        name, *files = args.from_import
+        fmt = IMPORTERS.get(name)
+        if fmt is None or not files:
+            raise GateError(f"init --from-import FORMAT FILE...: expected a format ({', '.join(IMPORTERS)}) and its "
+                            f"file(s){did_you_mean(name, tuple(IMPORTERS)) if fmt is None else ''}")
+        imported = fmt.read(ImportOptions(tuple(Path(f) for f in files), None, "fail", 1.0))
+        return _dump(_finite(draft_manifest(imported))), 0
+    return _dump(init_manifest(args.from_runs)), 0
+
+
 def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
     for name in ("baseline", "detect", "discordance", "icc", "power"):
         value = getattr(args, name)
@@ -6609,6 +6676,20 @@ def _compare_parser(sub: Any) -> None:
     compare.set_defaults(handler=_cmd_compare)
 
 
+def _init_parser(sub: Any) -> None:
+    parser = sub.add_parser("init", help="print a manifest template to complete (a draft: check refuses it until then)",
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog="examples:\n  python3 gate.py init > bench.manifest.json\n"
+                                   "  python3 gate.py init --from-runs runs.jsonl > bench.manifest.json\n"
+                                   "  python3 gate.py init --from-import terminal-bench results.json > bench.manifest.json")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--from-runs", type=_path, metavar="RUNS",
+                        help="fill in the dataset, the run and the budget from a runs file")
+    source.add_argument("--from-import", nargs="+", metavar="FORMAT FILE",
+                        help="the draft `import FORMAT FILE... --draft-manifest` would write (no runs file is written)")
+    parser.set_defaults(handler=_cmd_init)
+
+
 def _rank_parser(sub: Any) -> None:
     parser = sub.add_parser("rank", help="rank several ledgers of one suite: which of them can be told apart",
                             formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -6675,7 +6756,8 @@ def build_parser(prog: str = "gate.py") -> argparse.ArgumentParser:
                      epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_check_parser, _digest_parser, _card_parsers, _compare_parser, _rank_parser, _plan_parser, _import_parser):
+    for add in (_check_parser, _digest_parser, _init_parser, _card_parsers, _compare_parser, _rank_parser, _plan_parser,
+                _import_parser):
         add(sub)
     invocation = f"python3 {prog}" if prog.endswith(".py") else prog
     for each in (parser, *sub.choices.values()):
