@@ -5872,6 +5872,36 @@ def _harbor_mean(job: _HarborJob) -> str:
     return "; ".join(parts) or "(no evals)"
 
 
+def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
+                    budget: int, threshold: float) -> list[dict[str, object]]:
+    """One record per declared task x attempt: its trials in start order, a missing trial as missing_artifact."""
+    records: list[dict[str, object]] = []
+    for tid in declared:
+        trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
+        if len(trials) > budget:
+            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than n_attempts {budget}")
+        for number in range(1, budget + 1):
+            if number > len(trials):
+                records.append(_record(run_id, tid, number, ("unscoreable", "missing_artifact"),
+                                       {"format": "harbor", "task_name": tid, "absent": True}))
+                continue
+            _, path, trial = trials[number - 1]
+            agent_result = _sub(trial.get("agent_result"))
+            harness: dict[str, object] = {"format": "harbor", "task_name": tid, "trial_name": trial.get("trial_name"),
+                                          "id": trial.get("id"), "reward": _harbor_reward(trial, str(path)),
+                                          "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
+            measures: dict[str, object] = {
+                "wall_clock_s": _seconds_between(trial.get("started_at"), trial.get("finished_at")),
+                "cost_usd": _cost_field(agent_result.get("cost_usd")),
+                "input_tokens": _count_field(agent_result.get("n_input_tokens")),
+                "output_tokens": _count_field(agent_result.get("n_output_tokens"))}
+            if measures["input_tokens"] is None or measures["output_tokens"] is None:
+                measures["input_tokens"] = measures["output_tokens"] = None
+            records.append(_record(run_id, tid, number, _harbor_attempt(trial, threshold, str(path)),
+                                   harness, measures))
+    return records
+
+
 def import_harbor(options: ImportOptions) -> Imported:
     """Import Harbor job folders: one attempt per trial, numbered per task by start time. Several job folders
     of one agent, model and dataset are one claim (a study that runs one job per task)."""
@@ -5913,30 +5943,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
     cell = jobs[0].folder.parent if jobs[0].folder.name == "job" else jobs[0].folder
     run_id = cell.name if len(jobs) == 1 else cell.parent.name
-    records: list[dict[str, object]] = []
-    for tid in sorted(declared):
-        trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
-        if len(trials) > budget:
-            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than n_attempts {budget}")
-        for number in range(1, budget + 1):
-            if number > len(trials):
-                records.append(_record(run_id, tid, number, ("unscoreable", "missing_artifact"),
-                                       {"format": "harbor", "task_name": tid, "absent": True}))
-                continue
-            _, path, trial = trials[number - 1]
-            agent_result = _sub(trial.get("agent_result"))
-            harness: dict[str, object] = {"format": "harbor", "task_name": tid, "trial_name": trial.get("trial_name"),
-                                          "id": trial.get("id"), "reward": _harbor_reward(trial, str(path)),
-                                          "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
-            measures: dict[str, object] = {
-                "wall_clock_s": _seconds_between(trial.get("started_at"), trial.get("finished_at")),
-                "cost_usd": _cost_field(agent_result.get("cost_usd")),
-                "input_tokens": _count_field(agent_result.get("n_input_tokens")),
-                "output_tokens": _count_field(agent_result.get("n_output_tokens"))}
-            if measures["input_tokens"] is None or measures["output_tokens"] is None:
-                measures["input_tokens"] = measures["output_tokens"] = None
-            records.append(_record(run_id, tid, number, _harbor_attempt(trial, options.threshold, str(path)),
-                                   harness, measures))
+    records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold)
     agent, model, source, _ = next(iter(identity)) if identity else ("?", "?", "?", "")
     dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
                                     if isinstance(d, dict)), {})
