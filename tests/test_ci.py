@@ -1,0 +1,508 @@
+"""CI integration: GitHub mode (step summary, step outputs, ::error:: annotations escaped as GitHub's toolkit
+escapes them), every --output kind, the Makefile's help and gate targets, the composite action's script run as
+GitHub runs it, did-you-mean for commands and options, and the program named `benchgate` when installed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from unittest import mock
+
+import gate
+from tests.builders import record, valid_ledger
+from tests.support import ROOT, SVG_NS, GateCase, assert_safe_svg
+
+EXAMPLE_HEADLINE = "29/40 = 0.725 [0.572, 0.839]"
+EXAMPLE_BADGE = "72.5% [57–84] · 29/40"
+ANNOTATION = re.compile(r"::error title=([^:]*)::(.*)")
+
+
+def undo_escape(text: str, prop: bool = False) -> str:
+    """Undo GitHub's workflow-command escaping. %25 is undone last, so an escaped literal "%0A" (written
+    "%250A") comes back as the four characters, not as a newline."""
+    if prop:
+        text = text.replace("%3A", ":").replace("%2C", ",")
+    return text.replace("%0D", "\r").replace("%0A", "\n").replace("%25", "%")
+
+
+@contextlib.contextmanager
+def github_env(**values: str) -> Iterator[None]:
+    """os.environ without any GITHUB_* variable of the machine running the tests (they may run in Actions
+    themselves), plus these values; restored afterwards."""
+    with mock.patch.dict(os.environ):
+        for key in [k for k in os.environ if k.startswith("GITHUB_")]:
+            del os.environ[key]
+        os.environ.update(values)
+        yield
+
+
+def python_shim(folder: Path) -> dict[str, str]:
+    """An environment whose `python3` is the interpreter running the tests, and no GITHUB_* variable."""
+    shim = folder / "shim-bin"
+    if not shim.exists():
+        shim.mkdir()
+        (shim / "python3").symlink_to(sys.executable)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    env["PATH"] = f"{shim}{os.pathsep}{env.get('PATH', '')}"
+    return env
+
+
+class ExampleCase(GateCase):
+    """The shipped example copied into the test's folder, so no test can write beside the repository's files."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.copy_into(ROOT, "bench.manifest.json", "runs.jsonl")
+        self.m, self.r = self.dir / "bench.manifest.json", self.dir / "runs.jsonl"
+        self.pair = ("--manifest", str(self.m), "--runs", str(self.r))
+
+    def blocked_pair(self) -> tuple[str, ...]:
+        """A BLOCKED ledger whose findings carry % , and : in their codes and messages: two replicates, the second
+        with a task whose id is `ta,sk:50%0Ax` (a literal %0A, which must not reach GitHub as a newline)."""
+        manifest, records = valid_ledger()
+        manifest["replicates"] = ["s,1:a", "s2"]
+        runs = [dict(r, run_id="s,1:a") for r in records] + [dict(r, run_id="s2") for r in records]
+        runs.append(record("ta,sk:50%0Ax", "pass", run_id="s2"))
+        m = self.write_json("blocked.manifest.json", manifest)
+        r = self.write_jsonl("blocked.jsonl", runs)
+        return "--manifest", str(m), "--runs", str(r)
+
+
+class GitHubMode(ExampleCase):
+    """--github or GITHUB_ACTIONS=true: the step summary, the step outputs and one annotation per finding."""
+
+    def paths(self) -> tuple[Path, Path]:
+        return self.dir / "summary.md", self.dir / "output.txt"
+
+    def test_the_step_summary_is_the_markdown_card(self) -> None:
+        """The summary file gets the `--format markdown` card, then a blank line that keeps the cards of successive
+        steps apart; a second run appends. GITHUB_OUTPUT gets exactly verdict= and headline=; stdout is unchanged."""
+        _, markdown, _ = self.run_gate(*self.pair, "--format", "markdown")
+        _, plain, _ = self.run_gate(*self.pair)
+        summary, output = self.paths()
+        with github_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
+            code, out, err = self.run_gate(*self.pair)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, plain, "a PUBLISHABLE run adds no annotation to the report")
+        self.assertTrue(markdown.startswith("### benchgate: agent-x-mini-2026-10-16 is **PUBLISHABLE**"), markdown)
+        self.assertEqual(summary.read_text(encoding="utf-8"), markdown + "\n")
+        self.assertEqual(output.read_text(encoding="utf-8"), f"verdict=PUBLISHABLE\nheadline={EXAMPLE_HEADLINE}\n")
+        with github_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
+            self.run_gate(*self.pair)
+        self.assertEqual(summary.read_text(encoding="utf-8"), (markdown + "\n") * 2)
+
+    def test_each_finding_is_one_annotation_that_decodes_to_its_message(self) -> None:
+        """A BLOCKED ledger: one `::error title=CODE::MESSAGE` line per finding, in order, after the text report;
+        the message escapes % (a literal %0A stays text) but not : or ,; the title escapes : and , as well."""
+        pair = self.blocked_pair()
+        code, out, _ = self.run_gate(*pair, "--format", "json")
+        self.assertEqual(code, 1)
+        findings = [(f["code"], f["message"]) for f in json.loads(out)["findings"]]
+        self.assertIn("R2:unexpected_task", dict(findings))
+        _, plain, _ = self.run_gate(*pair)
+        summary, output = self.paths()
+        with github_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
+            code, out, err = self.run_gate(*pair)
+        self.assertEqual((code, err), (1, ""))
+        self.assertTrue(out.startswith(plain), "the annotations follow the text report")
+        notes = out[len(plain):].splitlines()
+        self.assertEqual(len(notes), len(findings), notes)
+        decoded = []
+        for line in notes:
+            match = ANNOTATION.fullmatch(line)
+            self.assertIsNotNone(match, line)
+            assert match is not None
+            decoded.append((undo_escape(match.group(1), prop=True), undo_escape(match.group(2))))
+        self.assertEqual(decoded, findings)
+        unexpected = next(line for line in notes if "unexpected_task" in line)
+        self.assertTrue(unexpected.startswith("::error title=R2%3Aunexpected_task::"), unexpected)
+        self.assertIn("ta,sk:50%250Ax", unexpected)
+        self.assertTrue(output.read_text(encoding="utf-8").startswith("verdict=BLOCKED\nheadline="))
+        self.assertIn("**BLOCKED**", summary.read_text(encoding="utf-8"))
+
+    def test_annotations_go_to_stderr_when_stdout_is_json(self) -> None:
+        """With --format json stdout stays one JSON document; the annotations go to stderr, one a finding."""
+        pair = self.blocked_pair()
+        _, expected, _ = self.run_gate(*pair, "--format", "json")
+        with github_env(GITHUB_ACTIONS="true"):
+            code, out, err = self.run_gate(*pair, "--format", "json")
+        self.assertEqual((code, out), (1, expected))
+        lines = err.splitlines()
+        self.assertEqual(len(lines), len(json.loads(out)["findings"]))
+        self.assertTrue(all(ANNOTATION.fullmatch(line) for line in lines), lines)
+
+    def test_the_escaping_rules(self) -> None:
+        """github_escape: % first, then CR and LF; a property also escapes : and ,."""
+        self.assertEqual(gate.github_escape("50%0A: a,b\r\nc"), "50%250A: a,b%0D%0Ac")
+        self.assertEqual(gate.github_escape("R2:x,y%\n", prop=True), "R2%3Ax%2Cy%25%0A")
+        for text in ("50%0A: a,b\r\nc", "%25%3A%2C", "plain"):
+            self.assertEqual(undo_escape(gate.github_escape(text)), text)
+            self.assertEqual(undo_escape(gate.github_escape(text, prop=True), prop=True), text)
+
+    def test_nothing_is_written_outside_github_mode(self) -> None:
+        """Without GITHUB_ACTIONS=true and without --github the files named by the variables are not touched and no
+        annotation is printed; --github alone turns the mode on."""
+        pair = self.blocked_pair()
+        summary, output = self.paths()
+        for actions in (None, "false"):
+            with self.subTest(GITHUB_ACTIONS=actions):
+                extra = {} if actions is None else {"GITHUB_ACTIONS": actions}
+                with github_env(GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output), **extra):
+                    code, out, err = self.run_gate(*pair)
+                self.assertEqual(code, 1)
+                self.assertNotIn("::error", out + err)
+                self.assertFalse(summary.exists() or output.exists())
+        with github_env(GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
+            code, out, _ = self.run_gate(*pair, "--github")
+        self.assertEqual(code, 1)
+        self.assertIn("::error title=R2%3Aunexpected_task::", out)
+        self.assertTrue(summary.exists() and output.exists())
+
+    def test_an_input_error_is_annotated_too(self) -> None:
+        """Exit 2 in GitHub mode: the error line, then `::error title=gate.py::` with the same message, on stderr;
+        no summary and no outputs, since there is no verdict."""
+        summary, output = self.paths()
+        missing = str(self.dir / "missing.json")
+        with github_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
+            code, out, err = self.run_gate("--manifest", missing, "--runs", str(self.r))
+        self.assertEqual((code, out), (2, ""))
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 2, err)
+        self.assertTrue(lines[0].startswith("gate.py: error: "), lines)
+        message = lines[0][len("gate.py: error: "):]
+        self.assertIn(missing, message)
+        self.assertEqual(lines[1], f"::error title=gate.py::{gate.github_escape(message)}")
+        self.assertFalse(summary.exists() or output.exists())
+
+
+class OutputFiles(ExampleCase):
+    """--output FORMAT=PATH: every kind written from the same run, parsed, and refused where it would clobber."""
+
+    def test_every_kind_is_written_from_the_same_run(self) -> None:
+        """One run writes all six kinds; text, json, markdown and svg are byte for byte what --format prints, JSON's
+        top-level keys are the report's, the SVGs parse, and stdout is still the text report."""
+        kinds = ("text", "json", "markdown", "svg", "badge", "shields")
+        paths = {kind: self.dir / f"out-{kind}" for kind in kinds}
+        specs = [arg for kind in kinds for arg in ("--output", f"{kind}={paths[kind]}")]
+        code, out, err = self.run_gate(*self.pair, *specs)
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(out, self.run_gate(*self.pair)[1])
+        for kind in ("text", "json", "markdown", "svg"):
+            with self.subTest(kind=kind):
+                self.assertEqual(paths[kind].read_text(encoding="utf-8"), self.run_gate(*self.pair, "--format", kind)[1])
+        report = json.loads(paths["json"].read_text(encoding="utf-8"))
+        self.assertEqual(list(report), list(json.loads(self.run_gate(*self.pair, "--format", "json")[1])))
+        self.assertEqual(report["verdict"], "PUBLISHABLE")
+        assert_safe_svg(self, paths["svg"].read_text(encoding="utf-8"))
+        badge = assert_safe_svg(self, paths["badge"].read_text(encoding="utf-8"))
+        self.assertEqual([t.text for t in badge.iter(f"{SVG_NS}text")], ["benchgate", EXAMPLE_BADGE])
+        self.assertEqual(badge.findall(f"{SVG_NS}rect")[1].get("fill"), "#4c1")
+        shields = json.loads(paths["shields"].read_text(encoding="utf-8"))
+        self.assertEqual(shields, {"schemaVersion": 1, "label": "benchgate", "message": EXAMPLE_BADGE,
+                                   "color": "brightgreen"})
+
+    def test_a_blocked_badge_says_blocked_in_red(self) -> None:
+        """A BLOCKED ledger (the example with the scoreable-only rate as its claim): BLOCKED on red, in both forms."""
+        badge, shields = self.dir / "badge.svg", self.dir / "shields.json"
+        code, _, _ = self.run_gate(*self.pair, "--claim", "78.4%", "--output", f"badge={badge}",
+                                   "--output", f"shields={shields}")
+        self.assertEqual(code, 1)
+        root = ET.fromstring(badge.read_text(encoding="utf-8"))
+        self.assertEqual([t.text for t in root.iter(f"{SVG_NS}text")], ["benchgate", "BLOCKED"])
+        self.assertEqual(root.findall(f"{SVG_NS}rect")[1].get("fill"), "#e05d44")
+        self.assertEqual(json.loads(shields.read_text(encoding="utf-8"))["message"], "BLOCKED")
+        self.assertEqual(json.loads(shields.read_text(encoding="utf-8"))["color"], "red")
+
+    def test_the_shipped_badge_is_the_tools(self) -> None:
+        """examples/badge.svg, shown in the README, is what --output badge= writes for the shipped example today."""
+        badge = self.dir / "badge.svg"
+        self.run_gate(*self.pair, "--output", f"badge={badge}")
+        self.assertEqual((ROOT / "examples" / "badge.svg").read_text(encoding="utf-8"), badge.read_text(encoding="utf-8"))
+
+    def assertRefused(self, argv: tuple[str, ...], *fragments: str) -> str:
+        code, out, err = self.run_gate(*argv)
+        self.assertEqual((code, out), (2, ""), err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertNotIn("Traceback", err)
+        for fragment in fragments:
+            self.assertIn(fragment, err)
+        return err
+
+    def test_an_output_over_an_input_or_another_output_is_refused(self) -> None:
+        """PATH naming the manifest or the runs file (also through a symlink), or two outputs on one path: exit 2,
+        the inputs keep their bytes, and no output of the command is written."""
+        before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (self.m, self.r)}
+        (self.dir / "link.jsonl").symlink_to(self.r)
+        fresh = self.dir / "fresh.svg"
+        for target in (self.m, self.r, self.dir / "link.jsonl"):
+            with self.subTest(target=target.name):
+                self.assertRefused((*self.pair, "--output", f"svg={fresh}", "--output", f"json={target}"),
+                                   "also an input")
+                self.assertFalse(fresh.exists())
+        self.assertEqual({p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (self.m, self.r)}, before)
+        same = self.dir / "same.json"
+        self.assertRefused((*self.pair, "--output", f"json={same}", "--output", f"markdown={self.dir / '.' / 'same.json'}"),
+                           "the same file")
+        self.assertFalse(same.exists())
+
+    def test_an_unknown_format_is_refused_with_did_you_mean(self) -> None:
+        """--output jsn=PATH: exit 2 naming the kinds and the nearest one; a spec without = is refused too."""
+        target = self.dir / "x.json"
+        self.assertRefused((*self.pair, "--output", f"jsn={target}"), "unknown output format 'jsn'", "did you mean 'json'")
+        self.assertRefused((*self.pair, "--output", f"bagde={target}"), "did you mean 'badge'")
+        self.assertRefused((*self.pair, "--output", "json"), "FORMAT=PATH")
+        self.assertFalse(target.exists())
+
+    def test_compare_writes_its_json_and_refuses_a_badge(self) -> None:
+        """compare --output json= is its --format json byte for byte; badge and shields are check's alone."""
+        folder = ROOT / "examples" / "compare"
+        pair = ("compare", "--manifest", str(folder / "a.manifest.json"), "--runs", str(folder / "a.jsonl"),
+                "--against-manifest", str(folder / "b.manifest.json"), "--against-runs", str(folder / "b.jsonl"))
+        target = self.dir / "compare.json"
+        code, _, err = self.run_gate(*pair, "--output", f"json={target}")
+        self.assertIn(code, (0, 1), err)
+        self.assertEqual(target.read_text(encoding="utf-8"), self.run_gate(*pair, "--format", "json")[1])
+        self.assertRefused((*pair, "--output", f"badge={self.dir / 'b.svg'}"), "compare writes text, json, markdown, svg")
+        self.assertFalse((self.dir / "b.svg").exists())
+
+
+@unittest.skipIf(shutil.which("make") is None, "make is not installed")
+class MakeTargets(unittest.TestCase):
+    """The Makefile: help (the default goal) lists the targets; gate passes CLAIM as --claim."""
+
+    @staticmethod
+    def make(*argv: str) -> subprocess.CompletedProcess[str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "MAKE", "CLAIM"))}
+        env["PYTHON"] = sys.executable
+        return subprocess.run(["make", "--no-print-directory", "-C", str(ROOT), *argv], env=env, capture_output=True,
+                              text=True, timeout=120, check=False)
+
+    def test_help_lists_every_documented_target(self) -> None:
+        """`make` and `make help` print the same list, one line per target with a ## comment, with its comment."""
+        documented = re.findall(r"^([A-Za-z0-9_.-]+):[^\n]*?##\s*(.+)$", (ROOT / "Makefile").read_text(), re.MULTILINE)
+        self.assertGreaterEqual(len(documented), 10)
+        self.assertIn("help", dict(documented))
+        listed = self.make("help")
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        for target, comment in documented:
+            with self.subTest(target=target):
+                self.assertRegex(listed.stdout, rf"(?m)^  {re.escape(target)} +{re.escape(comment.strip())}$")
+        self.assertEqual(self.make().stdout, listed.stdout, "help is the default goal")
+
+    def test_gate_passes_the_claim(self) -> None:
+        """make gate CLAIM=78.4% fails (the scoreable-only rate, not the headline 29/40 = 72.5%); CLAIM=72.5% passes."""
+        wrong = self.make("gate", "CLAIM=78.4%")
+        self.assertNotEqual(wrong.returncode, 0)
+        self.assertIn("claim_is_secondary", wrong.stdout)
+        right = self.make("gate", "CLAIM=72.5%")
+        self.assertEqual(right.returncode, 0, right.stderr)
+        self.assertIn("verdict     : PUBLISHABLE", right.stdout)
+        self.assertNotIn("claim check : 78.4%", right.stdout)
+
+
+def action_step(text: str, step_id: str) -> tuple[dict[str, str], str]:
+    """The env mapping and the run: script of the step with this id in action.yml, read by indentation (the
+    standard library has no YAML reader): the step starts at `- id: <id>`, its keys are indented under it, and a
+    `run: |` block is every following line indented deeper than `run:`."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if re.fullmatch(rf"\s*- id: {re.escape(step_id)}", line))
+    key_indent = lines[start].index("id:")
+    env: dict[str, str] = {}
+    script: list[str] = []
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        indent = len(line) - len(line.lstrip())
+        if line.strip() and indent < key_indent:
+            break  # the next step, or the end of the steps
+        if line.strip() == "env:":
+            i += 1
+            while i < len(lines) and (len(lines[i]) - len(lines[i].lstrip()) > key_indent or not lines[i].strip()):
+                name, _, value = lines[i].strip().partition(": ")
+                if name:
+                    env[name] = value
+                i += 1
+            continue
+        if line.strip() == "run: |":
+            i += 1
+            while i < len(lines) and (len(lines[i]) - len(lines[i].lstrip()) > key_indent or not lines[i].strip()):
+                script.append(lines[i])
+                i += 1
+            continue
+        i += 1
+    block = list(script)
+    while block and not block[-1].strip():
+        block.pop()
+    margin = min(len(line) - len(line.lstrip()) for line in block if line.strip())
+    return env, "\n".join(line[margin:] for line in block) + "\n"
+
+
+def action_inputs(text: str) -> dict[str, dict[str, str]]:
+    """Each input of action.yml and its keys (description, required, default), read by indentation."""
+    section = text[text.index("\ninputs:\n") + 1:]
+    section = section[:re.search(r"\n\S", section[1:]).end()]  # type: ignore[union-attr]
+    inputs: dict[str, dict[str, str]] = {}
+    current = ""
+    for line in section.splitlines()[1:]:
+        if re.fullmatch(r"  [a-z_]+:", line):
+            current = line.strip()[:-1]
+            inputs[current] = {}
+        elif line.startswith("    ") and ":" in line:
+            key, _, value = line.strip().partition(": ")
+            inputs[current][key] = value.strip('"')
+    return inputs
+
+
+class CompositeAction(GateCase):
+    """action.yml's gate step, run with bash the way GitHub runs a composite step (`bash --noprofile --norc -eo
+    pipefail`), in a workspace holding the example, with the variables GitHub sets.
+
+    How the ${{ }} expressions are substituted: the step passes each input to its script as an environment variable
+    (`INPUT_MANIFEST: ${{ inputs.manifest }}`, …), so the test reads that env mapping and gives each variable the
+    value the workflow's `with:` would give that input, or the input's default. The script itself holds no
+    expression at all (checked below), so nothing else is substituted."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.text = (ROOT / "action.yml").read_text(encoding="utf-8")
+        self.env_map, self.script = action_step(self.text, "gate")
+        self.inputs = action_inputs(self.text)
+        self.workspace = self.dir / "workspace"
+        self.workspace.mkdir()
+        for name in ("bench.manifest.json", "runs.jsonl"):
+            shutil.copy(ROOT / name, self.workspace / name)
+
+    def run_step(self, **given: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+        env = python_shim(self.dir)
+        for name, value in self.env_map.items():
+            match = re.fullmatch(r"\$\{\{ inputs\.([a-z_]+) \}\}", value)
+            self.assertIsNotNone(match, f"{name}: {value}")
+            assert match is not None
+            env[name] = given.get(match.group(1), self.inputs[match.group(1)].get("default", ""))
+        output, summary = self.dir / "github_output", self.dir / "step_summary"
+        output.write_text("")
+        summary.write_text("")
+        env.update(GITHUB_ACTIONS="true", GITHUB_ACTION_PATH=str(ROOT), GITHUB_OUTPUT=str(output),
+                   GITHUB_STEP_SUMMARY=str(summary), GITHUB_WORKSPACE=str(self.workspace))
+        script = self.dir / "step.sh"
+        script.write_text(self.script, encoding="utf-8")
+        done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=self.workspace,
+                              env=env, capture_output=True, text=True, timeout=120, check=False)
+        outputs = dict(line.split("=", 1) for line in output.read_text(encoding="utf-8").splitlines())
+        return done, outputs, summary.read_text(encoding="utf-8")
+
+    def test_the_declared_inputs_and_outputs(self) -> None:
+        """manifest and runs are required; claim, confidence (0.95) and args are optional; the outputs read the gate
+        step's outputs; every input reaches the script through env, and the script holds no ${{ }} expression."""
+        self.assertEqual(self.inputs["manifest"]["required"], "true")
+        self.assertEqual(self.inputs["runs"]["required"], "true")
+        for name in ("claim", "confidence", "args"):
+            self.assertEqual(self.inputs[name]["required"], "false")
+        self.assertEqual(self.inputs["confidence"]["default"], "0.95")
+        self.assertIn("using: composite", self.text)
+        for name in ("verdict", "headline"):
+            self.assertRegex(self.text, rf"\n  {name}:\n(    .*\n)*?    value: \$\{{\{{ steps\.gate\.outputs\.{name} \}}\}}\n")
+        self.assertEqual(sorted(re.findall(r"inputs\.([a-z_]+)", " ".join(self.env_map.values()))), sorted(self.inputs))
+        self.assertNotIn("${{", self.script)
+        self.assertIn('python3 "$GITHUB_ACTION_PATH/gate.py" check', self.script)
+        self.assertIn("--github", self.script)
+
+    def test_the_shipped_example_passes_and_a_wrong_claim_fails_the_job(self) -> None:
+        """The example: exit 0, verdict=PUBLISHABLE and its headline as step outputs, the card in the summary. With
+        claim 78.4%: exit 1 (the job fails), verdict=BLOCKED and an ::error:: annotation. args reach gate.py."""
+        done, outputs, summary = self.run_step(manifest="bench.manifest.json", runs="runs.jsonl",
+                                               args="--output badge=badge.svg  --output shields=shields.json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(outputs, {"verdict": "PUBLISHABLE", "headline": EXAMPLE_HEADLINE})
+        self.assertTrue(summary.startswith("### benchgate: agent-x-mini-2026-10-16 is **PUBLISHABLE**"), summary)
+        self.assertIn(EXAMPLE_BADGE, (self.workspace / "badge.svg").read_text(encoding="utf-8"))
+        self.assertTrue((self.workspace / "shields.json").exists())
+        done, outputs, _ = self.run_step(manifest="bench.manifest.json", runs="runs.jsonl", claim="78.4%",
+                                         confidence="0.9")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual(outputs["verdict"], "BLOCKED")
+        self.assertIn("90% CI", done.stdout)
+        self.assertIn("::error title=claim_is_secondary::78.4%25 is the scoreable-only rate", done.stdout)
+
+
+class DidYouMean(ExampleCase):
+    """A misspelt command or option: exit 2, one line naming the nearest real one; unique abbreviations still work."""
+
+    def test_a_misspelt_command(self) -> None:
+        """`chek` names `check`."""
+        self.assertInputError(self.run_gate("chek", *self.pair), "unknown command 'chek'", "did you mean 'check'")
+
+    def test_a_misspelt_option(self) -> None:
+        """`--manfest` names `--manifest`, before argparse could call --manifest missing instead."""
+        self.assertInputError(self.run_gate("check", "--manfest", str(self.m), "--runs", str(self.r)),
+                              "unknown option '--manfest'", "did you mean '--manifest'")
+        self.assertInputError(self.run_gate("--manfest", str(self.m), "--runs", str(self.r)), "did you mean '--manifest'")
+
+    def test_a_unique_abbreviation_still_works(self) -> None:
+        """`--conf 0.9` is --confidence 0.9."""
+        code, out, err = self.run_gate(*self.pair, "--conf", "0.9")
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("pass_rate   : 29/40 = 0.725  90% CI [0.597, 0.824]", out)
+
+
+class InstalledName(GateCase):
+    """Installed by pip, the command is `benchgate`: usage, examples and errors say so."""
+
+    def main_as(self, argv0: str, *argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with mock.patch.object(sys, "argv", [argv0, *argv]), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            code = gate.main()
+        return code, out.getvalue(), err.getvalue()
+
+    def test_help_and_examples_say_benchgate(self) -> None:
+        """`benchgate --help` and `benchgate check --help` say `usage: benchgate` and `benchgate check ...`."""
+        code, out, _ = self.main_as("/x/bin/benchgate", "--help")
+        self.assertEqual(code, 0)
+        self.assertTrue(out.startswith("usage: benchgate "), out)
+        code, out, _ = self.main_as("/x/bin/benchgate", "check", "--help")
+        self.assertEqual(code, 0)
+        self.assertTrue(out.startswith("usage: benchgate check "), out)
+        self.assertIn("  benchgate check --manifest bench.manifest.json --runs runs.jsonl", out)
+        self.assertNotIn("gate.py", out)
+        code, out, _ = self.main_as("/x/gate.py", "check", "--help")
+        self.assertTrue(out.startswith("usage: gate.py check "), out)
+        self.assertIn("  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl", out)
+
+    def test_errors_say_benchgate(self) -> None:
+        """An error line starts `benchgate: error:`, and in GitHub mode its annotation's title is benchgate."""
+        code, out, err = self.main_as("/x/bin/benchgate", "chek")
+        self.assertEqual((code, out), (2, ""))
+        self.assertTrue(err.startswith("benchgate: error: unknown command 'chek' (did you mean 'check'?)"), err)
+        self.assertEqual(len(err.splitlines()), 1)
+        with github_env(GITHUB_ACTIONS="true"):
+            _, _, err = self.main_as("/x/bin/benchgate", "chek")
+        self.assertTrue(err.splitlines()[1].startswith("::error title=benchgate::unknown command 'chek'"), err)
+
+    def test_the_script_run_under_the_installed_name(self) -> None:
+        """A real process as pip's console script starts it: argv[0] ends in benchgate, then
+        `from gate import main; sys.exit(main())`."""
+        with tempfile.TemporaryDirectory() as folder:
+            code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); sys.argv = [sys.argv[1] + '/bin/benchgate', 'chek']; "
+                    "from gate import main; sys.exit(main())")
+            done = subprocess.run([sys.executable, "-c", code, folder], capture_output=True, text=True, timeout=120,
+                                  check=False, env=python_shim(Path(folder)))
+        self.assertEqual(done.returncode, 2)
+        self.assertEqual(done.stdout, "")
+        self.assertTrue(done.stderr.startswith("benchgate: error: unknown command 'chek'"), done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
