@@ -221,3 +221,127 @@ class ImportSectionOutputs(GateCase):
             self.assertIn(f"`{gate.IMPORTERS[fmt].no_edit}`", section)
             self.assertIn(f"`{gate.IMPORTERS[fmt].known_fix}`", section)
         self.assertIn(f"`{gate.IMPORTERS['swebench'].known_fix}`", section)
+
+
+def sh_commands(text: str) -> list[tuple[str, str, str | None]]:
+    """Every command of the README's ```sh blocks, in order, as (the line as pasted, its key, the output shown).
+
+    The key is the command without its trailing `  # comment`, continuation lines joined. In a block with `$ `
+    prompts the lines after a command, up to the next prompt, are its shown output; a block without prompts shows
+    none (None). A block whose first line is `# NAME.sh` is a script shown whole: its key is that line."""
+    commands: list[tuple[str, str, str | None]] = []
+    for block in re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE):
+        lines = block.splitlines()
+        if lines and re.fullmatch(r"# \S+\.sh", lines[0]):
+            commands.append((block, lines[0], None))
+            continue
+        if any(line.startswith("$ ") for line in lines):
+            shown: list[tuple[str, list[str]]] = []
+            for line in lines:
+                if line.startswith("$ "):
+                    shown.append((line[2:], []))
+                else:
+                    shown[-1][1].append(line)
+            commands += [(raw, _key(raw), "".join(f"{line}\n" for line in out)) for raw, out in shown]
+            continue
+        pasted = ""
+        for line in lines:
+            if not pasted and (not line.strip() or line.startswith("#")):
+                continue
+            pasted += line + "\n"
+            if not line.endswith("\\"):
+                commands.append((pasted.rstrip("\n"), _key(pasted), None))
+                pasted = ""
+    return commands
+
+
+def _key(pasted: str) -> str:
+    joined = re.sub(r"\s*\\\n\s*", " ", pasted.strip())
+    return re.sub(r"\s{2,}#.*$", "", joined)
+
+
+class ShellCommands(GateCase):
+    """Every command in the README's ```sh blocks is run here as pasted, in a copy of the repository, or is named
+    below with the reason it is not; a new command fails the first test until it is given one or the other."""
+
+    # The commands run, in README order, and the exit code each must give.
+    RUN = {
+        "python3 gate.py --manifest bench.manifest.json --runs runs.jsonl": 0,
+        "python3 gate.py digest --runs runs.jsonl": 0,
+        "python3 gate.py freeze examples/card/tasks.json my-card.json": 0,
+        "python3 gate.py verify examples/card/tasks.json examples/card/card.json": 0,
+        "python3 gate.py --manifest examples/card/bench.manifest.json --runs examples/card/runs.jsonl": 0,
+        "python3 gate.py compare --manifest examples/compare/a.manifest.json --runs examples/compare/a.jsonl "
+        "--against-manifest examples/compare/b.manifest.json --against-runs examples/compare/b.jsonl": 0,
+        "python3 gate.py rank --list examples/rank/systems.json": 0,
+        "python3 gate.py plan --baseline 0.7 --detect 0.05 --discordance 0.2 --samples 5": 0,
+        "GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=summary.md GITHUB_OUTPUT=output.txt python3 gate.py "
+        "--manifest bench.manifest.json --runs runs.jsonl > /dev/null": 0,
+        "cat output.txt": 0,
+        "cat summary.md": 0,
+        "GITHUB_ACTIONS=true python3 gate.py --manifest bench.manifest.json --runs runs.jsonl --claim 78.4% "
+        "| tail -n 3": 0,
+        "python3 gate.py --manifest bench.manifest.json --runs runs.jsonl --output badge=examples/badge.svg "
+        "--output shields=benchgate.json > /dev/null": 0,
+        "cat benchgate.json": 0,
+    }
+    # The commands not run, each with its reason.
+    NOT_RUN = {
+        "python3 -m unittest": "the suite this test belongs to",
+        "python3 gate.py digest --ids task_ids.txt": "task_ids.txt stands for the reader's ID list; none is shipped",
+        "python3 gate.py rank --manifest a.json --runs a.jsonl --manifest b.json --runs b.jsonl --manifest c.json "
+        "--runs c.jsonl": "a.json … c.jsonl stand for the reader's ledgers",
+        "pip install . && benchgate --manifest bench.manifest.json --runs runs.jsonl":
+            ".ci/run installs the package into a throwaway venv and runs exactly this",
+        "# table.sh": "it reads shared/realdata's harness files, which the repository does not hold "
+                      "(tests/test_import_real_files.py checks the same figures on the fixtures)",
+    }
+    # Import commands name the reader's harness output (FILE..., runs/…, logs/…): none of those paths is shipped.
+    # The Import section's shown outputs are re-run on the fixtures by ImportSectionOutputs.
+    NOT_RUN_IMPORT = re.compile(r"python3 gate\.py import \S+ ")
+
+    def commands(self) -> list[tuple[str, str, str | None]]:
+        return sh_commands((ROOT / "README.md").read_text(encoding="utf-8"))
+
+    def test_every_command_is_run_or_has_a_reason(self) -> None:
+        """Each ```sh command is in RUN or NOT_RUN (or is an import of the reader's files), and each entry of RUN and
+        NOT_RUN is still in the README."""
+        keys = [key for _, key, _ in self.commands()]
+        unclassified = [k for k in keys if k not in self.RUN and k not in self.NOT_RUN and not self.NOT_RUN_IMPORT.match(k)]
+        self.assertEqual(unclassified, [], "a README command neither run by ShellCommands nor given a reason in NOT_RUN")
+        self.assertEqual([k for k in [*self.RUN, *self.NOT_RUN] if k not in keys], [], "stale entries")
+        self.assertEqual([k for k in keys if k in self.RUN], list(self.RUN), "RUN lists the commands in README order")
+
+    def test_the_commands_run_as_pasted(self) -> None:
+        """Run in README order in a fresh copy of the repository (gate.py, the example, examples/), with `python3` the
+        interpreter running the tests and no GITHUB_* variable of this machine: each gives its exit code and, where
+        the README shows the output, exactly that output. The freeze writes the shipped card's bytes, and the badge
+        command rewrites examples/badge.svg with the bytes committed."""
+        import os
+        import shutil
+        import subprocess
+
+        copy = self.dir / "repo"
+        copy.mkdir()
+        for name in ("gate.py", "bench.manifest.json", "runs.jsonl"):
+            shutil.copy(ROOT / name, copy / name)
+        shutil.copytree(ROOT / "examples", copy / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+        shim = self.dir / "bin"
+        shim.mkdir()
+        (shim / "python3").symlink_to(sys.executable)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+        env["PATH"] = f"{shim}{os.pathsep}{env.get('PATH', '')}"
+        ran = []
+        for pasted, key, shown in self.commands():
+            if key not in self.RUN:
+                continue
+            ran.append(key)
+            with self.subTest(command=key):
+                done = subprocess.run(["/bin/sh", "-c", pasted], cwd=copy, env=env, capture_output=True, text=True,
+                                      timeout=120, check=False)
+                self.assertEqual(done.returncode, self.RUN[key], done.stderr)
+                if shown is not None:
+                    self.assertEqual(done.stdout, shown)
+        self.assertEqual(ran, list(self.RUN))
+        self.assertEqual((copy / "my-card.json").read_bytes(), (ROOT / "examples" / "card" / "card.json").read_bytes())
+        self.assertEqual((copy / "examples" / "badge.svg").read_bytes(), (ROOT / "examples" / "badge.svg").read_bytes())
