@@ -352,7 +352,8 @@ def action_step(text: str, step_id: str) -> tuple[dict[str, str], str]:
 def action_inputs(text: str) -> dict[str, dict[str, str]]:
     """Each input of action.yml and its keys (description, required, default), read by indentation."""
     section = text[text.index("\ninputs:\n") + 1:]
-    section = section[:re.search(r"\n\S", section[1:]).end()]  # type: ignore[union-attr]
+    end = re.search(r"\n\S", section)
+    section = section[:end.start() + 1] if end else section
     inputs: dict[str, dict[str, str]] = {}
     current = ""
     for line in section.splitlines()[1:]:
@@ -435,6 +436,44 @@ class CompositeAction(GateCase):
         self.assertEqual(outputs["verdict"], "BLOCKED")
         self.assertIn("90% CI", done.stdout)
         self.assertIn("::error title=claim_is_secondary::78.4%25 is the scoreable-only rate", done.stdout)
+
+
+class PreCommitHook(GateCase):
+    """.pre-commit-hooks.yaml's benchgate hook, run the way pre-commit runs a `script` hook: its entry by its path in
+    the hook repository, with the args the README's config gives (pass_filenames is false, so nothing else)."""
+
+    def hook(self) -> dict[str, str]:
+        text = (ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8")
+        keys = dict(re.findall(r"(?m)^(?:- |  )([a-z_]+): (.*)$", text))
+        self.assertEqual(text.count("\n- id: "), 1, "one hook")
+        return keys
+
+    def test_the_hook_gates_the_pair_named_in_its_args(self) -> None:
+        """A script hook whose entry is executable; with the README's args it passes the shipped example, and with a
+        wrong claim it fails the commit (exit 1). Its files pattern, and the README's, match the pair and nothing else."""
+        hook = self.hook()
+        self.assertEqual((hook["id"], hook["language"], hook["pass_filenames"]), ("benchgate", "script", "false"))
+        entry = ROOT / hook["entry"]
+        self.assertTrue(os.access(entry, os.X_OK), f"{entry} must be executable: pre-commit runs it directly")
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        args = re.search(r"- id: benchgate\n\s+args: \[(.*)\]", readme)
+        self.assertIsNotNone(args)
+        assert args is not None
+        argv = [a.strip().strip('"') for a in args.group(1).split(",")]
+        patterns = [hook["files"], *re.findall(r"(?m)^ +files: (\S+)$", readme)]
+        self.assertEqual(len(patterns), 3, "the hook's pattern and the README's two configs")
+        for pattern in patterns:
+            with self.subTest(files=pattern):
+                for name in ("bench.manifest.json", "runs.jsonl"):
+                    self.assertRegex(name, pattern)
+                for name in ("gate.py", "runs.jsonl.bak", "other.manifest.json"):
+                    self.assertNotRegex(name, pattern)
+        env = python_shim(self.dir)
+        for extra, code in (((), 0), (("--claim", "78.4%"), 1)):
+            with self.subTest(extra=extra):
+                done = subprocess.run([str(entry), *argv, *extra], cwd=ROOT, env=env, capture_output=True, text=True,
+                                      timeout=120, check=False)
+                self.assertEqual(done.returncode, code, done.stderr)
 
 
 class DidYouMean(ExampleCase):
