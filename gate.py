@@ -395,6 +395,8 @@ def refuse_clobber(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
                                 "choose another output path")
         for other in outputs[index + 1:]:
             if _same_file(out, other):
+                if os.path.normpath(out) == os.path.normpath(other):
+                    raise GateError(f"{out}: named as two outputs, the same file: give each output its own path")
                 raise GateError(f"{out} and {other} are the same file: give each output its own path")
 
 
@@ -6409,6 +6411,24 @@ def _github_mode(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "github", False)) or os.environ.get("GITHUB_ACTIONS") == "true"
 
 
+def _github_asked(arguments: Sequence[str]) -> bool:
+    """GitHub mode before the arguments parse (for an error's annotation): the environment, or --github however
+    abbreviated."""
+    options = arguments[:list(arguments).index("--")] if "--" in arguments else arguments
+    return os.environ.get("GITHUB_ACTIONS") == "true" or any(len(a) > 3 and "--github".startswith(a) for a in options)
+
+
+def _appendable(variable: str) -> None:
+    """Before anything is written: the file a GitHub environment variable names can be appended to."""
+    target = os.environ.get(variable)
+    if target:
+        try:
+            with open(target, "a", encoding="utf-8"):
+                pass
+        except OSError as exc:
+            raise GateError(f"${variable} ({target}): cannot append: {exc.strerror or exc}") from None
+
+
 def _append_to(variable: str, text: str) -> None:
     """Append to the file a GitHub environment variable names (the step summary, the step outputs)."""
     target = os.environ.get(variable)
@@ -6430,11 +6450,15 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
         if kind not in renderers:
             raise GateError(f"--output {kind}=…: {args.command} writes {', '.join(renderers)}")
     refuse_clobber([path for _, path in outputs], list(inputs))
+    github = _github_mode(args)
+    if github:
+        for variable in ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"):
+            _appendable(variable)
     rendered = {kind: renderers[kind](result) for kind in {k for k, _ in outputs}}
     for kind, path in outputs:
         write_new_file(path, rendered[kind], force=True)
     text = renderers[args.format](result)
-    if _github_mode(args):
+    if github:
         _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
         _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n")
         notes = "".join(f"::error title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
@@ -6795,8 +6819,11 @@ def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -
         name = token.split("=", 1)[0]
         if not name.startswith("--") or name in sub._option_string_actions:
             continue
-        if len([option for option in known if option.startswith(name)]) == 1:
+        starting = [option for option in known if option.startswith(name)]
+        if len(starting) == 1:
             continue  # a unique abbreviation, which argparse accepts
+        if starting:
+            raise GateError(f"{first}: ambiguous option {name!r}: it could be {', '.join(starting)} (see {first} --help)")
         raise GateError(f"{first}: unknown option {name!r}{did_you_mean(name, known)} (see {first} --help)")
 
 
@@ -6884,7 +6911,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if spool is not None:
                 message = message.replace(str(Path(spool.name) / "stdin"), "-")
             print(f"{prog}: error: {visible(message)}", file=sys.stderr)
-            if "--github" in arguments or os.environ.get("GITHUB_ACTIONS") == "true":
+            if _github_asked(arguments):
                 print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)
         return 2
     return _write_report(text, code)

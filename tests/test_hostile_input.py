@@ -236,7 +236,7 @@ class NeverClobber(GateCase):
         self.assertEqual(source.read_bytes(), before)
         listing = sorted(p.name for p in self.dir.iterdir())
         self.assertInputError(self.run_gate("import", "terminal-bench", str(source), "-o", str(self.dir / "x.json"),
-                                            "--draft-manifest", str(self.dir / "x.json")), "are the same file")
+                                            "--draft-manifest", str(self.dir / "x.json")), "named as two outputs, the same file")
         self.assertEqual(sorted(p.name for p in self.dir.iterdir()), listing)
 
     def test_written_files_get_the_umask_permissions(self) -> None:
