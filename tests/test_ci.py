@@ -496,6 +496,36 @@ class DidYouMean(ExampleCase):
         self.assertIn("pass_rate   : 29/40 = 0.725  90% CI [0.597, 0.824]", out)
 
 
+class EdgesOfTheCommandLine(ExampleCase):
+    """What a reviewer of the CI mode found: each now says what it is."""
+
+    def test_an_ambiguous_prefix_names_its_candidates(self) -> None:
+        """`--c` could be --claim or --confidence: exit 2 naming both, not "unknown"."""
+        self.assertInputError(self.run_gate(*self.pair, "--c", "0.9"), "ambiguous option '--c'", "--claim, --confidence")
+
+    def test_an_abbreviated_github_flag_still_annotates_an_error(self) -> None:
+        """`--gith` with a missing manifest: the error line and its ::error:: annotation."""
+        with mock.patch.dict(os.environ, {}, clear=False):
+            os.environ.pop("GITHUB_ACTIONS", None)
+            code, out, err = self.run_gate("check", "--manifest", str(self.dir / "missing.json"), "--runs", str(self.r), "--gith")
+        self.assertEqual((code, out), (2, ""))
+        lines = err.splitlines()
+        self.assertEqual(len(lines), 2, err)
+        self.assertTrue(lines[1].startswith("::error title=gate.py::"), err)
+
+    def test_an_unwritable_github_file_writes_nothing(self) -> None:
+        """$GITHUB_OUTPUT in a missing folder: exit 2 before any --output file or the step summary is written."""
+        summary = self.dir / "summary.md"
+        env = {"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+               "GITHUB_OUTPUT": str(self.dir / "no-such-folder" / "out")}
+        with mock.patch.dict(os.environ, env):
+            code, out, err = self.run_gate(*self.pair, "--output", f"json={self.dir / 'report.json'}")
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("$GITHUB_OUTPUT", err)
+        self.assertFalse((self.dir / "report.json").exists())
+        self.assertFalse(summary.exists() and summary.read_text(encoding="utf-8"))
+
+
 class InstalledName(GateCase):
     """Installed by pip, the command is `benchgate`: usage, examples and errors say so."""
 
