@@ -45,6 +45,7 @@ if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter
     sys.exit(2)
 
 import argparse
+import functools
 import gc
 import hashlib
 import itertools
@@ -1633,6 +1634,7 @@ def _t_tail(t: float, df: float) -> float:
     return _t_split(t, df)[0]
 
 
+@functools.lru_cache(maxsize=4096)
 def t_for(confidence: float, df: float) -> float:
     """Two-sided Student t quantile: P(|T| <= t) = confidence (df may be fractional, as Satterthwaite's is).
 
@@ -1649,7 +1651,7 @@ def t_for(confidence: float, df: float) -> float:
         tail, centre = _t_split(t, df)
         return centre < target if small else tail > target
 
-    lo, hi = z_for(confidence), z_for(confidence)  # the t quantile is at least the normal one
+    lo, hi = z_for(confidence), max(z_for(confidence), 1e-300)  # the t quantile is at least the normal one
     while above(hi):
         hi *= 2.0
         if hi > 1e300:
@@ -1905,8 +1907,8 @@ def detectable_difference(n: float, discordance: float, confidence: float, power
     """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at this
     discordance (Connor 1987, solved for the difference); None when none is detectable (it would exceed
     the discordance, since |p12 − p21| <= p12 + p21)."""
-    if not 0 < discordance <= 1 or n <= 0:
-        return None
+    if not 0 < discordance <= 1 or n <= 0 or n * discordance < fewest_differing(1 - confidence):
+        return None  # too few tasks are expected to differ for any test to reach alpha
     za, zb = z_for(confidence), normal_quantile(power)
     if n < za * za:
         return None
@@ -1922,6 +1924,19 @@ class PairedTable(NamedTuple):
     n: float
     diff: float  # p_A − p_B
     discordance: float  # (b + c)/n: the share of pairs whose outcomes differ
+    differing: int = 0  # independent units (tasks, or clusters) on which A and B differ at all
+
+
+def fewest_differing(alpha: float) -> int:
+    """The fewest units that must differ before any test can reach alpha: a sign-flip test over G units whose
+    differences all point one way has p = 2^(1−G), which no exact test goes below (McNemar's conditional
+    test is this floor on a 2x2 table)."""
+    return max(1, math.floor(1 - math.log2(alpha)) + 1) if 0 < alpha < 1 else 1
+
+
+def paired_significant(p_value: float, differing: int, alpha: float) -> bool:
+    """The compare rule: p < alpha, and enough units differ for any test to reach alpha at all."""
+    return p_value < alpha and differing >= fewest_differing(alpha)
 
 
 def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clusters: Sequence[int], samples: int,
@@ -1941,25 +1956,28 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clust
     diff, psi = b_bar - c_bar, b_bar + c_bar
     units = tasks * samples
     groups: dict[int, list[float]] = {}
+    raw: dict[int, float] = {}
     for cluster, b, c in zip(clusters, b_t, c_t):
         groups.setdefault(cluster, []).append(b - c - diff)
+        raw[cluster] = raw.get(cluster, 0.0) + abs(b - c)
     count = len(groups)
+    differing = sum(1 for value in raw.values() if value > 0)
     g_eff = tasks * tasks / sum(len(v) ** 2 for v in groups.values())
     if samples == 1 and count == tasks:
-        return PairedTable(b_bar * tasks, c_bar * tasks, float(tasks), diff, psi)
+        return PairedTable(b_bar * tasks, c_bar * tasks, float(tasks), diff, psi, differing)
     spread = math.fsum(math.fsum(v) ** 2 for v in groups.values())
     lowest = g_eff if count < tasks else float(tasks)
-    if psi <= 0 or count < 2:
-        n_eff = lowest
+    if psi <= 0 or count < 2 or psi - diff * diff <= 1e-12 * psi:
+        n_eff = lowest  # every pair discordant one way: the pairs hold no variance, only the units' count does
     elif spread <= 0:
-        n_eff = float(units)
+        n_eff = float(units) if count == tasks else lowest  # clusters that agree exactly are still few
     else:
         variance = count / (count - 1) * spread / (tasks * tasks)
         n_eff = min(float(units), max(lowest, (psi - diff * diff) / variance))
     df = max(1.0, (g_eff if count < tasks else tasks) - 1.0)
     factor = (t_for(confidence, units - 1) / t_for(confidence, df)) ** 2 if units > 1 else 1.0
     n_star = n_eff * factor
-    return PairedTable(b_bar * n_star, c_bar * n_star, n_star, diff, psi)
+    return PairedTable(b_bar * n_star, c_bar * n_star, n_star, diff, psi, differing)
 
 
 # -- several systems: Cochran's Q, Holm's step-down, and the groups no test separates -------
@@ -2025,14 +2043,16 @@ def tasks_needed(baseline: float, detect: float, discordance: float | None, conf
     p1, p2 = baseline + detect, baseline
     independent = p1 * (1 - p2) + p2 * (1 - p1)
     psi = independent if discordance is None else discordance
-    if psi < detect * detect:
+    if detect > psi:
         raise GateError(f"plan: a discordance of {psi:g} cannot carry a difference of {detect:g}: "
-                        "|p_A − p_B| is at most the share of tasks whose outcomes differ")
+                        "|p_A − p_B| is at most the share of tasks whose outcomes differ (raise --discordance)")
     v1 = (psi - detect * detect) * (icc + (1 - icc) / samples)
     v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
     za, zb = z_for(confidence), normal_quantile(power)
     exact = (za * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / (detect * detect)
-    return math.ceil(exact - 1e-9), psi
+    # and enough tasks that the expected number that differ reaches what any test needs (fewest_differing)
+    floor = fewest_differing(1 - confidence) / psi
+    return math.ceil(max(exact, floor) - 1e-9), psi
 
 
 class SuitePlan(NamedTuple):
@@ -2054,9 +2074,12 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
                confidence: float) -> SuitePlan:
     """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for `samples` samples
     a task and for 1, 3, 5 and 10."""
-    for name, value, low, high in (("--baseline", baseline, 0.0, 1.0), ("--power", power, 0.0, 1.0)):
-        if not low < value < high:
-            raise GateError(f"plan: {name}: expected a number strictly between {low:g} and {high:g}, got {value!r}")
+    if not 0 < baseline < 1:
+        raise GateError(f"plan: --baseline: expected a pass rate strictly between 0 and 1, got {baseline!r}")
+    if not 0.5 <= power < 1:
+        raise GateError(f"plan: --power: expected a chance from 0.5 to below 1 (0.8 is usual), got {power!r}")
+    if detect < 0.001:
+        raise GateError(f"plan: --detect: expected a difference of at least 0.001 (a tenth of a point), got {detect!r}")
     if not 0 < detect <= 1 - baseline:
         raise GateError(f"plan: --detect: expected a difference above 0 that keeps baseline + detect <= 1 "
                         f"(at most {1 - baseline:g} over a baseline of {baseline:g}), got {detect!r}")
@@ -3680,8 +3703,33 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str]) -> tup
     values = [r.value for _, r in heads]
     centre = math.fsum(values) / len(values)
     spread = math.sqrt(math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1))
-    ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present))
+    findings.extend(_replicate_clusters(present))
+    # The bucket counts shown are the first run's (every run is gated in full); a rate of one run would read as the
+    # claim's, so the per-run rates (secondary, first try, strata, metrics, by cluster) are left out.
+    ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present), secondary=None,
+                            first_attempt=None, strata=(), metrics=(), clustered=None, pass_at_k=())
     return ledger, Replicates(tuple(heads), spread, design.df, design.effective), findings
+
+
+def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int, str | None]]]]) -> list[Finding]:
+    """A task names one cluster in every run, and either every run names clusters or none does."""
+    named = [any(cluster is not None for _, cluster in scores.values()) for _, _, scores in present]
+    if any(named) and not all(named):
+        bare = [rid for (rid, _, _), has in zip(present, named) if not has]
+        return [finding("cluster_incomplete", (
+            f"replicate run(s) {', '.join(bare)} name no cluster while the others do: name the cluster in every run, "
+            "or in none"))]
+    clusters: dict[str, str | None] = {}
+    conflicts = []
+    for rid, _, scores in present:
+        for tid, (_, cluster) in scores.items():
+            if clusters.setdefault(tid, cluster) != cluster:
+                conflicts.append(f"{visible(tid)} ({clusters[tid]} and {cluster} in {rid})")
+    if conflicts:
+        return [finding("cluster_conflict", (
+            f"{len(conflicts)} task(s) name different clusters in different replicate runs, first {conflicts[0]}: "
+            "a task belongs to one cluster"))]
+    return []
 
 
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
@@ -3751,7 +3799,7 @@ class Comparison(NamedTuple):
     z: float  # McNemar's statistic on the paired table: the score test the interval inverts
     p_value: float
     alpha: float
-    significant: bool
+    significant: bool | None  # None: not assessed, the comparison is BLOCKED
     detectable: float | None  # the planning figure: None when no difference is detectable
     clusters: int | None  # the clusters the analysis used, or None when tasks are the units
     findings: tuple[Finding, ...]
@@ -3839,14 +3887,20 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         only_a = sum(1 for x, y in zip(xs, ys) if x and not y)
         only_b = sum(1 for x, y in zip(xs, ys) if y and not x)
         table = (both, only_a, only_b, len(xs) - both - only_a - only_b)
-    paired = paired_effective([min(x, m) / m for x in xs], [min(y, m) / m for y in ys], clusters, m, confidence)
+    rates_a, rates_b = [min(x, m) / m for x in xs], [min(y, m) / m for y in ys]
+    paired = paired_effective(rates_a, rates_b, [-1 - i for i in range(len(xs))], m, confidence)
+    if by_cluster:  # the cluster analysis is for generalising: it may widen the task-level one, never narrow it
+        clustered = paired_effective(rates_a, rates_b, clusters, m, confidence)
+        paired = clustered if clustered.n <= paired.n else clustered._replace(
+            b=paired.b, c=paired.c, n=paired.n)
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
     z = mcnemar_z(paired.b, paired.c)
     p_value = normal_two_sided_p(z)
     alpha = 1 - confidence
     used = len(set(clusters)) if by_cluster else None
+    significant = None if findings else paired_significant(p_value, paired.differing, alpha)
     return Comparison(a=a, b=b, table=table, paired=paired, low=low, high=high, z=z, p_value=p_value, alpha=alpha,
-                      significant=p_value < alpha, detectable=detectable_difference(paired.n, paired.discordance, confidence),
+                      significant=significant, detectable=detectable_difference(paired.n, paired.discordance, confidence),
                       clusters=used, findings=tuple(findings))
 
 
@@ -3911,6 +3965,12 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     if len(systems) > MAX_RANKED:
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
     reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
+    seen: dict[str, int] = {}
+    for number, report in enumerate(reports, 1):
+        first = seen.setdefault(report.ledger.runs_sha256, number)
+        if first != number:
+            raise GateError(f"rank: systems {first} and {number} are the same runs file (sha256 "
+                            f"{report.ledger.runs_sha256[:12]}): a system listed twice would count its evidence twice")
     findings: list[Finding] = []
     for number, report in enumerate(reports, 1):
         findings.extend(prefixed(f"S{number}", report.findings))
@@ -3923,10 +3983,11 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     for i, j in itertools.combinations(range(len(reports)), 2):
         paired = paired_effective(columns[i], columns[j], singles, m, confidence)
         low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
-        raw.append((i, j, paired.diff, low, high, normal_two_sided_p(mcnemar_z(paired.b, paired.c))))
+        raw.append((i, j, paired.diff, low, high, normal_two_sided_p(mcnemar_z(paired.b, paired.c)), paired.differing))
     alpha = 1 - confidence
-    adjusted = holm([p for *_, p in raw])
-    pairs = tuple(RankedPair(i, j, d, lo, hi, p, ph, ph < alpha) for (i, j, d, lo, hi, p), ph in zip(raw, adjusted))
+    adjusted = holm([p for *_, p, _ in raw])
+    pairs = tuple(RankedPair(i, j, d, lo, hi, p, ph, paired_significant(ph, g, alpha))
+                  for (i, j, d, lo, hi, p, g), ph in zip(raw, adjusted))
     order = tuple(sorted(range(len(reports)), key=lambda k: (-reports[k].ledger.headline.value, k)))
     separated = {(p.first, p.second) for p in pairs if p.separated}
     groups = tuple(tuple(g) for g in letter_groups(order, separated))
@@ -4040,8 +4101,8 @@ def _text_rates(report: Report) -> list[str]:
         out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
                    + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to {max(values):.3f}")
         out.append(_label("") + f"the interval counts run-to-run variance as well as the tasks' (two-way layout, "
-                   f"Satterthwaite df {reps.df:.1f}); the entries, exits and other rates shown are run {reps.runs[0][0]}'s, "
-                   "and every run is gated in full (findings R<n>:)")
+                   f"Satterthwaite df {reps.df:.1f}); the entries and exits shown are run {reps.runs[0][0]}'s, every "
+                   "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run with its run_id")
     if led.clustered is not None:
         c = led.clustered
         out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] over {c.clusters} clusters "
@@ -4049,7 +4110,8 @@ def _text_rates(report: Report) -> list[str]:
                    "interval above is for this suite")
     scope = "scoreable attempts only" if samples else "scoreable tasks only"
     secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
-    out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
+    if reps is None:
+        out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
     if led.first_attempt is not None:
         out.append(_label("first try") + _rate_text(led.first_attempt, conf)
                    + f"  <- labelled: first attempt only, of a budget of {report.attempt_budget}")
@@ -4181,7 +4243,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "replicates": None if report.replicates is None else {
             "runs": [{"run_id": rid, "headline": rate_json(rate)} for rid, rate in report.replicates.runs],
             "between_run_sd": report.replicates.spread, "df": report.replicates.df,
-            "effective_n": report.replicates.effective},
+            "effective_n": report.replicates.effective, "ledger_shown": report.replicates.runs[0][0]},
         "headline_by_cluster": None if led.clustered is None else {
             **(rate_json(led.clustered.rate) or {}), "clusters": led.clustered.clusters,
             "effective_n": led.clustered.effective},
@@ -4255,6 +4317,8 @@ def render_markdown(report: Report) -> str:
            f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
            f"{led.entries} entries, {led.exits} exits"
            + (f"; a subset: {led.entries} of {m.subset[0]} tasks ({_md(m.subset[1])})." if m.subset else "."), "",
+           *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the buckets below are run "
+              f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
            "| bucket | tasks |", "|---|---:|"]
     for bucket in BUCKETS:
         extra = ""
@@ -4266,8 +4330,9 @@ def render_markdown(report: Report) -> str:
     if led.clustered is not None:
         out.append(f"| the headline by cluster ({led.clustered.clusters} clusters) | {_md_rate(led.clustered.rate)} |")
     for rid, rate in report.replicates.runs if report.replicates is not None else ():
-        out.append(f"| replicate run {_md(rid)} | {_md_rate(rate)} |")
-    out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
+        out.append(f"| replicate run {_md(rid)} (not the headline) | {_md_rate(rate)} |")
+    if report.replicates is None:
+        out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
     if led.first_attempt:
         out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
     for s in led.strata:
@@ -4388,9 +4453,14 @@ def render_report_svg(report: Report) -> str:
 
 
 def _points(x: float) -> str:
-    """A difference in percentage points, signed: -0.157 -> "-16"."""
-    value = round(x * 100)
-    return f"{value:+d}" if value else "0"
+    """A difference in percentage points, signed, to one decimal: -0.1573 -> "-15.7" (a bound of +0.001 is
+    "+0.1", never a "0" that reads as touching zero)."""
+    value = x * 100
+    return "0" if value == 0 else f"{value:+.1f}"
+
+
+def _plural(count: float, word: str) -> str:
+    return f"{count:g} {word}" if count == 1 else f"{count:g} {word}s"
 
 
 def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
@@ -4399,7 +4469,7 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     tasks = comp.a.manifest.task_count
     level = _pct(conf)[:-3]
     samples = f" x {comp.a.attempt_budget} samples" if comp.a.attempt_mode == "samples" and comp.a.attempt_budget > 1 else ""
-    units = f"{comp.clusters} clusters" if comp.clusters is not None else f"{tasks} tasks{samples}"
+    units = _plural(comp.clusters, "cluster") if comp.clusters is not None else f"{_plural(tasks, 'task')}{samples}"
     if comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
         basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({tasks} shared tasks; "
@@ -4411,10 +4481,18 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                  f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs; effective table "
                  f"of {paired.n:.1f} pairs (Kish, {'cluster-robust' if comp.clusters is not None else 'task-clustered'}, "
                  "Korn-Graubard)")
-    if comp.significant:
+    fewest = fewest_differing(comp.alpha)
+    if comp.significant is None:
+        reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
+    elif comp.significant:
         reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = {comp.p_value:.3g}); "
                    f"the data fit {_points(comp.low)} to {_points(comp.high)} points: a difference between these "
                    "runs, not a measure of how much it matters")
+    elif comp.p_value < comp.alpha:
+        reading = (f"not distinguishable at {level} confidence: A and B differ on only {_plural(paired.differing, 'unit')} "
+                   f"({'clusters' if comp.clusters is not None else 'tasks'}), and no test can reach alpha "
+                   f"{comp.alpha:.3g} on fewer than {fewest}; the data fit A - B from {_points(comp.low)} to "
+                   f"{_points(comp.high)} points")
     else:
         reading = (f"not distinguishable at {level} confidence: the data fit A - B from {_points(comp.low)} to "
                    f"{_points(comp.high)} points")
@@ -4440,7 +4518,8 @@ def render_compare_text(comp: Comparison) -> str:
         "(Tango 1998 score interval, paired)",
         _label("test") + f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (the score test Tango's interval "
         f"inverts; alpha {comp.alpha:.3g})",
-        _label("rule") + "significant when p < alpha, which is exactly when the interval excludes 0",
+        _label("rule") + f"significant when p < alpha (exactly when the interval excludes 0) and A and B differ on at "
+        f"least {fewest_differing(comp.alpha)} tasks or clusters (fewer cannot reach alpha by any test)",
         _label("reading") + reading,
         _label("planning") + plan,
         _label("verdict") + comp.verdict,
@@ -4478,8 +4557,11 @@ def render_compare_markdown(comp: Comparison) -> str:
     """A comparison in Markdown: the headlines, the paired table and the difference."""
     conf = comp.a.confidence
     basis, reading, plan = _compare_sentences(comp)
-    head = "significant on this suite and envelope" if comp.significant else "not distinguishable"
-    out = [f"### benchgate compare: **{comp.verdict}**, the difference is {head}", "",
+    level = _pct(conf)[:-3]
+    head = ("the comparison is not assessed" if comp.significant is None else
+            f"A - B is significant at {level} on this suite and envelope" if comp.significant else
+            f"A and B are not distinguishable at {level}")
+    out = [f"### benchgate compare: **{comp.verdict}**, {head}", "",
            f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
            f"| A {_md(comp.a.manifest.claim_id)} | {_md_rate(comp.a.ledger.headline)} |",
            f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", ""]
@@ -6231,7 +6313,8 @@ def _rank_summary(rank: Ranking) -> tuple[str, str]:
     """The omnibus line and the pairs line, shared by text and Markdown."""
     count = sum(p.separated for p in rank.pairs)
     omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
-               + ("the systems are not all alike" if rank.q_p < rank.alpha else "no evidence that any system differs"))
+               + ("the systems are not all alike" if rank.q_p < rank.alpha else
+                  f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
     pairs = (f"{count} of {len(rank.pairs)} pairs significant on this suite and envelope after Holm's correction "
              f"(alpha {rank.alpha:.3g}); systems sharing a letter are not distinguishable")
     return omnibus, pairs
@@ -6283,7 +6366,7 @@ def render_rank_markdown(rank: Ranking) -> str:
     """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold."""
     conf = rank.systems[0].confidence
     omnibus, pairs = _rank_summary(rank)
-    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems", "",
+    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at {_pct(conf)[:-3]}", "",
            f"| place | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---:|---|---|"]
     for place, index in enumerate(rank.order, 1):
         report = rank.systems[index]
@@ -6505,7 +6588,11 @@ def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
         for key in ("manifest", "runs"):
             if not isinstance(item[key], str) or not item[key] or "\0" in item[key]:
                 raise GateError(f"{where}.{key}: expected a path (a non-empty string)")
-        systems.append((path.parent / item["manifest"], path.parent / item["runs"]))
+        pair = (_inside(path.parent, item["manifest"], where, "manifest"), _inside(path.parent, item["runs"], where, "runs"))
+        for key, target in zip(("manifest", "runs"), pair):
+            if not target.is_file():
+                raise GateError(f"{where}.{key}: {item[key]!r} is not a file")
+        systems.append(pair)
     return systems
 
 

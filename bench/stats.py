@@ -44,7 +44,8 @@ def _log_binom(n: int, k: int, p: float) -> float:
 
 
 def _rejects_gate(b: int, c: int, alpha: float) -> bool:
-    return gate.normal_two_sided_p(gate.mcnemar_z(b, c)) < alpha
+    """The gate's own rule on a retry-mode table: McNemar's p < alpha, and at least fewest_differing tasks differ."""
+    return gate.paired_significant(gate.normal_two_sided_p(gate.mcnemar_z(b, c)), b + c, alpha)
 
 
 def _rejects_exact(b: int, c: int, alpha: float) -> bool:
@@ -73,7 +74,7 @@ def size_table(alpha: float) -> None:
     print("| tasks | the gate's rule: max size over psi (at psi) | retired exact McNemar: max size | size at psi 0.1, 0.2, 0.3, 0.5 (gate) |")
     print("|---:|---|---|---|")
     grid = [i / 2000 for i in range(1, 2001)]
-    for n in (40, 100):
+    for n in (6, 10, 20, 40, 100):
         gate_r, exact_r = conditional_power(n, 0.5, "gate", alpha), conditional_power(n, 0.5, "exact", alpha)
         sizes = [(averaged(n, psi, gate_r), psi) for psi in grid]
         exact_sizes = [averaged(n, psi, exact_r) for psi in grid]
@@ -147,7 +148,7 @@ def samples_size_table(reps: int) -> None:
             xs = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
             ys = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
             table = gate.paired_effective(xs, ys, list(range(tasks)), m, 0.95)
-            hits += gate.normal_two_sided_p(gate.mcnemar_z(table.b, table.c)) < 0.05
+            hits += gate.paired_significant(gate.normal_two_sided_p(gate.mcnemar_z(table.b, table.c)), table.differing, 0.05)
         print(f"| {tasks} x {m} | {mu} | {rho} | {hits / reps:.4f} |")
     print()
 

@@ -255,7 +255,8 @@ def paired_compare(counts_a: Sequence[int], counts_b: Sequence[int], m: int, clu
 
     Per-task rates x_t = c^A_t/m, y_t = c^B_t/m; b̄ = mean x(1 − y), c̄ = mean y(1 − x); D = b̄ − c̄,
     ψ = b̄ + c̄. Clusters g (each task its own unless given): V = G/(G − 1)·Σ_g(Σ_{t∈g}(d_t − D))²/T²,
-    G* = T²/Σ_g n_g²; n_eff = clamp((ψ − D²)/V, G*, T·m) (G* when ψ = 0 or G < 2, T·m when V = 0);
+    G* = T²/Σ_g n_g²; n_eff = clamp((ψ − D²)/V, G*, T·m) (G* when ψ = 0, ψ = D² or G < 2; when V = 0, T·m for
+    tasks and G* for clusters);
     n* = n_eff·(t_{Tm−1}/t_df)², df = max(1, G* − 1). Tango's interval and McNemar's p on the table n*(b̄, c̄).
     One sample a task and no clusters: the integer table. Returns (D, low, high, p, n*).
     """
@@ -278,10 +279,10 @@ def paired_compare(counts_a: Sequence[int], counts_b: Sequence[int], m: int, clu
         count = len(sums)
         g_star = Fraction(tasks * tasks, sum(n * n for n in sizes.values()))
         spread = sum(v * v for v in sums.values())
-        if psi == 0 or count < 2:
+        if psi == 0 or count < 2 or psi == diff * diff:  # no pair-level variance: every pair discordant one way
             n_eff = g_star
         elif spread == 0:
-            n_eff = Fraction(tasks * m)
+            n_eff = Fraction(tasks * m) if clusters is None else g_star  # clusters that agree exactly are still few
         else:
             variance = Fraction(count, count - 1) * spread / (tasks * tasks)
             n_eff = min(max((psi - diff * diff) / variance, g_star), Fraction(tasks * m))

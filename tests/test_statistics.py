@@ -784,11 +784,15 @@ class ConnorV2(V2Case):
                 self.assertRel((za * math.sqrt(psi) + zb * math.sqrt(psi - got * got)) ** 2 / (got * got), row["n"])
 
     def test_no_detectable_difference_outside_the_domain(self) -> None:
-        """None when n < z_a^2 (3 tasks at 95%), or the discordance is 0, negative or above 1, or n <= 0."""
-        for n, psi in ((3, 0.5), (100, 0.0), (100, -0.1), (100, 1.5), (0, 0.5), (-5, 0.5)):
+        """None when n < z_a^2 (3 tasks at 95%), when fewer than 6 tasks are expected to differ (no test reaches
+        alpha 0.05 on fewer: n·psi < 6), or the discordance is 0, negative or above 1, or n <= 0."""
+        for n, psi in ((3, 0.5), (100, 0.0), (100, -0.1), (100, 1.5), (0, 0.5), (-5, 0.5), (4, 1.0), (11, 0.5)):
             with self.subTest(n=n, psi=psi):
                 self.assertIsNone(gate.detectable_difference(n, psi, 0.95, 0.8))
-        self.assertIsNotNone(gate.detectable_difference(4, 1.0, 0.95, 0.8))
+        self.assertIsNotNone(gate.detectable_difference(6, 1.0, 0.95, 0.8))
+        self.assertIsNotNone(gate.detectable_difference(30, 0.5, 0.95, 0.8))
+        self.assertEqual(gate.fewest_differing(0.05), 6)  # 2^(1-5) = 0.0625 >= 0.05 > 2^(1-6)
+        self.assertEqual(gate.fewest_differing(0.01), 8)
 
 
 class PlanV2(V2Case):

@@ -579,7 +579,7 @@ def block_samples_compare() -> dict:
             V = None
         else:
             V = sum((v - D) ** 2 for v in d) / (T * (T - 1))
-            neff = Fraction(T) if psi == 0 else Fraction(Nn) if V == 0 else min(Fraction(Nn), max(Fraction(T), (psi - D * D) / V))
+            neff = Fraction(T) if psi == 0 or psi == D * D else Fraction(Nn) if V == 0 else min(Fraction(Nn), max(Fraction(T), (psi - D * D) / V))
             kg = (mp_t_two_sided(0.95, Nn - 1) / mp_t_two_sided(0.95, T - 1)) ** 2
         q = lambda fr: mp.mpf(fr.numerator) / fr.denominator
         nstar = q(neff) * kg
@@ -602,7 +602,7 @@ def block_samples_compare() -> dict:
     assert max(abs(u - v) for u, v in zip(rows[0]["interval"], retry)) < 1e-15
     return {"definition": "x_t = c_t^A/m, y_t = c_t^B/m, d_t = x_t - y_t; bbar = mean x_t(1-y_t), cbar = mean y_t(1-x_t), "
                           "D = bbar - cbar, psi = bbar + cbar; V = sum (d_t - D)^2/(T(T-1)); n_eff = clamp((psi - D^2)/V, T, N) "
-                          "(T if psi = 0, N if V = 0 < psi; T at m = 1); n* = n_eff (t_{N-1}/t_{T-1})^2 (1 at m = 1); "
+                          "(T if psi = 0 or psi = D^2, i.e. every pair discordant one way; N if V = 0 < psi - D^2; T at m = 1); n* = n_eff (t_{N-1}/t_{T-1})^2 (1 at m = 1); "
                           "Tango score interval and Z0 = sqrt(n*) D / sqrt(psi) on the effective table n*(bbar, cbar, 1 - psi)",
             "oracle": "exact fractions + mpmath Tango at 50 digits", "rows": rows}
 
