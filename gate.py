@@ -4094,14 +4094,15 @@ def _text_rates(report: Report) -> list[str]:
     note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
     reps = report.replicates
     if reps is not None:
-        note += f" (mean of {len(reps.runs)} replicate runs)"
+        note += f" (mean of {_plural(len(reps.runs), 'replicate run')})"
     out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
     if reps is not None:
         values = [rate.value for _, rate in reps.runs]
         out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
                    + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to {max(values):.3f}")
-        out.append(_label("") + f"the interval counts run-to-run variance as well as the tasks' (two-way layout, "
-                   f"Satterthwaite df {reps.df:.1f}); the entries and exits shown are run {reps.runs[0][0]}'s, every "
+        counted = (f"the interval counts run-to-run variance as well as the tasks' (two-way layout, Satterthwaite df "
+                   f"{reps.df:.1f}); " if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
+        out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, every "
                    "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run with its run_id")
     if led.clustered is not None:
         c = led.clustered
@@ -4510,9 +4511,13 @@ def render_compare_text(comp: Comparison) -> str:
     a, b = comp.a, comp.b
     conf = a.confidence
     basis, reading, plan = _compare_sentences(comp)
+    def lost(report: Report) -> str:
+        count = report.ledger.counts["unscoreable"]
+        return f"  ({count} unscoreable, counted as not passing)" if count else ""
+
     out = [
-        _label("A") + f"{a.manifest.claim_id}: {_rate_text(a.ledger.headline, conf)}",
-        _label("B") + f"{b.manifest.claim_id}: {_rate_text(b.ledger.headline, conf)}",
+        _label("A") + f"{a.manifest.claim_id}: {_rate_text(a.ledger.headline, conf)}{lost(a)}",
+        _label("B") + f"{b.manifest.claim_id}: {_rate_text(b.ledger.headline, conf)}{lost(b)}",
         _label("paired") + basis,
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
         "(Tango 1998 score interval, paired)",
@@ -5053,7 +5058,7 @@ def _zstd_decompressor() -> Callable[[bytes, int], bytes] | None:
     """zstd from the standard library (Python 3.14+) or from the `zstandard` package Inspect itself
     installs; None when neither is importable. Never a new dependency."""
     try:
-        from compression import zstd  # type: ignore[import-not-found,unused-ignore]
+        from compression import zstd  # type: ignore[import-not-found,unused-ignore]  # novermin: tried, not required
 
         return lambda data, size: bytes(zstd.decompress(data))
     except ImportError:
@@ -6457,6 +6462,9 @@ def _confidence(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (exclusive), got {text!r}")
+    if value < 0.5:
+        raise argparse.ArgumentTypeError(f"{text!r} is below 0.5: an interval that misses the truth more often than "
+                                         "it holds it is no interval (0.9, 0.95 and 0.99 are usual)")
     return value
 
 

@@ -201,14 +201,16 @@ class BoundedWork(GateCase):
         self.assertBounded(self.timed("import", "inspect", str(path)), "header.json", "declares 2,147,483,648 bytes")
 
     def test_any_confidence_in_the_open_interval_works(self) -> None:
-        """--confidence 0.9999999999999999 raised a traceback; 0.999999999999 was labelled "100% CI"."""
+        """--confidence 0.9999999999999999 raised a traceback; 0.999999999999 was labelled "100% CI". Every confidence
+        from 0.5 up to the largest double below 1 works and is labelled to every digit; below 0.5 is exit 2."""
         manifest, records = valid_ledger()
         for confidence, label in (("0.9999999999999999", "99.99999999999999% CI"), ("0.999999999999", "99.9999999999% CI"),
-                                  ("1e-10", "0.00000001% CI")):
+                                  ("0.5", "50% CI")):
             with self.subTest(confidence=confidence):
                 code, out, err = self.check(manifest, records, "--confidence", confidence)
                 self.assertEqual(code, 0, err)
                 self.assertIn(label, out)
+        self.assertInputError(self.check(manifest, records, "--confidence", "1e-10"), "--confidence", "below 0.5")
 
 
 class NeverClobber(GateCase):

@@ -1,0 +1,188 @@
+"""What an adversarial review of the statistics found, each pinned by the case that found it: nothing is called
+significant on fewer differing tasks than any test needs, a degenerate paired table is not read as many independent
+pairs, the cluster analysis never narrows the task-level one, a ranking does not count a system twice, replicates
+never show one run's rates as the claim's, plan refuses questions it cannot answer, and a confidence below one half
+is refused."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import gate
+from tests.builders import COMPARE_ENVELOPE, make_manifest, paired_ledgers, paired_samples, record, valid_ledger
+from tests.support import GateCase
+
+
+def no_control_samples(counts_a: list[int], counts_b: list[int], m: int) -> tuple[Any, ...]:
+    """Samples-mode ledgers over exactly these tasks (no control tasks: the two control runs stand in), A and B."""
+    ids = [f"t-{i}" for i in range(len(counts_a))]
+    out: list[Any] = []
+    for side, counts in (("a", counts_a), ("b", counts_b)):
+        manifest = make_manifest(ids, claim_id=f"claim-{side}", name="tiny", envelope=dict(COMPARE_ENVELOPE), controls=[],
+                                 control_runs=[{"role": "no_edit", "runs": "noedit.jsonl", "max_pass_rate": 0.05},
+                                               {"role": "known_fix", "runs": "gold.jsonl", "min_pass_rate": 0.95}],
+                                 attempt_mode="samples", attempt_budget=m)
+        records = [record(t, "pass" if a <= c else "fail", attempt=a, run_id=side) for t, c in zip(ids, counts)
+                   for a in range(1, m + 1)]
+        out += [manifest, records]
+    return tuple(out)
+
+
+class CompareCase(GateCase):
+    def compare(self, ma: Any, ra: Any, mb: Any, rb: Any, *extra: str, controls: bool = False) -> dict[str, Any]:
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        if controls:
+            ids = ma["dataset"].get("task_ids") or []
+            m = ma.get("attempt_budget", 1)
+            self.write_jsonl("noedit.jsonl", [record(t, "fail", attempt=a) for t in ids for a in range(1, m + 1)])
+            self.write_jsonl("gold.jsonl", [record(t, "pass", attempt=a) for t in ids for a in range(1, m + 1)])
+        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]), "--against-manifest",
+                                       str(paths[2]), "--against-runs", str(paths[3]), "--format", "json", *extra)
+        self.assertIn(code, (0, 1), err)
+        return dict(json.loads(out))
+
+
+class TooFewToTell(CompareCase):
+    def test_three_tasks_of_a_hundred_samples_are_three_tasks(self) -> None:
+        """A passes every sample of 3 tasks, B none: 300 pairs, but 3 tasks; p was 2e-15, now not significant, and
+        the effective table is about 3 pairs, not 300."""
+        report = self.compare(*no_control_samples([100, 100, 100], [0, 0, 0], 100), controls=True)
+        self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
+        self.assertFalse(report["significant"])
+        self.assertLess(report["effective_table"]["pairs"], 3.5)
+
+    def test_four_discordant_tasks_cannot_reach_five_percent(self) -> None:
+        """b = 4, c = 0: McNemar's asymptotic p is 0.046 < 0.05, but a sign test over 4 tasks cannot go below 0.125:
+        not significant, and the reading says why; 6 one way is significant."""
+        code, out, _ = self.run_gate("compare", *self.pair_paths(*paired_ledgers(1, 4, 0, 1)))
+        self.assertEqual(code, 0)
+        self.assertIn("not distinguishable", out)
+        self.assertIn("differ on only 4 units", out)
+        self.assertIn("fewer than 6", out)
+        self.assertTrue(self.compare(*paired_ledgers(1, 6, 0, 1))["significant"])
+        self.assertFalse(self.compare(*paired_ledgers(1, 5, 0, 1))["significant"])
+
+    def pair_paths(self, ma: Any, ra: Any, mb: Any, rb: Any) -> list[str]:
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        return ["--manifest", str(paths[0]), "--runs", str(paths[1]), "--against-manifest", str(paths[2]),
+                "--against-runs", str(paths[3])]
+
+    def test_two_clusters_are_never_enough(self) -> None:
+        """--by-cluster over 2 repositories of 20 tasks each, every task one way: not significant at any size."""
+        xs, ys = [1] * 40, [0] * 40
+        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=["r1"] * 20 + ["r2"] * 20)
+        report = self.compare(ma, ra, mb, rb, "--by-cluster")
+        self.assertFalse(report["significant"])
+        self.assertTrue(self.compare(ma, ra, mb, rb)["significant"])  # on these 42 tasks themselves, it is
+
+    def test_the_cluster_analysis_never_narrows_the_task_level_one(self) -> None:
+        """Samples mode where tasks vary within repositories more than repositories do: the by-cluster interval is at
+        least as wide as the task-level one, and its p at least as large."""
+        counts_a = [5, 0, 5, 0, 4, 1, 5, 0, 3, 2, 5, 0] * 3
+        counts_b = [4, 0, 4, 1, 3, 1, 4, 0, 3, 1, 4, 1] * 3
+        repos = ["r1", "r2", "r3", "r4"] * 9
+        ledgers = paired_samples(counts_a, counts_b, 5, clusters=repos)
+        plain, clustered = self.compare(*ledgers), self.compare(*ledgers, "--by-cluster")
+        width = [r["difference"]["ci_high"] - r["difference"]["ci_low"] for r in (plain, clustered)]
+        self.assertGreaterEqual(width[1], width[0] - 1e-12)
+        self.assertGreaterEqual(clustered["test"]["p"], plain["test"]["p"] - 1e-12)
+
+    def test_a_blocked_comparison_is_not_assessed(self) -> None:
+        """A BLOCKED compare does not say significant (JSON null, text "not assessed")."""
+        ma, ra, mb, rb = paired_ledgers(10, 25, 0, 5)
+        mb["envelope"]["network"] = "on"
+        report = self.compare(ma, ra, mb, rb)
+        self.assertEqual(report["verdict"], "BLOCKED")
+        self.assertIsNone(report["significant"])
+
+
+class RankCannotCountTwice(GateCase):
+    def test_a_system_listed_twice_is_refused(self) -> None:
+        """The same runs file twice: exit 2 naming both places."""
+        ma, ra, _, _ = paired_ledgers(26, 3, 4, 7)
+        m, r = str(self.write_json("a.json", ma)), str(self.write_jsonl("a.jsonl", ra))
+        code, out, err = self.run_gate("rank", "--manifest", m, "--runs", r, "--manifest", m, "--runs", r)
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn("systems 1 and 2 are the same runs file", err)
+
+    def test_a_list_entry_that_is_not_a_file_is_named(self) -> None:
+        """A list entry pointing at a folder, or out of the list's folder, names the list and the entry."""
+        (self.dir / "sub").mkdir()
+        for entry, expected in (({"manifest": "sub", "runs": "sub"}, "[0].manifest: 'sub' is not a file"),
+                                ({"manifest": "../x.json", "runs": "x.jsonl"}, "escapes")):
+            with self.subTest(entry=entry):
+                path = self.write_json("list.json", [entry, entry])
+                code, _out, err = self.run_gate("rank", "--list", str(path))
+                self.assertEqual(code, 2)
+                self.assertIn("list.json", err)
+                self.assertIn(expected, err)
+
+
+class ReplicatesShowOnlyTheClaim(GateCase):
+    def test_no_run_of_its_own_reads_as_the_claim(self) -> None:
+        """Run 1 at 0.925 and run 2 at 0.325: no by-cluster line, no metric, no secondary of run 1 in any format, and a
+        claim of run 1's rate is not "the scoreable-only rate"."""
+        manifest, records = valid_ledger()
+        manifest["replicates"] = ["r1", "r2"]
+        manifest["metrics"] = [{"name": "pass_rate", "numerator": "outcome == 'pass'", "denominator": "dataset.task_count",
+                                "headline": True}]
+        second = [dict(r, run_id="r2", outcome="fail", reason=None) if r["outcome"] == "pass" and r["task_id"] not in
+                  ("pos-01",) and i % 2 else dict(r, run_id="r2") for i, r in enumerate(records)]
+        runs = [dict(r, cluster="repo") for r in records] + [dict(r, cluster="repo") for r in second]
+        _code, report = self.check_json(manifest, runs)
+        self.assertIsNone(report["headline_by_cluster"])
+        self.assertIsNone(report["secondary"])
+        self.assertEqual(report["metrics"], [])
+        self.assertEqual(report["replicates"]["ledger_shown"], "r1")
+        _, md, _ = self.check(manifest, runs, "--format", "markdown")
+        self.assertNotIn("by cluster", md)
+        self.assertIn("the buckets below are run r1's", md)
+        first_rate = report["replicates"]["runs"][0]["headline"]
+        claim = f"{first_rate['k']}/{first_rate['n']}"
+        _, claimed = self.check_json(manifest, runs, "--claim", claim)
+        message = next(f["message"] for f in claimed["findings"] if f["code"].startswith("claim"))
+        self.assertNotIn("scoreable-only", message)
+
+    def test_clusters_must_agree_across_runs(self) -> None:
+        """A task in one cluster in r1 and another in r2 is cluster_conflict; clusters in r1 only, cluster_incomplete."""
+        manifest, records = valid_ledger()
+        manifest["replicates"] = ["r1", "r2"]
+        one = [dict(r, cluster="a") for r in records]
+        two = [dict(r, run_id="r2", cluster="b" if r["task_id"] == "t-003" else "a") for r in records]
+        self.assertIn("cluster_conflict", self.codes(manifest, one + two))
+        bare = [dict(r, run_id="r2") for r in records]
+        self.assertIn("cluster_incomplete", self.codes(manifest, one + bare))
+
+
+class QuestionsWithoutAnswers(GateCase):
+    def test_plan_refuses_what_it_cannot_answer(self) -> None:
+        """A tiny --detect, a difference above the discordance, a power below 0.5: exit 2, one line, no traceback."""
+        for args, named in ((["--detect", "1e-300"], "--detect"), (["--detect", "1e-160"], "--detect"),
+                            (["--detect", "0.1", "--discordance", "0.0100000001"], "cannot carry"),
+                            (["--detect", "0.1", "--power", "1e-10"], "--power")):
+            with self.subTest(args=args):
+                code, out, err = self.run_gate("plan", "--baseline", "0.5", *args)
+                self.assertEqual((code, out), (2, ""), err)
+                self.assertIn(named, err)
+                self.assertNotIn("Traceback", err)
+
+    def test_plan_floors_the_tasks_at_what_any_test_needs(self) -> None:
+        """Many samples of no within-task variance cannot make 4 tasks enough: at least 6 must be expected to differ."""
+        code, out, _ = self.run_gate("plan", "--baseline", "0.5", "--detect", "0.2", "--discordance", "0.3", "--samples", "100",
+                                     "--icc", "0", "--format", "json")
+        self.assertEqual(code, 0)
+        self.assertGreaterEqual(json.loads(out)["tasks"] * 0.3, 6)
+
+    def test_a_confidence_below_one_half_is_refused(self) -> None:
+        """--confidence 1e-12 made anything significant; below 0.5 is now exit 2 naming --confidence."""
+        ma, ra, _, _ = paired_ledgers(26, 3, 4, 7)
+        m, r = str(self.write_json("a.json", ma)), str(self.write_jsonl("a.jsonl", ra))
+        for value in ("1e-12", "0.49", "5e-324"):
+            with self.subTest(value=value):
+                code, out, err = self.run_gate("--manifest", m, "--runs", r, "--confidence", value)
+                self.assertEqual((code, out), (2, ""))
+                self.assertIn("--confidence", err)
+        self.assertEqual(gate.t_for(5e-324, 3) >= 0, True)  # no hang at the smallest double
