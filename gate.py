@@ -6664,13 +6664,13 @@ def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
         raise GateError(f"{args.card}: exists; a frozen card is a record: pass --force to replace it")
     result = build_card(tasks, rule, args.attempt_budget, args.not_a_claim_about)
     if result.card is None:
-        return "freeze refused: the slice does not meet its inclusion rule\n" + "".join(f"  ! {p}\n" for p in result.problems), 1
+        return _lines(["freeze refused: the slice does not meet its inclusion rule", *(f"  ! {p}" for p in result.problems)]), 1
     write_new_file(args.card, _dump(result.card), args.force)
     card = result.card
     strata = ", ".join(f"{k}={v}" for k, v in card["strata"].items())
     withheld = f"; withheld: {', '.join(card['withheld'])}" if card["withheld"] else ""
-    return (f"froze {card['dataset_digest'][:12]} tasks={card['task_count']} -> {args.card}\n"
-            f"strata: {strata}{withheld}\ntask_ids_sha256: {card['task_ids_sha256']}\n"), 0
+    return _lines([f"froze {card['dataset_digest'][:12]} tasks={card['task_count']} -> {args.card}",
+                   f"strata: {strata}{withheld}", f"task_ids_sha256: {card['task_ids_sha256']}"]), 0
 
 
 def _cmd_verify(args: argparse.Namespace) -> tuple[str, int]:
@@ -6678,7 +6678,7 @@ def _cmd_verify(args: argparse.Namespace) -> tuple[str, int]:
     result = verify_card(tasks, load_card(args.card))
     if result.ok:
         return f"slice ok {result.digest[:12]} tasks={result.task_count}\n", 0
-    return "".join(f"{p}\n" if i == 0 else f"  ! {p}\n" for i, p in enumerate(result.problems)), 1
+    return _lines([p if i == 0 else f"  ! {p}" for i, p in enumerate(result.problems)]), 1
 
 
 def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:

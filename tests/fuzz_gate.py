@@ -47,6 +47,7 @@ import gate  # noqa: E402
 FIX = ROOT / "tests" / "fixtures"
 CARD = ROOT / "examples" / "card"
 COMPARE = ROOT / "examples" / "compare"
+SAMPLES = ROOT / "examples" / "compare-samples"
 
 TOKENS = [
     b"NaN", b"Infinity", b"-Infinity", b"1e400", b"-1e400", b"1e-400", b"-0", b"0.0", b"-1",
@@ -97,6 +98,14 @@ def _opt(rnd: random.Random) -> list[str]:
     return extra
 
 
+def _number(rnd: random.Random, whole: bool) -> str:
+    """A plausible or hostile number for a plan option."""
+    if whole:
+        return rnd.choice(["1", "3", "0", "-2", "10000", "10001", "1e3", "x"])
+    return rnd.choice(["0.7", "0.05", "0.2", "0.5", "0", "1", "-0.1", "1e-300", "1e300", "nan", "inf", "0.999999",
+                       "0.0100000001", "x", ""])
+
+
 def scenarios() -> list[Scenario]:
     card_files = {name: CARD / name for name in ("bench.manifest.json", "runs.jsonl", "tasks.json", "card.json",
                                                   "gold.jsonl", "noedit.jsonl")}
@@ -120,6 +129,25 @@ def scenarios() -> list[Scenario]:
                              "b.json": COMPARE / "b.manifest.json", "b.jsonl": COMPARE / "b.jsonl"},
                  lambda d, rnd: ["compare", "--manifest", str(d / "a.json"), "--runs", str(d / "a.jsonl"),
                                  "--against-manifest", str(d / "b.json"), "--against-runs", str(d / "b.jsonl"), *_fmt(rnd)]),
+        Scenario("compare-samples", {"a.json": SAMPLES / "a.manifest.json", "a.jsonl": SAMPLES / "a.jsonl",
+                                     "b.json": SAMPLES / "b.manifest.json", "b.jsonl": SAMPLES / "b.jsonl"},
+                 lambda d, rnd: ["compare", "--manifest", str(d / "a.json"), "--runs", str(d / "a.jsonl"),
+                                 "--against-manifest", str(d / "b.json"), "--against-runs", str(d / "b.jsonl"), *_fmt(rnd)]),
+        Scenario("rank", {"a.json": COMPARE / "a.manifest.json", "a.jsonl": COMPARE / "a.jsonl",
+                          "b.json": COMPARE / "b.manifest.json", "b.jsonl": COMPARE / "b.jsonl"},
+                 lambda d, rnd: ["rank", "--manifest", str(d / "a.json"), "--runs", str(d / "a.jsonl"),
+                                 "--manifest", str(d / "b.json"), "--runs", str(d / "b.jsonl"), *_fmt(rnd)]),
+        Scenario("check-outputs", {"m.json": ROOT / "bench.manifest.json", "r.jsonl": ROOT / "runs.jsonl"},
+                 lambda d, rnd: ["check", "--manifest", str(d / "m.json"), "--runs", str(d / "r.jsonl"),
+                                 "--output", f"json={d / 'o.json'}", "--output", f"badge={d / 'o.svg'}",
+                                 "--output", f"shields={d / 's.json'}", "--output", f"markdown={d / 'o.md'}", *_opt(rnd)],
+                 outputs=("o.json", "o.svg", "s.json", "o.md")),
+        Scenario("init", {"r.jsonl": ROOT / "runs.jsonl"}, lambda d, rnd: ["init", "--from-runs", str(d / "r.jsonl")]),
+        Scenario("plan", {}, lambda d, rnd: ["plan", *[x for name in ("--baseline", "--detect", "--discordance", "--icc",
+                                                                     "--power", "--samples")
+                                                      if name in ("--baseline", "--detect") or rnd.random() < 0.5
+                                                      for x in (name, _number(rnd, name == "--samples"))],
+                                             *rnd.choice([[], ["--format", "json"]])], mutable=("",)),
     ]
 
     def importer(fmt: str, files: dict[str, Path], positional: tuple[str, ...], extra: tuple[str, ...] = ()) -> Scenario:
@@ -267,7 +295,7 @@ def malformed(argv: list[str], out: str, err: str) -> str | None:
             return f"{name} prints the raw control character {found.group()!r}"
     if not out:
         return None
-    if fmt == "json" and (argv[0] in ("check", "compare") or argv[0].startswith("--")):
+    if (fmt == "json" and (argv[0] in ("check", "compare", "rank", "plan") or argv[0].startswith("--"))) or argv[0] == "init":
         try:
             json.loads(out)
         except ValueError as exc:

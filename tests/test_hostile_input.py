@@ -32,6 +32,16 @@ def raw_controls(text: str) -> list[str]:
 class InertOutput(GateCase):
     """Every string from an input is rendered safely for its format."""
 
+    def test_a_freeze_refusal_shows_control_characters_as_escapes(self) -> None:
+        """A task ID holding \x01 in a refused freeze (the fuzzer's find): the refusal shows it as \\x01."""
+        from tests.builders import task
+
+        tasks = self.write_json("tasks.json", [task("ok-1"), task("\x01<&>")])
+        code, out, _ = self.run_gate("freeze", str(tasks), str(self.dir / "card.json"))
+        self.assertEqual(code, 1)
+        self.assertNotIn("\x01", out)
+        self.assertIn("\\x01<&>", out)
+
     def forged(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         manifest, records = valid_ledger()
         manifest["claim_id"] = "agent" + FORGED + "\u202e"
