@@ -854,7 +854,8 @@ CONTROL_ROLES = ("negative", "positive")
 # below the floor.
 NO_EDIT_CEILING_LIMIT = 0.5
 KNOWN_FIX_FLOOR_LIMIT = 0.5
-_PLACEHOLDER = r"\s*(?:TODO|TBD|FIXME|XXX)\b|\s*replace[-_ ]with\b|\s*<[^<>]*>\s*$"
+# a placeholder word stands alone or before a colon (`TODO: name it`, `TBD`); `todo-app` is a real name
+_PLACEHOLDER = r"\s*(?:TODO|TBD|FIXME|XXX)(?:\s*:|\s|$)|\s*replace[-_ ]with\b|\s*<[^<>]*>\s*$"
 
 
 class Control(NamedTuple):

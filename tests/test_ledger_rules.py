@@ -11,6 +11,7 @@ import copy
 import hashlib
 import json
 
+import gate
 from tests.builders import declare, record, replaced, valid_ledger, with_strata
 from tests.oracles import ids_digest
 from tests.support import GateCase, LedgerInputCase
@@ -507,6 +508,13 @@ class DraftsAndPlaceholders(GateCase):
         for field in ("dataset.name", "dataset.task_ids_sha256", "envelope.runner"):
             self.assertIn(field, messages[0])
         self.assertNotIn("dataset_digest_mismatch", self.codes(manifest, records))
+
+    def test_a_real_name_that_starts_like_a_placeholder_word_is_not_one(self) -> None:
+        """`todo-app`, `TBD-suite` and `xxx_tests` are names, not blanks; `TODO`, `tbd` and `TODO name it` are."""
+        for name in ("todo-app", "TBD-suite", "xxx_tests", "todolist", "Fixme.py"):
+            self.assertFalse(gate.is_placeholder(name), name)
+        for blank in ("TODO", "tbd", "TODO name it", "  FIXME: later", "XXX", "<runner>", "replace-with-digest"):
+            self.assertTrue(gate.is_placeholder(blank), blank)
 
     def test_a_manifest_with_its_draft_list_is_refused(self) -> None:
         """A manifest that still has the "draft" list import wrote is draft_manifest until it is deleted."""

@@ -105,7 +105,8 @@ class Spec:
 
 if HAVE_HYPOTHESIS:
     _id_chars = st.characters(whitelist_categories=("L", "N", "P", "S", "Zs"), blacklist_characters="\x85\xa0")
-    task_ids = st.text(_id_chars, min_size=1, max_size=10).filter(lambda s: s == s.strip() and s.isprintable())
+    task_ids = st.text(_id_chars, min_size=1, max_size=10).filter(
+        lambda s: s == s.strip() and s.isprintable() and not gate.is_placeholder(s))  # "<>" reads as a draft's blank
     # an ID list may not start with a header word (`task_id`, `ids`, ...): the gate refuses those as headers
     listed_ids = task_ids.filter(lambda s: s.casefold() not in gate._ID_LIST_HEADERS and len(s.split()) == 1)
     # (nor hold whitespace: a line of several words looks like several IDs, and is refused)
