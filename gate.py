@@ -450,7 +450,9 @@ def write_new_file(path: Path, text: str, force: bool) -> None:
 # "{" and ends with "}", the chunk has no other brace and no bracket, the array has one object
 # per line, and there are as many colons as keys (so no key is repeated). Any other chunk is
 # parsed line by line, which also names the bad line. Both paths give the same values for the
-# same text (tests/test_fastpath.py); `# PERF:` marks code that trades clarity for speed.
+# same text (tests/test_json_input.py). Before either, the canonical path (see _FastPath) may prove
+# and tally a whole chunk without parsing it (tests/test_canonical_path.py). `# PERF:` marks code
+# that trades clarity for speed.
 #####################################################################
 
 _SKIP_BLANK = re.compile(r"[ \t\r]*").match
@@ -533,10 +535,11 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast:
     return value
 
 
-def iter_jsonl_batches(path: Path, hasher: Any = None,
-                       problems: LineProblems | None = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
+def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | None = None,
+                       fast: Callable[[bytes], bool] | None = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
     """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one chunk. With
-    `problems`, a line that is not a JSON object is added there and skipped, instead of stopping the pass."""
+    `problems`, a line that is not a JSON object is added there and skipped, instead of stopping the pass.
+    With `fast`, a chunk it takes (returns True for: it proved and consumed the whole chunk) is not parsed."""
     where = str(path)
     handle = open_input(path)
     line = 1
@@ -555,6 +558,9 @@ def iter_jsonl_batches(path: Path, hasher: Any = None,
                 return
             if hasher is not None:
                 hasher.update(data)
+            if fast is not None and fast(data):
+                line += data.count(b"\n") + (not data.endswith(b"\n"))
+                continue
             text = _decode_utf8(data, where, line)
             values, numbers = _parse_chunk(text, line, where, problems)
             if "\\u" in text:
@@ -2494,7 +2500,10 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
     instead of a ledger is named, with the import command that converts it."""
     try:
-        return _tally_runs(path, run_id, wall_clock_limit, extra_fields, must_exist)
+        try:
+            return _tally_runs(path, run_id, wall_clock_limit, extra_fields, must_exist)
+        except _Restart:  # a proven chunk met what only the general path reports: the whole file on that path
+            return _tally_runs(path, run_id, wall_clock_limit, extra_fields, must_exist, fast_path=False)
     except GateError as exc:
         if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
             raise
@@ -2511,7 +2520,7 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
 
 
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
-                must_exist: bool = True) -> _Tally:
+                must_exist: bool = True, fast_path: bool = True) -> _Tally:
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
@@ -2521,8 +2530,9 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     collecting = gc.isenabled()
     gc.disable()
     problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
+    fast = _FastPath(tally, where, run_id, limit) if fast_path and not extra_fields else None
     try:
-        for values, numbers, text in iter_jsonl_batches(path, hasher, problems):
+        for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
             # A field name absent from the chunk's text is absent from all of its records
             # (unless a key is spelled with \u escapes, so those chunks look record by record).
             costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
@@ -2539,6 +2549,202 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
         raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
     tally.sha256 = hasher.hexdigest()
     return tally
+
+
+# -- the canonical fast path --------------------------------------------------------------------
+#
+# Most ledgers are written by a program (an importer, a harness export, json.dumps in a loop): every line
+# the same flat object, the same keys in the same order, plain ASCII values. A chunk is proven to be all
+# such lines by one anchored regular expression per key order (the match count equal to the line count),
+# and then tallied from the match groups without building a dict per record. What the expression admits
+# cannot be an input error: strings are printable ASCII without a quote or backslash (so no escape, no
+# surrogate, no control character), a task ID or cluster has no surrounding spaces, an attempt is an
+# integer >= 1, the gate's numbers have no sign or exponent and at most 15 integer digits (finite, within
+# every bound), the keys are the gate's own in a fixed order (no duplicate, no near miss), and a harness
+# object is checked as the general path would (below). Any chunk it cannot
+# prove takes the general path, and an error found while tallying a proven chunk restarts the whole file
+# on the general path, so errors and reports are the general path's by construction.
+
+_FAST_CHARS = r"[ !#-\[\]-~]"  # printable ASCII but the quote and the backslash: no escape can occur
+_FAST_TEXT = rf'"({_FAST_CHARS}*)"'
+_FAST_EDGE = r"[!#-\[\]-~]"  # the same, nor a space: a task ID or cluster has no surrounding spaces
+_FAST_NAME = rf'"({_FAST_EDGE}(?:{_FAST_CHARS}*{_FAST_EDGE})?)"'
+_FAST_NUMBER = r'((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17})?|null)'
+_FAST_COUNT = r'(0|[1-9][0-9]{0,14})'  # a null input/output count is an error the general path names
+# The harness's own identifiers (an importer writes them last): an object of scalars and flat lists of
+# scalars, two levels deep at most. The expression only admits the shape; the chunk's harness objects are
+# then decoded together, which refuses a malformed number, NaN and (by counting keys) a repeated key.
+_FAST_SCALAR = rf'(?:"{_FAST_CHARS}*"|-?[0-9][0-9.eE+-]*|true|false|null)'
+_FAST_MEMBER = rf'"{_FAST_CHARS}*" ?: ?(?:{_FAST_SCALAR}|\[(?:{_FAST_SCALAR}(?:, ?{_FAST_SCALAR})*)?\])'
+_FAST_VALUES = {  # a string-or-null field keeps its quotes in the group, so "" and null stay apart
+    "run_id": rf'"({_FAST_CHARS}+)"', "task_id": _FAST_NAME, "attempt": r"([1-9][0-9]{0,8})", "outcome": _FAST_TEXT,
+    "reason": rf'("{_FAST_CHARS}*"|null)', "stratum": rf'("{_FAST_CHARS}+"|null)',
+    "cluster": rf'("{_FAST_EDGE}(?:{_FAST_CHARS}*{_FAST_EDGE})?"|null)',
+    "wall_clock_s": _FAST_NUMBER, "cost_usd": _FAST_NUMBER, "input_tokens": _FAST_COUNT, "output_tokens": _FAST_COUNT,
+    "total_tokens": r'(0|[1-9][0-9]{0,14}|null)', "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
+}
+_FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
+
+
+class _Restart(Exception):
+    """A proven chunk met what only the general path reports (e.g. token counts that overflow when summed)."""
+
+
+class _FastPath:
+    """Per file: the compiled expression for each key order seen, and the tally of the chunks it proves."""
+
+    def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float) -> None:
+        self.tally, self.where, self.run_id, self.limit = tally, where, run_id, limit
+        self.templates: dict[tuple[tuple[str, ...], str, str], re.Pattern[str] | None] = {}
+        self.current: tuple[re.Pattern[str], tuple[str, ...]] | None = None  # the form that proved the last chunk
+        self.proven = 0  # chunks tallied here (the benchmark and the tests read it)
+
+    def form(self, line: str, known: tuple[str, ...] = ()) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
+        """The expression for this line's key order and spacing, widened by the keys of an earlier form (the
+        union in the order both agree on), or None when the path does not know the line's form."""
+        try:
+            keys = tuple(json.loads(line))  # the keys in order (a repeated key is caught by the expression)
+        except (ValueError, TypeError, RecursionError):
+            return None
+        if known:
+            keys = _merged_order(known, keys)
+        colon = ": " if '": ' in line else ":"
+        comma = ", " if ', "' in line else ","
+        signature = (keys, colon, comma)
+        if signature not in self.templates:
+            ours = set(keys) <= set(_FAST_VALUES) and set(keys) >= _FAST_REQUIRED
+            self.templates[signature] = re.compile(_fast_template(keys, colon, comma), re.MULTILINE) if ours else None
+        pattern = self.templates[signature]
+        return None if pattern is None else (pattern, keys)
+
+    def __call__(self, data: bytes) -> bool:
+        """Tally the chunk and return True if every line of it is proven canonical; else touch nothing.
+
+        The form is the last one that proved a chunk, else the first line's. When a line does not match it, the
+        form is widened once by that line's keys (a record without the optional fields another one has), so
+        a ledger whose records carry different optional fields is still proven chunk after chunk."""
+        if not data.endswith(b"\n") or not data.isascii():
+            return False
+        text = data.decode("ascii")
+        lines = text.count("\n")
+        found = self.current or self.form(text[:text.find("\n")])
+        if found is None:
+            return False
+        rows = found[0].findall(text)
+        if len(rows) != lines:  # anchored and one line at most each: as many matches as lines, every line matched
+            end = 0
+            for match in found[0].finditer(text):
+                if match.start() != end:
+                    break
+                end = match.end() + 1
+            found = self.form(text[end:text.find("\n", end)], found[1])
+            if found is None:
+                return False
+            rows = found[0].findall(text)
+            if len(rows) != lines:
+                return False
+        keys = found[1]
+        if "harness" in keys and not _fast_harness_ok([row[keys.index("harness")] for row in rows
+                                                       if row[keys.index("harness")]]):
+            return False
+        try:
+            self.tally_rows(rows, keys)
+        except GateError:
+            raise _Restart() from None
+        self.current = found
+        self.proven += 1
+        return True
+
+    def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> None:
+        """The general path's tally, from match groups (see _tally_records for what each step checks)."""
+        tally, run_id, limit = self.tally, self.run_id, self.limit
+        tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
+        at = {key: keys.index(key) for key in keys}
+        i_run, i_task, i_attempt, i_outcome = at["run_id"], at["task_id"], at["attempt"], at["outcome"]
+        i_reason, i_stratum, i_cluster, i_wall = (at.get(k, -1) for k in ("reason", "stratum", "cluster", "wall_clock_s"))
+        cost_keys = [(key, at[key]) for key in _COST_FIELDS if key in at]
+        last_run: Any = _UNSET
+        kept = 0
+        for row in rows:
+            rid = row[i_run]
+            if rid != last_run:
+                last_run = rid
+                tally.all_run_ids.add(rid)
+                if run_id is None or rid == run_id:
+                    run_ids.add(rid)
+            if run_id is not None and rid != run_id:
+                continue
+            kept += 1
+            attempt = int(row[i_attempt])
+            wall_text = row[i_wall] if i_wall >= 0 else ""
+            wall = None if wall_text in ("", "null") else (float(wall_text) if "." in wall_text else int(wall_text))
+            key = (row[i_outcome], _fast_optional(row, i_reason), _fast_optional(row, i_stratum), wall is not None,
+                   _fast_optional(row, i_cluster))
+            kind = kinds.get(key)
+            if kind is None:
+                kind = _new_kind(kinds, key, self.where, 0)
+            packed = kind | ((attempt - 1) << 32)
+            tid = row[i_task]
+            previous = tasks.get(tid)
+            if previous is None:
+                tasks[tid] = packed
+            elif type(previous) is int:
+                tasks[tid] = (previous, packed)
+            else:
+                tasks[tid] = (*cast("tuple[int, ...]", previous), packed)
+            if wall is not None and not wall <= limit:
+                tally.over_envelope.add((tid, attempt, wall))
+            if cost_keys:
+                present = {key: _fast_number(row[i]) for key, i in cost_keys if row[i] not in ("", "null")}
+                if present:
+                    _tally_cost(tally, self.where, 0, tid, present)
+        tally.records += kept
+
+
+def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    """Both key orders in one: each key of `second` not in `first` goes after the key it follows there."""
+    merged = list(first)
+    for index, key in enumerate(second):
+        if key not in merged:
+            merged.insert(merged.index(second[index - 1]) + 1 if index else 0, key)
+    return tuple(merged)
+
+
+def _fast_template(keys: tuple[str, ...], colon: str, comma: str) -> str:
+    """One line with these keys in this order; a key the gate does not require may be left out of a line
+    (its group is then empty: absent reads as null, as `rec.get` reads it on the general path)."""
+    parts = []
+    for index, key in enumerate(keys):
+        member = f'"{key}"{colon}{_FAST_VALUES[key]}'
+        if key in _FAST_REQUIRED:
+            parts.append(member if index == 0 else comma + member)
+        else:
+            parts.append(f"(?:{member}{comma})?" if index == 0 else f"(?:{comma}{member})?")
+    return "^\\{" + "".join(parts) + "\\}$"
+
+
+def _fast_harness_ok(objects: list[str]) -> bool:
+    """The chunk's harness objects, decoded together: each valid JSON, finite, without a repeated key. In the
+    shapes the expression admits a string holds no quote, so every `"` followed by `:` (a space between at
+    most) ends a key: as many of those as decoded keys means no key was written twice."""
+    joined = ",".join(objects)
+    try:
+        values = _FAST_DECODER.decode("[" + joined + "]")
+    except (ValueError, RecursionError):
+        return False
+    return len(values) == len(objects) and sum(map(len, values)) == joined.count('":') + joined.count('" :')
+
+
+def _fast_optional(row: tuple[str, ...], index: int) -> str | None:
+    """A string-or-null group (quoted, or null): None when the key is absent or null."""
+    if index < 0:
+        return None
+    value = row[index]
+    return None if value in ("", "null") else value[1:-1]
+
+
+def _fast_number(text: str) -> int | float:
+    return float(text) if "." in text else int(text)
 
 
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,

@@ -1,0 +1,255 @@
+"""The canonical path (gate._FastPath): a chunk proven by one regular expression is tallied from the match
+groups instead of being parsed, and must give exactly what the general path gives.
+
+Every test runs the same ledger twice, with the canonical path and with it switched off, and asserts the
+same exit code, the same report bytes and the same error lines; and it asserts whether the path proved
+the chunks it should (a test that compares two runs of the general path would prove nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import unittest
+from typing import Any
+from unittest import mock
+
+import gate
+from tests.builders import make_manifest
+from tests.support import ROOT, GateCase
+
+try:
+    from hypothesis import given
+    from hypothesis import strategies as st
+except ImportError:  # pragma: no cover - exercised on a bare interpreter
+    HAVE_HYPOTHESIS = False
+else:
+    HAVE_HYPOTHESIS = True
+    from tests import test_properties  # noqa: F401 - registers and loads the hypothesis profiles
+
+NEG, POS = "neg-01", "pos-01"
+
+
+def line(rec: dict[str, Any], compact: bool = False) -> str:
+    return json.dumps(rec, separators=(",", ":") if compact else None)
+
+
+def harness_of(rnd: random.Random, tid: str, attempt: int) -> dict[str, Any]:
+    """What an importer writes under "harness": identifiers, flags, numbers and lists of them."""
+    out: dict[str, Any] = {"format": rnd.choice(["terminal-bench", "swebench", "inspect"]), "instance_id": tid}
+    if rnd.random() < 0.5:
+        out["trial_name"] = f"{tid}.{attempt}-of-3.2026-11-30__12-00-00"
+    if rnd.random() < 0.5:
+        out["lists"] = rnd.sample(["resolved_ids", "completed_ids", "error_ids", "empty_patch_ids"], rnd.randint(0, 2))
+    if rnd.random() < 0.3:
+        out["is_resolved"] = rnd.choice([True, False, None])
+    if rnd.random() < 0.3:
+        out["epoch"] = rnd.choice([1, 2.5, -3, 1e-3])
+    return out
+
+
+def ledger(rnd: random.Random, tasks: int = 30, budget: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A ledger as a program writes one: task-ID order, one key order, optional fields on some records."""
+    ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, tasks - 1))]
+    timed, costed, strata, clusters, harness = (rnd.random() < 0.5 for _ in range(5))
+    records = []
+    for tid in sorted(ids):
+        for attempt in range(1, budget + 1):
+            outcome = "fail" if tid == NEG else "pass" if tid == POS else rnd.choice(["pass", "fail", "unscoreable"])
+            rec: dict[str, Any] = {"run_id": "r1", "task_id": tid, "attempt": attempt, "outcome": outcome,
+                                   "reason": rnd.choice(list(gate.BUILTIN_REASONS)) if outcome == "unscoreable" else None}
+            if timed:
+                rec["wall_clock_s"] = rnd.choice([rnd.randint(1, 900), round(rnd.uniform(0, 900), 3)])
+            if strata:
+                rec["stratum"] = "py" if tid < "t-015" else "js"
+            if clusters:
+                rec["cluster"] = f"repo {len(tid) % 3}"
+            if costed and rnd.random() < 0.9:  # some records without cost: the optional groups are left empty
+                rec.update(cost_usd=round(rnd.uniform(0, 2), 4), input_tokens=rnd.randint(0, 10**5),
+                           output_tokens=rnd.randint(0, 10**4))
+            if harness:
+                rec["harness"] = harness_of(rnd, tid, attempt)
+            records.append(rec)
+    manifest = make_manifest(ids, with_ids=rnd.random() < 0.5, attempt_budget=budget,
+                             attempt_mode="samples" if budget > 1 else "retry")
+    if strata:
+        manifest["dataset"]["strata"] = {"js": sum(t >= "t-015" for t in ids), "py": sum(t < "t-015" for t in ids)}
+    return manifest, records
+
+
+# One edit of one line of a ledger's text: what a person or a broken exporter writes. Some the canonical
+# path admits and the gate turns into findings, some it cannot prove (the chunk takes the general path),
+# some are input errors, one (a token sum past the bound) is an error only found while tallying.
+EDITS: dict[str, Any] = {
+    "unknown outcome": lambda t: t.replace('"outcome": "fail"', '"outcome": "FAIL"', 1),
+    "attempt 0": lambda t: t.replace('"attempt": 1', '"attempt": 0', 1),
+    "attempt as text": lambda t: t.replace('"attempt": 1', '"attempt": "1"', 1),
+    "attempt 2 (a gap)": lambda t: t.replace('"attempt": 1', '"attempt": 2', 1),
+    "negative wall clock": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": -1,', 1),
+    "exponent": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 1e2,', 1),
+    "over the envelope": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 901.5,', 1),
+    "leading space in ID": lambda t: t.replace('"task_id": "t-', '"task_id": " t-', 1),
+    "escaped ID": lambda t: t.replace('"task_id": "t-0', '"task_id": "t-\\u0030', 1),
+    "non-ASCII ID": lambda t: t.replace('"task_id": "t-0', '"task_id": "t-\u00e9', 1),
+    "near-miss key": lambda t: t.replace('"outcome"', '"outcom"', 1),
+    "user key": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "x-note": "ok",', 1),
+    "null input tokens": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "input_tokens": null,', 1),
+    "token sum past the bound": lambda t: t.replace(
+        '"attempt": 1,', '"attempt": 1, "input_tokens": 999999999999999, "output_tokens": 999999999999999,', 1),
+    "empty stratum": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "stratum": "",', 1),
+    "empty run id": lambda t: t.replace('"run_id": "r1"', '"run_id": ""', 1),
+    "second run": lambda t: t.replace('"run_id": "r1"', '"run_id": "r2"', 1),
+    "reason on a pass": lambda t: t.replace('"outcome": "pass", "reason": null', '"outcome": "pass", "reason": "odd"', 1),
+    "repeated key": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "attempt": 1,', 1),
+    "repeated harness key": lambda t: t.replace('"harness": {', '"harness": {"format": "x", ', 1),
+    "NaN in harness": lambda t: t.replace('"harness": {', '"harness": {"n": NaN, ', 1),
+    "nested harness": lambda t: t.replace('"harness": {', '"harness": {"deep": {"a": [1]}, ', 1),
+    "blank line": lambda t: t.replace("}\n", "}\n\n", 1),
+    "CRLF": lambda t: t.replace("}\n", "}\r\n", 1),
+    "truncated line": lambda t: t.replace("}\n", "\n", 1),
+    "repeated record": lambda t: t + t[:t.index("\n") + 1],
+    "swapped keys": lambda t: t.replace('{"run_id": "r1", "task_id"', '{"task_id"', 1).replace(
+        '", "attempt"', '", "run_id": "r1", "attempt"', 1),
+}
+
+
+class Agreement(GateCase):
+    """Runs a ledger's text with the canonical path on and off; they must agree byte for byte."""
+
+    def both(self, manifest: dict[str, Any], text: str, *extra: str) -> tuple[tuple[int, str, str], int]:
+        """(exit code, stdout, stderr), asserted equal on both paths, and how many chunks the path proved."""
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_text("runs.jsonl", text.encode("utf-8"))
+        argv = ("--manifest", str(m), "--runs", str(r), *extra)
+        proven = []
+        real = gate._FastPath.__call__
+
+        def counted(path: gate._FastPath, data: bytes) -> bool:
+            taken = real(path, data)
+            proven.append(taken)
+            return taken
+
+        with mock.patch.object(gate._FastPath, "__call__", counted):
+            fast = self.run_gate(*argv)
+        with mock.patch.object(gate._FastPath, "__call__", lambda path, data: False):
+            slow = self.run_gate(*argv)
+        self.assertEqual(fast, slow, f"the canonical path disagrees with the general path on:\n{text[:2000]}")
+        return fast, sum(proven)
+
+    def with_chunks(self, size: int) -> None:
+        patcher = mock.patch.object(gate, "_CHUNK_BYTES", size)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
+
+class Proven(Agreement):
+    def test_importer_style_ledgers_are_proven_and_agree(self) -> None:
+        """Ledgers with harness objects, cost, strata, clusters and wall clocks, compact or spaced: every chunk is
+        proven, and the text and JSON reports are the general path's."""
+        for seed in range(12):
+            rnd = random.Random(seed)
+            manifest, records = ledger(rnd, budget=rnd.choice([1, 1, 3]))
+            compact = seed % 2 == 1
+            text = "".join(line(rec, compact) + "\n" for rec in records)
+            for form in ("text", "json"):
+                (code, out, _), proven = self.both(manifest, text, "--format", form)
+                self.assertEqual(proven, 1, (seed, form))
+                self.assertIn(code, (0, 1))
+            self.assertIn("verdict", out)
+
+    def test_a_publishable_ledger_stays_publishable(self) -> None:
+        """The shipped example is proven, and PUBLISHABLE with the same report on both paths."""
+        text = (ROOT / "runs.jsonl").read_text(encoding="utf-8")
+        manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        (code, out, err), proven = self.both(manifest, text)
+        self.assertEqual((code, err, proven), (0, "", 1))
+        self.assertIn("verdict     : PUBLISHABLE", out)
+
+    def test_many_chunks_some_proven(self) -> None:
+        """With small chunks, an edit late in the file leaves the chunks before it proven; the edited chunk takes
+        the general path, and the error names the same line."""
+        self.with_chunks(4096)
+        rnd = random.Random(3)
+        manifest, records = ledger(rnd, tasks=400)
+        lines = [line(rec) for rec in records]
+        lines[300] = lines[300].replace('"attempt": 1', '"attempt": 0')
+        (code, _, err), proven = self.both(manifest, "\n".join(lines) + "\n")
+        self.assertEqual(code, 2)
+        self.assertIn(":301: attempt: expected an integer >= 1, got the number 0", err)
+        self.assertGreater(proven, 3)
+
+
+class NotProven(Agreement):
+    def test_what_the_path_cannot_prove_takes_the_general_path(self) -> None:
+        """Each of these lines stops the chunk from being proven; the reports agree all the same."""
+        manifest, records = ledger(random.Random(5))
+        base = "".join(line(rec) + "\n" for rec in records)
+        for name in ("attempt as text", "exponent", "escaped ID", "non-ASCII ID", "user key", "null input tokens",
+                     "repeated key", "blank line", "CRLF", "swapped keys", "negative wall clock", "empty stratum"):
+            with self.subTest(name):
+                text = EDITS[name](base)
+                self.assertNotEqual(text, base)
+                _, proven = self.both(manifest, text)
+                self.assertEqual(proven, 0)
+
+    def test_a_harness_object_the_general_path_refuses(self) -> None:
+        """A repeated key, a NaN or a nesting the expression does not admit in "harness": not proven; the first two
+        are the general path's input errors."""
+        rnd = random.Random(1)
+        manifest, records = ledger(rnd)
+        for rec in records:
+            rec["harness"] = harness_of(rnd, rec["task_id"], rec["attempt"])
+        base = "".join(line(rec) + "\n" for rec in records)
+        for name, code in (("repeated harness key", 2), ("NaN in harness", 2), ("nested harness", 0)):
+            with self.subTest(name):
+                (got, _, err), proven = self.both(manifest, EDITS[name](base))
+                self.assertEqual(proven, 0)
+                self.assertEqual(got != 2, code != 2, err)
+
+    def test_an_error_found_while_tallying_restarts_on_the_general_path(self) -> None:
+        """Token counts each within bounds whose sum is not: the canonical path admits the line, the tally refuses
+        it, and the whole file is read again on the general path, which names the line."""
+        manifest, records = ledger(random.Random(2))
+        text = EDITS["token sum past the bound"]("".join(line(rec) + "\n" for rec in records))
+        (code, _, err), _ = self.both(manifest, text)
+        self.assertEqual(code, 2)
+        self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+
+
+def _edited(seed: int, edit: str | None, compact: bool, chunk: int) -> tuple[dict[str, Any], str, int]:
+    rnd = random.Random(seed)
+    manifest, records = ledger(rnd, tasks=rnd.randint(3, 40), budget=rnd.choice([1, 2]))
+    if rnd.random() < 0.3:
+        rnd.shuffle(records)
+    text = "".join(line(rec, compact and edit is None) + "\n" for rec in records)  # the edits read spaced JSON
+    return manifest, text if edit is None else EDITS[edit](text), chunk
+
+
+class Generated(Agreement):
+    """Generated ledgers, valid and with one edit each, at several chunk sizes: the paths always agree."""
+
+    def check_one(self, seed: int, edit: str | None, compact: bool, chunk: int) -> None:
+        manifest, text, chunk = _edited(seed, edit, compact, chunk)
+        self.with_chunks(chunk)
+        for form in ("text", "json"):
+            (_, _, _), proven = self.both(manifest, text, "--format", form)
+            if edit is None and not compact:
+                self.assertGreater(proven, 0, (seed, chunk))
+
+    def test_seeded(self) -> None:
+        """Every edit, on a seeded ledger each, at whole-file and 512-byte chunks (runs without hypothesis)."""
+        for index, edit in enumerate([None, *EDITS]):
+            for chunk in (1 << 20, 512):
+                with self.subTest(edit=edit, chunk=chunk):
+                    self.check_one(index, edit, index % 3 == 0, chunk)
+
+    if HAVE_HYPOTHESIS:
+        @given(st.integers(0, 2**32), st.one_of(st.none(), st.sampled_from(sorted(EDITS))), st.booleans(),
+               st.sampled_from([1 << 20, 700, 97]))
+        def test_generated(self, seed: int, edit: str | None, compact: bool, chunk: int) -> None:
+            """Hypothesis draws the seed, the edit, the separators and the chunk size."""
+            self.check_one(seed, edit, compact, chunk)
+
+
+if __name__ == "__main__":
+    unittest.main()
