@@ -55,7 +55,7 @@ import os
 import re
 import stat
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -2567,21 +2567,22 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
 
 _FAST_CHARS = r"[ !#-\[\]-~]"  # printable ASCII but the quote and the backslash: no escape can occur
 _FAST_TEXT = rf'"({_FAST_CHARS}*)"'
-_FAST_EDGE = r"[!#-\[\]-~]"  # the same, nor a space: a task ID or cluster has no surrounding spaces
-_FAST_NAME = rf'"({_FAST_EDGE}(?:{_FAST_CHARS}*{_FAST_EDGE})?)"'
-_FAST_NUMBER = r'((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17})?|null)'
+_FAST_NAME = r'"([!#-\[\]-~]+)"'  # nor a space (so no surrounding one): an ID with a space takes the general path
+_FAST_NUMBER = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17})?))'  # the group is empty for null
 _FAST_COUNT = r'(0|[1-9][0-9]{0,14})'  # a null input/output count is an error the general path names
 # The harness's own identifiers (an importer writes them last): an object of scalars and flat lists of
 # scalars, two levels deep at most. The expression only admits the shape; the chunk's harness objects are
 # then decoded together, which refuses a malformed number, NaN and (by counting keys) a repeated key.
 _FAST_SCALAR = rf'(?:"{_FAST_CHARS}*"|-?[0-9][0-9.eE+-]*|true|false|null)'
 _FAST_MEMBER = rf'"{_FAST_CHARS}*" ?: ?(?:{_FAST_SCALAR}|\[(?:{_FAST_SCALAR}(?:, ?{_FAST_SCALAR})*)?\])'
-_FAST_VALUES = {  # a string-or-null field keeps its quotes in the group, so "" and null stay apart
+# One group a key. An optional field's group is empty when the value is null or the key is absent (the general
+# path reads both as None); the reason keeps its quotes, as "" is a reason and differs from null.
+_FAST_VALUES = {
     "run_id": rf'"({_FAST_CHARS}+)"', "task_id": _FAST_NAME, "attempt": r"([1-9][0-9]{0,8})", "outcome": _FAST_TEXT,
-    "reason": rf'("{_FAST_CHARS}*"|null)', "stratum": rf'("{_FAST_CHARS}+"|null)',
-    "cluster": rf'("{_FAST_EDGE}(?:{_FAST_CHARS}*{_FAST_EDGE})?"|null)',
+    "reason": rf'("{_FAST_CHARS}*"|null)', "stratum": rf'(?:null|"({_FAST_CHARS}+)")',
+    "cluster": rf'(?:null|{_FAST_NAME})',
     "wall_clock_s": _FAST_NUMBER, "cost_usd": _FAST_NUMBER, "input_tokens": _FAST_COUNT, "output_tokens": _FAST_COUNT,
-    "total_tokens": r'(0|[1-9][0-9]{0,14}|null)', "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
+    "total_tokens": r'(?:null|(0|[1-9][0-9]{0,14}))', "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
 }
 _FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
 
@@ -2590,17 +2591,27 @@ class _Restart(Exception):
     """A proven chunk met what only the general path reports (e.g. token counts that overflow when summed)."""
 
 
+class _Form(NamedTuple):
+    """One key order and spacing: every key on every line, or the optional ones left out of some."""
+
+    exact: re.Pattern[str]
+    loose: re.Pattern[str]
+    keys: tuple[str, ...]
+
+
 class _FastPath:
     """Per file: the compiled expression for each key order seen, and the tally of the chunks it proves."""
 
     def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float) -> None:
         self.tally, self.where, self.run_id, self.limit = tally, where, run_id, limit
-        self.templates: dict[tuple[tuple[str, ...], str, str], re.Pattern[str] | None] = {}
-        self.current: tuple[re.Pattern[str], tuple[str, ...]] | None = None  # the form that proved the last chunk
+        self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
+        self.current: _Form | None = None  # the form that proved the last chunk
+        self.exact = True  # and whether its exact expression did
+        self.kinds: dict[tuple[str, str, str, bool, str], int] = {}  # the groups' spelling of a kind -> its number
         self.proven = 0  # chunks tallied here (the benchmark and the tests read it)
 
-    def form(self, line: str, known: tuple[str, ...] = ()) -> tuple[re.Pattern[str], tuple[str, ...]] | None:
-        """The expression for this line's key order and spacing, widened by the keys of an earlier form (the
+    def form(self, line: str, known: tuple[str, ...] = ()) -> _Form | None:
+        """The expressions for this line's key order and spacing, widened by the keys of an earlier form (the
         union in the order both agree on), or None when the path does not know the line's form."""
         try:
             keys = tuple(json.loads(line))  # the keys in order (a repeated key is caught by the expression)
@@ -2612,38 +2623,50 @@ class _FastPath:
         comma = ", " if ', "' in line else ","
         signature = (keys, colon, comma)
         if signature not in self.templates:
-            ours = set(keys) <= set(_FAST_VALUES) and set(keys) >= _FAST_REQUIRED
-            self.templates[signature] = re.compile(_fast_template(keys, colon, comma), re.MULTILINE) if ours else None
-        pattern = self.templates[signature]
-        return None if pattern is None else (pattern, keys)
+            self.templates[signature] = None
+            if set(keys) <= set(_FAST_VALUES) and set(keys) >= _FAST_REQUIRED:
+                exact, loose = (re.compile(_fast_template(keys, colon, comma, loose), re.MULTILINE) for loose in (False, True))
+                self.templates[signature] = _Form(exact, loose, keys)
+        return self.templates[signature]
+
+    def rows(self, text: str) -> tuple[list[tuple[str, ...]], tuple[str, ...]] | None:
+        """The match groups of every line and the keys they stand for, or None if some line does not match.
+
+        The form is the last one that proved a chunk, else the first line's: its exact expression (every key on
+        every line) first, as it is the quicker, then the loose one (the optional keys may be left out). When a
+        line matches neither, the form is widened once by that line's keys, so a ledger whose records carry
+        different optional fields is still proven chunk after chunk."""
+        lines = text.count("\n")
+        form = self.current or self.form(text[:text.find("\n")])
+        if form is None:
+            return None
+        for pattern in (form.exact, form.loose) if self.exact else (form.loose, form.exact):
+            rows = pattern.findall(text)
+            if len(rows) == lines:  # anchored and one line at most each: as many matches as lines, all matched
+                self.current, self.exact = form, pattern is form.exact
+                return rows, form.keys
+        end = 0
+        for match in form.loose.finditer(text):
+            if match.start() != end:
+                break
+            end = match.end() + 1
+        form = self.form(text[end:text.find("\n", end)], form.keys)
+        if form is None:
+            return None
+        rows = form.loose.findall(text)
+        if len(rows) != lines:
+            return None
+        self.current, self.exact = form, False
+        return rows, form.keys
 
     def __call__(self, data: bytes) -> bool:
-        """Tally the chunk and return True if every line of it is proven canonical; else touch nothing.
-
-        The form is the last one that proved a chunk, else the first line's. When a line does not match it, the
-        form is widened once by that line's keys (a record without the optional fields another one has), so
-        a ledger whose records carry different optional fields is still proven chunk after chunk."""
+        """Tally the chunk and return True if every line of it is proven canonical; else touch nothing."""
         if not data.endswith(b"\n") or not data.isascii():
             return False
-        text = data.decode("ascii")
-        lines = text.count("\n")
-        found = self.current or self.form(text[:text.find("\n")])
+        found = self.rows(data.decode("ascii"))
         if found is None:
             return False
-        rows = found[0].findall(text)
-        if len(rows) != lines:  # anchored and one line at most each: as many matches as lines, every line matched
-            end = 0
-            for match in found[0].finditer(text):
-                if match.start() != end:
-                    break
-                end = match.end() + 1
-            found = self.form(text[end:text.find("\n", end)], found[1])
-            if found is None:
-                return False
-            rows = found[0].findall(text)
-            if len(rows) != lines:
-                return False
-        keys = found[1]
+        rows, keys = found
         if "harness" in keys and not _fast_harness_ok([row[keys.index("harness")] for row in rows
                                                        if row[keys.index("harness")]]):
             return False
@@ -2651,54 +2674,91 @@ class _FastPath:
             self.tally_rows(rows, keys)
         except GateError:
             raise _Restart() from None
-        self.current = found
         self.proven += 1
         return True
 
     def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> None:
-        """The general path's tally, from match groups (see _tally_records for what each step checks)."""
-        tally, run_id, limit = self.tally, self.run_id, self.limit
-        tasks, kinds, run_ids = tally.tasks, tally.kinds, tally.run_ids
-        at = {key: keys.index(key) for key in keys}
-        i_run, i_task, i_attempt, i_outcome = at["run_id"], at["task_id"], at["attempt"], at["outcome"]
-        i_reason, i_stratum, i_cluster, i_wall = (at.get(k, -1) for k in ("reason", "stratum", "cluster", "wall_clock_s"))
-        cost_keys = [(key, at[key]) for key in _COST_FIELDS if key in at]
-        last_run: Any = _UNSET
-        kept = 0
-        for row in rows:
-            rid = row[i_run]
-            if rid != last_run:
-                last_run = rid
-                tally.all_run_ids.add(rid)
-                if run_id is None or rid == run_id:
-                    run_ids.add(rid)
-            if run_id is not None and rid != run_id:
-                continue
-            kept += 1
-            attempt = int(row[i_attempt])
-            wall_text = row[i_wall] if i_wall >= 0 else ""
-            wall = None if wall_text in ("", "null") else (float(wall_text) if "." in wall_text else int(wall_text))
-            key = (row[i_outcome], _fast_optional(row, i_reason), _fast_optional(row, i_stratum), wall is not None,
-                   _fast_optional(row, i_cluster))
-            kind = kinds.get(key)
-            if kind is None:
-                kind = _new_kind(kinds, key, self.where, 0)
-            packed = kind | ((attempt - 1) << 32)
-            tid = row[i_task]
-            previous = tasks.get(tid)
-            if previous is None:
-                tasks[tid] = packed
-            elif type(previous) is int:
-                tasks[tid] = (previous, packed)
-            else:
-                tasks[tid] = (*cast("tuple[int, ...]", previous), packed)
-            if wall is not None and not wall <= limit:
-                tally.over_envelope.add((tid, attempt, wall))
-            if cost_keys:
-                present = {key: _fast_number(row[i]) for key, i in cost_keys if row[i] not in ("", "null")}
+        """The general path's tally (see _tally_records), column by column: each step is one C-level pass over
+        the chunk's groups, with a per-record loop only where a chunk needs one (a task seen before)."""
+        tally = self.tally
+        columns = list(zip(*rows))
+        at = dict(zip(keys, columns))
+        runs = set(at["run_id"])
+        tally.all_run_ids |= runs
+        if self.run_id is not None and runs != {self.run_id}:
+            runs &= {self.run_id}
+            rows = [row for row in rows if row[keys.index("run_id")] == self.run_id]
+            if not rows:
+                return
+            at = dict(zip(keys, zip(*rows)))
+        tally.run_ids |= runs
+        count = len(rows)
+        blank = ("",) * count
+        tids, attempts, walls = at["task_id"], at["attempt"], at.get("wall_clock_s", blank)
+        spelled = (at["outcome"], at.get("reason", blank), at.get("stratum", blank), tuple(map(bool, walls)),
+                   at.get("cluster", blank))
+        known = list(map(self.kinds.get, zip(*spelled)))  # PERF: zip reuses its tuple when get keeps none
+        kinds = cast("list[int]", known) if None not in known else [
+            self.kind_of(key) if kind is None else kind for kind, key in zip(known, zip(*spelled))]
+        packed = kinds if attempts.count("1") == count else [
+            kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]  # PERF: pack_attempt
+        chunk = dict(zip(tids, packed))
+        fresh = len(chunk) == count and tally.tasks.keys().isdisjoint(chunk)  # no task seen before, none twice
+        if fresh:
+            tally.tasks.update(chunk)
+        else:
+            _add_attempts(tally.tasks, tids, packed)
+        if self.limit < math.inf and max(map(float, filter(None, walls)), default=0.0) > self.limit:
+            for tid, attempt, wall in zip(tids, attempts, walls):
+                if wall and float(wall) > self.limit:
+                    tally.over_envelope.add((tid, int(attempt), _fast_number(wall)))
+        if any(key in at for key in _COST_FIELDS):
+            self.tally_costs(at, tids, fresh, blank)
+        tally.records += count
+
+    def kind_of(self, raw: tuple[str, str, str, bool, str]) -> int:
+        """The kind of an (outcome, reason, stratum, timed, cluster) combination as the groups spell it."""
+        outcome, reason, stratum, timed, cluster = raw
+        key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None, timed, cluster or None)
+        kind = self.tally.kinds.get(key)
+        if kind is None:
+            kind = _new_kind(self.tally.kinds, key, self.where, 0)
+        self.kinds[raw] = kind
+        return kind
+
+    def tally_costs(self, at: dict[str, tuple[str, ...]], tids: tuple[str, ...], fresh: bool, blank: tuple[str, ...]) -> None:
+        """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else record by record."""
+        tally = self.tally
+        costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
+        ins, outs = at.get("input_tokens", blank), at.get("output_tokens", blank)
+        if not fresh:
+            for row in zip(tids, costs, ins, outs, totals):  # the order of _COST_FIELDS
+                present = {key: _fast_number(text) for key, text in zip(_COST_FIELDS, row[1:]) if text}
                 if present:
-                    _tally_cost(tally, self.where, 0, tid, present)
-        tally.records += kept
+                    _tally_cost(tally, self.where, 0, row[0], present)
+            return
+        tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
+        if "" not in ins and "" not in outs and not any(totals):
+            sums: list[int | None] = list(map(int.__add__, map(int, ins), map(int, outs)))
+        else:
+            sums = [int(total) if total else int(i or 0) + int(o or 0) if i or o else None
+                    for total, i, o in zip(totals, ins, outs)]
+        if max(filter(None, sums), default=0) > _MAX_COUNT:
+            raise GateError("a token total is past the bound")  # the general path names the line (see _Restart)
+        tally.tokens.update(zip(tids, sums) if None not in sums else  # type: ignore[arg-type]  # (no None)
+                            ((tid, total) for tid, total in zip(tids, sums) if total is not None))
+
+
+def _add_attempts(tasks: dict[str, int | tuple[int, ...]], tids: Iterable[str], packed: Iterable[int]) -> None:
+    """Add each attempt to its task's entry: an int for one attempt, a tuple of them for more."""
+    for tid, attempt in zip(tids, packed):
+        previous = tasks.get(tid)
+        if previous is None:
+            tasks[tid] = attempt
+        elif type(previous) is int:
+            tasks[tid] = (previous, attempt)
+        else:
+            tasks[tid] = (*cast("tuple[int, ...]", previous), attempt)
 
 
 def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -2710,13 +2770,13 @@ def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str,
     return tuple(merged)
 
 
-def _fast_template(keys: tuple[str, ...], colon: str, comma: str) -> str:
-    """One line with these keys in this order; a key the gate does not require may be left out of a line
-    (its group is then empty: absent reads as null, as `rec.get` reads it on the general path)."""
+def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool) -> str:
+    """One line with these keys in this order; if loose, a key the gate does not require may be left out of a
+    line (its group is then empty: absent reads as null, as `rec.get` reads it on the general path)."""
     parts = []
     for index, key in enumerate(keys):
         member = f'"{key}"{colon}{_FAST_VALUES[key]}'
-        if key in _FAST_REQUIRED:
+        if key in _FAST_REQUIRED or not loose:
             parts.append(member if index == 0 else comma + member)
         else:
             parts.append(f"(?:{member}{comma})?" if index == 0 else f"(?:{comma}{member})?")
@@ -2733,14 +2793,6 @@ def _fast_harness_ok(objects: list[str]) -> bool:
     except (ValueError, RecursionError):
         return False
     return len(values) == len(objects) and sum(map(len, values)) == joined.count('":') + joined.count('" :')
-
-
-def _fast_optional(row: tuple[str, ...], index: int) -> str | None:
-    """A string-or-null group (quoted, or null): None when the key is absent or null."""
-    if index < 0:
-        return None
-    value = row[index]
-    return None if value in ("", "null") else value[1:-1]
 
 
 def _fast_number(text: str) -> int | float:
@@ -3153,6 +3205,9 @@ def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     return totals
 
 
+_HAS_CAPITAL = re.compile("[A-Z]").search
+
+
 def fold_task_id(tid: str) -> str:
     """What a task ID looks like to a reader: NFKC-normalised and case-folded."""
     if tid.isascii():
@@ -3162,8 +3217,12 @@ def fold_task_id(tid: str) -> str:
     return unicodedata.normalize("NFKC", tid).casefold()
 
 
-def _lookalikes(ids: Iterable[str]) -> list[tuple[str, ...]]:
+def _lookalikes(ids: Collection[str]) -> list[tuple[str, ...]]:
     """Groups of distinct task IDs that look the same once folded."""
+    # PERF: distinct ASCII IDs fold by lower-casing alone, so when no ID has a capital letter none folds onto
+    # another, and when lower-casing keeps them distinct neither does any; both are checked in C.
+    if all(map(str.isascii, ids)) and (not any(map(_HAS_CAPITAL, ids)) or len(set(map(str.lower, ids))) == len(ids)):
+        return []
     groups: dict[str, list[str]] = {}
     for tid in ids:
         groups.setdefault(fold_task_id(tid), []).append(tid)
@@ -3486,9 +3545,12 @@ def _median(values: Iterable[float]) -> float | None:
 def _cost_summary(tally: _Tally) -> CostSummary | None:
     if not tally.cost and not tally.tokens:
         return None
-    costs = [math.fsum(c) if isinstance(c, tuple) else c for c in tally.cost.values()]  # exact: any order, one sum
+    values = tally.cost.values()
+    repeated = any(map(isinstance, values, itertools.repeat(tuple)))  # PERF: one C pass when no task has two
+    costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c for c in values] if repeated else \
+        cast("list[float]", list(values))  # exact: one sum a task, in any order
     return CostSummary(
-        tasks_with_cost=len(set(tally.cost) | set(tally.tokens)),
+        tasks_with_cost=len(tally.cost) + len(tally.tokens.keys() - tally.cost.keys()),
         total_cost_usd=math.fsum(costs) if costs else None,
         median_cost_usd=_median(costs),
         total_tokens=sum(tally.tokens.values()) if tally.tokens else None,

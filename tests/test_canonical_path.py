@@ -52,6 +52,8 @@ def ledger(rnd: random.Random, tasks: int = 30, budget: int = 1) -> tuple[dict[s
     """A ledger as a program writes one: task-ID order, one key order, optional fields on some records."""
     ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, tasks - 1))]
     timed, costed, strata, clusters, harness = (rnd.random() < 0.5 for _ in range(5))
+    fields = rnd.choice([("cost_usd", "input_tokens", "output_tokens"), ("cost_usd", "total_tokens"),
+                         ("output_tokens",), ("input_tokens", "output_tokens", "total_tokens")])
     records = []
     for tid in sorted(ids):
         for attempt in range(1, budget + 1):
@@ -59,14 +61,16 @@ def ledger(rnd: random.Random, tasks: int = 30, budget: int = 1) -> tuple[dict[s
             rec: dict[str, Any] = {"run_id": "r1", "task_id": tid, "attempt": attempt, "outcome": outcome,
                                    "reason": rnd.choice(list(gate.BUILTIN_REASONS)) if outcome == "unscoreable" else None}
             if timed:
-                rec["wall_clock_s"] = rnd.choice([rnd.randint(1, 900), round(rnd.uniform(0, 900), 3)])
+                rec["wall_clock_s"] = rnd.choice([rnd.randint(1, 900), round(rnd.uniform(0, 900), 3), 900,
+                                                  *[900.25] * (rnd.random() < 0.1)])  # just over, now and then
             if strata:
                 rec["stratum"] = "py" if tid < "t-015" else "js"
             if clusters:
-                rec["cluster"] = f"repo {len(tid) % 3}"
+                rec["cluster"] = f"repo-{len(tid) % 3}"
             if costed and rnd.random() < 0.9:  # some records without cost: the optional groups are left empty
-                rec.update(cost_usd=round(rnd.uniform(0, 2), 4), input_tokens=rnd.randint(0, 10**5),
-                           output_tokens=rnd.randint(0, 10**4))
+                measured = {"cost_usd": round(rnd.uniform(0, 2), 4), "input_tokens": rnd.randint(0, 10**5),
+                            "output_tokens": rnd.randint(0, 10**4), "total_tokens": rnd.randint(0, 10**5)}
+                rec.update((key, measured[key]) for key in fields)
             if harness:
                 rec["harness"] = harness_of(rnd, tid, attempt)
             records.append(rec)
@@ -87,7 +91,7 @@ EDITS: dict[str, Any] = {
     "attempt 2 (a gap)": lambda t: t.replace('"attempt": 1', '"attempt": 2', 1),
     "negative wall clock": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": -1,', 1),
     "exponent": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 1e2,', 1),
-    "over the envelope": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 901.5,', 1),
+    "over the envelope": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 900.5,', 1),
     "leading space in ID": lambda t: t.replace('"task_id": "t-', '"task_id": " t-', 1),
     "escaped ID": lambda t: t.replace('"task_id": "t-0', '"task_id": "t-\\u0030', 1),
     "non-ASCII ID": lambda t: t.replace('"task_id": "t-0', '"task_id": "t-\u00e9', 1),
@@ -221,6 +225,8 @@ def _edited(seed: int, edit: str | None, compact: bool, chunk: int) -> tuple[dic
     manifest, records = ledger(rnd, tasks=rnd.randint(3, 40), budget=rnd.choice([1, 2]))
     if rnd.random() < 0.3:
         rnd.shuffle(records)
+    for rec in records[:rnd.choice([0, 0, 1, len(records) // 2])]:  # a second run, which --run-id picks or leaves
+        rec["run_id"] = "r2"
     text = "".join(line(rec, compact and edit is None) + "\n" for rec in records)  # the edits read spaced JSON
     return manifest, text if edit is None else EDITS[edit](text), chunk
 
@@ -231,8 +237,8 @@ class Generated(Agreement):
     def check_one(self, seed: int, edit: str | None, compact: bool, chunk: int) -> None:
         manifest, text, chunk = _edited(seed, edit, compact, chunk)
         self.with_chunks(chunk)
-        for form in ("text", "json"):
-            (_, _, _), proven = self.both(manifest, text, "--format", form)
+        for extra in (("--format", "text"), ("--format", "json"), ("--run-id", "r2"), ("--run-id", "r1")):
+            (_, _, _), proven = self.both(manifest, text, *extra)
             if edit is None and not compact:
                 self.assertGreater(proven, 0, (seed, chunk))
 
