@@ -51,6 +51,7 @@ import hashlib
 import itertools
 import json
 import math
+import operator
 import os
 import re
 import stat
@@ -2415,6 +2416,32 @@ class _Tally:
         self.cost: dict[str, float | tuple[float, ...]] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
+        self.stream: _Stream | None = None  # in place of `tasks` when the IDs arrived in order (see _Stream)
+
+    # What settle reads of the tasks, from the per-task table or from the sorted stream's summary.
+    def patterns(self) -> Counter[int | tuple[int, ...]]:
+        """How many tasks have each attempt pattern."""
+        return self.stream.patterns if self.stream is not None else Counter(self.tasks.values())  # PERF: in C
+
+    def pattern_of(self, tid: str) -> int | tuple[int, ...] | None:
+        """A control task's attempt pattern (the stream keeps the controls')."""
+        return self.stream.controls.get(tid) if self.stream is not None else self.tasks.get(tid)
+
+    def task_count(self) -> int:
+        return self.stream.count if self.stream is not None else len(self.tasks)
+
+    def observed_digest(self) -> str:
+        return self.stream.digest.hexdigest() if self.stream is not None else ids_digest(self.tasks)
+
+    def lookalikes(self) -> list[tuple[str, ...]]:
+        return self.stream.lookalikes() if self.stream is not None else _lookalikes(self.tasks.keys())
+
+    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
+        """(declared tasks with no record, tasks in the runs not declared), each sorted. The stream has ended
+        on the general table if they are not both empty (_Stream.finish)."""
+        if self.stream is not None:
+            return [], []
+        return sorted(declared.difference(self.tasks)), sorted(set(self.tasks).difference(declared))
 
     def kind_infos(self) -> list[KindInfo]:
         return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed, cluster)
@@ -2496,14 +2523,24 @@ def harness_file_kind(path: Path) -> str | None:
 
 
 def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
-               must_exist: bool = True) -> _Tally:
+               must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
-    instead of a ledger is named, with the import command that converts it."""
+    instead of a ledger is named, with the import command that converts it.
+
+    With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a _Stream, not
+    a per-task table. The canonical path and the stream may each hand the file back (_Restart, _EndStream)
+    to be read again, so they are only tried on a regular file; a pipe or a device takes the general path."""
+    args = (path, run_id, wall_clock_limit, extra_fields, must_exist)
     try:
         try:
-            return _tally_runs(path, run_id, wall_clock_limit, extra_fields, must_exist)
+            if not _is_regular(path):
+                return _tally_runs(*args, fast_path=False)
+            try:
+                return _tally_runs(*args, stream=_Stream(*summary) if summary is not None else None)
+            except _EndStream:  # the stream cannot answer for this file: the per-task table
+                return _tally_runs(*args)
         except _Restart:  # a proven chunk met what only the general path reports: the whole file on that path
-            return _tally_runs(path, run_id, wall_clock_limit, extra_fields, must_exist, fast_path=False)
+            return _tally_runs(*args, fast_path=False)
     except GateError as exc:
         if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
             raise
@@ -2519,8 +2556,15 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
                         f"`gate.py import {kind} {target} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
 
 
+def _is_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # open_input says what is wrong with it
+
+
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
-                must_exist: bool = True, fast_path: bool = True) -> _Tally:
+                must_exist: bool = True, fast_path: bool = True, stream: _Stream | None = None) -> _Tally:
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
@@ -2530,9 +2574,11 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     collecting = gc.isenabled()
     gc.disable()
     problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
-    fast = _FastPath(tally, where, run_id, limit) if fast_path and not extra_fields else None
+    fast = _FastPath(tally, where, run_id, limit, stream) if fast_path and not extra_fields else None
     try:
         for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
+            if stream is not None:
+                raise _EndStream()  # a chunk the canonical path did not prove: the stream keeps no table for it
             # A field name absent from the chunk's text is absent from all of its records
             # (unless a key is spelled with \u escapes, so those chunks look record by record).
             costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
@@ -2547,8 +2593,115 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     problems.raise_any()
     if run_id is not None and not tally.run_ids and must_exist:
         raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
+    if stream is not None:
+        stream.finish()
+        tally.stream = stream
     tally.sha256 = hasher.hexdigest()
     return tally
+
+
+# -- the sorted stream -------------------------------------------------------------------------
+#
+# Harnesses and importers write a ledger in task-ID order. While the IDs arrive in order, a task is complete
+# when the next ID arrives, so instead of a table of every task the stream keeps only what settle reads:
+# how many tasks have each attempt pattern (and the first few of each, to name them), the running digest of
+# the IDs, the controls' patterns, and the IDs that could be look-alikes. Memory then stays flat however
+# many tasks the file holds. An ID out of order, a chunk the canonical path does not prove, or anything
+# the summary cannot answer exactly (a declared task missing, an undeclared one, a non-ASCII ID) ends the
+# stream: the file is read again into the per-task table, so every report is the table's by construction.
+
+
+class _EndStream(Exception):
+    """The stream cannot answer for this file: read it again into the per-task table."""
+
+
+class _Stream:
+    """The summary of a ledger whose task IDs arrive in order (see above)."""
+
+    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str]) -> None:
+        self.declared, self.control_ids = declared, controls
+        self.patterns: Counter[int | tuple[int, ...]] = Counter()
+        self.first: dict[int | tuple[int, ...], list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
+        self.controls: dict[str, int | tuple[int, ...]] = {}
+        self.count = 0
+        self.digest = hashlib.sha256()
+        self.folds: dict[str, list[str]] = {}  # lower-cased ID -> the IDs with a capital letter that fold to it
+        self.last = ""  # the open task: the last ID seen, and its attempts so far
+        self.open: list[int] = []
+
+    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
+        """Add a chunk's attempts in file order; True if every one is of a task not seen before."""
+        if tids[0] < self.last:
+            raise _EndStream()
+        if all(map(operator.lt, tids, itertools.islice(tids, 1, None))):  # PERF: one task a record, checked in C
+            fresh = tids[0] != self.last
+            if not fresh:
+                self.open.append(packed[0])
+                tids, packed = tids[1:], packed[1:]
+            if tids:
+                if self.open:
+                    self.close([self.last], [self.pattern()])
+                self.close(tids[:-1], packed[:-1])
+                self.last, self.open = tids[-1], [packed[-1]]
+            return fresh
+        if not all(map(operator.le, tids, itertools.islice(tids, 1, None))):
+            raise _EndStream()
+        done, patterns = [], []
+        for tid, group in itertools.groupby(zip(tids, packed), operator.itemgetter(0)):
+            attempts = [attempt for _, attempt in group]
+            if tid == self.last:
+                self.open += attempts
+                continue
+            if self.open:
+                done.append(self.last)
+                patterns.append(self.pattern())
+            self.last, self.open = tid, attempts
+        self.close(done, patterns)
+        return False
+
+    def pattern(self) -> int | tuple[int, ...]:
+        return self.open[0] if len(self.open) == 1 else tuple(self.open)
+
+    def close(self, tids: Sequence[str], patterns: Sequence[int | tuple[int, ...]]) -> None:
+        """Count complete tasks (in order, none seen before)."""
+        if not tids:
+            return
+        if not all(map(str.isascii, tids)) or (self.declared is not None and not self.declared.issuperset(tids)):
+            raise _EndStream()
+        self.digest.update((("\n" if self.count else "") + "\n".join(tids)).encode("ascii"))
+        self.count += len(tids)
+        self.patterns.update(patterns)
+        for pattern in set(patterns).difference(p for p, few in self.first.items() if len(few) >= _LIST_LIMIT):
+            few = self.first.setdefault(pattern, [])
+            at = -1
+            try:
+                while len(few) < _LIST_LIMIT:
+                    at = patterns.index(pattern, at + 1)
+                    few.append(tids[at])
+            except ValueError:  # no more tasks of this pattern in the chunk
+                pass
+        if not self.control_ids.isdisjoint(tids):
+            for tid in self.control_ids.intersection(tids):
+                self.controls[tid] = patterns[tids.index(tid)]
+        if any(map(_HAS_CAPITAL, tids)):  # an ASCII ID with a capital sorts before its lower-cased form
+            for tid in filter(_HAS_CAPITAL, tids):
+                self.folds.setdefault(tid.lower(), []).append(tid)
+        if self.folds and not self.folds.keys().isdisjoint(tids):  # an ID that one with a capital folds to
+            for tid in self.folds.keys() & set(tids):
+                self.folds[tid].append(tid)
+
+    def finish(self) -> None:
+        if self.open:
+            self.close([self.last], [self.pattern()])
+            self.open = []
+        if self.declared is not None and self.count != len(self.declared):
+            raise _EndStream()  # a declared task has no record: the table names it
+
+    def named(self, troubled: set[int | tuple[int, ...]]) -> Iterator[tuple[str, int | tuple[int, ...]]]:
+        return ((tid, pattern) for pattern in troubled for tid in self.first.get(pattern, ()))
+
+    def lookalikes(self) -> list[tuple[str, ...]]:
+        return sorted(tuple(sorted(group)) for group in self.folds.values() if len(group) > 1)
 
 
 # -- the canonical fast path --------------------------------------------------------------------
@@ -2602,8 +2755,8 @@ class _Form(NamedTuple):
 class _FastPath:
     """Per file: the compiled expression for each key order seen, and the tally of the chunks it proves."""
 
-    def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float) -> None:
-        self.tally, self.where, self.run_id, self.limit = tally, where, run_id, limit
+    def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float, stream: _Stream | None = None) -> None:
+        self.tally, self.where, self.run_id, self.limit, self.stream = tally, where, run_id, limit, stream
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
@@ -2702,12 +2855,15 @@ class _FastPath:
             self.kind_of(key) if kind is None else kind for kind, key in zip(known, zip(*spelled))]
         packed = kinds if attempts.count("1") == count else [
             kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]  # PERF: pack_attempt
-        chunk = dict(zip(tids, packed))
-        fresh = len(chunk) == count and tally.tasks.keys().isdisjoint(chunk)  # no task seen before, none twice
-        if fresh:
-            tally.tasks.update(chunk)
+        if self.stream is not None:
+            fresh = self.stream.add(tids, packed)
         else:
-            _add_attempts(tally.tasks, tids, packed)
+            chunk = dict(zip(tids, packed))
+            fresh = len(chunk) == count and tally.tasks.keys().isdisjoint(chunk)  # no task seen before, none twice
+            if fresh:
+                tally.tasks.update(chunk)
+            else:
+                _add_attempts(tally.tasks, tids, packed)
         if self.limit < math.inf and max(map(float, filter(None, walls)), default=0.0) > self.limit:
             for tid, attempt, wall in zip(tids, attempts, walls):
                 if wall and float(wall) > self.limit:
@@ -3082,6 +3238,12 @@ class ExitGroups(NamedTuple):
     metrics: MetricCounts
 
 
+def _per_task(plan: Plan) -> bool:
+    """Whether each task needs its own exit record: card strata, or a metric that reads a per-task field."""
+    used = frozenset().union(*(m.fields for m in plan.metrics))
+    return plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
+
+
 def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     """Settle each distinct attempt pattern once, then count its tasks.
 
@@ -3090,20 +3252,25 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     """
     kinds = tally.kind_infos()
     timing_required = tally.timing() == "some"
-    patterns = Counter(tally.tasks.values())  # PERF: patterns are ints and tuples, counted in C
+    patterns = tally.patterns()
     memo = {pattern: task_exit(task_attempts(pattern), kinds, plan, timing_required) for pattern in patterns}
     groups: dict[TaskExit, int] = {}
     problems: dict[str, FirstFew] = {}
     metrics = MetricCounts(plan)
     roles = {c.task_id: c.role for c in plan.controls}
-    used = frozenset().union(*(m.fields for m in plan.metrics))
-    per_task = plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
+    per_task = _per_task(plan)
     if not per_task:
         for pattern, weight in patterns.items():
             exit_ = memo[pattern][0]
             groups[exit_] = groups.get(exit_, 0) + weight
         troubled = {pattern for pattern, (_, found) in memo.items() if found}
-        named: Iterable[tuple[str, Any]] = ((t, p) for t, p in tally.tasks.items() if p in troubled) if troubled else ()
+        if tally.stream is not None:  # the first few tasks of each pattern, and how many more it has
+            named: Iterable[tuple[str, Any]] = tally.stream.named(troubled)
+            for pattern in troubled:
+                for name, _ in memo[pattern][1]:
+                    problems.setdefault(name, FirstFew()).count += patterns[pattern] - len(tally.stream.first[pattern])
+        else:
+            named = ((t, p) for t, p in tally.tasks.items() if p in troubled) if troubled else ()
     else:
         named = tally.tasks.items()
     for tid, pattern in named:
@@ -3232,7 +3399,7 @@ def _lookalikes(ids: Collection[str]) -> list[tuple[str, ...]]:
 def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Finding]:
     """Is this the suite the claim names: the declared IDs, their digest and their count?"""
     findings = []
-    declared_ids, observed = plan.declared_ids, tally.tasks.keys()
+    declared_ids, observed = plan.declared_ids, tally.task_count()
     if is_placeholder(plan.task_ids_sha256):
         pass  # a placeholder_value finding names it; a digest mismatch would only repeat it
     elif declared_ids is not None:
@@ -3241,12 +3408,11 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
                 f"{plan.task_ids_sha256[:64]!r}; fill it with `gate.py digest --ids FILE`")))
-        missing = sorted(declared_ids.difference(observed))
+        missing, extra_ids = tally.not_declared(declared_ids)
         if missing:
             findings.append(finding("never_started", (
                 f"{len(missing)} declared task(s) have no attempt record: {_name_some(missing, len(missing))}; "
                 "record them as unscoreable (missing_artifact) rather than dropping them")))
-        extra_ids = sorted(set(observed).difference(declared_ids))
         if extra_ids:
             findings.append(finding("unexpected_task", (
                 f"{len(extra_ids)} task(s) in the runs are not in the dataset: {_name_some(extra_ids, len(extra_ids))}")))
@@ -3256,10 +3422,10 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
             f"the runs' task IDs hash to {observed_digest[:12]}, the manifest declares "
             f"{plan.task_ids_sha256[:64]!r}{hint}: you ran a different suite than you published "
             f"(if the suite is right, set task_ids_sha256 to {observed_digest})")))
-    if len(observed) != plan.task_count:
+    if observed != plan.task_count:
         findings.append(finding("dataset_size_mismatch",
-                                f"declared {plan.task_count} tasks, observed {len(observed)} in the runs"))
-    alike = _lookalikes(observed)
+                                f"declared {plan.task_count} tasks, observed {observed} in the runs"))
+    alike = tally.lookalikes()
     if alike:
         shown = "; ".join(" / ".join(repr(t) for t in group) for group in alike[:_LIST_LIMIT])
         more = f" and {len(alike) - _LIST_LIMIT} more" if len(alike) > _LIST_LIMIT else ""
@@ -3372,7 +3538,7 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
         if plan.declared_ids is not None and tid not in plan.declared_ids:
             findings.append(finding("control_outside_dataset", f"{tid}: the {control.role} control is not a dataset task"))
             continue
-        packed = tally.tasks.get(tid)
+        packed = tally.pattern_of(tid)
         if packed is None:
             findings.append(finding("control_missing", f"{tid}: the {control.role} control has no attempt record"))
             continue
@@ -3566,7 +3732,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     """Give every task exactly one exit, evaluate every metric, and list every finding."""
     grouped = _group_exits(tally, plan)
     totals = _totals(grouped.groups, plan)
-    observed_digest = ids_digest(tally.tasks)
+    observed_digest = tally.observed_digest()
     strata, strata_findings = _strata_lines(plan, totals, grouped.problems.get("stratum"))
     metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
     rates = _rates(plan, totals, metrics)
@@ -3587,7 +3753,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         pass_at_k=rates.pass_at_k,
         strata=strata,
         metrics=metrics,
-        observed_tasks=len(tally.tasks),
+        observed_tasks=tally.task_count(),
         observed_digest=observed_digest,
         runs_sha256=tally.sha256,
         run_ids=tuple(sorted(tally.run_ids)),
@@ -4026,7 +4192,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         gated, tally = None, None
     else:
         gated, run_findings = _gated_run(manifest, run_id)
-        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields)
+        summary = None if keep_scores or _per_task(plan) else (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
+        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields, summary=summary)
         if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
             raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
                             f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")

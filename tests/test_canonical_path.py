@@ -9,7 +9,10 @@ the chunks it should (a test that compares two runs of the general path would pr
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import threading
 import unittest
 from typing import Any
 from unittest import mock
@@ -120,24 +123,39 @@ EDITS: dict[str, Any] = {
 class Agreement(GateCase):
     """Runs a ledger's text with the canonical path on and off; they must agree byte for byte."""
 
+    streamed = 0  # how many runs of the last `both` ended with the sorted stream's summary, not a task table
+
     def both(self, manifest: dict[str, Any], text: str, *extra: str) -> tuple[tuple[int, str, str], int]:
-        """(exit code, stdout, stderr), asserted equal on both paths, and how many chunks the path proved."""
+        """(exit code, stdout, stderr), asserted equal on all three paths (the canonical path with the sorted
+        stream where the file allows it, the canonical path into the per-task table, the general path), and
+        how many chunks the canonical path proved."""
         m = self.write_json("bench.manifest.json", manifest)
         r = self.write_text("runs.jsonl", text.encode("utf-8"))
         argv = ("--manifest", str(m), "--runs", str(r), *extra)
         proven = []
-        real = gate._FastPath.__call__
+        real_call, real_finish = gate._FastPath.__call__, gate._Stream.finish
+        self.streamed = 0
 
         def counted(path: gate._FastPath, data: bytes) -> bool:
-            taken = real(path, data)
+            taken = real_call(path, data)
             proven.append(taken)
             return taken
 
-        with mock.patch.object(gate._FastPath, "__call__", counted):
+        def finished(stream: gate._Stream) -> None:
+            real_finish(stream)
+            self.streamed += 1
+
+        def no_stream(*_: Any) -> bool:
+            raise gate._EndStream()
+
+        with mock.patch.object(gate._FastPath, "__call__", counted), mock.patch.object(gate._Stream, "finish", finished):
             fast = self.run_gate(*argv)
+        with mock.patch.object(gate._Stream, "add", no_stream):
+            table = self.run_gate(*argv)
         with mock.patch.object(gate._FastPath, "__call__", lambda path, data: False):
             slow = self.run_gate(*argv)
         self.assertEqual(fast, slow, f"the canonical path disagrees with the general path on:\n{text[:2000]}")
+        self.assertEqual(table, slow, f"the per-task table disagrees with the general path on:\n{text[:2000]}")
         return fast, sum(proven)
 
     def with_chunks(self, size: int) -> None:
@@ -216,6 +234,82 @@ class NotProven(Agreement):
         manifest, records = ledger(random.Random(2))
         text = EDITS["token sum past the bound"]("".join(line(rec) + "\n" for rec in records))
         (code, _, err), _ = self.both(manifest, text)
+        self.assertEqual(code, 2)
+        self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+
+
+class SortedStream(Agreement):
+    """A ledger in task-ID order is summarised as it streams; what the summary cannot answer reads the file again."""
+
+    def sorted_text(self, records: list[dict[str, Any]]) -> str:
+        return "".join(line(rec) + "\n" for rec in sorted(records, key=lambda r: (r["task_id"], r["attempt"])))
+
+    def test_a_sorted_ledger_streams_and_an_unsorted_one_does_not(self) -> None:
+        """The same records, sorted then shuffled, at whole-file and 600-byte chunks: the sorted file ends as a
+        stream, the shuffled one as a table (an ID lower than the one before), and every report agrees."""
+        for chunk in (1 << 20, 600):
+            self.with_chunks(chunk)
+            manifest, records = ledger(random.Random(11), tasks=60, budget=3)
+            (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+            self.assertEqual(self.streamed, 1)
+            random.Random(1).shuffle(records)
+            (code2, out2, _), _ = self.both(manifest, "".join(line(rec) + "\n" for rec in records))
+            self.assertEqual(self.streamed, 0)
+            unhashed = re.compile(r"^runs        : sha256 [0-9a-f]{64}$", re.MULTILINE)
+            self.assertEqual((code2, unhashed.sub("", out2)), (code, unhashed.sub("", out)))  # but the file's hash
+
+    def test_lookalikes_are_found_in_a_stream(self) -> None:
+        """`T-003` and `t-003` (in one chunk, and 300 tasks apart across chunks) are task_id_lookalike in a stream."""
+        self.with_chunks(2048)
+        _, records = ledger(random.Random(4), tasks=400)
+        for rec in records:
+            if rec["task_id"] in ("t-003", "t-300"):
+                records.append(dict(rec, task_id=rec["task_id"].upper()))
+        make = make_manifest(sorted({r["task_id"] for r in records}), attempt_budget=1, attempt_mode="retry")
+        make["dataset"].pop("task_ids")
+        (_, out, _), _ = self.both(make, self.sorted_text(records))
+        self.assertEqual(self.streamed, 1)
+        self.assertIn("task_id_lookalike: 2 group(s) of task IDs differ only in case or Unicode form: 'T-003' / 't-003'; "
+                      "'T-300' / 't-300'", out)
+
+    def test_many_troubled_tasks_are_counted_and_the_first_named(self) -> None:
+        """40 tasks with an attempt gap, over several chunks: the stream names the first ten and counts all 40."""
+        self.with_chunks(1024)
+        manifest, records = ledger(random.Random(8), tasks=120)
+        for rec in records[10:50]:
+            rec["attempt"] = 2
+        (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+        self.assertEqual((code, self.streamed), (1, 1))
+        self.assertRegex(out, r"attempt_gap: .* and 30 more")
+
+    def test_what_the_summary_cannot_answer_ends_the_stream(self) -> None:
+        """A declared task with no record, an undeclared task, a missing control, one task in place of another (the
+        count still right): the table names them."""
+        manifest, records = ledger(random.Random(9))
+        manifest["dataset"]["task_ids"] = sorted({r["task_id"] for r in records})
+        for name, edit in (("never_started", lambda recs: recs[3:]),
+                           ("unexpected_task", lambda recs: [*recs, dict(recs[-1], task_id="zz-extra")]),
+                           ("control_missing", lambda recs: [r for r in recs if r["task_id"] != POS]),
+                           ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")])):
+            with self.subTest(name):
+                (code, out, _), _ = self.both(manifest, self.sorted_text(edit(records)))
+                self.assertEqual(code, 1)
+                self.assertIn(name, out)
+
+    def test_a_pipe_is_read_once(self) -> None:
+        """A named pipe cannot be read twice: it takes the general path, so an error the canonical path would
+        only find while tallying (and read the file again for) is still named, not lost to an empty second read."""
+        if not hasattr(os, "mkfifo"):
+            self.skipTest("no named pipes here")
+        manifest, records = ledger(random.Random(2))
+        text = EDITS["token sum past the bound"]("".join(line(rec) + "\n" for rec in records))
+        fifo = self.dir / "runs.fifo"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"))
+        writer.start()
+        m = self.write_json("bench.manifest.json", manifest)
+        code, _, err = self.run_gate("--manifest", str(m), "--runs", str(fifo))
+        writer.join(10)
         self.assertEqual(code, 2)
         self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
 
