@@ -45,6 +45,7 @@ if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter
     sys.exit(2)
 
 import argparse
+import collections
 import functools
 import gc
 import hashlib
@@ -60,18 +61,43 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Literal, NamedTuple, NoReturn, cast
+
+# PERF: the typing module is for mypy only. Importing it, and building each NamedTuple through it (which
+# compiles every field's annotation), took a fifth of the installed command's start-up; at run time a
+# NamedTuple here is a plain collections.namedtuple, built the way typing builds one, and cast() is the
+# identity it is. (mypy reads the first branch: TYPE_CHECKING is true for it by name.)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Callable, Literal, NamedTuple, NoReturn, cast
+
+    Outcome = Literal["pass", "fail", "unscoreable"]
+    AttemptMode = Literal["retry", "samples"]
+    ControlRunRole = Literal["no_edit", "known_fix"]
+    Gating = Literal["claim", "no_edit", "known_fix"]  # what a ledger is gated as: the claim or one of its control runs
+else:
+    def cast(_type, value):
+        return value
+
+    class _NamedTupleType(type):
+        def __new__(cls, name, bases, namespace):
+            if not bases:
+                return super().__new__(cls, name, bases, namespace)
+            fields = list(namespace.get("__annotations__", {}))
+            made = collections.namedtuple(name, fields, defaults=[namespace[f] for f in fields if f in namespace],
+                                          module=namespace["__module__"])
+            for key, value in namespace.items():
+                if key not in ("__module__", "__annotations__") and key not in made._fields:
+                    setattr(made, key, value)
+            return made
+
+    class NamedTuple(metaclass=_NamedTupleType):
+        pass
 
 __version__ = "0.1.0"
 
 #####################################################################
 # Constants and errors
 #####################################################################
-
-Outcome = Literal["pass", "fail", "unscoreable"]
-AttemptMode = Literal["retry", "samples"]
-ControlRunRole = Literal["no_edit", "known_fix"]
-Gating = Literal["claim", "no_edit", "known_fix"]  # what a ledger is gated as: the claim or one of its control runs
 
 BUCKETS: tuple[Outcome, ...] = ("pass", "fail", "unscoreable")
 ATTEMPT_MODES: tuple[AttemptMode, ...] = ("retry", "samples")
@@ -963,7 +989,7 @@ def is_placeholder(value: object) -> bool:
 def _load_control(entry: _Fields) -> Control:
     entry.closed(CONTROL_KEYS)
     task_id = entry.string("task_id")
-    expected = cast(Outcome, entry.choice("expected", ("pass", "fail")))
+    expected = cast("Outcome", entry.choice("expected", ("pass", "fail")))
     role = entry.choice("role", CONTROL_ROLES)
     if (role, expected) in (("negative", "pass"), ("positive", "fail")):
         entry.fail("expected", f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
@@ -972,7 +998,7 @@ def _load_control(entry: _Fields) -> Control:
 
 def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
     entry.closed(CONTROL_RUN_KEYS)
-    role = cast(ControlRunRole, entry.choice("role", CONTROL_RUN_ROLES))
+    role = cast("ControlRunRole", entry.choice("role", CONTROL_RUN_ROLES))
     runs = _inside(folder, entry.string("runs"), entry.where, entry.name("runs"))
     bound_key, other = ("max_pass_rate", "min_pass_rate") if role == "no_edit" else ("min_pass_rate", "max_pass_rate")
     if entry.has(other):
@@ -1096,7 +1122,7 @@ def load_manifest(path: Path) -> Manifest:
         wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
         else envelope.number("wall_clock_s_per_task", 0),
         attempt_budget=top.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET) if top.has("attempt_budget") else None,
-        attempt_mode=cast(AttemptMode, top.choice("attempt_mode", ATTEMPT_MODES, default="retry")),
+        attempt_mode=cast("AttemptMode", top.choice("attempt_mode", ATTEMPT_MODES, default="retry")),
         reasons=_load_reasons(top),
         metrics=metrics,
         rerun_recipe=top.text("rerun_recipe"),
@@ -2107,7 +2133,8 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
 # The predicate language of declared metrics (parsed with ast, never evaluated)
 #####################################################################
 
-Predicate = Callable[[Mapping[str, Any]], bool]
+if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
+    Predicate = Callable[[Mapping[str, Any]], bool]
 _TASK_COUNT = "dataset.task_count"
 _MAX_PREDICATE = 2000
 # The fields of a task's exit record; a metric may also name any field the records carry.
@@ -2529,11 +2556,12 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
 
     With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a _Stream, not
     a per-task table. The canonical path and the stream may each hand the file back (_Restart, _EndStream)
-    to be read again, so they are only tried on a regular file; a pipe or a device takes the general path."""
+    to be read again, so they are only tried on a regular file (of _FAST_MIN_BYTES or more); a pipe or a
+    device takes the general path."""
     args = (path, run_id, wall_clock_limit, extra_fields, must_exist)
     try:
         try:
-            if not _is_regular(path):
+            if not _worth_a_fast_pass(path):
                 return _tally_runs(*args, fast_path=False)
             try:
                 return _tally_runs(*args, stream=_Stream(*summary) if summary is not None else None)
@@ -2556,11 +2584,17 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
                         f"`gate.py import {kind} {target} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
 
 
-def _is_regular(path: Path) -> bool:
+# PERF: below this size the general path is as quick as compiling the canonical path's expressions
+_FAST_MIN_BYTES = 1 << 18
+
+
+def _worth_a_fast_pass(path: Path) -> bool:
+    """A regular file (it can be read again) large enough for the canonical path to pay for itself."""
     try:
-        return stat.S_ISREG(os.stat(path).st_mode)
+        info = os.stat(path)
     except (OSError, ValueError):
         return False  # open_input says what is wrong with it
+    return stat.S_ISREG(info.st_mode) and info.st_size >= _FAST_MIN_BYTES
 
 
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
@@ -2744,12 +2778,20 @@ class _Restart(Exception):
     """A proven chunk met what only the general path reports (e.g. token counts that overflow when summed)."""
 
 
-class _Form(NamedTuple):
-    """One key order and spacing: every key on every line, or the optional ones left out of some."""
+class _Form:
+    """One key order and spacing: every key on every line (exact), or the optional ones left out of some
+    (loose, compiled when first asked for: most files never need it)."""
 
-    exact: re.Pattern[str]
-    loose: re.Pattern[str]
-    keys: tuple[str, ...]
+    def __init__(self, keys: tuple[str, ...], colon: str, comma: str) -> None:
+        self.keys, self.colon, self.comma = keys, colon, comma
+        self.exact = re.compile(_fast_template(keys, colon, comma, False), re.MULTILINE)
+        self._loose: re.Pattern[str] | None = None
+
+    @property
+    def loose(self) -> re.Pattern[str]:
+        if self._loose is None:
+            self._loose = re.compile(_fast_template(self.keys, self.colon, self.comma, True), re.MULTILINE)
+        return self._loose
 
 
 class _FastPath:
@@ -2778,8 +2820,7 @@ class _FastPath:
         if signature not in self.templates:
             self.templates[signature] = None
             if set(keys) <= set(_FAST_VALUES) and set(keys) >= _FAST_REQUIRED:
-                exact, loose = (re.compile(_fast_template(keys, colon, comma, loose), re.MULTILINE) for loose in (False, True))
-                self.templates[signature] = _Form(exact, loose, keys)
+                self.templates[signature] = _Form(keys, colon, comma)
         return self.templates[signature]
 
     def rows(self, text: str) -> tuple[list[tuple[str, ...]], tuple[str, ...]] | None:
@@ -3075,7 +3116,8 @@ class TaskExit(NamedTuple):
 
 # What is wrong with a task's attempts: (problem, details after the task id). The problems are
 # judged in _ATTEMPT_FINDINGS.
-AttemptProblem = tuple[str, tuple[Any, ...]]
+if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
+    AttemptProblem = tuple[str, tuple[Any, ...]]
 
 
 def _numbering_problems(numbers: Sequence[int], plan: Plan) -> list[AttemptProblem]:
@@ -6867,7 +6909,8 @@ def plan_json(plan: SuitePlan) -> dict[str, Any]:
 # The command line
 #####################################################################
 
-Renderers = Mapping[str, Callable[[Any], str]]
+if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
+    Renderers = Mapping[str, Callable[[Any], str]]
 REPORT_RENDERERS: Renderers = MappingProxyType({
     "text": lambda r: render_text(r), "json": lambda r: _dump(report_json(r)),
     "markdown": lambda r: render_markdown(r), "svg": lambda r: render_report_svg(r),
@@ -6886,7 +6929,29 @@ RANK_RENDERERS: Renderers = MappingProxyType({
 FORMATS = tuple(REPORT_RENDERERS)
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, keeping the description's line breaks. PERF: it is given the terminal's width
+    (as shutil would find it), because argparse makes one for every option it adds and, given none, imports
+    shutil each time to ask, which was the largest part of the gate's start-up."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
+        if width is None:
+            try:
+                width = int(os.environ["COLUMNS"])
+            except (KeyError, ValueError):
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            width = max(width, 1) - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         command = self.prog.partition(" ")[2]  # "gate.py check" -> "check"; main names the program itself
         raise GateError(f"{command + ': ' if command else ''}{message} (see {command + ' ' if command else ''}--help)")
@@ -7176,7 +7241,7 @@ def _finite(value: Any) -> Any:
 
 def _check_parser(sub: Any) -> None:
     check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
-                           formatter_class=argparse.RawDescriptionHelpFormatter,
+                           formatter_class=_Formatter,
                            epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
                                   "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
     check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
@@ -7191,7 +7256,7 @@ def _check_parser(sub: Any) -> None:
 def _digest_parser(sub: Any) -> None:
     digest = sub.add_parser("digest", help="print the task_ids_sha256 of a runs file or an ID list",
                             epilog="example:\n  python3 gate.py digest --runs runs.jsonl",
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+                            formatter_class=_Formatter)
     source = digest.add_mutually_exclusive_group(required=True)
     source.add_argument("--runs", type=_path, help="JSONL attempt records")
     source.add_argument("--ids", type=_path, help="one task ID per line")
@@ -7203,7 +7268,7 @@ def _card_parsers(sub: Any) -> None:
     for name, text, handler in (
             ("freeze", "freeze a task slice into a benchmark card (exit 1: refused)", _cmd_freeze),
             ("verify", "verify a task slice against its card (exit 1: drifted or refused)", _cmd_verify)):
-        card = sub.add_parser(name, help=text, formatter_class=argparse.RawDescriptionHelpFormatter,
+        card = sub.add_parser(name, help=text, formatter_class=_Formatter,
                               epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
         card.add_argument("tasks", type=_path, help="JSON list of task objects")
         card.add_argument("card", type=_path, help="the benchmark card (JSON)")
@@ -7226,7 +7291,7 @@ def _card_parsers(sub: Any) -> None:
 
 def _compare_parser(sub: Any) -> None:
     compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
-                             formatter_class=argparse.RawDescriptionHelpFormatter,
+                             formatter_class=_Formatter,
                              epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
                                     "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
                                     "--runs examples/compare/a.jsonl \\\n"
@@ -7247,7 +7312,7 @@ def _compare_parser(sub: Any) -> None:
 
 def _init_parser(sub: Any) -> None:
     parser = sub.add_parser("init", help="print a manifest template to complete (a draft: check refuses it until then)",
-                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            formatter_class=_Formatter,
                             epilog="examples:\n  python3 gate.py init > bench.manifest.json\n"
                                    "  python3 gate.py init --from-runs runs.jsonl > bench.manifest.json\n"
                                    "  python3 gate.py init --from-import terminal-bench results.json > bench.manifest.json")
@@ -7261,7 +7326,7 @@ def _init_parser(sub: Any) -> None:
 
 def _rank_parser(sub: Any) -> None:
     parser = sub.add_parser("rank", help="rank several ledgers of one suite: which of them can be told apart",
-                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            formatter_class=_Formatter,
                             epilog="exit codes: 0 every ledger PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
                                    "examples:\n  python3 gate.py rank --manifest a.json --runs a.jsonl --manifest b.json "
                                    "--runs b.jsonl --manifest c.json --runs c.jsonl\n"
@@ -7276,7 +7341,7 @@ def _rank_parser(sub: Any) -> None:
 
 def _plan_parser(sub: Any) -> None:
     parser = sub.add_parser("plan", help="how many tasks a comparison needs to detect a difference",
-                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            formatter_class=_Formatter,
                             epilog="example:\n  python3 gate.py plan --baseline 0.7 --detect 0.05 --discordance 0.2 --samples 5")
     parser.add_argument("--baseline", type=float, required=True, help="the pass rate of the system to beat")
     parser.add_argument("--detect", type=float, required=True, help="the improvement to detect (0.05: five points)")
@@ -7296,7 +7361,7 @@ def _import_parser(sub: Any) -> None:
     formats = "".join(f"  {fmt.name:<15}{fmt.summary.replace(chr(10), chr(10) + ' ' * 17)}\n" for fmt in IMPORTERS.values())
     parser = sub.add_parser(
         "import", help="convert harness results into runs.jsonl, never dropping a task",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
         epilog=f"formats:\n{formats}\n"
                "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
                "--draft-manifest bench.manifest.json")
@@ -7322,7 +7387,7 @@ def build_parser(prog: str = "gate.py") -> argparse.ArgumentParser:
     """The command line, named as invoked: `gate.py` (examples say `python3 gate.py`) or `benchgate`."""
     doc = __doc__ or ""
     parser = _Parser(prog=prog, description=doc.split("\n\n")[0],
-                     epilog=doc[doc.index("Commands:"):], formatter_class=argparse.RawDescriptionHelpFormatter)
+                     epilog=doc[doc.index("Commands:"):], formatter_class=_Formatter)
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in (_check_parser, _digest_parser, _init_parser, _card_parsers, _compare_parser, _rank_parser, _plan_parser,

@@ -123,6 +123,12 @@ EDITS: dict[str, Any] = {
 class Agreement(GateCase):
     """Runs a ledger's text with the canonical path on and off; they must agree byte for byte."""
 
+    def setUp(self) -> None:
+        super().setUp()
+        patcher = mock.patch.object(gate, "_FAST_MIN_BYTES", 0)  # the path for the small files of these tests too
+        patcher.start()
+        self.addCleanup(patcher.stop)
+
     streamed = 0  # how many runs of the last `both` ended with the sorted stream's summary, not a task table
 
     def both(self, manifest: dict[str, Any], text: str, *extra: str) -> tuple[tuple[int, str, str], int]:
@@ -199,6 +205,24 @@ class Proven(Agreement):
         self.assertEqual(code, 2)
         self.assertIn(":301: attempt: expected an integer >= 1, got the number 0", err)
         self.assertGreater(proven, 3)
+
+
+class SmallFiles(GateCase):
+    def test_a_small_file_takes_the_general_path(self) -> None:
+        """Below _FAST_MIN_BYTES compiling the path's expressions costs more than it saves: the shipped example is
+        never offered to it; a file of that size is."""
+        text = (ROOT / "runs.jsonl").read_text(encoding="utf-8")
+        manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        offered: list[bytes] = []
+        with mock.patch.object(gate._FastPath, "__call__", lambda path, data: offered.append(data) or False):
+            m = self.write_json("bench.manifest.json", manifest)
+            small = self.write_text("runs.jsonl", text.encode("utf-8"))
+            self.assertEqual(self.run_gate("--manifest", str(m), "--runs", str(small))[0], 0)
+            self.assertEqual(offered, [])
+            self.assertLess(len(text), gate._FAST_MIN_BYTES)
+            large = self.write_text("large.jsonl", (text * (gate._FAST_MIN_BYTES // len(text) + 1)).encode("utf-8"))
+            self.run_gate("--manifest", str(m), "--runs", str(large))
+            self.assertGreater(len(offered), 0)
 
 
 class NotProven(Agreement):

@@ -5,7 +5,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 
 from tests.builders import replaced, valid_ledger
 from tests.support import INS_CANCEL, ROOT, SWE_REPORT, TB_META, TB_RESULTS, TB_SYN, GateCase, load, run_cli
@@ -102,6 +105,31 @@ class CommandLine(GateCase):
         for value in ("1.5", "0", "1", "abc", "nan"):
             with self.subTest(confidence=value):
                 self.assertInputError(self.check(manifest, records, "--confidence", value), "--confidence")
+
+
+class StartUp(GateCase):
+    def test_a_check_imports_no_module_it_does_not_use(self) -> None:
+        """A whole check of the shipped example (parser built, report printed) imports neither typing (mypy's
+        only), nor shutil (argparse asks it for the terminal width unless told), nor statistics (only plan and
+        the clustered intervals need it). Run without site, whose customisations may import anything."""
+        probe = ("import sys; sys.path.insert(0, sys.argv[1]); import gate; code = gate.main(['--manifest', "
+                 "'bench.manifest.json', '--runs', 'runs.jsonl']); "
+                 "print(code, sorted(m for m in ('typing', 'shutil', 'statistics') if m in sys.modules))")
+        done = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(ROOT)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=60)
+        self.assertEqual(done.stdout.strip().splitlines()[-1], "0 []", done.stderr)
+
+    def test_help_still_fits_the_terminal(self) -> None:
+        """Given the width (COLUMNS, as shutil would read it), the options' help wraps to it."""
+        widths = []
+        for columns in ("50", "120"):
+            done = subprocess.run([sys.executable, str(ROOT / "gate.py"), "check", "--help"], capture_output=True,
+                                  text=True, timeout=60, env={**os.environ, "COLUMNS": columns})
+            self.assertEqual(done.returncode, 0)
+            options = done.stdout.split("options:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+            widths.append(max(map(len, options)))
+        self.assertLessEqual(widths[0], 50)
+        self.assertGreater(widths[1], 50)
 
 
 class ImportCommandLine(GateCase):
