@@ -56,6 +56,7 @@ import operator
 import os
 import re
 import stat
+from array import array
 from collections import Counter
 from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -2662,6 +2663,10 @@ class _Stream:
         self.folds: dict[str, list[str]] = {}  # lower-cased ID -> the IDs with a capital letter that fold to it
         self.last = ""  # the open task: the last ID seen, and its attempts so far
         self.open: list[int] = []
+        # Each complete task's cost (the exact sum of its attempts') and tokens, for the tasks that have them,
+        # and how many have either; the task with a cost still open, and what it has so far.
+        self.cost, self.tokens, self.measured = array("d"), array("Q"), 0
+        self.cost_task, self.open_cost, self.open_tokens = "", cast("list[float]", []), cast("int | None", None)
 
     def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
         """Add a chunk's attempts in file order; True if every one is of a task not seen before."""
@@ -2724,7 +2729,38 @@ class _Stream:
             for tid in self.folds.keys() & set(tids):
                 self.folds[tid].append(tid)
 
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None], fresh: bool) -> None:
+        """A chunk's costs (the groups' text) and token totals, in the order add() took its attempts."""
+        if not fresh:
+            for tid, cost, total in zip(tids, costs, sums):
+                if tid != self.cost_task:
+                    self.close_cost(tid)
+                if cost:
+                    self.open_cost.append(float(cost))
+                if total is not None:
+                    self.open_tokens = total + (self.open_tokens or 0)
+            return
+        self.close_cost(tids[-1])  # every task here is new: all but the last are complete
+        done_costs, done_sums = costs[:-1], sums[:-1]
+        self.cost.extend(map(float, filter(None, done_costs)))
+        timed = list(map(operator.is_not, done_sums, itertools.repeat(None)))
+        self.tokens.extend(itertools.compress(done_sums, timed))  # type: ignore[arg-type]  # (no None)
+        self.measured += sum(map(operator.or_, map(bool, done_costs), timed))
+        self.open_cost = [float(costs[-1])] if costs[-1] else []
+        self.open_tokens = sums[-1]
+
+    def close_cost(self, next_task: str) -> None:
+        if self.open_cost:
+            self.cost.append(self.open_cost[0] if len(self.open_cost) == 1 else math.fsum(self.open_cost))
+        if self.open_tokens is not None:
+            if self.open_tokens >= 1 << 64:  # thousands of attempts at the bound: past what the array holds
+                raise _EndStream()
+            self.tokens.append(self.open_tokens)
+        self.measured += bool(self.open_cost) or self.open_tokens is not None
+        self.cost_task, self.open_cost, self.open_tokens = next_task, [], None
+
     def finish(self) -> None:
+        self.close_cost("")
         if self.open:
             self.close([self.last], [self.pattern()])
             self.open = []
@@ -2839,19 +2875,21 @@ class _FastPath:
             if len(rows) == lines:  # anchored and one line at most each: as many matches as lines, all matched
                 self.current, self.exact = form, pattern is form.exact
                 return rows, form.keys
-        end = 0
-        for match in form.loose.finditer(text):
-            if match.start() != end:
-                break
-            end = match.end() + 1
-        form = self.form(text[end:text.find("\n", end)], form.keys)
-        if form is None:
-            return None
-        rows = form.loose.findall(text)
-        if len(rows) != lines:
-            return None
-        self.current, self.exact = form, False
-        return rows, form.keys
+        for _ in range(3):  # widened by the first line that does not match, a few times at most
+            end = 0
+            for match in form.loose.finditer(text):
+                if match.start() != end:
+                    break
+                end = match.end() + 1
+            widened = self.form(text[end:text.find("\n", end)], form.keys)
+            if widened is None or widened.keys == form.keys:
+                return None
+            form = widened
+            rows = form.loose.findall(text)
+            if len(rows) == lines:
+                self.current, self.exact = form, False
+                return rows, form.keys
+        return None
 
     def __call__(self, data: bytes) -> bool:
         """Tally the chunk and return True if every line of it is proven canonical; else touch nothing."""
@@ -2924,17 +2962,11 @@ class _FastPath:
         return kind
 
     def tally_costs(self, at: dict[str, tuple[str, ...]], tids: tuple[str, ...], fresh: bool, blank: tuple[str, ...]) -> None:
-        """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else record by record."""
+        """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else record by
+        record; into the stream's per-task sums when there is one."""
         tally = self.tally
         costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
         ins, outs = at.get("input_tokens", blank), at.get("output_tokens", blank)
-        if not fresh:
-            for row in zip(tids, costs, ins, outs, totals):  # the order of _COST_FIELDS
-                present = {key: _fast_number(text) for key, text in zip(_COST_FIELDS, row[1:]) if text}
-                if present:
-                    _tally_cost(tally, self.where, 0, row[0], present)
-            return
-        tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
         if "" not in ins and "" not in outs and not any(totals):
             sums: list[int | None] = list(map(int.__add__, map(int, ins), map(int, outs)))
         else:
@@ -2942,8 +2974,24 @@ class _FastPath:
                     for total, i, o in zip(totals, ins, outs)]
         if max(filter(None, sums), default=0) > _MAX_COUNT:
             raise GateError("a token total is past the bound")  # the general path names the line (see _Restart)
-        tally.tokens.update(zip(tids, sums) if None not in sums else  # type: ignore[arg-type]  # (no None)
-                            ((tid, total) for tid, total in zip(tids, sums) if total is not None))
+        if self.stream is not None:
+            self.stream.add_costs(tids, costs, sums, fresh)
+        elif fresh:
+            tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
+            tally.tokens.update(zip(tids, sums) if None not in sums else  # type: ignore[arg-type]  # (no None)
+                                ((tid, total) for tid, total in zip(tids, sums) if total is not None))
+        else:
+            for tid, cost, total in zip(tids, costs, sums):
+                if cost:
+                    _add_cost(tally.cost, tid, _fast_number(cost))
+                if total is not None:
+                    tally.tokens[tid] = tally.tokens.get(tid, 0) + total
+
+
+def _add_cost(costs: dict[str, float | tuple[float, ...]], tid: str, cost: float) -> None:
+    """A task's costs, one an attempt, summed at the end (exactly, in any order)."""
+    previous = costs.get(tid)
+    costs[tid] = float(cost) if previous is None else (*previous, cost) if isinstance(previous, tuple) else (previous, cost)
 
 
 def _add_attempts(tasks: dict[str, int | tuple[int, ...]], tids: Iterable[str], packed: Iterable[int]) -> None:
@@ -2959,12 +3007,19 @@ def _add_attempts(tasks: dict[str, int | tuple[int, ...]], tids: Iterable[str], 
 
 
 def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
-    """Both key orders in one: each key of `second` not in `first` goes after the key it follows there."""
+    """Both key orders in one: each key of `second` not in `first` goes after the key it follows there, and
+    after any key only `first` has there that comes before it in RECORD_KEYS' order (the usual one)."""
     merged = list(first)
     for index, key in enumerate(second):
         if key not in merged:
-            merged.insert(merged.index(second[index - 1]) + 1 if index else 0, key)
+            at = merged.index(second[index - 1]) + 1 if index else 0
+            while at < len(merged) and merged[at] not in second and _RECORD_RANK[merged[at]] < _RECORD_RANK[key]:
+                at += 1
+            merged.insert(at, key)
     return tuple(merged)
+
+
+_RECORD_RANK = {key: rank for rank, key in enumerate(RECORD_KEYS)}
 
 
 def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool) -> str:
@@ -3078,9 +3133,7 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
     if cost is not None:
         if type(cost) not in (int, float) or not 0 <= cost <= _MAX_COUNT:
             _bad_field(where, line, "cost_usd", f"a number from 0 to {_MAX_COUNT:g}", cost)
-        previous = tally.cost.get(tid)  # the costs of a task's attempts, summed at the end in any order
-        tally.cost[tid] = float(cost) if previous is None else (*previous, cost) if isinstance(previous, tuple) \
-            else (previous, cost)
+        _add_cost(tally.cost, tid, cost)
     total = rec.get("total_tokens")
     if total is None and ("input_tokens" in rec or "output_tokens" in rec):
         total = 0
@@ -3751,6 +3804,13 @@ def _median(values: Iterable[float]) -> float | None:
 
 
 def _cost_summary(tally: _Tally) -> CostSummary | None:
+    stream = tally.stream
+    if stream is not None:
+        if not stream.measured:
+            return None
+        return CostSummary(tasks_with_cost=stream.measured, total_cost_usd=math.fsum(stream.cost) if stream.cost else None,
+                           median_cost_usd=_median(stream.cost), total_tokens=sum(stream.tokens) if stream.tokens else None,
+                           median_tokens=_median(stream.tokens))
     if not tally.cost and not tally.tokens:
         return None
     values = tally.cost.values()

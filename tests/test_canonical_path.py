@@ -207,6 +207,18 @@ class Proven(Agreement):
         self.assertGreater(proven, 3)
 
 
+class KeyOrders(unittest.TestCase):
+    def test_two_lines_optional_keys_merge_in_the_usual_order(self) -> None:
+        """A line with cost only and one with tokens only widen to cost then tokens (RECORD_KEYS' order), whichever
+        comes first; a key the second line places before one both share stays before it."""
+        base = ("run_id", "task_id", "attempt", "outcome")
+        self.assertEqual(gate._merged_order((*base, "cost_usd"), (*base, "total_tokens")), (*base, "cost_usd", "total_tokens"))
+        self.assertEqual(gate._merged_order((*base, "total_tokens"), (*base, "cost_usd")), (*base, "cost_usd", "total_tokens"))
+        self.assertEqual(gate._merged_order((*base, "harness"), (*base, "wall_clock_s", "harness")),
+                         (*base, "wall_clock_s", "harness"))
+        self.assertEqual(gate._merged_order((*base, "reason"), ("reason", *base)), (*base, "reason"))
+
+
 class SmallFiles(GateCase):
     def test_a_small_file_takes_the_general_path(self) -> None:
         """Below _FAST_MIN_BYTES compiling the path's expressions costs more than it saves: the shipped example is
@@ -319,6 +331,31 @@ class SortedStream(Agreement):
                 (code, out, _), _ = self.both(manifest, self.sorted_text(edit(records)))
                 self.assertEqual(code, 1)
                 self.assertIn(name, out)
+
+    def test_costs_are_summed_per_task_in_a_stream(self) -> None:
+        """Cost and tokens over tasks of one attempt and of several (split across chunks), some without cost:
+        the stream's per-task sums give the table's totals and medians; a task whose tokens pass what the stream's
+        array holds (20,000 attempts at the bound, 2e19) ends the stream, and the table counts it exactly."""
+        self.with_chunks(3000)
+        rnd = random.Random(6)
+        for budget in (1, 4):
+            manifest, records = ledger(rnd, tasks=90, budget=budget)
+            for rec in records:
+                for key in ("harness", *gate._COST_FIELDS):
+                    rec.pop(key, None)
+                if rnd.random() < 0.8:  # a cost, tokens or both: tasks with either count as reporting cost
+                    measured = {"cost_usd": round(rnd.uniform(0, 3), 6), "total_tokens": rnd.randint(0, 10**6)}
+                    rec.update(rnd.choice([measured, {"cost_usd": measured["cost_usd"]},
+                                           {"total_tokens": measured["total_tokens"]}]))
+            (_, out, _), _ = self.both(manifest, self.sorted_text(records))
+            self.assertEqual(self.streamed, 1)
+            self.assertIn("cost        : total $", out)
+        big = [{"run_id": "r1", "task_id": "t-big", "attempt": n, "outcome": "fail", "reason": None,
+                "total_tokens": 999_999_999_999_999} for n in range(1, 20_001)]
+        manifest = make_manifest(["t-big"], controls=[], attempt_budget=1)
+        (_, out, _), _ = self.both(manifest, self.sorted_text(big))
+        self.assertEqual(self.streamed, 0)
+        self.assertIn(f"tokens total {20_000 * 999_999_999_999_999}", out)
 
     def test_a_pipe_is_read_once(self) -> None:
         """A named pipe cannot be read twice: it takes the general path, so an error the canonical path would
