@@ -2845,18 +2845,17 @@ class _FastPath:
         """The expressions for this line's key order and spacing, widened by the keys of an earlier form (the
         union in the order both agree on), or None when the path does not know the line's form."""
         try:
-            keys = tuple(json.loads(line))  # the keys in order (a repeated key is caught by the expression)
-        except (ValueError, TypeError, RecursionError):
+            value = json.loads(line)  # its keys in order (a repeated key is caught by the expression)
+        except (ValueError, RecursionError):
             return None
-        if known:
-            keys = _merged_order(known, keys)
+        if type(value) is not dict or not set(value) <= set(_FAST_VALUES):
+            return None
+        keys = _merged_order(known, tuple(value)) if known else tuple(value)
         colon = ": " if '": ' in line else ":"
         comma = ", " if ', "' in line else ","
         signature = (keys, colon, comma)
         if signature not in self.templates:
-            self.templates[signature] = None
-            if set(keys) <= set(_FAST_VALUES) and set(keys) >= _FAST_REQUIRED:
-                self.templates[signature] = _Form(keys, colon, comma)
+            self.templates[signature] = _Form(keys, colon, comma) if set(keys) >= _FAST_REQUIRED else None
         return self.templates[signature]
 
     def rows(self, text: str) -> tuple[list[tuple[str, ...]], tuple[str, ...]] | None:

@@ -112,6 +112,8 @@ EDITS: dict[str, Any] = {
     "NaN in harness": lambda t: t.replace('"harness": {', '"harness": {"n": NaN, ', 1),
     "nested harness": lambda t: t.replace('"harness": {', '"harness": {"deep": {"a": [1]}, ', 1),
     "blank line": lambda t: t.replace("}\n", "}\n\n", 1),
+    "a list, not an object": lambda t: t.replace("}\n", "}\n[1]\n", 1),
+    "a number key": lambda t: t.replace("}\n", '}\n{"1": 2}\n', 1),
     "CRLF": lambda t: t.replace("}\n", "}\r\n", 1),
     "truncated line": lambda t: t.replace("}\n", "\n", 1),
     "repeated record": lambda t: t + t[:t.index("\n") + 1],
