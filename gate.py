@@ -2705,9 +2705,10 @@ class _Stream:
         """Count complete tasks (in order, none seen before)."""
         if not tids:
             return
-        if not all(map(str.isascii, tids)) or (self.declared is not None and not self.declared.issuperset(tids)):
+        joined = "\n".join(tids)
+        if not joined.isascii() or (self.declared is not None and not self.declared.issuperset(tids)):
             raise _EndStream()
-        self.digest.update((("\n" if self.count else "") + "\n".join(tids)).encode("ascii"))
+        self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
         self.count += len(tids)
         self.patterns.update(patterns)
         for pattern in set(patterns).difference(p for p, few in self.first.items() if len(few) >= _LIST_LIMIT):
@@ -2722,7 +2723,7 @@ class _Stream:
         if not self.control_ids.isdisjoint(tids):
             for tid in self.control_ids.intersection(tids):
                 self.controls[tid] = patterns[tids.index(tid)]
-        if any(map(_HAS_CAPITAL, tids)):  # an ASCII ID with a capital sorts before its lower-cased form
+        if joined != joined.lower():  # an ASCII ID with a capital (it sorts before its lower-cased form)
             for tid in filter(_HAS_CAPITAL, tids):
                 self.folds.setdefault(tid.lower(), []).append(tid)
         if self.folds and not self.folds.keys().isdisjoint(tids):  # an ID that one with a capital folds to
@@ -2743,9 +2744,13 @@ class _Stream:
         self.close_cost(tids[-1])  # every task here is new: all but the last are complete
         done_costs, done_sums = costs[:-1], sums[:-1]
         self.cost.extend(map(float, filter(None, done_costs)))
-        timed = list(map(operator.is_not, done_sums, itertools.repeat(None)))
-        self.tokens.extend(itertools.compress(done_sums, timed))  # type: ignore[arg-type]  # (no None)
-        self.measured += sum(map(operator.or_, map(bool, done_costs), timed))
+        if None not in done_sums:  # PERF: every task reports tokens, so every task is measured
+            self.tokens.extend(done_sums)  # type: ignore[arg-type]  # (no None)
+            self.measured += len(done_sums)
+        else:
+            counted = list(map(operator.is_not, done_sums, itertools.repeat(None)))
+            self.tokens.extend(itertools.compress(done_sums, counted))  # type: ignore[arg-type]  # (no None)
+            self.measured += sum(map(operator.or_, map(bool, done_costs), counted))
         self.open_cost = [float(costs[-1])] if costs[-1] else []
         self.open_tokens = sums[-1]
 
