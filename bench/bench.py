@@ -50,6 +50,7 @@ Examples:
   python3 bench/bench.py --huge                   # also 10^7 attempts, sorted and unsorted
   python3 bench/bench.py --cases sorted-1e6,startup --repeat 5
   python3 bench/bench.py --json results.json      # also write the results as JSON
+  git show f34004d:gate.py > /tmp/old_gate.py && python3 bench/bench.py --gate /tmp/old_gate.py   # "before"
 
 Exit codes: 0 done (whether or not targets are met), 1 the gate did not pass a generated ledger,
 2 usage or setup error.
@@ -599,7 +600,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--cases", help=f"comma-separated case names, run in that order (default: {','.join(DEFAULT_CASES)})")
     parser.add_argument("--repeat", type=int, help="timed runs of each program in each case (default: 3)")
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the results as JSON to FILE")
-    parser.add_argument("--gate", type=Path, default=GATE, help=argparse.SUPPRESS)  # a stand-in gate, for testing this script
+    parser.add_argument("--gate", type=Path, default=GATE,
+                        help="time this gate.py instead of the repository's (an older commit's, for a before/after)")
     args = parser.parse_args(argv)
     if args.cases is not None:
         names = [name.strip() for name in args.cases.split(",") if name.strip()]
