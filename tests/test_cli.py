@@ -126,7 +126,8 @@ class StartUp(GateCase):
             done = subprocess.run([sys.executable, str(ROOT / "gate.py"), "check", "--help"], capture_output=True,
                                   text=True, timeout=60, env={**os.environ, "COLUMNS": columns})
             self.assertEqual(done.returncode, 0)
-            options = done.stdout.split("options:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+            heading = "options:\n" if "options:\n" in done.stdout else "optional arguments:\n"  # (before 3.10)
+            options = done.stdout.split(heading, 1)[1].split("\n\n", 1)[0].splitlines()
             widths.append(max(map(len, options)))
         self.assertLessEqual(widths[0], 50)
         self.assertGreater(widths[1], 50)
