@@ -2640,8 +2640,8 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
 # Harnesses and importers write a ledger in task-ID order. While the IDs arrive in order, a task is complete
 # when the next ID arrives, so instead of a table of every task the stream keeps only what settle reads:
 # how many tasks have each attempt pattern (and the first few of each, to name them), the running digest of
-# the IDs, the controls' patterns, and the IDs that could be look-alikes. Memory then stays flat however
-# many tasks the file holds. An ID out of order, a chunk the canonical path does not prove, or anything
+# the IDs, the controls' patterns, the IDs that could be look-alikes, and each task's cost and tokens in
+# arrays. Memory then stays flat however many tasks the file holds (but for the cost arrays). An ID out of order, a chunk the canonical path does not prove, or anything
 # the summary cannot answer exactly (a declared task missing, an undeclared one, a non-ASCII ID) ends the
 # stream: the file is read again into the per-task table, so every report is the table's by construction.
 
