@@ -5603,65 +5603,30 @@ def _convert_hint(path: Path) -> str:
     return f"inspect log convert --to json --output-dir DIR {path}"
 
 
-def _zstd_decompressor() -> Callable[[bytes, int], bytes] | None:
-    """zstd from the standard library (Python 3.14+) or from the `zstandard` package Inspect itself
-    installs; None when neither is importable. Never a new dependency."""
-    try:
-        from compression import zstd  # type: ignore[import-not-found,unused-ignore]  # novermin: tried, not required
-
-        return lambda data, size: bytes(zstd.decompress(data))
-    except ImportError:
-        pass
-    try:
-        import zstandard  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    return lambda data, size: bytes(zstandard.ZstdDecompressor().decompress(data, max_output_size=max(size, 1)))
-
-
-def _raw_member(path: Path, info: Any) -> bytes:
-    """A zip member's compressed bytes, read past its local header (zipfile cannot inflate zstd before 3.14)."""
-    import struct
-
-    with open_input(path) as handle:
-        handle.seek(info.header_offset)
-        header = handle.read(30)
-        if len(header) != 30 or header[:4] != b"PK\x03\x04":
-            raise GateError(f"{path}: {info.filename}: no local file header where the directory says")
-        name_length, extra_length = struct.unpack("<HH", header[26:30])
-        handle.seek(info.header_offset + 30 + name_length + extra_length)
-        data: bytes = handle.read(info.compress_size)
-    return data
-
-
 def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
-    """(header, samples) from a .eval archive; zstd members are read where this Python can inflate them."""
+    """(header, samples) from a .eval archive; zstd members are read where this Python's zipfile can (3.14+:
+    the standard library only, never a package the gate would depend on)."""
     import zipfile  # deferred, like every import the check path does not need: start-up is budgeted
 
     supported = set(_STDLIB_ZIP_METHODS)
     native_zstd = getattr(zipfile, "ZIP_ZSTANDARD", None)
     if isinstance(native_zstd, int):
         supported.add(native_zstd)
-    zstd = None if _ZSTD_METHOD in supported else _zstd_decompressor()
     with open_input(path) as handle:
         try:
             archive = zipfile.ZipFile(handle)
         except (OSError, zipfile.BadZipFile) as exc:
             raise GateError(f"{path}: cannot open .eval archive: {exc}") from None
-        return _read_eval_members(path, archive, supported, zstd)
+        return _read_eval_members(path, archive, supported)
 
 
-def _read_eval_members(path: Path, archive: Any, supported: set[int],
-                       zstd: Callable[[bytes, int], bytes] | None) -> tuple[dict[str, object], list[dict[str, object]]]:
-    import zlib
-
+def _read_eval_members(path: Path, archive: Any, supported: set[int]) -> tuple[dict[str, object], list[dict[str, object]]]:
     with archive:
         infos = {info.filename: info for info in archive.infolist()}
         for info in infos.values():
-            if info.compress_type not in supported and not (info.compress_type == _ZSTD_METHOD and zstd):
+            if info.compress_type not in supported:
                 what = "zstd" if info.compress_type == _ZSTD_METHOD else f"method {info.compress_type}"
-                hint = " (install the zstandard package, which Inspect uses, or" if info.compress_type == _ZSTD_METHOD \
-                    else " ("
+                hint = " (Python 3.14 reads it; or" if info.compress_type == _ZSTD_METHOD else " ("
                 raise GateError(
                     f"{path}: {info.filename}: compressed with {what}, which Python "
                     f"{sys.version_info.major}.{sys.version_info.minor} cannot read{hint} convert it "
@@ -5674,14 +5639,7 @@ def _read_eval_members(path: Path, archive: Any, supported: set[int],
                 raise GateError(f"{path}: {name}: declares {info.file_size:,} bytes uncompressed, more than the gate "
                                 f"reads ({MAX_HARNESS_BYTES:,})")
             try:
-                if info.compress_type == _ZSTD_METHOD and zstd is not None:
-                    data = zstd(_raw_member(path, info), info.file_size)
-                    if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-                        raise ValueError("size or CRC does not match the zip directory")
-                else:
-                    data = archive.read(name)
-            except GateError:
-                raise
+                data = archive.read(name)
             except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
                 raise GateError(f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`") from None
             return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}", allow_nan=True)

@@ -254,6 +254,19 @@ class NoCodeExecution(unittest.TestCase):
         self.assertEqual(code_hazards(source), [])
         self.assertIn("import ast", source)  # the metric language is parsed, never evaluated
 
+    @unittest.skipIf(sys.version_info < (3, 10), "sys.stdlib_module_names is 3.10+")
+    def test_gate_imports_only_the_standard_library(self) -> None:
+        """Every module gate.py imports, at the top or deferred, is one this interpreter's standard library names
+        (no optional package either: a zstd member is read only where zipfile itself can)."""
+        imported = set()
+        for node in ast.walk(ast.parse(GATE.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+        self.assertIn("zipfile", imported)  # (the walk sees deferred imports)
+        self.assertEqual(sorted(imported - set(sys.stdlib_module_names) - {"__future__"}), [])
+
     def test_the_checker_catches_each_kind(self) -> None:
         """The hazard checker flags each kind of hazard and passes re.compile, os.replace and a literal getattr."""
         bad = {
