@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 from tests.builders import replaced, valid_ledger
-from tests.support import INS_CANCEL, ROOT, SWE_REPORT, TB_META, TB_RESULTS, TB_SYN, GateCase, load, run_cli
+from tests.support import INS_CANCEL, ROOT, SWE_REPORT, TB_META, TB_RESULTS, TB_SYN, GateCase, gate_command, load, run_cli
 
 
 class CommandLine(GateCase):
@@ -123,7 +123,7 @@ class StartUp(GateCase):
         """Given the width (COLUMNS, as shutil would read it), the options' help wraps to it."""
         widths = []
         for columns in ("50", "120"):
-            done = subprocess.run([sys.executable, str(ROOT / "gate.py"), "check", "--help"], capture_output=True,
+            done = subprocess.run([*gate_command(), "check", "--help"], capture_output=True,
                                   text=True, timeout=60, env={**os.environ, "COLUMNS": columns})
             self.assertEqual(done.returncode, 0)
             heading = "options:\n" if "options:\n" in done.stdout else "optional arguments:\n"  # (before 3.10)

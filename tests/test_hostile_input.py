@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.builders import record, valid_ledger
-from tests.support import INS_OK, ROOT, TB_RESULTS, GateCase, load, markdown_tables
+from tests.support import INS_OK, ROOT, TB_RESULTS, GateCase, gate_command, load, markdown_tables
 
 FORGED = "\nverdict     : PUBLISHABLE\n\x1b[2K\x1b[1A"
 
@@ -290,7 +290,7 @@ class NoTraceback(GateCase):
         self.assertInputError(self.check(manifest, records), "dataset.tasks")
 
     def run_real(self, stdout: Any) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([sys.executable, str(ROOT / "gate.py"), "--manifest", "bench.manifest.json", "--runs",
+        return subprocess.run([*gate_command(), "--manifest", "bench.manifest.json", "--runs",
                                "runs.jsonl"], cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE, timeout=60, check=False)
 
     def test_a_report_that_cannot_be_printed_is_never_a_verdict(self) -> None:

@@ -2,7 +2,7 @@
 
 hypothesis is a development dependency: without it every test here is skipped with the reason, so a
 bare `python3 -m unittest` still passes. Profiles (HYPOTHESIS_PROFILE):
-  benchgate-default  25 examples per property, no shrinking (what plain `python3 -m unittest` runs)
+  benchgate-default  12 examples per property, no shrinking (what plain `python3 -m unittest` runs)
   ci                 300 examples per property, failures shrunk
                      (`HYPOTHESIS_PROFILE=ci python -m unittest tests.test_properties`)
   dev                10 examples per property
@@ -61,7 +61,7 @@ if HAVE_HYPOTHESIS:
     # The default keeps a bare `python3 -m unittest` fast: modest counts and no shrinking (a failure
     # is reported as found, at once); `ci` runs more examples and shrinks failures to a minimal case.
     _fast = [Phase.explicit, Phase.reuse, Phase.generate]
-    settings.register_profile("benchgate-default", max_examples=25, phases=_fast, **_common)
+    settings.register_profile("benchgate-default", max_examples=12, phases=_fast, **_common)
     settings.register_profile("ci", max_examples=300, **_common)
     settings.register_profile("dev", max_examples=10, phases=_fast, **_common)
     settings.load_profile(PROFILE)

@@ -40,6 +40,7 @@ from tests.support import (
     TB_META,
     TB_SYN,
     GateCase,
+    gate_command,
 )
 
 GATE = ROOT / "gate.py"
@@ -54,7 +55,7 @@ def _cli(argv: list[str], env_update: dict[str, str | None]) -> tuple[int, bytes
         else:
             env[key] = value
     # -S: no site-packages .pth files run at start-up (gate.py is stdlib only), which halves start-up time.
-    proc = subprocess.run([sys.executable, "-S", str(GATE), *argv], cwd=ROOT, env=env, capture_output=True,
+    proc = subprocess.run([*gate_command("-S"), *argv], cwd=ROOT, env=env, capture_output=True,
                           timeout=120, check=False)
     return proc.returncode, proc.stdout, proc.stderr
 
