@@ -7263,7 +7263,6 @@ def _finite(value: Any) -> Any:
 
 def _check_parser(sub: Any) -> None:
     check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
-                           formatter_class=_Formatter,
                            epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
                                   "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
     check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
@@ -7277,8 +7276,7 @@ def _check_parser(sub: Any) -> None:
 
 def _digest_parser(sub: Any) -> None:
     digest = sub.add_parser("digest", help="print the task_ids_sha256 of a runs file or an ID list",
-                            epilog="example:\n  python3 gate.py digest --runs runs.jsonl",
-                            formatter_class=_Formatter)
+                            epilog="example:\n  python3 gate.py digest --runs runs.jsonl")
     source = digest.add_mutually_exclusive_group(required=True)
     source.add_argument("--runs", type=_path, help="JSONL attempt records")
     source.add_argument("--ids", type=_path, help="one task ID per line")
@@ -7290,7 +7288,7 @@ def _card_parsers(sub: Any) -> None:
     for name, text, handler in (
             ("freeze", "freeze a task slice into a benchmark card (exit 1: refused)", _cmd_freeze),
             ("verify", "verify a task slice against its card (exit 1: drifted or refused)", _cmd_verify)):
-        card = sub.add_parser(name, help=text, formatter_class=_Formatter,
+        card = sub.add_parser(name, help=text,
                               epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
         card.add_argument("tasks", type=_path, help="JSON list of task objects")
         card.add_argument("card", type=_path, help="the benchmark card (JSON)")
@@ -7313,7 +7311,6 @@ def _card_parsers(sub: Any) -> None:
 
 def _compare_parser(sub: Any) -> None:
     compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
-                             formatter_class=_Formatter,
                              epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
                                     "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
                                     "--runs examples/compare/a.jsonl \\\n"
@@ -7334,7 +7331,6 @@ def _compare_parser(sub: Any) -> None:
 
 def _init_parser(sub: Any) -> None:
     parser = sub.add_parser("init", help="print a manifest template to complete (a draft: check refuses it until then)",
-                            formatter_class=_Formatter,
                             epilog="examples:\n  python3 gate.py init > bench.manifest.json\n"
                                    "  python3 gate.py init --from-runs runs.jsonl > bench.manifest.json\n"
                                    "  python3 gate.py init --from-import terminal-bench results.json > bench.manifest.json")
@@ -7348,7 +7344,6 @@ def _init_parser(sub: Any) -> None:
 
 def _rank_parser(sub: Any) -> None:
     parser = sub.add_parser("rank", help="rank several ledgers of one suite: which of them can be told apart",
-                            formatter_class=_Formatter,
                             epilog="exit codes: 0 every ledger PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
                                    "examples:\n  python3 gate.py rank --manifest a.json --runs a.jsonl --manifest b.json "
                                    "--runs b.jsonl --manifest c.json --runs c.jsonl\n"
@@ -7363,7 +7358,6 @@ def _rank_parser(sub: Any) -> None:
 
 def _plan_parser(sub: Any) -> None:
     parser = sub.add_parser("plan", help="how many tasks a comparison needs to detect a difference",
-                            formatter_class=_Formatter,
                             epilog="example:\n  python3 gate.py plan --baseline 0.7 --detect 0.05 --discordance 0.2 --samples 5")
     parser.add_argument("--baseline", type=float, required=True, help="the pass rate of the system to beat")
     parser.add_argument("--detect", type=float, required=True, help="the improvement to detect (0.05: five points)")
@@ -7383,7 +7377,6 @@ def _import_parser(sub: Any) -> None:
     formats = "".join(f"  {fmt.name:<15}{fmt.summary.replace(chr(10), chr(10) + ' ' * 17)}\n" for fmt in IMPORTERS.values())
     parser = sub.add_parser(
         "import", help="convert harness results into runs.jsonl, never dropping a task",
-        formatter_class=_Formatter,
         epilog=f"formats:\n{formats}\n"
                "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
                "--draft-manifest bench.manifest.json")
@@ -7409,7 +7402,7 @@ def build_parser(prog: str = "gate.py") -> argparse.ArgumentParser:
     """The command line, named as invoked: `gate.py` (examples say `python3 gate.py`) or `benchgate`."""
     doc = __doc__ or ""
     parser = _Parser(prog=prog, description=doc.split("\n\n")[0],
-                     epilog=doc[doc.index("Commands:"):], formatter_class=_Formatter)
+                     epilog=doc[doc.index("Commands:"):])
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in (_check_parser, _digest_parser, _init_parser, _card_parsers, _compare_parser, _rank_parser, _plan_parser,

@@ -320,3 +320,17 @@ def manifest_with_card(ids: Sequence[str], **extra: Any) -> dict[str, Any]:
                     control_runs=[{"role": "no_edit", "runs": "noedit.jsonl", "max_pass_rate": 0.05},
                                   {"role": "known_fix", "runs": "gold.jsonl", "min_pass_rate": 0.95}],
                     rerun_recipe="python3 gate.py --manifest bench.manifest.json --runs runs.jsonl", **extra)
+
+
+def fill_draft(manifest: dict[str, Any]) -> dict[str, Any]:
+    """A draft manifest completed as a user would: the draft list deleted, each TODO envelope value and a TODO
+    dataset name filled in (controls and the recipe are the caller's)."""
+    del manifest["draft"]
+    filled = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600, "toolchain_sha": "0123abcd"}
+    for key, value in list(manifest["envelope"].items()):
+        if isinstance(value, str) and value.startswith("TODO"):
+            manifest["envelope"][key] = filled[key]
+    if manifest["dataset"]["name"].startswith("TODO"):
+        manifest["dataset"]["name"] = "the suite"
+    return manifest
+

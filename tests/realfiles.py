@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from tests.builders import fill_draft
 from tests.support import FIXTURES, ImportCase, load
 
 TB_BOARD = FIXTURES / "terminal-bench" / "leaderboard" / "terminal-bench-core_0.1.1"
@@ -113,14 +114,8 @@ class RealFileCase(ImportCase):
         """The draft as a user completes it: controls (if given), every TODO filled, the draft list deleted."""
         manifest = load(draft_path)
         self.assertIn("draft", manifest, "an import writes a draft")
-        del manifest["draft"]
+        fill_draft(manifest)
         manifest["controls"] = list(controls)
-        filled = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600, "toolchain_sha": "0123abcd"}
-        for key, value in list(manifest["envelope"].items()):
-            if isinstance(value, str) and value.startswith("TODO"):
-                manifest["envelope"][key] = filled[key]
-        if manifest["dataset"]["name"].startswith("TODO"):
-            manifest["dataset"]["name"] = "the suite"
         if manifest["rerun_recipe"].startswith("TODO"):
             manifest["rerun_recipe"] = "the harness command that made the run"
         return self.write_json(f"{name}.manifest.json", manifest)

@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import gate  # noqa: E402
-from tests.builders import valid_ledger  # noqa: E402
+from tests.builders import fill_draft, valid_ledger  # noqa: E402
 
 # Harness fixtures (tests/fixtures/SOURCES.md says where each was trimmed from).
 SWE = FIXTURES / "swebench"
@@ -230,13 +230,7 @@ class ImportCase(GateCase):
         self.assertEqual(code, 1, err)
         codes = {f["code"] for f in json.loads(out)["findings"]}
         self.assertTrue({"draft_manifest", "placeholder_value"} <= codes, codes)
-        del manifest["draft"]
-        filled = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600, "toolchain_sha": "0123abcd"}
-        for key, value in list(manifest["envelope"].items()):
-            if isinstance(value, str) and value.startswith("TODO"):
-                manifest["envelope"][key] = filled[key]
-        if manifest["dataset"]["name"].startswith("TODO"):
-            manifest["dataset"]["name"] = "the suite"
+        fill_draft(manifest)
         for key in drop:
             del manifest[key]
         path = self.write_json("completed.manifest.json", manifest)
