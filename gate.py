@@ -2844,7 +2844,6 @@ class _FastPath:
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
         self.kinds: dict[tuple[str, str, str, bool, str], int] = {}  # the groups' spelling of a kind -> its number
-        self.proven = 0  # chunks tallied here (the benchmark and the tests read it)
 
     def form(self, line: str, known: tuple[str, ...] = ()) -> _Form | None:
         """The expressions for this line's key order and spacing, widened by the keys of an earlier form (the
@@ -2910,7 +2909,6 @@ class _FastPath:
             self.tally_rows(rows, keys)
         except GateError:
             raise _Restart() from None
-        self.proven += 1
         return True
 
     def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> None:
