@@ -569,25 +569,11 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
     `problems`, a line that is not a JSON object is added there and skipped, instead of stopping the pass.
     With `fast`, a chunk it takes (returns True for: it proved and consumed the whole chunk) is not parsed."""
     where = str(path)
-    handle = open_input(path)
-    line = 1
-    with handle:
-        while True:
-            try:
-                data = handle.read(_CHUNK_BYTES)
-                if data and not data.endswith(b"\n"):
-                    data += handle.readline(MAX_LINE_BYTES + 1)
-                    if len(data) - data.rfind(b"\n") - 1 > MAX_LINE_BYTES:
-                        last = line + data.count(b"\n")
-                        raise GateError(f"{where}:{last}: line is longer than {MAX_LINE_BYTES} bytes")
-            except OSError as exc:
-                raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
-            if not data:
-                return
+    with open_input(path) as handle:
+        for data, line in _chunks(handle, where):
             if hasher is not None:
                 hasher.update(data)
             if fast is not None and fast(data):
-                line += data.count(b"\n") + (not data.endswith(b"\n"))
                 continue
             text = _decode_utf8(data, where, line)
             values, numbers = _parse_chunk(text, line, where, problems)
@@ -604,7 +590,27 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
                 if len(kept) < len(values):
                     values, numbers = [v for v, _ in kept], [n for _, n in kept]
             yield values, numbers, text
-            line += data.count(b"\n") + (not data.endswith(b"\n"))
+
+
+def _chunks(handle: Any, where: str, size: float = math.inf) -> Iterator[tuple[bytes, int]]:
+    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines, each with the
+    number of its first line (counted from where the handle stood); a line past MAX_LINE_BYTES is an error."""
+    line = 1
+    while size > 0:
+        try:
+            data = handle.read(int(min(_CHUNK_BYTES, size)))
+            if data and not data.endswith(b"\n"):
+                data += handle.readline(MAX_LINE_BYTES + 1)
+                if len(data) - data.rfind(b"\n") - 1 > MAX_LINE_BYTES:
+                    last = line + data.count(b"\n")
+                    raise GateError(f"{where}:{last}: line is longer than {MAX_LINE_BYTES} bytes")
+        except OSError as exc:
+            raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
+        if not data:
+            return
+        yield data, line
+        size -= len(data)
+        line += data.count(b"\n") + (not data.endswith(b"\n"))
 
 
 def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
@@ -2551,19 +2557,26 @@ def harness_file_kind(path: Path) -> str | None:
 
 
 def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
-               must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None) -> _Tally:
+               must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
+               jobs: int = 1) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
     instead of a ledger is named, with the import command that converts it.
 
     With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a _Stream, not
     a per-task table. The canonical path and the stream may each hand the file back (_Restart, _EndStream)
     to be read again, so they are only tried on a regular file (of _FAST_MIN_BYTES or more); a pipe or a
-    device takes the general path."""
+    device takes the general path. With `jobs` > 1 a large sorted ledger is first tried in worker processes.
+    """
     args = (path, run_id, wall_clock_limit, extra_fields, must_exist)
     try:
         try:
             if not _worth_a_fast_pass(path):
                 return _tally_runs(*args, fast_path=False)
+            if jobs > 1 and summary is not None and not extra_fields and _worth_workers(path):
+                limit = math.inf if wall_clock_limit is None else wall_clock_limit
+                tally = _tally_in_workers(path, run_id, limit, summary, jobs)
+                if tally is not None:
+                    return tally
             try:
                 return _tally_runs(*args, stream=_Stream(*summary) if summary is not None else None)
             except _EndStream:  # the stream cannot answer for this file: the per-task table
@@ -2596,6 +2609,10 @@ def _worth_a_fast_pass(path: Path) -> bool:
     except (OSError, ValueError):
         return False  # open_input says what is wrong with it
     return stat.S_ISREG(info.st_mode) and info.st_size >= _FAST_MIN_BYTES
+
+
+def _worth_workers(path: Path) -> bool:
+    return hasattr(os, "fork") and os.stat(path).st_size >= _JOBS_MIN_BYTES
 
 
 def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
@@ -2659,7 +2676,7 @@ class _Stream:
         self.first: dict[int | tuple[int, ...], list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
         self.controls: dict[str, int | tuple[int, ...]] = {}
         self.count = 0
-        self.digest = hashlib.sha256()
+        self.digest: Any = hashlib.sha256()  # a worker's stream collects the text instead (_Joined)
         self.folds: dict[str, list[str]] = {}  # lower-cased ID -> the IDs with a capital letter that fold to it
         self.last = ""  # the open task: the last ID seen, and its attempts so far
         self.open: list[int] = []
@@ -2764,13 +2781,47 @@ class _Stream:
         self.measured += bool(self.open_cost) or self.open_tokens is not None
         self.cost_task, self.open_cost, self.open_tokens = next_task, [], None
 
-    def finish(self) -> None:
+    def finish(self, whole: bool = True) -> None:
+        """Close the last task; for the whole file (not a worker's range), check every declared task was seen."""
         self.close_cost("")
         if self.open:
             self.close([self.last], [self.pattern()])
             self.open = []
-        if self.declared is not None and self.count != len(self.declared):
+        if whole and self.declared is not None and self.count != len(self.declared):
             raise _EndStream()  # a declared task has no record: the table names it
+
+    def merge(self, tally: _Tally, part: dict[str, Any], ids: list[bytes]) -> None:
+        """A worker's summary of the next range in file order (see _range_summary) into this stream and its
+        tally, the kinds renumbered in the order the file shows them; _EndStream if its tasks do not follow on."""
+        if part["count"] and self.count and part["first_id"] <= self.last:
+            raise _EndStream()
+        kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part["kinds"]]
+        # PERF: the same kinds in the same order (the usual case) need no renumbering
+        moved = _unchanged if kinds == list(range(len(kinds))) else functools.partial(_renumbered, kinds)
+        if self.folds and ids:  # an ID of this range that a capitalised one of an earlier range folds to
+            seen = set(b"\n".join(ids).decode("ascii").split("\n"))
+            for tid in (self.folds.keys() - part["folds"].keys()) & seen:
+                self.folds[tid].append(tid)
+        for tid, group in part["folds"].items():
+            self.folds.setdefault(tid, []).extend(group)
+        for blob in ids:
+            self.digest.update(b"\n" + blob if self.count and not blob.startswith(b"\n") else blob)
+        self.count += part["count"]
+        self.last = part["last_id"] or self.last
+        self.patterns.update({moved(pattern): n for pattern, n in part["patterns"].items()})
+        for pattern, few in part["first"].items():
+            mine = self.first.setdefault(moved(pattern), [])
+            mine += few[:_LIST_LIMIT - len(mine)]
+        self.controls.update((tid, moved(pattern)) for tid, pattern in part["controls"].items())
+        self.cost.frombytes(part["cost"])
+        self.tokens.frombytes(part["tokens"])
+        self.measured += part["measured"]
+        tally.run_ids.update(part["run_ids"])
+        tally.all_run_ids.update(part["all_run_ids"])
+        tally.records += part["records"]
+        for item in part["over"]:
+            tally.over_envelope.add(item)
+        tally.over_envelope.count += part["over_count"] - len(part["over"])
 
     def named(self, troubled: set[int | tuple[int, ...]]) -> Iterator[tuple[str, int | tuple[int, ...]]]:
         return ((tid, pattern) for pattern in troubled for tid in self.first.get(pattern, ()))
@@ -3148,6 +3199,200 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
         if not _is_int(total) or not 0 <= total <= _MAX_COUNT:
             _bad_field(where, line, "total_tokens", f"an integer from 0 to {_MAX_COUNT:g}", total)
         tally.tokens[tid] = tally.tokens.get(tid, 0) + total
+
+
+# -- worker processes (--jobs) -------------------------------------------------------------------
+#
+# A large ledger in task-ID order can be tallied by forked workers, one byte range each, the ranges cut
+# where one task's lines end and the next task's begin. The parent takes the first range itself (hashing
+# the file's bytes as the single process does) while each worker takes one of the others on the canonical
+# path into a _Stream, then sends its summary back down a pipe (marshal: plain values only); the parent
+# merges them in file order. Whatever cannot be answered that way (a chunk the canonical path does not
+# prove, an ID out of order within or across ranges, any error, a worker that dies) and the whole file is
+# read again in one process, as without --jobs: so every report and every error line are the single
+# process's by construction. Only where os.fork exists; off unless --jobs asks for it.
+
+_JOBS_MIN_BYTES = 1 << 24  # PERF: below 16 MiB a worker saves less than its start and its merge cost (bench/)
+
+
+def _unchanged(pattern: int | tuple[int, ...]) -> int | tuple[int, ...]:
+    return pattern
+
+
+def _renumbered(kinds: list[int], pattern: int | tuple[int, ...]) -> int | tuple[int, ...]:
+    """An attempt pattern with a worker's kind numbers replaced by the parent's (kinds[worker's number])."""
+    if type(pattern) is int:
+        return kinds[pattern & _KIND_MASK] | (pattern & ~_KIND_MASK)
+    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK) for attempt in cast("tuple[int, ...]", pattern))
+
+
+class _Joined:
+    """A worker stream's digest: it keeps the ID text it is given, for the parent to hash in file order."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+
+    def update(self, data: bytes) -> None:
+        self.parts.append(data)
+
+
+def _line_task(line: bytes) -> str | None:
+    """The task_id of one record line, or None if the line is not a record with one."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    tid = value.get("task_id") if type(value) is dict else None
+    return tid if type(tid) is str else None
+
+
+def _split_points(path: Path, size: int, jobs: int) -> list[int] | None:
+    """Where each range starts: from size*k/jobs on, the first line whose task differs from the line before
+    it. None when a line read there is not a record with a task_id (the single process names it)."""
+    points = [0]
+    with open_input(path) as handle:
+        for k in range(1, jobs):
+            handle.seek(max(size * k // jobs, points[-1] + 1) - 1)
+            handle.readline(MAX_LINE_BYTES + 1)  # to the start of the next line
+            previous = _line_task(handle.readline(MAX_LINE_BYTES + 1))
+            while True:
+                at, line = handle.tell(), handle.readline(MAX_LINE_BYTES + 1)
+                if not line:
+                    return points
+                task = _line_task(line)
+                if previous is None or task is None:
+                    return None
+                if task != previous:
+                    points.append(at)
+                    break
+    return points
+
+
+def _tally_range(path: Path, start: int, end: int, run_id: str | None, limit: float,
+                 stream: _Stream, hasher: Any = None) -> _Tally:
+    """One range of the file on the canonical path into `stream`; _EndStream for a chunk it does not prove."""
+    tally = _Tally()
+    fast = _FastPath(tally, str(path), run_id, limit, stream)
+    with open_input(path) as handle:
+        handle.seek(start)
+        for data, _ in _chunks(handle, str(path), end - start):
+            if hasher is not None:
+                hasher.update(data)
+            if not fast(data):
+                raise _EndStream()
+    stream.finish(whole=False)
+    return tally
+
+
+def _range_summary(path: Path, start: int, end: int, run_id: str | None, limit: float,
+                   summary: tuple[frozenset[str] | None, frozenset[str]]) -> list[bytes]:
+    """A worker's work: its range's tally as frames for the parent (read back by _worker_answer): the summary
+    as JSON, the cost and token arrays, then the ID text in file order."""
+    stream = _Stream(*summary)
+    joined = stream.digest = _Joined()
+    tally = _tally_range(path, start, end, run_id, limit, stream)
+    ids = joined.parts
+    part = {"kinds": list(tally.kinds), "run_ids": sorted(tally.run_ids), "all_run_ids": sorted(tally.all_run_ids),
+            "records": tally.records, "over": tally.over_envelope.items, "over_count": tally.over_envelope.count,
+            "count": stream.count, "first_id": ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
+            "last_id": stream.last if stream.count else "", "patterns": list(stream.patterns.items()),
+            "first": list(stream.first.items()), "controls": stream.controls, "folds": stream.folds,
+            "measured": stream.measured}
+    return [json.dumps(part).encode("ascii"), stream.cost.tobytes(), stream.tokens.tobytes(), *ids]
+
+
+def _pattern(value: int | list[int]) -> int | tuple[int, ...]:
+    """An attempt pattern read back from JSON (a tuple of attempts arrives as a list)."""
+    return value if type(value) is int else tuple(cast("list[int]", value))
+
+
+def _fork_worker(*args: Any) -> tuple[int, int]:
+    """Fork a worker for _range_summary(*args): (its pid, the read end of the pipe it answers down). The only
+    fork in the gate: the worker runs the gate's own code on its range and leaves by os._exit, never returning
+    (so it flushes none of the parent's buffers and runs none of its exit handlers)."""
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        raise
+    if pid == 0:
+        code = 1
+        try:
+            os.close(read)
+            gc.disable()
+            with open(write, "wb") as pipe:
+                for frame in _range_summary(*args):
+                    pipe.write(len(frame).to_bytes(8, "big") + frame)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    return pid, read
+
+
+def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | None:
+    """What a worker sent (its summary, its ID text), once it has exited; None if it failed."""
+    frames = []
+    with open(read, "rb") as pipe:
+        while True:
+            size = pipe.read(8)
+            if not size:
+                break
+            frames.append(pipe.read(int.from_bytes(size, "big")))
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or len(frames) < 3:
+        return None
+    part = json.loads(frames[0])
+    part.update(kinds=list(map(tuple, part["kinds"])), over=list(map(tuple, part["over"])),
+                patterns={_pattern(pattern): n for pattern, n in part["patterns"]},
+                first={_pattern(pattern): few for pattern, few in part["first"]},
+                controls={tid: _pattern(pattern) for tid, pattern in part["controls"].items()},
+                cost=frames[1], tokens=frames[2])
+    return part, frames[3:]
+
+
+def _tally_in_workers(path: Path, run_id: str | None, limit: float,
+                      summary: tuple[frozenset[str] | None, frozenset[str]], jobs: int) -> _Tally | None:
+    """The file tallied by `jobs` processes (see above), or None when it must be read in one."""
+    size = os.stat(path).st_size
+    points = _split_points(path, size, jobs)
+    if points is None or len(points) < 2:
+        return None
+    ends = [*points[1:], size]
+    workers: list[tuple[int, int]] = []
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for start, end in zip(points[1:], ends[1:]):
+            workers.append(_fork_worker(path, start, end, run_id, limit, summary))
+        hasher = hashlib.sha256()
+        stream = _Stream(*summary)
+        tally = _tally_range(path, 0, ends[0], run_id, limit, stream, hasher)
+        with open_input(path) as handle:  # the rest of the file's bytes, for its sha256
+            handle.seek(ends[0])
+            for data, _ in _chunks(handle, str(path)):
+                hasher.update(data)
+        while workers:
+            answer = _worker_answer(*workers.pop(0))
+            if answer is None:
+                return None
+            stream.merge(tally, *answer)
+        stream.finish()
+    except (_EndStream, _Restart, GateError, OSError, ValueError):
+        return None
+    finally:
+        for pid, read in workers:  # the ones not heard from: stopped, and their pipes closed
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            os.close(read)
+        if collecting:
+            gc.enable()
+    if run_id is not None and not tally.run_ids:
+        return None  # the single process says so
+    tally.stream, tally.sha256 = stream, hasher.hexdigest()
+    return tally
 
 
 #####################################################################
@@ -4279,8 +4524,9 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
 
 
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
-              claim: str | None = None, keep_scores: bool = False) -> Report:
-    """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim."""
+              claim: str | None = None, keep_scores: bool = False, jobs: int = 1) -> Report:
+    """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim (with
+    `jobs` worker processes for a large runs file)."""
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
@@ -4297,7 +4543,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
     else:
         gated, run_findings = _gated_run(manifest, run_id)
         summary = None if keep_scores or _per_task(plan) else (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
-        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields, summary=summary)
+        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields, summary=summary, jobs=jobs)
         if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
             raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
                             f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
@@ -6983,6 +7229,15 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
+MAX_JOBS = 64
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes from 1 to {MAX_JOBS}, got {text!r}")
+    return int(text)
+
+
 def _confidence(text: str) -> float:
     try:
         value = float(text)
@@ -7094,7 +7349,7 @@ def _report_inputs(report: Report) -> list[Path]:
 
 
 def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
-    report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim)
+    report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim, jobs=args.jobs)
     head = report.ledger.headline
     headline = f"{_count(head.k)}/{head.n} = {head.value:.3f} [{head.low:.3f}, {head.high:.3f}]"
     text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)], report.findings, report.verdict,
@@ -7269,6 +7524,9 @@ def _check_parser(sub: Any) -> None:
     check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
     check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
                                        "BLOCKED unless it equals the headline at its written precision")
+    check.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                       help="tally a large runs file in task-ID order with N processes (default 1; forks, where "
+                            "the system can; each worker holds its share of the task IDs); the report is the same")
     check.set_defaults(handler=_cmd_check)
 
 

@@ -131,26 +131,32 @@ class Agreement(GateCase):
         self.addCleanup(patcher.stop)
 
     streamed = 0  # how many runs of the last `both` ended with the sorted stream's summary, not a task table
+    answered = 0  # how many runs of the last `both` the worker processes answered (not read in one process)
 
     def both(self, manifest: dict[str, Any], text: str, *extra: str) -> tuple[tuple[int, str, str], int]:
-        """(exit code, stdout, stderr), asserted equal on all three paths (the canonical path with the sorted
-        stream where the file allows it, the canonical path into the per-task table, the general path), and
-        how many chunks the canonical path proved."""
+        """(exit code, stdout, stderr), asserted equal on all four paths (the canonical path with the sorted
+        stream where the file allows it, that in three worker processes, the canonical path into the per-task
+        table, the general path), and how many chunks the canonical path proved."""
         m = self.write_json("bench.manifest.json", manifest)
         r = self.write_text("runs.jsonl", text.encode("utf-8"))
         argv = ("--manifest", str(m), "--runs", str(r), *extra)
         proven = []
-        real_call, real_finish = gate._FastPath.__call__, gate._Stream.finish
-        self.streamed = 0
+        real_call, real_finish, real_workers = gate._FastPath.__call__, gate._Stream.finish, gate._tally_in_workers
+        self.streamed = self.answered = 0
 
         def counted(path: gate._FastPath, data: bytes) -> bool:
             taken = real_call(path, data)
             proven.append(taken)
             return taken
 
-        def finished(stream: gate._Stream) -> None:
-            real_finish(stream)
-            self.streamed += 1
+        def finished(stream: gate._Stream, whole: bool = True) -> None:
+            real_finish(stream, whole)
+            self.streamed += whole
+
+        def workers(*args: Any) -> gate._Tally | None:
+            tally = real_workers(*args)
+            self.answered += tally is not None
+            return tally
 
         def no_stream(*_: Any) -> bool:
             raise gate._EndStream()
@@ -161,7 +167,10 @@ class Agreement(GateCase):
             table = self.run_gate(*argv)
         with mock.patch.object(gate._FastPath, "__call__", lambda path, data: False):
             slow = self.run_gate(*argv)
+        with mock.patch.object(gate, "_JOBS_MIN_BYTES", 0), mock.patch.object(gate, "_tally_in_workers", workers):
+            jobs = self.run_gate(*argv, "--jobs", "3")
         self.assertEqual(fast, slow, f"the canonical path disagrees with the general path on:\n{text[:2000]}")
+        self.assertEqual(jobs, slow, f"the worker processes disagree with the general path on:\n{text[:2000]}")
         self.assertEqual(table, slow, f"the per-task table disagrees with the general path on:\n{text[:2000]}")
         return fast, sum(proven)
 
@@ -288,10 +297,10 @@ class SortedStream(Agreement):
             self.with_chunks(chunk)
             manifest, records = ledger(random.Random(11), tasks=60, budget=3)
             (code, out, _), _ = self.both(manifest, self.sorted_text(records))
-            self.assertEqual(self.streamed, 1)
+            self.assertEqual((self.streamed, self.answered), (1, 1))
             random.Random(1).shuffle(records)
             (code2, out2, _), _ = self.both(manifest, "".join(line(rec) + "\n" for rec in records))
-            self.assertEqual(self.streamed, 0)
+            self.assertEqual((self.streamed, self.answered), (0, 0))
             unhashed = re.compile(r"^runs        : sha256 [0-9a-f]{64}$", re.MULTILINE)
             self.assertEqual((code2, unhashed.sub("", out2)), (code, unhashed.sub("", out)))  # but the file's hash
 
@@ -305,7 +314,7 @@ class SortedStream(Agreement):
         make = make_manifest(sorted({r["task_id"] for r in records}), attempt_budget=1, attempt_mode="retry")
         make["dataset"].pop("task_ids")
         (_, out, _), _ = self.both(make, self.sorted_text(records))
-        self.assertEqual(self.streamed, 1)
+        self.assertEqual((self.streamed, self.answered), (1, 1))  # (the three ranges split T-300 from t-300)
         self.assertIn("task_id_lookalike: 2 group(s) of task IDs differ only in case or Unicode form: 'T-003' / 't-003'; "
                       "'T-300' / 't-300'", out)
 
@@ -316,7 +325,7 @@ class SortedStream(Agreement):
         for rec in records[10:50]:
             rec["attempt"] = 2
         (code, out, _), _ = self.both(manifest, self.sorted_text(records))
-        self.assertEqual((code, self.streamed), (1, 1))
+        self.assertEqual((code, self.streamed, self.answered), (1, 1, 1))
         self.assertRegex(out, r"attempt_gap: .* and 30 more")
 
     def test_what_the_summary_cannot_answer_ends_the_stream(self) -> None:
@@ -330,7 +339,7 @@ class SortedStream(Agreement):
                            ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")])):
             with self.subTest(name):
                 (code, out, _), _ = self.both(manifest, self.sorted_text(edit(records)))
-                self.assertEqual(code, 1)
+                self.assertEqual((code, self.answered), (1, 0))
                 self.assertIn(name, out)
 
     def test_costs_are_summed_per_task_in_a_stream(self) -> None:
@@ -349,7 +358,7 @@ class SortedStream(Agreement):
                     rec.update(rnd.choice([measured, {"cost_usd": measured["cost_usd"]},
                                            {"total_tokens": measured["total_tokens"]}]))
             (_, out, _), _ = self.both(manifest, self.sorted_text(records))
-            self.assertEqual(self.streamed, 1)
+            self.assertEqual((self.streamed, self.answered), (1, 1))
             self.assertIn("cost        : total $", out)
         stream = gate._Stream(None, frozenset())
         stream.add_costs(["t-big"] * 2, ["", ""], [2**63, 2**63 - 1], fresh=False)  # (a unit: past any record's bound)
@@ -374,6 +383,102 @@ class SortedStream(Agreement):
         code, _, err = self.run_gate("--manifest", str(m), "--runs", f"/dev/fd/{readable}")
         self.assertEqual(code, 2, err)
         self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+
+
+class Workers(Agreement):
+    """--jobs: the workers' summaries, merged in file order, give the single process's report (`both` asserts
+    it on every ledger of this file); what they cannot answer is read again in one process."""
+
+    def sorted_text(self, records: list[dict[str, Any]]) -> str:
+        return SortedStream.sorted_text(self, records)  # type: ignore[arg-type]
+
+    def test_a_task_is_never_split_between_ranges(self) -> None:
+        """Each range starts at the first line whose task differs from the line before: a task of 40 attempts
+        across the middle of the file lies in one range."""
+        text = "".join(line({"run_id": "r", "task_id": tid, "attempt": n + 1, "outcome": "pass", "reason": None}) + "\n"
+                       for tid, count in (("a", 10), ("b", 40), ("c", 10)) for n in range(count))
+        path = self.write_text("runs.jsonl", text.encode())
+        points = gate._split_points(path, len(text), 2)
+        starts = [text.count("\n", 0, at) for at in points]
+        self.assertEqual(starts, [0, 50])  # the middle (line 30) falls in b's lines: the cut is where c begins
+        lines = text.splitlines(keepends=True)
+        line_starts = {sum(map(len, lines[:n])): lines[n] for n in range(len(lines))}
+        for jobs in range(2, 9):  # every cut a line start where the task changes, in increasing order
+            points = gate._split_points(path, len(text), jobs)
+            self.assertEqual(points, sorted(set(points)))
+            for at in points[1:]:
+                self.assertIn(at, line_starts)
+                before = text[text.rfind("\n", 0, at - 1) + 1:at]
+                self.assertNotEqual(json.loads(before)["task_id"], json.loads(line_starts[at])["task_id"])
+        bad = self.write_text("bad.jsonl", (text[:len(text) // 2] + "oops\n" * 30 + text[len(text) // 2:]).encode())
+        self.assertIsNone(gate._split_points(bad, bad.stat().st_size, 2))  # a line that is no record: one process
+
+    def test_kinds_first_seen_in_a_later_range_are_numbered_in_file_order(self) -> None:
+        """The first range holds only passes, a later one the first fail and unscoreable: the kinds are renumbered
+        into the parent's order, so patterns, attempt gaps and controls read as the single process reads them."""
+        self.with_chunks(512)
+        manifest, records = ledger(random.Random(21), tasks=90, budget=2)
+        late = sorted({r["task_id"] for r in records})[60:]
+        for rec in records:
+            if rec["task_id"] not in late and rec["task_id"] not in (NEG, POS):
+                rec.update(outcome="pass", reason=None)
+        (_, out, _), _ = self.both(manifest, self.sorted_text(records))
+        self.assertEqual(self.answered, 1)
+        self.assertIn("unscoreable", out)
+
+    def test_ranges_out_of_order_are_read_in_one_process(self) -> None:
+        """Each range in order but the later IDs written first, cut exactly where two ranges meet: no stream can
+        answer; the table does."""
+        manifest, records = ledger(random.Random(22), tasks=80)
+        ordered = [line(rec) + "\n" for rec in sorted(records, key=lambda r: r["task_id"])]
+        for first in range(20, 60):  # the rotation whose seam is where _split_points cuts the file in two
+            text = "".join(ordered[first:] + ordered[:first])
+            path = self.write_text("runs.jsonl", text.encode())
+            if gate._split_points(path, len(text), 2) == [0, len(text) - sum(map(len, ordered[:first]))]:
+                break
+        else:
+            self.fail("no rotation puts the seam at the cut")
+        self.assertEqual(self.run_gate("--manifest", str(self.write_json("m.json", manifest)), "--runs", str(path),
+                                       "--format", "json")[0], 0)
+        summary = (None, frozenset((NEG, POS)))
+        with mock.patch.object(gate, "_JOBS_MIN_BYTES", 0):
+            self.assertIsNone(gate._tally_in_workers(path, None, 900.0, summary, 2))
+            self.assertIsNotNone(gate._tally_in_workers(self.write_text("s.jsonl", "".join(ordered).encode()),
+                                                        None, 900.0, summary, 2))
+
+    def test_attempts_over_the_envelope_are_counted_across_ranges(self) -> None:
+        """44 attempts over the wall-clock envelope spread through the file: the first ten named, the rest counted."""
+        manifest, records = ledger(random.Random(25), tasks=90)
+        for rec in records[3::2]:  # 44 of them
+            rec["wall_clock_s"] = 950.5
+        for rec in records:
+            rec.setdefault("wall_clock_s", 10)
+        (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+        self.assertEqual((code, self.answered), (1, 1))
+        self.assertRegex(out, r"envelope_exceeded: 44 attempt\(s\) .* and 34 more")
+
+    def test_a_worker_that_fails_leaves_the_file_to_one_process(self) -> None:
+        """A worker that dies (here: raises in its range) is never a verdict of its own: the file is read again."""
+        manifest, records = ledger(random.Random(23), tasks=80)
+        with mock.patch.object(gate, "_range_summary", side_effect=MemoryError):
+            (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+        self.assertEqual((code, self.answered), (0, 0))
+        self.assertIn("PUBLISHABLE", out)
+
+    def test_an_error_in_a_later_range_is_named_as_by_one_process(self) -> None:
+        """A bad line near the end: the worker whose range it is cannot prove it, and the one process names it."""
+        manifest, records = ledger(random.Random(24), tasks=80)
+        text = self.sorted_text(records)
+        cut = text.rindex('"attempt": 1', 0, len(text) - 200)
+        (code, _, err), _ = self.both(manifest, text[:cut] + '"attempt": 0' + text[cut + 12:])
+        self.assertEqual((code, self.answered), (2, 0))
+        self.assertRegex(err, r"runs\.jsonl:\d+: attempt: expected an integer >= 1, got the number 0")
+
+    def test_jobs_must_be_a_count_of_processes(self) -> None:
+        for bad in ("0", "65", "two", "-1", "1.5"):
+            code, _, err = self.run_gate("--manifest", "m.json", "--runs", "r.jsonl", "--jobs", bad)
+            self.assertEqual(code, 2, bad)
+            self.assertIn(f"--jobs: expected a whole number of processes from 1 to 64, got '{bad}'", err)
 
 
 def _edited(seed: int, edit: str | None, compact: bool, chunk: int) -> tuple[dict[str, Any], str, int]:

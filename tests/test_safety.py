@@ -252,7 +252,14 @@ class NoCodeExecution(unittest.TestCase):
     def test_gate_has_no_hazards(self) -> None:
         """gate.py imports nothing that runs code or reaches the network, and calls no eval, exec or compile."""
         source = GATE.read_text(encoding="utf-8")
-        self.assertEqual(code_hazards(source), [])
+        # One fork, for --jobs: in _fork_worker, whose child runs the gate's own tally and leaves by os._exit.
+        worker = next(node for node in ast.walk(ast.parse(source))
+                      if isinstance(node, ast.FunctionDef) and node.name == "_fork_worker")
+        allowed = {f"line {node.lineno}: attribute .fork" for node in ast.walk(worker)
+                   if isinstance(node, ast.Attribute) and node.attr == "fork"}
+        self.assertEqual(len(allowed), 1)
+        self.assertIn("os._exit(code)", ast.get_source_segment(source, worker) or "")
+        self.assertEqual([hazard for hazard in code_hazards(source) if hazard not in allowed], [])
         self.assertIn("import ast", source)  # the metric language is parsed, never evaluated
 
     @unittest.skipIf(sys.version_info < (3, 10), "sys.stdlib_module_names is 3.10+")
