@@ -84,8 +84,8 @@ SEED = 20261130
 
 KINDS = ("sorted", "unsorted", "samples", "cost")
 STARTUP = "startup"
-DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "unsorted-1e6", "samples-1e6", "cost-1e6", STARTUP)
-HUGE_CASES = ("sorted-1e7", "unsorted-1e7")
+DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "sorted-1e6-j2", "unsorted-1e6", "samples-1e6", "cost-1e6", STARTUP)
+HUGE_CASES = ("sorted-1e7", "sorted-1e7-j2", "unsorted-1e7")
 QUICK_CASES = ("sorted-1e5", "unsorted-1e5", "samples-1e5", "cost-1e5", STARTUP)
 QUICK_REPEAT = 1
 CHECK_ATTEMPTS = 1_000  # the small ledger of each kind gated before anything is timed
@@ -134,7 +134,9 @@ class Target:
     stretch: bool = False
 
 
-def targets_for(kind: str, attempts: int) -> tuple[Target, ...]:
+def targets_for(kind: str, attempts: int, jobs: int = 1) -> tuple[Target, ...]:
+    if jobs > 1:
+        return ()  # `--jobs N` is reported beside the one-process case it speeds up, against no target of its own
     if kind == STARTUP:
         return (Target("<= 1.3x `-c pass`", "ratio", 1.3),)
     if kind == "sorted" and attempts >= 10**6:
@@ -160,10 +162,11 @@ def targets_for(kind: str, attempts: int) -> tuple[Target, ...]:
 class LedgerSpec:
     kind: str  # one of KINDS
     attempts: int
+    jobs: int = 1  # the gate's --jobs
 
     @property
     def name(self) -> str:
-        return f"{self.kind}-{_size_name(self.attempts)}"
+        return f"{self.kind}-{_size_name(self.attempts)}" + (f"-j{self.jobs}" if self.jobs > 1 else "")
 
     @property
     def per_task(self) -> int:
@@ -183,11 +186,13 @@ def parse_case(name: str) -> LedgerSpec | None:
     """A case name: None for the start-up case, else the ledger it asks for."""
     if name == STARTUP:
         return None
-    match = re.fullmatch(r"(\w+)-(\d+)(?:e(\d+))?", name)
+    match = re.fullmatch(r"([a-z]+)-(\d+)(?:e(\d+))?(?:-j(\d+))?", name)
     if not match or match[1] not in KINDS:
-        raise ValueError(f"unknown case {name!r}: expected {STARTUP} or KIND-N with KIND one of {', '.join(KINDS)}")
+        raise ValueError(f"unknown case {name!r}: expected {STARTUP} or KIND-N[-jJOBS] with KIND one of {', '.join(KINDS)}")
     attempts = int(match[2]) * 10 ** int(match[3] or 0)
-    spec = LedgerSpec(match[1], attempts)
+    spec = LedgerSpec(match[1], attempts, int(match[4] or 1))
+    if not 1 <= spec.jobs <= 64:
+        raise ValueError(f"{name}: -jJOBS takes 1 to 64 processes")
     if spec.kind == "samples" and attempts % SAMPLES_PER_TASK:
         raise ValueError(f"{name}: a samples ledger needs a multiple of {SAMPLES_PER_TASK} attempts")
     if spec.tasks < len(CONTROLS) + 1:
@@ -477,7 +482,8 @@ def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int) 
     try:
         results = measure(spec.name, {
             "floor": [sys.executable, "-c", FLOOR_SCRIPT, str(runs)],
-            "gate": [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs)],
+            "gate": [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs),
+                     *(["--jobs", str(spec.jobs)] if spec.jobs > 1 else [])],
             "startup": [sys.executable, "-c", "pass"],
         }, ("gate",), repeat)
         row = make_row(spec.name, spec.kind, spec.attempts, spec.tasks, runs,
@@ -485,7 +491,7 @@ def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int) 
     finally:
         manifest.unlink()
         runs.unlink()
-    row.judge(targets_for(spec.kind, spec.attempts))
+    row.judge(targets_for(spec.kind, spec.attempts, spec.jobs))
     return [row]
 
 
@@ -591,7 +597,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="bench.py",
         description=__doc__.split("\n\n", 1)[0] if __doc__ else None,
-        epilog="case names: sorted-N, unsorted-N, samples-N, cost-N (N an integer or 1eK), startup; "
+        epilog="case names: sorted-N, unsorted-N, samples-N, cost-N (N an integer or 1eK; a suffix -jJOBS runs the "
+               "gate with --jobs JOBS), startup; "
                "exit codes: 0 done, 1 the gate did not pass a generated ledger, 2 usage or setup error",
     )
     parser.add_argument("--quick", action="store_true",
