@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
 import subprocess
 import sys
 
+import gate
 from tests.builders import replaced, valid_ledger
 from tests.support import INS_CANCEL, ROOT, SWE_REPORT, TB_META, TB_RESULTS, TB_SYN, GateCase, gate_command, load, run_cli
 
@@ -118,6 +120,24 @@ class StartUp(GateCase):
         done = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(ROOT)], cwd=ROOT, capture_output=True,
                               text=True, timeout=60)
         self.assertEqual(done.stdout.strip().splitlines()[-1], "0 []", done.stderr)
+
+    def test_one_commands_parser_reads_a_command_line_as_the_whole_parser_does(self) -> None:
+        """main builds only the named command's parser: it reads each command line to the same namespace as the
+        parser of every command, which lists exactly the commands _COMMANDS names, in its order."""
+        full = gate.build_parser()
+        choices = next(a for a in full._actions if isinstance(a, argparse._SubParsersAction)).choices
+        self.assertEqual(tuple(choices), tuple(gate._COMMANDS))
+        lines = [["check", "--manifest", "m.json", "--runs", "r.jsonl", "--jobs", "2", "--format", "json"],
+                 ["digest", "--runs", "r.jsonl"], ["init", "--from-runs", "r.jsonl"], ["freeze", "t.json", "c.json"],
+                 ["verify", "t.json", "c.json"], ["compare", "--manifest", "a.json", "--runs", "a.jsonl",
+                                                  "--against-manifest", "b.json", "--against-runs", "b.jsonl"],
+                 ["rank", "--list", "systems.json"], ["plan", "--baseline", "0.7", "--detect", "0.05", "--samples", "5"], ["import", "swebench", "report.json"]]
+        for argv in lines:
+            with self.subTest(argv[0]):
+                one = gate.build_parser("gate.py", argv[0])
+                self.assertEqual(len(next(a for a in one._actions if isinstance(a, argparse._SubParsersAction)).choices),
+                                 2 if argv[0] in ("freeze", "verify") else 1)
+                self.assertEqual(vars(one.parse_args(argv)), vars(full.parse_args(argv)))
 
     def test_help_still_fits_the_terminal(self) -> None:
         """Given the width (COLUMNS, as shutil would read it), the options' help wraps to it."""
