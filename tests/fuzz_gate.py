@@ -95,6 +95,8 @@ def _opt(rnd: random.Random) -> list[str]:
         extra += ["--confidence", rnd.choice(["0.9", "0.999999", "0.5"])]
     if rnd.random() < 0.1:
         extra += ["--run-id", rnd.choice(["r1", "run-1", "other"])]
+    if rnd.random() < 0.2:
+        extra += ["--jobs", rnd.choice(["2", "3", "4"])]  # and run_case compares it with one process
     return extra
 
 
@@ -321,11 +323,12 @@ def run_case(folder: Path, argv: list[str], outputs: tuple[str, ...], limit: flo
     use_alarm = hasattr(signal, "setitimer")
     started = time.monotonic()
     problem: str | None = None
+    code: Any = None
     try:
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, limit)
         with contextlib.redirect_stdout(sink_out), contextlib.redirect_stderr(sink_err):
-            code: Any = gate.main(argv)
+            code = gate.main(argv)
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
         if code not in (0, 1, 2) or type(code) is not int:
@@ -361,7 +364,22 @@ def run_case(folder: Path, argv: list[str], outputs: tuple[str, ...], limit: flo
             problem = "a traceback was printed:\n" + sink_err.getvalue()
         else:
             problem = malformed(argv, sink_out.getvalue(), sink_err.getvalue())
+    if problem is None and "--jobs" in argv:
+        problem = _jobs_differ(argv, (code, sink_out.getvalue(), sink_err.getvalue()))
     return problem
+
+
+def _jobs_differ(argv: list[str], result: tuple[Any, str, str]) -> str | None:
+    """With --jobs the gate must print exactly what one process prints (see gate._tally_in_workers)."""
+    at = argv.index("--jobs")
+    single = argv[:at] + argv[at + 2:]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = gate.main(single)
+    if (code, out.getvalue(), err.getvalue()) != result:
+        return (f"--jobs {argv[at + 1]} differs from one process: exit {result[0]} vs {code}\n"
+                f"--- with --jobs ---\n{result[1]}{result[2]}--- one process ---\n{out.getvalue()}{err.getvalue()}")
+    return None
 
 
 def crash_site(problem: str) -> str:
@@ -383,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     # The canonical path and the sorted stream take only large files; here every runs file is offered to them,
     # so the fuzzer's small mutants reach them too (and their fallbacks, which most mutants need).
     gate._FAST_MIN_BYTES = 0
+    gate._JOBS_MIN_BYTES = 0  # and to the worker processes, when a case asks for --jobs
     rnd = random.Random(args.seed)
     all_scenarios = scenarios()
     seeds = {path: path.read_bytes() for sc in all_scenarios for path in sc.files.values()}
