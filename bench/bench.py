@@ -88,6 +88,9 @@ DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "sorted-1e6-j2", "unsorted-1e6", "s
 HUGE_CASES = ("sorted-1e7", "sorted-1e7-j2", "unsorted-1e7")
 QUICK_CASES = ("sorted-1e5", "unsorted-1e5", "samples-1e5", "cost-1e5", STARTUP)
 QUICK_REPEAT = 1
+# The standard modules a check of the shipped example imports beyond what `python -c pass` has loaded
+# (tests/test_cli.py checks the list against a real check).
+CHECK_MODULES = ("argparse", "fractions", "hashlib", "json", "pathlib", "re")
 CHECK_ATTEMPTS = 1_000  # the small ledger of each kind gated before anything is timed
 
 SAMPLES_PER_TASK = 5
@@ -501,15 +504,27 @@ def run_startup_case(gate: Path, directory: Path, repeat: int) -> list[Row]:
     bin_dir = install_benchgate(gate, directory)
     python = str(bin_dir / "python")
     example = ["--manifest", str(EXAMPLE_MANIFEST), "--runs", str(EXAMPLE_RUNS)]
-    results = measure(STARTUP, {
+    # What no gate of this design can start without, timed alone: the interpreter reading the installed module's
+    # cached bytecode (none of it run), the json module (which imports re), and every module a check imports.
+    pyc = subprocess.run([python, "-c", "import importlib.util as u; print(u.cache_from_source(u.find_spec('gate').origin))"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    programs = {
         "floor": [python, "-c", "pass"],
         "benchgate": [str(bin_dir / "benchgate"), *example],
         "script": [python, str(gate), *example],
-    }, ("benchgate", "script"), repeat, warmup=True)  # one untimed round: the first start of a new venv reads cold files
+        "bytecode": [python, "-c", f"import marshal; marshal.loads(open({pyc!r}, 'rb').read()[16:])"],
+        "json": [python, "-c", "import json"],
+        "modules": [python, "-c", f"import {', '.join(CHECK_MODULES)}"],
+    }
+    results = measure(STARTUP, programs, ("benchgate", "script"), repeat,
+                      warmup=True)  # one untimed round: the first start of a new venv reads cold files
     records = [line for line in EXAMPLE_RUNS.read_bytes().splitlines() if line.strip()]
     tasks = len({json.loads(line)["task_id"] for line in records})
     rows = []
-    for label, name in (("benchgate", "startup: installed benchgate"), ("script", "startup: python gate.py (reference)")):
+    for label, name in (("benchgate", "startup: installed benchgate"), ("script", "startup: python gate.py (reference)"),
+                        ("bytecode", "startup: read gate's cached bytecode, run none of it (reference)"),
+                        ("json", "startup: `import json` alone (reference)"),
+                        ("modules", f"startup: `import {', '.join(CHECK_MODULES)}` alone (reference)")):
         row = make_row(name, STARTUP, len(records), tasks, EXAMPLE_RUNS, results["floor"], results[label], None,
                        with_bytes=False)
         if label == "benchgate":

@@ -139,6 +139,22 @@ class StartUp(GateCase):
                                  2 if argv[0] in ("freeze", "verify") else 1)
                 self.assertEqual(vars(one.parse_args(argv)), vars(full.parse_args(argv)))
 
+    def test_the_benchmarks_floor_of_modules_is_what_a_check_imports(self) -> None:
+        """bench/bench.py times `import <CHECK_MODULES>` alone as the floor no start-up can go under: every module
+        it names must be one a check of the shipped example really imports (else the floor would be overstated)."""
+        probe = ("import sys; sys.path.insert(0, sys.argv[1]); before = set(sys.modules); import gate; "
+                 "gate.main(['--manifest', 'bench.manifest.json', '--runs', 'runs.jsonl']); "
+                 "print(' '.join(sorted(set(sys.modules) - before)))")
+        done = subprocess.run([sys.executable, "-S", "-I", "-c", probe, str(ROOT)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=60)
+        imported = set(done.stdout.strip().splitlines()[-1].split())
+        source = (ROOT / "bench" / "bench.py").read_text(encoding="utf-8")
+        listed = re.search(r"^CHECK_MODULES = \(([^)]*)\)", source, re.MULTILINE)
+        assert listed is not None
+        modules = set(re.findall(r'"(\w+)"', listed[1]))
+        self.assertEqual(len(modules), 6)
+        self.assertLessEqual(modules, imported)
+
     def test_help_still_fits_the_terminal(self) -> None:
         """Given the width (COLUMNS, as shutil would read it), the options' help wraps to it."""
         widths = []
