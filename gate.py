@@ -7818,5 +7818,21 @@ def _discard_stdout() -> None:
         pass
 
 
+def cli() -> NoReturn:
+    """The installed `benchgate` and `python3 gate.py`: main, then an exit that skips tearing the interpreter down.
+
+    PERF: freeing every module and object at exit took about a sixth of the installed command's start. Nothing is
+    lost by skipping it: the report is written and flushed by then (and both streams are flushed again here), the
+    gate registers no exit handler, and every file it writes or spools is closed or removed before main returns."""
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    cli()

@@ -155,6 +155,17 @@ class StartUp(GateCase):
         self.assertEqual(len(modules), 6)
         self.assertLessEqual(modules, imported)
 
+    def test_the_command_exits_without_teardown_but_loses_no_output(self) -> None:
+        """cli() ends with os._exit (no interpreter teardown): the report on a pipe is whole and the exit code main's,
+        for a PUBLISHABLE, a BLOCKED and an input-error run, on stdout and stderr alike."""
+        blocked = self.write_json("blocked.json", {**load(ROOT / "bench.manifest.json"), "attempt_budget": 2})
+        for manifest, fmt in ((ROOT / "bench.manifest.json", "svg"), (blocked, "json"), (self.dir / "nope.json", "text")):
+            argv = ["--manifest", str(manifest), "--runs", str(ROOT / "runs.jsonl"), "--format", fmt]
+            buffered = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+            done = subprocess.run([*gate_command(), *argv], capture_output=True, text=True, timeout=60, env=buffered)
+            self.assertEqual((done.returncode, done.stdout, done.stderr), self.run_gate(*argv))
+            self.assertGreater(len(done.stdout + done.stderr), 40)
+
     def test_help_still_fits_the_terminal(self) -> None:
         """Given the width (COLUMNS, as shutil would read it), the options' help wraps to it."""
         widths = []
