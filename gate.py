@@ -3306,43 +3306,52 @@ def _pattern(value: int | list[int]) -> int | tuple[int, ...]:
     return value if type(value) is int else tuple(cast("list[int]", value))
 
 
+_END_FRAME = b"end"  # a worker's last frame: written only once every other frame is
+_SIGKILL = 9  # (the signal module is not imported: tests/test_safety.py)
+
+
 def _fork_worker(*args: Any) -> tuple[int, int]:
     """Fork a worker for _range_summary(*args): (its pid, the read end of the pipe it answers down). The only
     fork in the gate: the worker runs the gate's own code on its range and leaves by os._exit, never returning
-    (so it flushes none of the parent's buffers and runs none of its exit handlers)."""
+    (so it flushes none of the parent's buffers and runs none of its exit handlers, whatever interrupts it)."""
     read, write = os.pipe()
+    pid = -1
     try:
         pid = os.fork()
-    except OSError:
-        os.close(read)
-        os.close(write)
-        raise
-    if pid == 0:
-        code = 1
-        try:
+        if pid == 0:
             os.close(read)
+            devnull = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):  # the parent's streams are not the worker's: a pipeline ends when the parent does
+                os.dup2(devnull, fd)
             gc.disable()
             with open(write, "wb") as pipe:
-                for frame in _range_summary(*args):
+                for frame in [*_range_summary(*args), _END_FRAME]:
                     pipe.write(len(frame).to_bytes(8, "big") + frame)
-            code = 0
-        finally:
-            os._exit(code)
+    except OSError:
+        if pid != 0:  # the fork failed
+            os.close(read)
+            os.close(write)
+            raise
+    finally:
+        if pid == 0:
+            os._exit(0)  # (the parent reads success from the end frame, not from the exit status)
     os.close(write)
     return pid, read
 
 
 def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | None:
-    """What a worker sent (its summary, its ID text), once it has exited; None if it failed."""
+    """What a worker sent (its summary, its ID text), once it has exited; None if it did not finish."""
     frames = []
-    with open(read, "rb") as pipe:
-        while True:
-            size = pipe.read(8)
-            if not size:
-                break
-            frames.append(pipe.read(int.from_bytes(size, "big")))
-    _, status = os.waitpid(pid, 0)
-    if status != 0 or len(frames) < 3:
+    try:
+        with open(read, "rb") as pipe:
+            while True:
+                size = pipe.read(8)
+                if len(size) < 8:
+                    break
+                frames.append(pipe.read(int.from_bytes(size, "big")))
+    finally:
+        _reap(pid, stop=False)
+    if len(frames) < 4 or frames[-1] != _END_FRAME:
         return None
     part = json.loads(frames[0])
     part.update(kinds=list(map(tuple, part["kinds"])), over=list(map(tuple, part["over"])),
@@ -3350,7 +3359,19 @@ def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | 
                 first={_pattern(pattern): few for pattern, few in part["first"]},
                 controls={tid: _pattern(pattern) for tid, pattern in part["controls"].items()},
                 cost=frames[1], tokens=frames[2])
-    return part, frames[3:]
+    return part, frames[3:-1]
+
+
+def _reap(pid: int, stop: bool) -> None:
+    """Wait for a worker to exit (stopping it first if asked and it is still running). A worker already reaped, by
+    this process or by the system (SIGCHLD ignored by whoever started the gate), is left alone: its pid may no
+    longer be a worker's."""
+    try:
+        if stop and os.waitpid(pid, os.WNOHANG) == (0, 0):  # still running, so still ours
+            os.kill(pid, _SIGKILL)
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def _tally_in_workers(path: Path, run_id: str | None, limit: float,
@@ -3375,7 +3396,8 @@ def _tally_in_workers(path: Path, run_id: str | None, limit: float,
             for data, _ in _chunks(handle, str(path)):
                 hasher.update(data)
         while workers:
-            answer = _worker_answer(*workers.pop(0))
+            answer = _worker_answer(*workers[0])
+            del workers[0]
             if answer is None:
                 return None
             stream.merge(tally, *answer)
@@ -3383,10 +3405,12 @@ def _tally_in_workers(path: Path, run_id: str | None, limit: float,
     except (_EndStream, _Restart, GateError, OSError, ValueError):
         return None
     finally:
-        for pid, read in workers:  # the ones not heard from: stopped, and their pipes closed
-            os.kill(pid, 9)
-            os.waitpid(pid, 0)
-            os.close(read)
+        for pid, read in workers:  # the ones not heard from: their pipes closed, and stopped
+            try:  # noqa: SIM105 - contextlib is not imported for this one
+                os.close(read)
+            except OSError:  # closed already (_worker_answer was interrupted)
+                pass
+            _reap(pid, stop=True)
         if collecting:
             gc.enable()
     if run_id is not None and not tally.run_ids:
@@ -7233,7 +7257,7 @@ MAX_JOBS = 64
 
 
 def _jobs(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= MAX_JOBS:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_JOBS:
         raise argparse.ArgumentTypeError(f"expected a whole number of processes from 1 to {MAX_JOBS}, got {text!r}")
     return int(text)
 

@@ -12,6 +12,8 @@ import json
 import os
 import random
 import re
+import signal
+import tempfile
 import unittest
 from typing import Any
 from unittest import mock
@@ -465,6 +467,44 @@ class Workers(Agreement):
         self.assertEqual((code, self.answered), (0, 0))
         self.assertIn("PUBLISHABLE", out)
 
+    def test_workers_answer_when_whoever_started_the_gate_ignores_sigchld(self) -> None:
+        """An ignored SIGCHLD is inherited through exec, and the system then reaps the workers itself: their answers
+        still count (a worker's last frame says it finished), and nothing is killed or waited for twice."""
+        if not hasattr(signal, "SIGCHLD"):
+            self.skipTest("no SIGCHLD here")
+        manifest, records = ledger(random.Random(26), tasks=90)
+        previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+        try:
+            (code, _, err), _ = self.both(manifest, self.sorted_text(records))
+            self.assertEqual((code, err, self.answered), (0, "", 1))
+        finally:
+            signal.signal(signal.SIGCHLD, previous)
+
+    def test_a_worker_writes_nothing_to_the_gates_streams(self) -> None:
+        """A worker's standard streams are /dev/null: what it might print never reaches the report or a pipeline."""
+        manifest, records = ledger(random.Random(27), tasks=60)
+        real = gate._range_summary
+
+        def noisy(*args: Any) -> list[bytes]:
+            os.write(1, b"LEAK-OUT")
+            os.write(2, b"LEAK-ERR")
+            return real(*args)
+
+        with tempfile.TemporaryFile() as sink:
+            saved = [os.dup(1), os.dup(2)]
+            os.dup2(sink.fileno(), 1)
+            os.dup2(sink.fileno(), 2)
+            try:
+                with mock.patch.object(gate, "_range_summary", noisy):
+                    (code, _, _), _ = self.both(manifest, self.sorted_text(records))
+            finally:
+                for fd, copy in zip((1, 2), saved):
+                    os.dup2(copy, fd)
+                    os.close(copy)
+            sink.seek(0)
+            self.assertNotIn(b"LEAK", sink.read())
+        self.assertEqual((code, self.answered), (0, 1))
+
     def test_an_error_in_a_later_range_is_named_as_by_one_process(self) -> None:
         """A bad line near the end: the worker whose range it is cannot prove it, and the one process names it."""
         manifest, records = ledger(random.Random(24), tasks=80)
@@ -475,10 +515,10 @@ class Workers(Agreement):
         self.assertRegex(err, r"runs\.jsonl:\d+: attempt: expected an integer >= 1, got the number 0")
 
     def test_jobs_must_be_a_count_of_processes(self) -> None:
-        for bad in ("0", "65", "two", "-1", "1.5"):
+        for bad in ("0", "65", "two", "-1", "1.5", "\u00b2", "\uff12"):  # (a superscript 2, a full-width 2)
             code, _, err = self.run_gate("--manifest", "m.json", "--runs", "r.jsonl", "--jobs", bad)
             self.assertEqual(code, 2, bad)
-            self.assertIn(f"--jobs: expected a whole number of processes from 1 to 64, got '{bad}'", err)
+            self.assertIn(f"--jobs: expected a whole number of processes from 1 to 64, got {bad!r}", err)
 
 
 def _edited(seed: int, edit: str | None, compact: bool, chunk: int) -> tuple[dict[str, Any], str, int]:
