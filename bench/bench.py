@@ -579,7 +579,8 @@ def render_markdown(rows: list[Row], repeat: int, gate: str) -> str:
 
 
 def growth_lines(rows: list[Row]) -> list[str]:
-    ordered = sorted((r for r in rows if r.kind == "sorted"), key=lambda r: r.attempts)
+    # one process only: a -jJOBS case holds each worker's share of the IDs, by design (README, Performance)
+    ordered = sorted((r for r in rows if r.kind == "sorted" and not re.search(r"-j\d+$", r.case)), key=lambda r: r.attempts)
     if len(ordered) < 2:
         return []
     small, big = ordered[0], ordered[-1]
