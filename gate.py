@@ -122,6 +122,11 @@ MAX_HARNESS_BYTES = 1 << 30
 MAX_ATTEMPT_BUDGET = 10_000
 # An import writes at most this many attempt records, however many a file declares.
 MAX_IMPORTED_ATTEMPTS = 10_000_000
+# A declared suite of more tasks is an input error.
+MAX_TASK_COUNT = 10_000_000
+# compare, rank and replicates pair every declared task, one that no runs file records as a fail everywhere;
+# more such tasks than this is refused (their work would grow with a count no record backs).
+MAX_UNRECORDED = 100_000
 _CHUNK_BYTES = 1 << 20
 _LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
 
@@ -1102,7 +1107,8 @@ def load_manifest(path: Path) -> Manifest:
     subset = None
     if subset_fields is not None:
         subset_fields.closed(SUBSET_KEYS)
-        subset = (subset_fields.integer("of", dataset.integer("task_count", 1)), subset_fields.string("selection"))
+        subset = (subset_fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT),
+                                        maximum=MAX_TASK_COUNT), subset_fields.string("selection"))
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     replicates = top.strings("replicates") if top.has("replicates") else ()
@@ -1119,7 +1125,7 @@ def load_manifest(path: Path) -> Manifest:
         sha256=hashlib.sha256(raw).hexdigest(),
         claim_id=top.string("claim_id"),
         dataset_name=dataset.string("name"),
-        task_count=dataset.integer("task_count", 1),
+        task_count=dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT),
         task_ids_sha256=_digest_field(dataset, "task_ids_sha256"),
         task_ids=task_ids,
         strata=strata,
@@ -4479,7 +4485,8 @@ def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str
     return tuple((other, gate_runs(plan, runs_path, other).headline) for other in others) if tally.run_ids else ()
 
 
-def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str]) -> tuple[Ledger, Replicates, list[Finding]]:
+def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
+                     manifest_path: Path) -> tuple[Ledger, Replicates, list[Finding]]:
     """Gate every replicate run in full, then combine them: the headline is the mean over runs, its interval from
     the two-way layout of tasks x runs (crossed_size), so it counts run-to-run variance as well as the tasks'."""
     findings: list[Finding] = []
@@ -4504,7 +4511,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str]) -> tup
         raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) has a record")
     m = plan.attempt_budget if plan.attempt_mode == "samples" else 1
     tasks = sorted({tid for _, _, scores in present for tid in scores})
-    padding = max(0, plan.task_count - len(tasks))
+    padding = unrecorded(plan.task_count, len(tasks), manifest_path, "replicates")
     cells = [[Fraction(min(scores.get(t, (0, None))[0], m), m) for t in tasks] + [Fraction(0)] * padding
              for _, _, scores in present]
     first = present[0][1]
@@ -4562,7 +4569,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         if keep_scores:
             raise GateError(f"{manifest.path}: compare and rank pair one run with one run; this manifest gates "
                             "replicates together (give each run its own manifest with its run_id)")
-        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates)
+        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates, manifest.path)
         gated, tally = None, None
     else:
         gated, run_findings = _gated_run(manifest, run_id)
@@ -4653,6 +4660,18 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
     return findings
 
 
+def unrecorded(task_count: int, recorded: int, manifest: Path, command: str) -> int:
+    """How many declared tasks no runs file records (paired as a fail on every side), or an input error past
+    MAX_UNRECORDED."""
+    missing = max(0, task_count - recorded)
+    if missing > MAX_UNRECORDED:
+        raise GateError(f"{manifest}: dataset.task_count: {task_count:,} declared tasks, {missing:,} of them with no "
+                        f"record in any runs file: {command} pairs every declared task, and more than "
+                        f"{MAX_UNRECORDED:,} with no record is not a comparison (give the suite's real task_count, "
+                        "or the runs that cover it)")
+    return missing
+
+
 def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], list[int], list[int], list[Finding]]:
     """Both sides' passes per shared task (a declared task with no record passed nothing), and each task's
     cluster number: its own, or with by_cluster the cluster its records name (the same on both sides)."""
@@ -4672,7 +4691,7 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], l
         findings.append(finding("cluster_conflict", (
             f"{len(conflicts)} task(s) name a different cluster in A and in B, first {conflicts[0]}: "
             "a task belongs to one cluster (a repository) whichever system ran it")))
-    padding = max(0, a.manifest.task_count - len(tasks))  # declared tasks neither side recorded: both fail
+    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare")
     xs = [scores_a.get(t, (0, None))[0] for t in tasks] + [0] * padding
     ys = [scores_b.get(t, (0, None))[0] for t in tasks] + [0] * padding
     clusters += [-1 - len(tasks) - i for i in range(padding)]
@@ -4767,7 +4786,7 @@ def group_letter(number: int) -> str:
 def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
     """Every system's per-task pass rate over the shared tasks (a declared task with no record passed nothing)."""
     tasks = sorted({tid for r in reports for tid in (r.scores or {})})
-    padding = max(0, reports[0].manifest.task_count - len(tasks))
+    padding = unrecorded(reports[0].manifest.task_count, len(tasks), reports[0].manifest.path, "rank")
     m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
     columns = [[min((r.scores or {}).get(t, (0, None))[0], m) / m for t in tasks] + [0.0] * padding for r in reports]
     return columns, m

@@ -202,6 +202,8 @@ def parse_case(name: str) -> LedgerSpec | None:
         raise ValueError(f"{name}: too small (at least {len(CONTROLS) + 1} tasks)")
     if attempts > 10**8:
         raise ValueError(f"{name}: more than 10^8 attempts is not supported")
+    if spec.tasks > 10**7:
+        raise ValueError(f"{name}: more than 10^7 tasks is more than a manifest may declare (gate.MAX_TASK_COUNT)")
     return spec
 
 
