@@ -613,7 +613,7 @@ class HugeInputs(GateCase):
                 out = outcomes[i % 4] if i > 1 else ("fail", "pass")[i]
                 fh.write(json.dumps(record(tid, out, "env_flake" if out == "unscoreable" else None)) + "\n")
         manifest = make_manifest(ids, claim_id="million", name="big", with_ids=False, controls=control_pair(ids[0], ids[1]),
-                                 envelope={}, rerun_recipe=None)
+                                 rerun_recipe=None)
         m = self.write_json("m.json", manifest)
         code, wall, rss, out, err = measured("--manifest", str(m), "--runs", str(self.dir / "runs.jsonl"), "--format", "json")
         self.note(f"{n} tasks ({(self.dir / 'runs.jsonl').stat().st_size / 2**20:.0f} MiB)", wall, rss)
@@ -631,7 +631,7 @@ class HugeInputs(GateCase):
         records += [record(f"t{i}", "unscoreable", reason) for i, reason in enumerate(reasons)]
         ids = [r["task_id"] for r in records]
         manifest = make_manifest(ids, claim_id="reasons", name="d", with_ids=False, controls=control_pair("neg", "pos"),
-                                 envelope={}, rerun_recipe=None, reason_classes=reasons)
+                                 rerun_recipe=None, reason_classes=reasons)
         m = self.write_json("m.json", manifest)
         r = self.write_jsonl("runs.jsonl", records)
         code, wall, rss, out, err = measured("--manifest", str(m), "--runs", str(r))
