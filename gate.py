@@ -124,8 +124,9 @@ MAX_ATTEMPT_BUDGET = 10_000
 MAX_IMPORTED_ATTEMPTS = 10_000_000
 # A declared suite of more tasks is an input error.
 MAX_TASK_COUNT = 10_000_000
-# compare, rank and replicates pair every declared task, one that no runs file records as a fail everywhere;
-# more such tasks than this is refused (their work would grow with a count no record backs).
+# compare, rank and replicates pair every declared task, one that no runs file records as a fail everywhere,
+# once for each pair of systems (rank) or each replicate run: more such cells than this is refused (their work
+# would grow with a count no record backs).
 MAX_UNRECORDED = 100_000
 _CHUNK_BYTES = 1 << 20
 _LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
@@ -1107,8 +1108,9 @@ def load_manifest(path: Path) -> Manifest:
     subset = None
     if subset_fields is not None:
         subset_fields.closed(SUBSET_KEYS)
-        subset = (subset_fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT),
-                                        maximum=MAX_TASK_COUNT), subset_fields.string("selection"))
+        # (`of` is only reported, so a harness's own count of a huge dataset is kept whatever its size)
+        subset = (subset_fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT)),
+                  subset_fields.string("selection"))
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     replicates = top.strings("replicates") if top.has("replicates") else ()
@@ -4511,7 +4513,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
         raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) has a record")
     m = plan.attempt_budget if plan.attempt_mode == "samples" else 1
     tasks = sorted({tid for _, _, scores in present for tid in scores})
-    padding = unrecorded(plan.task_count, len(tasks), manifest_path, "replicates")
+    padding = unrecorded(plan.task_count, len(tasks), manifest_path,
+                         f"the replicates are combined task by task over their {len(present)} runs", len(present))
     cells = [[Fraction(min(scores.get(t, (0, None))[0], m), m) for t in tasks] + [Fraction(0)] * padding
              for _, _, scores in present]
     first = present[0][1]
@@ -4660,15 +4663,15 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
     return findings
 
 
-def unrecorded(task_count: int, recorded: int, manifest: Path, command: str) -> int:
-    """How many declared tasks no runs file records (paired as a fail on every side), or an input error past
-    MAX_UNRECORDED."""
+def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: int = 1) -> int:
+    """How many declared tasks no runs file records (each a fail on every side, counted `times` over), or an
+    input error when that is more than MAX_UNRECORDED cells."""
     missing = max(0, task_count - recorded)
-    if missing > MAX_UNRECORDED:
+    if missing * times > MAX_UNRECORDED:
+        cells = f" ({missing:,} x {times:,})" if times > 1 else ""
         raise GateError(f"{manifest}: dataset.task_count: {task_count:,} declared tasks, {missing:,} of them with no "
-                        f"record in any runs file: {command} pairs every declared task, and more than "
-                        f"{MAX_UNRECORDED:,} with no record is not a comparison (give the suite's real task_count, "
-                        "or the runs that cover it)")
+                        f"record in any runs file: {how}, and more than {MAX_UNRECORDED:,} such cells{cells} is not a "
+                        "comparison (give the suite's real task_count, or the runs that cover it)")
     return missing
 
 
@@ -4691,7 +4694,7 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], l
         findings.append(finding("cluster_conflict", (
             f"{len(conflicts)} task(s) name a different cluster in A and in B, first {conflicts[0]}: "
             "a task belongs to one cluster (a repository) whichever system ran it")))
-    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare")
+    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare pairs every declared task")
     xs = [scores_a.get(t, (0, None))[0] for t in tasks] + [0] * padding
     ys = [scores_b.get(t, (0, None))[0] for t in tasks] + [0] * padding
     clusters += [-1 - len(tasks) - i for i in range(padding)]
@@ -4786,7 +4789,10 @@ def group_letter(number: int) -> str:
 def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
     """Every system's per-task pass rate over the shared tasks (a declared task with no record passed nothing)."""
     tasks = sorted({tid for r in reports for tid in (r.scores or {})})
-    padding = unrecorded(reports[0].manifest.task_count, len(tasks), reports[0].manifest.path, "rank")
+    k = len(reports)
+    padding = unrecorded(reports[0].manifest.task_count, len(tasks), reports[0].manifest.path,
+                         f"rank compares every declared task in each of its {k * (k - 1) // 2:,} pairs of systems",
+                         k * (k - 1) // 2 + k)
     m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
     columns = [[min((r.scores or {}).get(t, (0, None))[0], m) / m for t in tasks] + [0.0] * padding for r in reports]
     return columns, m
@@ -7868,12 +7874,20 @@ def cli() -> NoReturn:
     lost by skipping it: the report is written and flushed by then (and both streams are flushed again here), the
     gate registers no exit handler, and every file it writes or spools is closed or removed before main returns."""
     code = main()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):
-            pass
+    try:  # what main left unflushed (argparse's --help and --version, say) is written, or said to be lost
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:  # the reader stopped (| head): not an error of ours
+        pass
+    except (OSError, ValueError) as exc:
+        print(f"benchgate: error: cannot write to standard output: {getattr(exc, 'strerror', None) or exc}",
+              file=sys.stderr)
+        code = 2
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
     os._exit(code)
 
 

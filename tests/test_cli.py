@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import unittest
 
 import gate
 from tests.builders import replaced, valid_ledger
@@ -165,6 +166,24 @@ class StartUp(GateCase):
             done = subprocess.run([*gate_command(), *argv], capture_output=True, text=True, timeout=60, env=buffered)
             self.assertEqual((done.returncode, done.stdout, done.stderr), self.run_gate(*argv))
             self.assertGreater(len(done.stdout + done.stderr), 40)
+
+    @unittest.skipUnless(os.path.exists("/dev/full"), "no /dev/full here")
+    def test_help_that_cannot_be_written_is_an_error_not_a_silent_success(self) -> None:
+        """argparse leaves --help in the stream's buffer; cli() flushes it, and a full device is exit 2 with a line,
+        while a reader that stopped (| head) is not an error."""
+        buffered = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+        for argv in (["--help"], ["--version"], ["check", "-h"]):
+            with open("/dev/full", "w") as full:
+                done = subprocess.run([*gate_command(), *argv], stdout=full, stderr=subprocess.PIPE, text=True,
+                                      timeout=60, env=buffered)
+            self.assertEqual(done.returncode, 2, argv)
+            self.assertIn("error: cannot write to standard output: No space left on device", done.stderr)
+        reader = subprocess.Popen([*gate_command(), "--help"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  env=buffered)
+        assert reader.stdout is not None and reader.stderr is not None
+        reader.stdout.close()  # the reader stops before the gate writes
+        self.assertEqual((reader.wait(timeout=60), reader.stderr.read()), (0, b""))
+        reader.stderr.close()
 
     def test_help_still_fits_the_terminal(self) -> None:
         """Given the width (COLUMNS, as shutil would read it), the options' help wraps to it."""
