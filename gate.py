@@ -1372,6 +1372,12 @@ class FirstFew:
             items[-1] = item
             items.sort(key=_order)
 
+    def merge(self, count: int, items: Sequence[Any]) -> None:
+        """Another FirstFew's count and the items it kept (a worker's, over its range of the file)."""
+        for item in items:
+            self.add(item)
+        self.count += count - len(items)
+
     def named(self, render: Callable[[Any], str] = str) -> str:
         return _name_some(self.items, self.count, render)
 
@@ -2827,9 +2833,7 @@ class _Stream:
         tally.run_ids.update(part["run_ids"])
         tally.all_run_ids.update(part["all_run_ids"])
         tally.records += part["records"]
-        for item in part["over"]:
-            tally.over_envelope.add(item)
-        tally.over_envelope.count += part["over_count"] - len(part["over"])
+        tally.over_envelope.merge(part["over_count"], part["over"])
 
     def named(self, troubled: set[int | tuple[int, ...]]) -> Iterator[tuple[str, int | tuple[int, ...]]]:
         return ((tid, pattern) for pattern in troubled for tid in self.first.get(pattern, ()))
@@ -3214,8 +3218,8 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
 # A large ledger in task-ID order can be tallied by forked workers, one byte range each, the ranges cut
 # where one task's lines end and the next task's begin. The parent takes the first range itself (hashing
 # the file's bytes as the single process does) while each worker takes one of the others on the canonical
-# path into a _Stream, then sends its summary back down a pipe (marshal: plain values only); the parent
-# merges them in file order. Whatever cannot be answered that way (a chunk the canonical path does not
+# path into a _Stream, then sends its summary back down a pipe (JSON and the raw arrays, then an end frame);
+# the parent merges them in file order. Whatever cannot be answered that way (a chunk the canonical path does not
 # prove, an ID out of order within or across ranges, any error, a worker that dies) and the whole file is
 # read again in one process, as without --jobs: so every report and every error line are the single
 # process's by construction. Only where os.fork exists; off unless --jobs asks for it.
@@ -3263,12 +3267,14 @@ def _split_points(path: Path, size: int, jobs: int) -> list[int] | None:
             handle.seek(max(size * k // jobs, points[-1] + 1) - 1)
             handle.readline(MAX_LINE_BYTES + 1)  # to the start of the next line
             previous = _line_task(handle.readline(MAX_LINE_BYTES + 1))
+            if previous is None:
+                return None
             while True:
                 at, line = handle.tell(), handle.readline(MAX_LINE_BYTES + 1)
                 if not line:
                     return points
                 task = _line_task(line)
-                if previous is None or task is None:
+                if task is None:
                     return None
                 if task != previous:
                     points.append(at)
@@ -7845,17 +7851,23 @@ def _write_report(text: str, code: int) -> int:
     if sys.stdout is None:  # started with standard output closed
         print("benchgate: error: standard output is closed: the report cannot be printed", file=sys.stderr)
         return 2
+    return code if _write_stdout(text, "the report ") else 2
+
+
+def _write_stdout(text: str, what: str = "") -> bool:
+    """Write and flush standard output; False, said on stderr, when it cannot be written. A reader that stopped
+    (piped into head) is not an error of ours."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
-    except BrokenPipeError:  # piped into head: the reader stopped, not an error of ours
+    except BrokenPipeError:
         _discard_stdout()
     except (OSError, ValueError) as exc:  # /dev/full, a closed descriptor
         _discard_stdout()
-        print(f"benchgate: error: cannot write the report to standard output: {getattr(exc, 'strerror', None) or exc}",
+        print(f"benchgate: error: cannot write {what}to standard output: {getattr(exc, 'strerror', None) or exc}",
               file=sys.stderr)
-        return 2
-    return code
+        return False
+    return True
 
 
 def _discard_stdout() -> None:
@@ -7874,14 +7886,7 @@ def cli() -> NoReturn:
     lost by skipping it: the report is written and flushed by then (and both streams are flushed again here), the
     gate registers no exit handler, and every file it writes or spools is closed or removed before main returns."""
     code = main()
-    try:  # what main left unflushed (argparse's --help and --version, say) is written, or said to be lost
-        if sys.stdout is not None:
-            sys.stdout.flush()
-    except BrokenPipeError:  # the reader stopped (| head): not an error of ours
-        pass
-    except (OSError, ValueError) as exc:
-        print(f"benchgate: error: cannot write to standard output: {getattr(exc, 'strerror', None) or exc}",
-              file=sys.stderr)
+    if sys.stdout is not None and not _write_stdout(""):  # what main left unflushed (argparse's --help, say)
         code = 2
     try:
         if sys.stderr is not None:

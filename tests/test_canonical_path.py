@@ -38,6 +38,11 @@ def line(rec: dict[str, Any], compact: bool = False) -> str:
     return json.dumps(rec, separators=(",", ":") if compact else None)
 
 
+def sorted_text(records: list[dict[str, Any]]) -> str:
+    """The records' lines in task-ID order (then attempt order), as harnesses and importers write them."""
+    return "".join(line(rec) + "\n" for rec in sorted(records, key=lambda r: (r["task_id"], r["attempt"])))
+
+
 def harness_of(rnd: random.Random, tid: str, attempt: int) -> dict[str, Any]:
     """What an importer writes under "harness": identifiers, flags, numbers and lists of them."""
     out: dict[str, Any] = {"format": rnd.choice(["terminal-bench", "swebench", "inspect"]), "instance_id": tid}
@@ -289,16 +294,13 @@ class NotProven(Agreement):
 class SortedStream(Agreement):
     """A ledger in task-ID order is summarised as it streams; what the summary cannot answer reads the file again."""
 
-    def sorted_text(self, records: list[dict[str, Any]]) -> str:
-        return "".join(line(rec) + "\n" for rec in sorted(records, key=lambda r: (r["task_id"], r["attempt"])))
-
     def test_a_sorted_ledger_streams_and_an_unsorted_one_does_not(self) -> None:
         """The same records, sorted then shuffled, at whole-file and 600-byte chunks: the sorted file ends as a
         stream, the shuffled one as a table (an ID lower than the one before), and every report agrees."""
         for chunk in (1 << 20, 600):
             self.with_chunks(chunk)
             manifest, records = ledger(random.Random(11), tasks=60, budget=3)
-            (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+            (code, out, _), _ = self.both(manifest, sorted_text(records))
             self.assertEqual((self.streamed, self.answered), (1, 1))
             random.Random(1).shuffle(records)
             (code2, out2, _), _ = self.both(manifest, "".join(line(rec) + "\n" for rec in records))
@@ -315,7 +317,7 @@ class SortedStream(Agreement):
                 records.append(dict(rec, task_id=rec["task_id"].upper()))
         make = make_manifest(sorted({r["task_id"] for r in records}), attempt_budget=1, attempt_mode="retry")
         make["dataset"].pop("task_ids")
-        (_, out, _), _ = self.both(make, self.sorted_text(records))
+        (_, out, _), _ = self.both(make, sorted_text(records))
         self.assertEqual((self.streamed, self.answered), (1, 1))  # (the three ranges split T-300 from t-300)
         self.assertIn("task_id_lookalike: 2 group(s) of task IDs differ only in case or Unicode form: 'T-003' / 't-003'; "
                       "'T-300' / 't-300'", out)
@@ -326,7 +328,7 @@ class SortedStream(Agreement):
         manifest, records = ledger(random.Random(8), tasks=120)
         for rec in records[10:50]:
             rec["attempt"] = 2
-        (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+        (code, out, _), _ = self.both(manifest, sorted_text(records))
         self.assertEqual((code, self.streamed, self.answered), (1, 1, 1))
         self.assertRegex(out, r"attempt_gap: .* and 30 more")
 
@@ -340,7 +342,7 @@ class SortedStream(Agreement):
                            ("control_missing", lambda recs: [r for r in recs if r["task_id"] != POS]),
                            ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")])):
             with self.subTest(name):
-                (code, out, _), _ = self.both(manifest, self.sorted_text(edit(records)))
+                (code, out, _), _ = self.both(manifest, sorted_text(edit(records)))
                 self.assertEqual((code, self.answered), (1, 0))
                 self.assertIn(name, out)
 
@@ -359,7 +361,7 @@ class SortedStream(Agreement):
                     measured = {"cost_usd": round(rnd.uniform(0, 3), 6), "total_tokens": rnd.randint(0, 10**6)}
                     rec.update(rnd.choice([measured, {"cost_usd": measured["cost_usd"]},
                                            {"total_tokens": measured["total_tokens"]}]))
-            (_, out, _), _ = self.both(manifest, self.sorted_text(records))
+            (_, out, _), _ = self.both(manifest, sorted_text(records))
             self.assertEqual((self.streamed, self.answered), (1, 1))
             self.assertIn("cost        : total $", out)
         stream = gate._Stream(None, frozenset())
@@ -391,9 +393,6 @@ class Workers(Agreement):
     """--jobs: the workers' summaries, merged in file order, give the single process's report (`both` asserts
     it on every ledger of this file); what they cannot answer is read again in one process."""
 
-    def sorted_text(self, records: list[dict[str, Any]]) -> str:
-        return SortedStream.sorted_text(self, records)  # type: ignore[arg-type]
-
     def test_a_task_is_never_split_between_ranges(self) -> None:
         """Each range starts at the first line whose task differs from the line before: a task of 40 attempts
         across the middle of the file lies in one range."""
@@ -424,7 +423,7 @@ class Workers(Agreement):
         for rec in records:
             if rec["task_id"] not in late and rec["task_id"] not in (NEG, POS):
                 rec.update(outcome="pass", reason=None)
-        (_, out, _), _ = self.both(manifest, self.sorted_text(records))
+        (_, out, _), _ = self.both(manifest, sorted_text(records))
         self.assertEqual(self.answered, 1)
         self.assertIn("unscoreable", out)
 
@@ -455,7 +454,7 @@ class Workers(Agreement):
             rec["wall_clock_s"] = 950.5
         for rec in records:
             rec.setdefault("wall_clock_s", 10)
-        (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+        (code, out, _), _ = self.both(manifest, sorted_text(records))
         self.assertEqual((code, self.answered), (1, 1))
         self.assertRegex(out, r"envelope_exceeded: 44 attempt\(s\) .* and 34 more")
 
@@ -463,7 +462,7 @@ class Workers(Agreement):
         """A worker that dies (here: raises in its range) is never a verdict of its own: the file is read again."""
         manifest, records = ledger(random.Random(23), tasks=80)
         with mock.patch.object(gate, "_range_summary", side_effect=MemoryError):
-            (code, out, _), _ = self.both(manifest, self.sorted_text(records))
+            (code, out, _), _ = self.both(manifest, sorted_text(records))
         self.assertEqual((code, self.answered), (0, 0))
         self.assertIn("PUBLISHABLE", out)
 
@@ -475,7 +474,7 @@ class Workers(Agreement):
         manifest, records = ledger(random.Random(26), tasks=90)
         previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
         try:
-            (code, _, err), _ = self.both(manifest, self.sorted_text(records))
+            (code, _, err), _ = self.both(manifest, sorted_text(records))
             self.assertEqual((code, err, self.answered), (0, "", 1))
         finally:
             signal.signal(signal.SIGCHLD, previous)
@@ -496,7 +495,7 @@ class Workers(Agreement):
             os.dup2(sink.fileno(), 2)
             try:
                 with mock.patch.object(gate, "_range_summary", noisy):
-                    (code, _, _), _ = self.both(manifest, self.sorted_text(records))
+                    (code, _, _), _ = self.both(manifest, sorted_text(records))
             finally:
                 for fd, copy in zip((1, 2), saved):
                     os.dup2(copy, fd)
@@ -508,7 +507,7 @@ class Workers(Agreement):
     def test_an_error_in_a_later_range_is_named_as_by_one_process(self) -> None:
         """A bad line near the end: the worker whose range it is cannot prove it, and the one process names it."""
         manifest, records = ledger(random.Random(24), tasks=80)
-        text = self.sorted_text(records)
+        text = sorted_text(records)
         cut = text.rindex('"attempt": 1', 0, len(text) - 200)
         (code, _, err), _ = self.both(manifest, text[:cut] + '"attempt": 0' + text[cut + 12:])
         self.assertEqual((code, self.answered), (2, 0))
