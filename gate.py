@@ -886,9 +886,13 @@ class _Fields:
 # The manifest's schema. Closed objects accept exactly these keys (plus FREE_FORM_KEY and
 # USER_PREFIX keys); the envelope is open, but a near miss of a key the gate reads is refused.
 MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget", "attempt_mode",
-                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft")
+                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft", "provenance")
 DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256", "subset")
 SUBSET_KEYS = ("of", "selection")
+# How an import made the ledger (written by `import --draft-manifest`): the report shows the choices that changed
+# a verdict (verdict_mapping) beside the headline, and where the declared set came from.
+PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping", "stated", "command",
+                   "replaced")
 CONTROL_KEYS = ("task_id", "expected", "role")
 CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
@@ -952,7 +956,9 @@ class Manifest(NamedTuple):
     card_sha256: str | None = None
     run_id: str | None = None  # the run the claim publishes
     replicates: tuple[str, ...] = ()  # or: the runs it publishes together, as replicates of one another
-    subset: tuple[int, str] | None = None  # (tasks in the whole dataset, how these were chosen)
+    subset: tuple[int | None, str] | None = None  # (tasks in the whole dataset, if known; how these were chosen)
+    verdict_mapping: tuple[str, ...] = ()  # provenance: the import's choices that changed a verdict
+    declared_from: str | None = None  # provenance: where the declared set came from
     draft: bool = False  # written by `import --draft-manifest` and not yet completed
     placeholders: tuple[str, ...] = ()  # fields still holding a TODO-style placeholder
 
@@ -1109,8 +1115,12 @@ def load_manifest(path: Path) -> Manifest:
     if subset_fields is not None:
         subset_fields.closed(SUBSET_KEYS)
         # (`of` is only reported, so a harness's own count of a huge dataset is kept whatever its size)
-        subset = (subset_fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT)),
+        subset = (subset_fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT))
+                  if subset_fields.has("of") and subset_fields.get("of") is not None else None,
                   subset_fields.string("selection"))
+    provenance = top.optional_child("provenance")
+    if provenance is not None:
+        provenance.closed(PROVENANCE_KEYS)
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     replicates = top.strings("replicates") if top.has("replicates") else ()
@@ -1147,6 +1157,8 @@ def load_manifest(path: Path) -> Manifest:
         run_id=top.optional_string("run_id"),
         replicates=replicates,
         subset=subset,
+        verdict_mapping=provenance.strings("verdict_mapping") if provenance and provenance.has("verdict_mapping") else (),
+        declared_from=provenance.optional_string("declared_from") if provenance else None,
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
     )
@@ -4917,8 +4929,9 @@ def _text_ledger(report: Report) -> list[str]:
     out = [
         _label("claim") + m.claim_id,
         _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
-        *([_label("subset") + f"{led.entries} of {m.subset[0]} tasks ({m.subset[1]}): the claim is about these "
-           "tasks only"] if m.subset else []),
+        *([_label("subset") + f"{_subset_text(m, led.entries)}: the claim is about these tasks only"]
+          if m.subset else []),
+        *([_label("declared") + m.declared_from] if m.declared_from else []),
         _label("entries") + str(led.entries),
         _label("exits") + str(led.exits)
         + (f" (pass@{report.attempt_budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
@@ -4935,6 +4948,13 @@ def _text_ledger(report: Report) -> list[str]:
     return out
 
 
+def _subset_text(m: Manifest, entries: int) -> str:
+    """"40 of 89 tasks (--n-tasks 40)", or, where the harness did not record the whole dataset's size,
+    "40 tasks of a larger dataset (...)"."""
+    of, selection = cast("tuple[int | None, str]", m.subset)
+    return (f"{entries} of {of} tasks" if of is not None else f"{entries} tasks of a larger dataset") + f" ({selection})"
+
+
 def _text_rates(report: Report) -> list[str]:
     """The headline, and every labelled rate beside it."""
     led, conf = report.ledger, report.confidence
@@ -4944,6 +4964,9 @@ def _text_rates(report: Report) -> list[str]:
     if reps is not None:
         note += f" (mean of {_plural(len(reps.runs), 'replicate run')})"
     out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
+    if report.manifest.verdict_mapping:
+        out.append(_label("mapping") + "; ".join(report.manifest.verdict_mapping)
+                   + " (the import's choices that decide a verdict)")
     if reps is not None:
         values = [rate.value for _, rate in reps.runs]
         out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
@@ -5108,7 +5131,9 @@ def report_json(report: Report) -> dict[str, Any]:
         "confidence": report.confidence,
         "dataset": {"name": m.dataset_name, "task_ids_sha256": m.task_ids_sha256,
                     "observed_sha256": led.observed_digest, "card_digest": report.card_digest,
-                    "subset": None if m.subset is None else {"of": m.subset[0], "selection": m.subset[1]}},
+                    "subset": None if m.subset is None else {"of": m.subset[0], "selection": m.subset[1]},
+                    "declared_from": m.declared_from},
+        "verdict_mapping": list(m.verdict_mapping),
         "attempt_mode": report.attempt_mode,
         "attempt_budget": report.attempt_budget,
         "first_attempt": rate_json(led.first_attempt),
@@ -5165,7 +5190,9 @@ def render_markdown(report: Report) -> str:
     out = [f"### benchgate: {_md(m.claim_id)} is **{report.verdict}**", "",
            f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
            f"{led.entries} entries, {led.exits} exits"
-           + (f"; a subset: {led.entries} of {m.subset[0]} tasks ({_md(m.subset[1])})." if m.subset else "."), "",
+           + (f"; a subset: {_md(_subset_text(m, led.entries))}." if m.subset else "."), "",
+           *([f"Verdict mapping: {_md('; '.join(m.verdict_mapping))}.", ""] if m.verdict_mapping else []),
+           *([f"Declared set: {_md(m.declared_from)}.", ""] if m.declared_from else []),
            *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the buckets below are run "
               f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
            "| bucket | tasks |", "|---|---:|"]
@@ -5470,6 +5497,9 @@ class Imported(NamedTuple):
     subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
     strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
     draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
+    # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
+    # changed a verdict (a selection, a model chosen), and what the harness itself says of the run.
+    provenance: Mapping[str, object] = MappingProxyType({})
 
 
 class ImportOptions(NamedTuple):
@@ -5478,6 +5508,7 @@ class ImportOptions(NamedTuple):
     partial_as: str
     threshold: float
     control: str | None = None
+    model: str | None = None  # inspect: import only this model's logs
 
 
 Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
@@ -5583,7 +5614,63 @@ def _sub(value: object) -> dict[str, Any]:
 
 
 def _harness_json(path: Path, allow_nan: bool = False) -> dict[str, object]:
-    return _obj(load_json_file(path, cap=MAX_HARNESS_BYTES, allow_nan=allow_nan), str(path))
+    """A harness's JSON file, one document. A file that is not one (JSON Lines), or that holds no verdicts at all
+    (predictions, an agent's trajectory), is refused saying what it is and what to import instead."""
+    try:
+        data = load_json_file(path, cap=MAX_HARNESS_BYTES, allow_nan=allow_nan)
+    except GateError:
+        first = _json_lines_head(path)
+        if first is None:
+            raise
+        what = _no_verdicts(first)
+        raise GateError(f"{path}: a JSON Lines file (one JSON object a line; the first has keys "
+                        f"{', '.join(sorted(first)[:6])}), not one JSON document"
+                        + (f": {what}" if what else ": this importer reads a harness's single JSON file")) from None
+    what = _no_verdicts(data)
+    if what:
+        raise GateError(f"{path}: {what}")
+    return _obj(data, str(path))
+
+
+def _json_lines_head(path: Path) -> dict[str, object] | None:
+    """The first record of a JSON Lines file (two or more lines, each a JSON object), or None."""
+    try:
+        with open_input(path) as handle:
+            lines = [handle.readline(MAX_LINE_BYTES) for _ in range(2)]
+    except GateError:
+        return None
+    try:
+        values = [json.loads(line) for line in lines]
+    except (ValueError, RecursionError):
+        return None
+    return values[0] if all(isinstance(v, dict) for v in values) else None
+
+
+_PREDICTION_KEYS = frozenset({"instance_id", "model_patch"})
+_NO_VERDICTS_SWEBENCH = ("grade them with `python -m swebench.harness.run_evaluation --predictions_path FILE "
+                         "--run_id RUN ...` and import the run report it writes (<model>.<RUN>.json) with "
+                         "`import swebench`")
+
+
+def _no_verdicts(data: object) -> str | None:
+    """What a file is when it is a known kind that carries no verdicts (SWE-bench predictions, an OpenHands
+    output.jsonl record before evaluation, an agent's trajectory), with what to import instead; else None."""
+    values = list(data.values()) if isinstance(data, dict) else data if isinstance(data, list) else []
+    if (isinstance(data, dict) and set(data) >= _PREDICTION_KEYS) or (values and all(
+            isinstance(v, dict) and set(v) >= _PREDICTION_KEYS for v in values)):
+        return ("SWE-bench predictions (instance_id, model_patch: the patches an agent wrote, as SWE-agent's "
+                f"preds.json / all_preds.jsonl or mini-swe-agent's preds.json), not verdicts: {_NO_VERDICTS_SWEBENCH}")
+    if isinstance(data, dict) and {"instance_id", "test_result", "history"} <= set(data):
+        graded = isinstance(data.get("report"), dict) or isinstance(_sub(data.get("test_result")).get("report"), dict)
+        return ("an OpenHands output.jsonl record " + ("after evaluation: import the SWE-bench run report "
+                "(report.json) that eval_infer.sh wrote beside it with `import swebench`" if graded else
+                "before evaluation (no test_result.report): no verdicts yet; run OpenHands' "
+                "evaluation/benchmarks/swe_bench/scripts/eval_infer.sh on it and import the SWE-bench run report "
+                "(report.json) it writes with `import swebench`"))
+    if isinstance(data, dict) and {"trajectory", "info"} <= set(data):
+        return ("a SWE-agent trajectory (.traj): one agent run's steps, no verdict; " + _NO_VERDICTS_SWEBENCH
+                .replace("grade them", "grade the run's preds.json"))
+    return None
 
 
 # -- SWE-bench ------------------------------------------------------
@@ -5632,17 +5719,13 @@ def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
 
 def import_swebench(options: ImportOptions) -> Imported:
     """Import a SWE-bench run report (any harness version, the java fork, Multi-SWE-bench's final report),
-    an experiments results.json, or a per-instance logs folder; an index.json may declare the dataset."""
+    an experiments results.json, or a per-instance logs folder (with the run report that governs its declared
+    set); an index.json may declare the dataset."""
     files = list(options.files)
     folders = [p for p in files if p.is_dir()]
-    if folders:
-        if len(folders) > 1:
-            raise GateError(f"import swebench: takes one logs folder, got {len(folders)}")
-        reports = [p for p in files if p not in folders]
-        return _swebench_logs(folders[0], [_harness_json(p) for p in reports], reports, options.dataset_ids)
     declared = options.dataset_ids
     data_files = []
-    for path in files:
+    for path in (p for p in files if p not in folders):
         data = _harness_json(path)
         index = _swebench_index(data, str(path))
         if index is not None:
@@ -5651,6 +5734,12 @@ def import_swebench(options: ImportOptions) -> Imported:
             declared = index
         else:
             data_files.append((path, data))
+    if folders:
+        if len(folders) > 1:
+            raise GateError(f"import swebench: takes one logs folder, got {len(folders)}")
+        if len(data_files) > 1:
+            raise GateError(f"import swebench: a logs folder takes one run report beside it, got {len(data_files)}")
+        return _swebench_logs(folders[0], data_files[0] if data_files else None, declared)
     if len(data_files) != 1:
         raise GateError(f"import swebench: takes one report (and optionally its index.json), got {len(data_files)}")
     path, data = data_files[0]
@@ -5667,11 +5756,67 @@ def import_swebench(options: ImportOptions) -> Imported:
                     f"results.json (no 'resolved')")
 
 
+class _SwebenchReport(NamedTuple):
+    """A run report read and checked: its id lists, failure reasons, the declared set and what was left aside."""
+
+    path: Path
+    lists: dict[str, list[str]]
+    reasons: dict[str, str]
+    total: int | None
+    declared: list[str]
+    ignored: list[str]  # unknown keys (a fork's) whose every id a known list also names
+    form: str
+
+
+def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], list[str]]:
+    """A fork's extra keys: id lists (`<name>_ids`) and their counts (`<name>_instances`); anything else is refused."""
+    lists: dict[str, list[str]] = {}
+    counts: list[str] = []
+    for key in sorted(set(data) - _SWEBENCH_REPORT_KEYS):
+        if key.endswith("_ids") and isinstance(data[key], list):
+            lists[key] = _id_list(data, key, where)
+        elif key.endswith("_instances") and _is_int(data[key]):
+            counts.append(key)
+        else:
+            raise GateError(f"{where}: unknown key {key!r} for a SWE-bench run report (neither an id list <name>_ids "
+                            "nor a count <name>_instances): is this a run report?")
+    for key in counts:
+        list_key = key[:-len("_instances")] + "_ids"
+        if list_key in lists and data[key] != len(lists[list_key]):
+            raise GateError(f"{where}: {key} is {data[key]} but {list_key} has {len(lists[list_key])} ids: the report "
+                            "contradicts itself; import the harness's own report, unedited")
+    return lists, [*lists, *counts]
+
+
+def _swebench_read_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> _SwebenchReport:
+    """A run report's lists and declared set. A fork's unknown id list is read only when every id in it is named
+    by a known list too (or declared by --dataset-ids, where it counts as no verdict); else it is refused."""
+    where = str(path)
+    unknown, unknown_keys = _swebench_unknown(data, where)
+    lists, reasons = _swebench_report_lists(data, where)
+    total = _int(data["total_instances"], f"{where}.total_instances") if "total_instances" in data else None
+    seen = {tid for key in _SWEBENCH_PRIMARY for tid in lists[key]}
+    for key, ids in unknown.items():
+        alone = set(ids).difference(seen)
+        if alone and (dataset_ids is None or alone.difference(dataset_ids)):
+            raise GateError(
+                f"{where}: {key} (not a swebench key) holds {len(alone)} id(s) no known list names "
+                f"({_preview(alone)}): what the harness did with them is unknown; pass --dataset-ids FILE with every "
+                "declared instance, and they are imported as unscoreable (missing_artifact)")
+    declared = _swebench_declared(seen, total, dataset_ids, where)
+    for key in _SWEBENCH_ADVISORY:
+        stray = set(lists.get(key, [])).difference(seen)
+        if stray:
+            raise GateError(f"{where}.{key}: ids in no outcome list: {_preview(stray)}")
+    stray = set(reasons).difference(seen)
+    if stray:
+        raise GateError(f"{where}.failure_reasons: ids in no outcome list: {_preview(stray)}")
+    form = "swebench-report" if "schema_version" in data else "swebench-report-unversioned"
+    return _SwebenchReport(path, lists, reasons, total, declared, unknown_keys, form)
+
+
 def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], dict[str, str]]:
     """The report's id lists, checked against its stated counts, and its failure reasons."""
-    unknown = sorted(set(data) - _SWEBENCH_REPORT_KEYS)
-    if unknown:
-        raise GateError(f"{where}: unknown key(s) {', '.join(unknown[:5])} for a SWE-bench run report")
     if data.get("schema_version", 2) != 2:
         _expected(f"{where}: schema_version", "2", data["schema_version"])
     if "resolved" in data and "resolved_ids" in data:
@@ -5689,7 +5834,8 @@ def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[st
         if count_key in data and list_key in lists and (list_key in data or list_key == "resolved_ids"):
             stated = _int(data[count_key], f"{where}.{count_key}")
             if stated != len(lists[list_key]):
-                raise GateError(f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids")
+                raise GateError(f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids: "
+                                "the report contradicts itself; import the harness's own report, unedited")
     reasons: dict[str, str] = {}
     if "failure_reasons" in data:
         for key, value in _obj(data["failure_reasons"], f"{where}.failure_reasons").items():
@@ -5735,51 +5881,54 @@ def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | Non
     return "unscoreable", "grader_error"
 
 
+def _swebench_status(report: _SwebenchReport, member: Mapping[str, list[str]], tid: str,
+                     notes: list[str]) -> tuple[Verdict, dict[str, object]]:
+    """One declared instance as the run report has it: the first primary list that names it decides."""
+    in_lists = member.get(tid, [])
+    primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
+    status = primary[0] if primary else None
+    infra = tid in report.lists.get("infra_failure_ids", ())
+    if len(primary) > 1:
+        notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
+    if infra and status not in ("unresolved_ids", "error_ids"):
+        notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
+    harness: dict[str, object] = {"format": report.form, "instance_id": tid, "status_list": status, "lists": in_lists}
+    if tid in report.reasons:
+        harness["failure_reason"] = report.reasons[tid]
+    return _swebench_attempt(status, infra, report.reasons.get(tid)), harness
+
+
+def _swebench_figure(report: _SwebenchReport) -> str:
+    total = report.total if report.total is not None else len(report.declared)
+    return f"the report's own figure: resolved {len(report.lists['resolved_ids'])} of total_instances {total}"
+
+
 def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
-    where = str(path)
-    total = _int(data["total_instances"], f"{where}.total_instances") if "total_instances" in data else None
-    lists, reasons = _swebench_report_lists(data, where)
-    member = _memberships(lists)
-    seen = {tid for key in _SWEBENCH_PRIMARY for tid in lists[key]}
-    declared = _swebench_declared(seen, total, dataset_ids, where)
-    for key in _SWEBENCH_ADVISORY:
-        stray = set(lists.get(key, [])).difference(seen)
-        if stray:
-            raise GateError(f"{where}.{key}: ids in no outcome list: {_preview(stray)}")
-    stray = set(reasons).difference(seen)
-    if stray:
-        raise GateError(f"{where}.failure_reasons: ids in no outcome list: {_preview(stray)}")
+    report = _swebench_read_report(path, data, dataset_ids)
+    member = _memberships(report.lists)
     run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
     notes: list[str] = []
-    records: list[dict[str, object]] = []
-    infra = set(lists.get("infra_failure_ids", []))
-    form = "swebench-report" if "schema_version" in data else "swebench-report-unversioned"
-    for tid in declared:
-        in_lists = member.get(tid, [])
-        primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
-        status = primary[0] if primary else None
-        if len(primary) > 1:
-            notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
-        if tid in infra and status not in ("unresolved_ids", "error_ids"):
-            notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
-        harness: dict[str, object] = {"format": form, "instance_id": tid, "status_list": status, "lists": in_lists}
-        if tid in reasons:
-            harness["failure_reason"] = reasons[tid]
-        records.append(_record(run_id, tid, 1, _swebench_attempt(status, tid in infra, reasons.get(tid)), harness))
-    resolved = len(lists["resolved_ids"])
-    notes.append(f"the report's own figure: resolved {resolved} of total_instances "
-                 f"{total if total is not None else len(declared)}")
-    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation",
+    records = []
+    for tid in report.declared:
+        verdict, harness = _swebench_status(report, member, tid, notes)
+        records.append(_record(run_id, tid, 1, verdict, harness))
+    if report.ignored:
+        notes.append(f"{path}: key(s) not in swebench's report ignored: {', '.join(report.ignored)} (every id they "
+                     "hold is counted from the known lists or --dataset-ids)")
+    notes.append(_swebench_figure(report))
+    declared_from = f"the run report {path.name}" if dataset_ids is None else "--dataset-ids (or index.json)"
+    return _swebench_imported(records, report.declared, run_id, notes, "swebench.harness.run_evaluation",
                               "python -m swebench.harness.run_evaluation --dataset_name ... "
-                              "--predictions_path ... --run_id ...")
+                              "--predictions_path ... --run_id ...", declared_from)
 
 
 def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
-                       harness: str, rerun_hint: str) -> Imported:
+                       harness: str, rerun_hint: str, declared_from: str, todo: Sequence[str] = ()) -> Imported:
     """Every SWE-bench form: one attempt per instance."""
     return Imported(records=_finished(records, notes), task_ids=tuple(declared), attempt_mode="retry",
                     attempt_budget=1, extra_reasons=(), run_id=run_id, source="swebench",
-                    envelope={"harness": harness}, rerun_hint=rerun_hint, notes=tuple(notes))
+                    envelope={"harness": harness}, rerun_hint=rerun_hint, notes=tuple(notes),
+                    draft_todo=tuple(todo), provenance={"declared_from": declared_from})
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
@@ -5821,8 +5970,10 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
         harness: dict[str, object] = {"format": "swebench-experiments", "instance_id": tid,
                                       "status_list": status if status else "(implicit unresolved)", "lists": in_lists}
         records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
+    notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the {len(declared)} "
+                 "instances of --dataset-ids")
     return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments analysis/get_results.py",
-                              "python -m analysis.get_results evaluation/<split>/<submission>")
+                              "python -m analysis.get_results evaluation/<split>/<submission>", "--dataset-ids")
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
@@ -5852,42 +6003,68 @@ def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str
     return ("pass" if resolved else "fail", None), harness
 
 
-def _swebench_logs(folder: Path, reports: list[dict[str, object]], report_paths: list[Path],
+def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                    dataset_ids: list[str] | None) -> Imported:
-    """A per-instance logs folder: the ground truth, checked against a summary report when one is given."""
+    """A per-instance logs folder: the ground truth of what was graded. The run report given beside it governs
+    the declared set: an instance with no folder (an empty patch, an incomplete one: the harness makes none)
+    keeps the report's verdict. A folder alone declares only the instances it holds, and says so."""
     instances = sorted(p.name for p in folder.iterdir() if p.is_dir())
     if not instances:
         raise GateError(f"{folder}: no instance folders (logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json)")
     for name in instances:
         _task_id(name, f"{folder}: folder {name!r}")
-    declared = _declared_ids(dataset_ids) if dataset_ids is not None else instances
+    report = _swebench_read_report(given[0], given[1], dataset_ids) if given else None
+    declared = report.declared if report else _declared_ids(dataset_ids) if dataset_ids is not None else instances
     stray = set(instances).difference(declared)
     if stray:
-        raise GateError(f"{folder}: instance folders not in --dataset-ids: {_preview(stray)}")
-    run_id = folder.parent.name if folder.parent.name else folder.name
+        source = f"the run report {given[0]}" if given else "--dataset-ids"
+        raise GateError(f"{folder}: instance folders not in {source}: {_preview(stray)}")
+    run_id = _folder_name(folder.parent)
     notes: list[str] = []
     records: list[dict[str, object]] = []
-    summary_lists, summary_reasons = _swebench_report_lists(reports[0], str(report_paths[0])) if reports else ({}, {})
-    summary = _memberships(summary_lists) if reports else {}
-    summary_infra = set(summary_lists.get("infra_failure_ids", []))
-    disagree = []
+    member = _memberships(report.lists) if report else {}
+    disagree, from_report = [], []
+    folders = set(instances)
     for tid in declared:
-        if tid in instances:
+        stated = _swebench_status(report, member, tid, notes) if report else None
+        if tid in folders:
             verdict, harness = _swebench_instance_report(folder, tid)
+            if stated is not None and stated[0][0] != verdict[0]:
+                disagree.append(tid)
+        elif stated is not None:
+            verdict, harness = stated[0], {**stated[1], "log_folder": None}
+            from_report.append(tid)
         else:
             verdict, harness = ("unscoreable", "missing_artifact"), {"format": "swebench-instance-logs",
                                                                      "instance_id": tid, "absent": True}
-        if summary:
-            stated = next((key for key in _SWEBENCH_PRIMARY if key in summary.get(tid, [])), None)
-            if _swebench_attempt(stated, tid in summary_infra, summary_reasons.get(tid))[0] != verdict[0]:
-                disagree.append(tid)
         records.append(_record(run_id, tid, 1, verdict, harness))
+    if from_report:
+        notes.append(f"{len(from_report)} declared instance(s) have no log folder ({_preview(from_report)}): each "
+                     "keeps the run report's verdict (swebench writes no folder for an empty or missing patch)")
     if disagree:
         notes.append(f"the summary report disagrees with the instance logs on {len(disagree)} instance(s) "
                      f"({_preview(disagree)}): the logs are what the harness graded, and were imported")
+    todo: list[str] = []
+    if report:
+        notes.append(_swebench_figure(report))
+        declared_from = f"the run report {given[0].name if given else ''}"
+    elif dataset_ids is not None:
+        declared_from = "--dataset-ids (or index.json)"
+    else:
+        declared_from = f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared set"
+        notes.append(f"{folder}: the declared set is the {len(instances)} instance folders found: swebench writes no "
+                     "folder for an empty or missing patch, so give the run report beside the folder (or "
+                     "--dataset-ids FILE) to count those too")
+        todo.append(f"the declared set is only the {len(instances)} instance folders found: import again with the run "
+                    "report (<model>.<run_id>.json) beside the logs folder, or --dataset-ids FILE")
     return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation (instance logs)",
                               "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
-                              "--run_id ...")
+                              "--run_id ...", declared_from, todo)
+
+
+def _folder_name(path: Path) -> str:
+    """A folder's own name, resolved (`.` given from inside it is that folder), never empty."""
+    return Path(os.path.abspath(path)).name or "run"
 
 
 # -- Inspect AI -----------------------------------------------------
@@ -5985,19 +6162,113 @@ def _inspect_log(path: Path) -> _InspectLog:
     return _InspectLog(path, header, samples, "inspect-json")
 
 
-def _inspect_logs(paths: Sequence[Path]) -> list[_InspectLog]:
-    """Every log given, a folder's logs included (an eval set: its eval-set.json and logs.json are not logs)."""
+def _inspect_files(folder: Path) -> list[Path]:
+    """A folder's logs, its sub-folders' included (Inspect's own log listing recurses); an eval set's
+    eval-set.json and logs.json are not logs."""
+    return sorted(p for p in folder.rglob("*") if p.is_file() and (
+        p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json", "logs.json"))))
+
+
+def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_InspectLog], list[tuple[Path, dict[str, Any]]]]:
+    """Every log given, a folder's logs included, and each folder's eval-set.json (what the set was to run)."""
     files: list[Path] = []
+    sets: list[tuple[Path, dict[str, Any]]] = []
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and (
-                p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json", "logs.json"))))
+            found = _inspect_files(path)
             if not found:
-                raise GateError(f"{path}: a folder with no Inspect log in it (.json or .eval)")
+                raise GateError(f"{path}: a folder with no Inspect log in it (.json or .eval, sub-folders included)")
             files.extend(found)
+            shown = [p.relative_to(path).as_posix() for p in found]
+            notes.append(f"{path}: read {len(found)} log(s): {', '.join(shown[:10])}"
+                         + (f", ... ({len(found)} in all)" if len(found) > 10 else ""))
+            sets.extend((p, _harness_json(p)) for p in sorted(path.rglob("eval-set.json")) if p.is_file())
         else:
             files.append(path)
-    return [_inspect_log(path) for path in files]
+    return [_inspect_log(path) for path in files], sets
+
+
+def _inspect_system(log: _InspectLog) -> tuple[str, str]:
+    """The system a log measured: its model and the model's arguments."""
+    spec = _sub(log.header.get("eval"))
+    args = spec.get("model_args")
+    return str(spec.get("model")), canonical_json(args).decode("utf-8") if args else ""
+
+
+def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[str]) -> list[_InspectLog]:
+    """The logs of one model (with one set of model arguments): --model chooses it where the logs hold several;
+    logs of several are otherwise refused, naming them."""
+    if model is not None:
+        chosen = [log for log in logs if _inspect_system(log)[0] == model]
+        if not chosen:
+            models = sorted({_inspect_system(log)[0] for log in logs})
+            raise GateError(f"import inspect --model {model}: no log of that model; the logs hold {', '.join(models)}")
+        if len(chosen) < len(logs):
+            notes.append(f"--model {model}: {len(chosen)} of {len(logs)} logs imported; the others are other models'")
+        logs = chosen
+    systems: dict[tuple[str, str], list[_InspectLog]] = {}
+    for log in logs:
+        systems.setdefault(_inspect_system(log), []).append(log)
+    if len(systems) > 1:
+        shown = "; ".join(f"{name}" + (f" with model_args {args[:80]}" if args else "") + f" ({len(group)} log(s), "
+                          f"e.g. {group[0].path.name})" for (name, args), group in sorted(systems.items()))
+        how = ("one claim per model: import with --model MODEL once per model, and compare the claims"
+               if len({name for name, _ in systems}) > 1 else
+               "one claim per configuration: import the logs of each model_args apart (one folder each)")
+        raise GateError(f"import inspect: the logs measured different systems ({shown}): {how}")
+    return logs
+
+
+def _inspect_created(log: _InspectLog) -> str:
+    return str(_sub(log.header.get("eval")).get("created") or "")
+
+
+def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_InspectLog], list[str]]:
+    """One log per task. An errored, cancelled or unfinished log followed by a later one of the same task, model and
+    arguments is a retry (Inspect's eval-set retry) and is replaced by it; two finished logs of one task are two
+    runs, and refused: which one is the claim is the user's to say, never the gate's."""
+    by_task: dict[str, list[_InspectLog]] = {}
+    for log in logs:
+        by_task.setdefault(_inspect_task_name(log), []).append(log)
+    chosen, replaced = [], []
+    for task, group in sorted(by_task.items()):
+        configs = {canonical_json(_sub(log.header.get("eval")).get("task_args") or {}): log for log in group}
+        if len(configs) > 1:
+            shown = " and ".join(f"{log.path.name} ({args.decode('utf-8')[:80]})" for args, log in sorted(configs.items()))
+            raise GateError(f"import inspect: task {task!r} ran with different task_args in {shown}: two "
+                            "configurations, not one claim; import each apart")
+        group.sort(key=lambda log: (_inspect_created(log), log.path.name))
+        finished = [log for log in group if log.header.get("status") == "success"]
+        if len(finished) > 1:
+            raise GateError(f"import inspect: task {task!r} has {len(finished)} finished logs ({finished[0].path} and "
+                            f"{finished[1].path}): two runs of one task, not a retry; import the one the claim is "
+                            "about (move the other out of the folder), or each as a claim of its own")
+        if finished and finished[0] is not group[-1]:
+            raise GateError(f"import inspect: task {task!r}: {group[-1].path.name} (status {group[-1].header.get('status')}) "
+                            f"was written after the finished {finished[0].path.name}: a retry comes after the log it "
+                            "replaces; import the one the claim is about")
+        best = group[-1]
+        chosen.append(best)
+        for old in group[:-1]:
+            replaced.append(f"{old.path.name} (status {old.header.get('status')}) replaced by its retry {best.path.name}")
+    for line in replaced:
+        notes.append(f"task retried: {line}")
+    return chosen, replaced
+
+
+def _inspect_set_check(sets: list[tuple[Path, dict[str, Any]]], logs: list[_InspectLog], model: str | None) -> None:
+    """An eval set's eval-set.json names every task it was to run: each one needs its log."""
+    have = {str(_sub(log.header.get("eval")).get("task_id")) for log in logs}
+    for path, data in sets:
+        for i, raw in enumerate(_list(data.get("tasks", []), f"{path}.tasks")):
+            task = _obj(raw, f"{path}.tasks[{i}]")
+            if model is not None and task.get("model") != model:
+                continue
+            if str(task.get("task_id")) not in have:
+                raise GateError(
+                    f"{path}: the eval set's task {task.get('name')!r} (task_id {task.get('task_id')}, model "
+                    f"{task.get('model')}) has no log here: its samples cannot be named, so it cannot be counted; "
+                    f"finish the set (`inspect eval-set` again on {path.parent}) or copy its log beside the others")
 
 
 def _inspect_headline(header: dict[str, object], where: str) -> str | None:
@@ -6048,6 +6319,12 @@ def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -
                     for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids"))]
         if len(set(declared)) != len(declared):
             raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
+        logged = {_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples}
+        if logged and not logged & set(declared):
+            raise GateError(f"{where}: eval.dataset.sample_ids ({_preview(declared, 3)}) name none of the "
+                            f"{len(logged)} logged samples ({_preview(logged, 3)}): the log does not say which "
+                            "samples it declared (the R package vitals writes row numbers there), so it cannot be "
+                            "gated sample by sample; write the log with inspect_ai itself")
         return declared, cast("int | None", full)
     observed = sorted({_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples})
     limit = config.get("limit")
@@ -6204,20 +6481,22 @@ def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int],
     return headline
 
 
-def _stated_accuracy(header: dict[str, object]) -> str | None:
-    """The log's own figure, as Inspect states it (results.scores[0].metrics.accuracy)."""
+def _stated_figure(header: dict[str, object]) -> str:
+    """The log's own figure, as Inspect states it: the headline scorer's first metric, whatever it is called
+    (results.scores[0].metrics: accuracy, mean, ...)."""
     results = header.get("results")
     scores = results.get("scores") if isinstance(results, dict) else None
     if not isinstance(scores, list) or not scores or not isinstance(scores[0], dict):
-        return None
+        return f"none stated (status {header.get('status')}, no results)"
     metrics = scores[0].get("metrics")
-    accuracy = metrics.get("accuracy") if isinstance(metrics, dict) else None
-    value = accuracy.get("value") if isinstance(accuracy, dict) else None
-    if not _is_number(value):
-        return None
+    named = [(str(key), _sub(value).get("value")) for key, value in metrics.items()] if isinstance(metrics, dict) else []
+    numbers = [(key, value) for key, value in named if _is_number(value)]
+    if not numbers:
+        return f"none stated (scorer {scores[0].get('name')!r} has no numeric metric)"
+    key, value = next(((k, v) for k, v in numbers if k == "accuracy"), numbers[0])
     scored = scores[0].get("scored_samples")
-    return f"accuracy {value:g}" + (f" over {scored} scored sample(s), errored and NaN samples left out"
-                                     if _is_int(scored) else "")
+    return f"{key} {value:g}" + (f" over {scored} scored sample(s), errored and NaN samples left out"
+                                 if _is_int(scored) else "")
 
 
 class _InspectPart(NamedTuple):
@@ -6266,34 +6545,10 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
             measures.update(_inspect_measures(found) if found else {})
             records.append(_record(run_id, f"{prefix}/{tid}" if prefix else tid, epoch, verdict, harness, measures))
     notes = [f"{where}: log status is {status!r}; absent samples imported as missing_artifact"] if status != "success" else []
-    stated = _stated_accuracy(log.header)
-    if stated:
-        notes.append(f"{where}: the log's own figure: {stated}")
+    notes.append(f"{where}: the log's own figure: {_stated_figure(log.header)}")
     return _InspectPart(records, [f"{prefix}/{t}" if prefix else t for t in declared], epochs, full,
                         _inspect_selection(config) if full is not None and full > len(declared) else None,
                         spec, config, notes)
-
-
-def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> list[_InspectLog]:
-    """One log per task: an eval set's retried task has several; the finished (success), newest one counts."""
-    by_task: dict[str, list[_InspectLog]] = {}
-    for log in logs:
-        spec = log.header.get("eval")
-        task = str(spec.get("task")) if isinstance(spec, dict) else log.path.stem
-        by_task.setdefault(task, []).append(log)
-    chosen = []
-    for task, group in sorted(by_task.items()):
-        def rank(log: _InspectLog) -> tuple[bool, str]:
-            spec = log.header.get("eval")
-            created = spec.get("created") if isinstance(spec, dict) else None
-            return log.header.get("status") == "success", str(created or "")
-        best = max(group, key=rank)
-        chosen.append(best)
-        if len(group) > 1:
-            others = ", ".join(str(log.path.name) for log in group if log is not best)
-            notes.append(f"task {task!r}: {len(group)} logs; imported {best.path.name} (finished, newest), "
-                         f"not {others}")
-    return chosen
 
 
 def import_inspect(options: ImportOptions) -> Imported:
@@ -6302,7 +6557,9 @@ def import_inspect(options: ImportOptions) -> Imported:
     if options.partial_as not in ("pass", "fail"):
         raise GateError(f"--partial-as: expected pass or fail, got {options.partial_as!r}")
     notes: list[str] = []
-    logs = _inspect_choose(_inspect_logs(options.files), notes)
+    found, sets = _inspect_logs(options.files, notes)
+    logs, replaced = _inspect_choose(_inspect_one_system(found, options.model, notes), notes)
+    _inspect_set_check(sets, logs, options.model)
     many = len(logs) > 1
     parts = [_inspect_part(log, options, _inspect_task_name(log) if many else "") for log in logs]
     epochs = {part.epochs for part in parts}
@@ -6310,9 +6567,16 @@ def import_inspect(options: ImportOptions) -> Imported:
         raise GateError(f"import inspect: the logs ran different epochs ({', '.join(map(str, sorted(epochs)))}): "
                         "their samples are not one attempt contract; import them separately")
     first = parts[0]
-    run_id = str(first.spec.get("eval_set_id") or first.spec.get("run_id") or logs[0].path.stem) if many else \
-        cast(str, first.records[0]["run_id"]) if first.records else logs[0].path.stem
-    records = [dict(rec, run_id=run_id) for part in parts for rec in part.records]
+    # An eval set's logs share its eval_set_id, which names the run they make together; other logs keep their
+    # own run ids (never relabelled: logs of separate runs are separate runs, and check says so).
+    set_ids = {str(part.spec.get("eval_set_id") or "") for part in parts}
+    run_ids = {cast(str, rec["run_id"]) for part in parts for rec in part.records}
+    shared = next(iter(set_ids)) if len(set_ids) == 1 and "" not in set_ids else None
+    run_id = shared if many and shared else next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))
+    records = [dict(rec, run_id=shared) if many and shared else rec for part in parts for rec in part.records]
+    if len(run_ids) > 1 and not (many and shared):
+        notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not one eval set: each "
+                     "record keeps its log's run_id, and check asks which run the claim is about")
     for part in parts:
         notes.extend(part.notes)
     subset = None
@@ -6341,6 +6605,11 @@ def import_inspect(options: ImportOptions) -> Imported:
         notes=tuple(notes),
         subset=subset,
         strata={_inspect_task_name(log): len(part.declared) for log, part in zip(logs, parts)} if many else None,
+        provenance={"declared_from": "each log's eval.dataset.sample_ids" + (" and the eval set's eval-set.json"
+                                                                             if sets else ""),
+                    **({"replaced": replaced} if replaced else {}),
+                    **({"verdict_mapping": [f"--model {options.model}: only that model's logs of the files given"]}
+                       if options.model else {})},
     )
 
 
@@ -6397,6 +6666,35 @@ class _TbRun(NamedTuple):
     results: dict[str, object]
     meta_path: Path | None
     meta: dict[str, object]
+    lock: dict[str, object]  # tb.lock beside it (terminal-bench 0.2.x): the agent's kwargs, the command line
+
+
+def _tb_lock(folder: Path) -> dict[str, object]:
+    """A run folder's tb.lock, or {} where there is none (it is JSON: harness version, agent kwargs, invocation)."""
+    return _harness_json(folder / "tb.lock") if (folder / "tb.lock").is_file() else {}
+
+
+def _tb_identity(run: _TbRun) -> tuple[str, str, str]:
+    """The system a run measured: its agent, its model and the agent's kwargs (run_metadata, else tb.lock)."""
+    agent = _sub(run.lock.get("agent"))
+    kwargs = run.meta.get("agent_kwargs") or agent.get("extra_kwargs") or {}
+    return (str(run.meta.get("agent_name") or agent.get("name") or "?"),
+            str(run.meta.get("model_name") or agent.get("model_name") or "?"),
+            canonical_json(kwargs).decode("utf-8") if kwargs else "")
+
+
+def _tb_selection(run: _TbRun) -> str | None:
+    """How a run chose part of its dataset, as `tb run` recorded it: --task-id, --exclude-task-id, --n-tasks."""
+    parts = []
+    args = _sub(run.lock.get("invocation")).get("args")
+    if isinstance(args, list) and any(a in ("--task-id", "-t") or str(a).startswith("--task-id=") for a in args):
+        parts.append("--task-id (tasks named on the command line)")
+    excluded = run.meta.get("exclude_task_ids")
+    if isinstance(excluded, list) and excluded:
+        parts.append(f"--exclude-task-id {','.join(map(str, excluded))[:200]}")
+    if run.meta.get("n_tasks") is not None:
+        parts.append(f"--n-tasks {run.meta.get('n_tasks')}")
+    return "; ".join(parts) or None
 
 
 def _tb_results_file(folder: Path) -> Path:
@@ -6434,7 +6732,8 @@ def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
             raise GateError(f"{file.parent}: several run_metadata.json for one run")
         if not beside and len(results) == 1 and len(metas) == 1:
             beside = metas  # the one results file and the one metadata given together
-        runs.append(_TbRun(file, data, beside[0][0] if beside else None, beside[0][1] if beside else {}))
+        runs.append(_TbRun(file, data, beside[0][0] if beside else None, beside[0][1] if beside else {},
+                           _tb_lock(file.parent)))
     paired = {id(m) for run in runs for m in [run.meta] if run.meta_path}
     stray = [p for p, m in metas if id(m) not in paired]
     if stray:
@@ -6521,7 +6820,7 @@ def _tb_run_id(run: _TbRun, trials: _Trials) -> str:
         return str(run.meta["run_id"])
     if len(trials.recording_runs) == 1:
         return next(iter(trials.recording_runs))  # recording paths and trial names carry the run id
-    return run.results_path.parent.name if run.results_path.name == "results.json" else run.results_path.stem
+    return _folder_name(run.results_path.parent) if run.results_path.name == "results.json" else run.results_path.stem
 
 
 def _tb_started(run: _TbRun, trials: _Trials) -> str:
@@ -6552,14 +6851,33 @@ def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, objec
     return _record(run_id, tid, attempt, _terminal_bench_attempt(trial), harness, measures)
 
 
-def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -> str | None:
+def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -> str:
+    """The run's own figure (results.json's accuracy: resolved trials over the trials it holds), held against
+    its trials."""
     stated = results.get("accuracy")
-    if not _is_number(stated):
-        return None
     passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
+    if not _is_number(stated):
+        return f"{where}: the run's own figure: none stated (no accuracy); {passes} of {len(trials.by_key)} trials resolved"
     if abs(passes / len(trials.by_key) - cast(float, stated)) > 1e-9:
         return f"{where}: stated accuracy {stated} != {passes}/{len(trials.by_key)} resolved trials"
-    return None
+    return f"{where}: the run's own figure: accuracy {stated:g} ({passes} of {len(trials.by_key)} trials resolved)"
+
+
+def _tb_one_system(runs: Sequence[_TbRun]) -> None:
+    """Several runs are one claim only when each says which agent and model it ran, and they all agree."""
+    if len(runs) < 2:
+        return
+    unnamed = [run.results_path for run in runs if run.meta_path is None and not run.lock]
+    if unnamed:
+        raise GateError(f"{unnamed[0]}: several runs are one claim only when each names its agent and model: give each "
+                        "run folder (with its run_metadata.json), or import the runs one at a time")
+    systems = {_tb_identity(run): run for run in runs}
+    if len(systems) > 1:
+        shown = "; ".join(f"{run.results_path.parent.name}: agent {agent}, model {model}"
+                          + (f", kwargs {kwargs[:80]}" if kwargs else "")
+                          for (agent, model, kwargs), run in sorted(systems.items()))
+        raise GateError(f"import terminal-bench: the runs measured different systems ({shown}): one claim is one "
+                        "system; import each agent and model's runs as a claim of its own and compare them")
 
 
 def import_terminal_bench(options: ImportOptions) -> Imported:
@@ -6577,9 +6895,8 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     for run, trials in parsed:
         notes.extend(trials.notes)
         declared_sets.append(_tb_declared(run, sorted({tid for tid, _ in trials.by_key}), trials.budget, notes))
-        accuracy = _tb_accuracy_note(run.results, trials, str(run.results_path))
-        if accuracy:
-            notes.append(accuracy)
+        notes.append(_tb_accuracy_note(run.results, trials, str(run.results_path)))
+    _tb_one_system([run for run, _ in parsed])
     with_meta = [set(d) for (run, _), d in zip(parsed, declared_sets) if run.meta_path is not None]
     if len(with_meta) > 1 and any(d != with_meta[0] for d in with_meta):
         raise GateError("import terminal-bench: the runs' run_metadata.json declare different task sets: "
@@ -6594,8 +6911,8 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     if len(parsed) == 1:
         run_id = run_ids[0]
     else:
-        parents = {run.results_path.parent.parent for run, _ in parsed}
-        run_id = next(iter(parents)).name if len(parents) == 1 else "+".join(run_ids)
+        parents = {_folder_name(run.results_path.parent.parent) for run, _ in parsed}
+        run_id = next(iter(parents)) if len(parents) == 1 else "+".join(run_ids)
         notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: {', '.join(run_ids)}")
     budget = per_run * len(parsed)
     if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
@@ -6612,6 +6929,13 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     if len(parsed) > 1:
         envelope["runs"] = run_ids
     dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
+    selections = sorted({s for s in (_tb_selection(run) for run, _ in parsed) if s})
+    subset: dict[str, object] | None = None
+    if selections:
+        subset = {"selection": "; ".join(selections)}
+        notes.append(f"a subset: the run selected {len(declared)} task(s) of its dataset ({subset['selection']}): the "
+                     "claim is about these tasks only, and says so")
+    harness = _sub(next((run.lock for run, _ in parsed if run.lock), {}).get("harness"))
     return Imported(
         records=_finished(records, notes),
         task_ids=tuple(declared),
@@ -6626,6 +6950,11 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
         + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
         notes=tuple(notes),
+        subset=subset,
+        provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
+                    else "the tasks with trials in results.json (no run_metadata.json given)",
+                    **({"harness_version": f"terminal-bench {harness['version']}"}
+                       if isinstance(harness.get("version"), str) else {})},
     )
 
 
@@ -6700,7 +7029,8 @@ class _HarborJob(NamedTuple):
     trials: list[tuple[Path, dict[str, object]]]
 
 
-def _harbor_job(folder: Path) -> _HarborJob:
+def _harbor_job(path: Path) -> _HarborJob:
+    folder = path.parent if path.is_file() and path.name == "result.json" else path
     where = str(folder)
     if not folder.is_dir() or not (folder / "result.json").is_file():
         raise GateError(f"{where}: not a Harbor job folder (jobs/<job>/result.json)")
@@ -6711,6 +7041,81 @@ def _harbor_job(folder: Path) -> _HarborJob:
     trials = [(p / "result.json", _harness_json(p / "result.json")) for p in sorted(folder.iterdir())
               if p.is_dir() and (p / "result.json").is_file()]
     return _HarborJob(folder, result, config, trials)
+
+
+def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], float | None, str | None]]:
+    """Every trial a job's own result.json names: trial name -> (agent, model, dataset) of its eval, its reward
+    (stats.evals[*].reward_stats) and its exception type (exception_stats)."""
+    where = f"{job.folder}/result.json: stats.evals"
+    listed: dict[str, tuple[tuple[str, str, str], float | None, str | None]] = {}
+    evals = _sub(job.result.get("stats")).get("evals")
+    for key, value in evals.items() if isinstance(evals, dict) else ():
+        agent, _, rest = str(key).partition("__")
+        model, _, source = rest.rpartition("__")
+        system = (agent, model, source)
+        stats = _sub(value)
+        rewards = _sub(stats.get("reward_stats"))
+        if len(rewards) > 1 and "reward" not in rewards:
+            raise GateError(f"{where}[{key!r}].reward_stats has several keys ({', '.join(sorted(rewards))}) and no "
+                            "'reward': which one is the verdict?")
+        groups = _sub(rewards.get("reward", next(iter(rewards.values()), {})))
+        for text, names in groups.items():
+            try:
+                reward: float | None = float(text)
+            except ValueError:
+                raise GateError(f"{where}[{key!r}].reward_stats: {text!r} is not a reward value") from None
+            for name in _list(names, f"{where}[{key!r}].reward_stats[{text!r}]"):
+                listed[str(name)] = (system, reward if math.isfinite(cast(float, reward)) else None, None)
+        for kind, names in _sub(stats.get("exception_stats")).items():
+            for name in _list(names, f"{where}[{key!r}].exception_stats[{kind!r}]"):
+                previous = listed.get(str(name), (system, None, None))
+                listed[str(name)] = (system, previous[1], str(kind))
+    return listed
+
+
+def _harbor_pseudo_trial(name: str, reward: float | None, kind: str | None, tid: str) -> dict[str, object]:
+    """A trial as the job's result.json states it (no trial folder): its reward and exception, nothing else."""
+    return {"task_name": tid, "trial_name": name, "from_job_result": True,
+            "verifier_result": {"rewards": {"reward": reward}} if reward is not None else None,
+            "exception_info": {"exception_type": kind} if kind else None}
+
+
+def _harbor_task_of(trial_name: str, named: Sequence[str] | None) -> str:
+    """The task a trial ran, from its name alone (`<task, org dropped, cut to 32 characters>__<7 characters>`):
+    the config's task name it abbreviates where the config names the tasks, else the abbreviation."""
+    prefix = trial_name.rsplit("__", 1)[0] if "__" in trial_name else trial_name
+    matches = [n for n in named or () if n.split("/")[-1][:32].rstrip("_-") == prefix]
+    return matches[0] if len(matches) == 1 else prefix
+
+
+def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: float,
+                       notes: list[str]) -> list[tuple[Path, dict[str, object]]]:
+    """The job's trials: each trial folder's result.json, and, for a trial the job's result.json names with no
+    folder, what the job file says of it. Where both are present the folder wins, and they must agree."""
+    listed = _harbor_listed(job)
+    trials = list(job.trials)
+    for path, trial in job.trials:
+        name = str(trial.get("trial_name") or path.parent.name)
+        if name in listed:
+            _, reward, kind = listed[name]
+            stated = _harbor_attempt(_harbor_pseudo_trial(name, reward, kind, ""), threshold, str(path))
+            found = _harbor_attempt(trial, threshold, str(path))
+            if stated[0] != found[0]:
+                raise GateError(f"{job.folder}: trial {name}: its folder's result.json reads {found[0]} but the job's "
+                                f"result.json reads {stated[0]} (reward {reward}, exception {kind}): the two disagree; "
+                                "import the job as Harbor wrote it")
+    folders = {str(t.get("trial_name") or p.parent.name) for p, t in job.trials} | {p.parent.name for p, _ in job.trials}
+    alone = sorted(set(listed) - folders)
+    for name in alone:
+        _, reward, kind = listed[name]
+        trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind, _harbor_task_of(name, named))))
+    if alone:
+        notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's result.json alone, without their trial "
+                     f"folders ({_preview(alone)}): reward and exception only, no per-trial timing, tokens or cost "
+                     "(the wall-clock check is then not verified)"
+                     + ("; task names recovered from trial names (org dropped, cut to 32 characters)"
+                        if not named else ""))
+    return trials
 
 
 def _harbor_declared(job: _HarborJob) -> list[str] | None:
@@ -6729,19 +7134,6 @@ def _harbor_declared(job: _HarborJob) -> list[str] | None:
             return None
         names.append(name)
     return [_task_id(name, f"{job.folder}/config.json: task name") for name in names] or None
-
-
-def _harbor_listed_trials(job: _HarborJob) -> list[str]:
-    """The trial names a job's own result.json lists (stats.evals[*].reward_stats and exception_stats)."""
-    names: list[str] = []
-    evals = _sub(job.result.get("stats")).get("evals")
-    for value in evals.values() if isinstance(evals, dict) else ():
-        for key in ("reward_stats", "exception_stats"):
-            groups = value.get(key) if isinstance(value, dict) else None
-            for inner in groups.values() if isinstance(groups, dict) else ():
-                lists = inner.values() if isinstance(inner, dict) else [inner]
-                names.extend(n for group in lists if isinstance(group, list) for n in group if isinstance(n, str))
-    return names
 
 
 def _harbor_agent_settings(job: _HarborJob, trial: Mapping[str, object]) -> str:
@@ -6782,7 +7174,8 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
                 continue
             _, path, trial = trials[number - 1]
             agent_result = _sub(trial.get("agent_result"))
-            harness: dict[str, object] = {"format": "harbor", "task_name": tid, "trial_name": trial.get("trial_name"),
+            form = "harbor-job-result" if trial.get("from_job_result") else "harbor"
+            harness: dict[str, object] = {"format": form, "task_name": tid, "trial_name": trial.get("trial_name"),
                                           "id": trial.get("id"), "reward": _harbor_reward(trial, str(path)),
                                           "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
             measures: dict[str, object] = {
@@ -6797,33 +7190,56 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
     return records
 
 
+def _harbor_selection(job: _HarborJob) -> list[str]:
+    """How a job chose part of its dataset, as its config.json records it (in each datasets[] entry)."""
+    parts = []
+    for dataset in _list(job.config.get("datasets", []), f"{job.folder}/config.json: datasets"):
+        entry = _sub(dataset)
+        names, excluded, count = entry.get("task_names"), entry.get("exclude_task_names"), entry.get("n_tasks")
+        if isinstance(names, list) and names:
+            parts.append("task_names")
+        if isinstance(excluded, list) and excluded:
+            parts.append(f"exclude_task_names {','.join(map(str, excluded))[:200]}")
+        if count is not None:
+            parts.append(f"n_tasks {count}")
+    return parts
+
+
 def import_harbor(options: ImportOptions) -> Imported:
     """Import Harbor job folders: one attempt per trial, numbered per task by start time. Several job folders
-    of one agent, model and dataset are one claim (a study that runs one job per task)."""
+    of one agent, model and dataset are one claim (a study that runs one job per task). A job copied as its
+    result.json alone is read from that file's per-trial rewards and exceptions."""
     jobs = [_harbor_job(folder) for folder in options.files]
     notes: list[str] = []
     identity: set[tuple[str, str, str, str]] = set()
     budgets: set[int] = set()
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
     declared: set[str] = set()
+    selections: list[str] = []
+    listed = {}
     for job in jobs:
         budget = job.config.get("n_attempts", 1)
         budgets.add(_int(budget, f"{job.folder}/config.json: n_attempts", 1))
         named = _harbor_declared(job)
         planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
-        if len(job.trials) < planned and named is None:
-            missing = sorted(set(_harbor_listed_trials(job)) - {path.parent.name for path, _ in job.trials})
-            which = f"missing trial folder(s) {_preview(missing)}" if missing else "the missing trials cannot be named"
-            raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(job.trials)} with a result.json, and "
-                            f"config.json names no tasks outright: {which} (copy the trial folders "
-                            "jobs/<job>/<trial>/result.json, or the job's config.json)")
+        trials = _harbor_job_trials(job, named, options.threshold, notes)
+        if len(trials) < planned and named is None:
+            raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(trials)} named by a trial folder or the "
+                            "job's result.json, and config.json names no tasks outright: the missing trials cannot be "
+                            "named (copy the trial folders jobs/<job>/<trial>/result.json, or the job's config.json)")
         declared.update(named or [])
-        for path, trial in job.trials:
+        selections.extend(_harbor_selection(job))
+        listed.update({name: system for name, (system, _, _) in _harbor_listed(job).items()})
+        for path, trial in trials:
             where = str(path)
             tid = _task_id(trial.get("task_name"), f"{where}: task_name")
-            agent_info = _sub(trial.get("agent_info"))
-            identity.add((str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name")),
-                          str(trial.get("source")), _harbor_agent_settings(job, trial)))
+            if trial.get("from_job_result"):
+                agent, model, source = listed[str(trial["trial_name"])]
+            else:
+                agent_info = _sub(trial.get("agent_info"))
+                agent, model = str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name"))
+                source = str(trial.get("source"))
+            identity.add((agent, model, source, _harbor_agent_settings(job, trial)))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
         notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before 0.26 counts a trial "
@@ -6831,17 +7247,24 @@ def import_harbor(options: ImportOptions) -> Imported:
     if len(identity) > 1:
         raise GateError("import harbor: the jobs ran different agents, models or datasets ("
                         + "; ".join("/".join(part for part in i if part) for i in sorted(identity))
-                        + "): one claim is one system on one suite")
+                        + "): one claim is one system on one suite; import each system's jobs as a claim of its own")
     if len(budgets) > 1:
         raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
     budget = budgets.pop()
     # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
-    cell = jobs[0].folder.parent if jobs[0].folder.name == "job" else jobs[0].folder
-    run_id = cell.name if len(jobs) == 1 else cell.parent.name
+    cell = jobs[0].folder.parent if _folder_name(jobs[0].folder) == "job" else jobs[0].folder
+    run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
     records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold)
     agent, model, source, _ = next(iter(identity)) if identity else ("?", "?", "?", "")
     dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
                                     if isinstance(d, dict)), {})
+    subset: dict[str, object] | None = None
+    if selections:
+        kinds = sorted(set(selections), key=selections.index)
+        subset = {"selection": "; ".join(f"{kind} ({len(declared)} task(s) named)" if kind == "task_names" else kind
+                                         for kind in kinds)}
+        notes.append(f"a subset: the job(s) selected {len(declared)} task(s) of {dataset.get('name') or source} "
+                     f"({subset['selection']}): the claim is about these tasks only, and says so")
     return Imported(
         records=_finished(records, notes),
         task_ids=tuple(sorted(declared)),
@@ -6855,6 +7278,8 @@ def import_harbor(options: ImportOptions) -> Imported:
                   **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {})},
         rerun_hint=f"harbor run -d {dataset.get('name') or source} -a {agent} -m {model} -k {budget}",
         notes=tuple(notes),
+        subset=subset,
+        provenance={"declared_from": "the tasks config.json names and the trials found"},
     )
 
 
@@ -6924,6 +7349,7 @@ class ImportFormat(NamedTuple):
     summary: str  # for --help: what FILE is
     read: Callable[[ImportOptions], Imported]
     takes_dataset_ids: bool = False
+    options: tuple[str, ...] = ()  # the verdict options it applies: "threshold", "partial_as", "model"
     no_edit: str = ""  # the harness command that makes each control run
     known_fix: str = ""
 
@@ -6938,6 +7364,7 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                  known_fix="python -m swebench.harness.run_evaluation --predictions_path gold --run_id validate-gold"),
     ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                             "or a folder (an eval set)", import_inspect,
+                 options=("threshold", "partial_as", "model"),
                  no_edit="a task variant whose solver returns the untouched input (Inspect has no standard one)",
                  known_fix="a task variant whose solver returns the target (Inspect has no standard one)"),
     ImportFormat("terminal-bench", "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
@@ -6945,7 +7372,7 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                  import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
                  known_fix="tb run --dataset ... --agent oracle"),
     ImportFormat("harbor", "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
-                           "several jobs of one agent and dataset are one claim", import_harbor,
+                           "several jobs of one agent and dataset are one claim", import_harbor, options=("threshold",),
                  no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle"),
     ImportFormat("publish-gate", "the benchmark-card design note's report.json, when each outcome names its task",
                  import_publish_gate),
@@ -6964,27 +7391,43 @@ def control_commands(harness: object) -> str:
             f"`gate.py import {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
 
 
-def draft_manifest(imp: Imported) -> dict[str, object]:
-    """A starting manifest from what the harness declared; `check` refuses it until a person completes it."""
+_CONTROLS_TODO = "controls: "  # how the draft's controls item starts, so a --control import can replace it
+
+
+def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | None:
+    """The draft's item about controls, given the control runs it already has (None: nothing left to do)."""
+    missing = [role for role in CONTROL_RUN_ROLES if role not in present]
+    if not missing:
+        return None
+    how = {"no_edit": f"a no-edit run ({fmt.no_edit})" if fmt and fmt.no_edit else "a no-edit run",
+           "known_fix": f"a known-fix run ({fmt.known_fix})" if fmt and fmt.known_fix else "a known-fix run"}
+    runs = " and ".join(how[role] for role in missing)
+    if present:
+        return (f"{_CONTROLS_TODO}control_runs has the {' and '.join(present)} run; add {runs}, imported with "
+                f"--control {' / --control '.join(missing)} -o RUNS --draft-manifest THIS_FILE")
+    return (f"{_CONTROLS_TODO}none yet: add control_runs from {runs}, each imported with --control -o RUNS "
+            "--draft-manifest THIS_FILE (or negative/positive control tasks with expected outcomes under controls)")
+
+
+def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> dict[str, object]:
+    """A starting manifest from what the harness declared; `check` refuses it until a person completes it. `made`:
+    how the import was made (its files, the verdict mapping, the command), for the provenance."""
     used = {r["reason"] for r in imp.records}
     extra = [r for r in imp.extra_reasons if r not in BUILTIN_REASONS]
     unused = [r for r in extra if r not in used]
     envelope = dict(imp.envelope)
     for key in ENVELOPE_REQUIRED:
         envelope.setdefault(key, f"TODO: the {key.replace('_', ' ')} of the instrument that ran this")
-    fmt = IMPORTERS.get(imp.source)
-    controls = (f"controls is empty: add negative/positive control tasks, or control_runs from a no-edit run "
-                f"({fmt.no_edit}) and a known-fix run ({fmt.known_fix}), imported with --control"
-                if fmt is not None and fmt.no_edit else
-                "controls is empty: add negative/positive control tasks with expected outcomes, or control_runs")
-    todo = [controls, *imp.draft_todo, "the envelope holds only what the harness file records: fill in every TODO"]
+    todo = [cast(str, _controls_todo(IMPORTERS.get(imp.source), ())), *imp.draft_todo,
+            "the envelope holds only what the harness file records: fill in every TODO"]
     if unused:
         todo.append(f"reason class(es) declared but unused in this run: {', '.join(unused)}")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
-        "name": f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} samples, {imp.subset['selection']})"
-        if imp.subset else name,
+        "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} samples, {imp.subset['selection']})"
+                 if imp.subset.get("of") is not None else
+                 f"{name} (subset: {len(imp.task_ids)} tasks, {imp.subset['selection']})") if imp.subset else name,
         "task_count": len(imp.task_ids),
         "task_ids": list(imp.task_ids),
         "task_ids_sha256": ids_digest(imp.task_ids),
@@ -7003,6 +7446,7 @@ def draft_manifest(imp: Imported) -> dict[str, object]:
         "attempt_budget": imp.attempt_budget,
         "reason_classes": extra,
         "rerun_recipe": f"TODO: exact command that produced the run, e.g. {imp.rerun_hint}",
+        "provenance": {"harness": str(imp.envelope.get("harness", imp.source)), **imp.provenance, **(made or {})},
     }
 
 
@@ -7074,6 +7518,12 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
                if not (isinstance(e, dict) and e.get("role") == role)]
     entries.append({"role": role, "runs": relative, key: bound})
     draft["control_runs"] = entries
+    present = [e.get("role") for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
+    fmt = IMPORTERS.get(imp.source)
+    todo = [item for item in _list(draft["draft"], f"{where}: draft")
+            if not (isinstance(item, str) and (item.startswith(_CONTROLS_TODO) or item.startswith("controls is empty")))]
+    left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
+    draft["draft"] = ([left] if left else []) + todo
     return draft
 
 
@@ -7082,8 +7532,8 @@ def _badge_message(report: Report) -> tuple[str, str]:
     if report.verdict != "PUBLISHABLE":
         return "BLOCKED", "red"
     rate = report.ledger.headline
-    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · {_count(rate.k)}/{rate.n}",
-            "brightgreen")
+    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · {_count(rate.k)}/{rate.n}"
+            + (" (subset)" if report.manifest.subset else ""), "brightgreen")
 
 
 _BADGE_COLOURS = {"brightgreen": "#4c1", "red": "#e05d44"}
@@ -7465,8 +7915,11 @@ def _cmd_init(args: argparse.Namespace) -> tuple[str, int]:
         if fmt is None or not files:
             raise GateError(f"init --from-import FORMAT FILE...: expected a format ({', '.join(IMPORTERS)}) and its "
                             f"file(s){did_you_mean(name, tuple(IMPORTERS)) if fmt is None else ''}")
-        imported = fmt.read(ImportOptions(tuple(Path(f) for f in files), None, "fail", 1.0))
-        return _dump(_finite(draft_manifest(imported))), 0
+        paths = [Path(f) for f in files]
+        imported = fmt.read(ImportOptions(tuple(paths), None, "fail", 1.0))
+        same = argparse.Namespace(format=name, files=paths, dataset_ids=None, threshold=1.0, partial_as="fail",
+                                  model=None, output=None)
+        return _dump(_finite(draft_manifest(imported, _import_provenance(same, fmt, imported)))), 0
     return _dump(init_manifest(args.from_runs)), 0
 
 
@@ -7527,13 +7980,19 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     refuse_clobber(outputs, [*args.files, *([args.dataset_ids] if args.dataset_ids else [])])
     if args.dataset_ids is not None and not fmt.takes_dataset_ids:
         raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
+    for name, default in (("threshold", 1.0), ("partial_as", "fail")):
+        if getattr(args, name) != default and name not in fmt.options:
+            raise GateError(f"import {args.format}: --{name.replace('_', '-')} does not apply: this harness's files "
+                            "carry their own pass/fail verdicts")
     if args.control and args.output is None:
         raise GateError("import --control: give -o RUNS: a control run is a file the manifest names")
     for path in (args.output, None if args.control else args.draft_manifest):
         if path is not None and path.exists() and not args.force:
             raise GateError(f"{path}: exists; pass --force to replace it")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
-    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control))
+    if args.model is not None and "model" not in fmt.options:
+        raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run measures one model")
+    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model))
     # A harness may write NaN where it has no number; what import writes is strict JSON, so check can read it.
     lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
                     for rec in imported.records)
@@ -7541,7 +8000,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     if args.draft_manifest is not None and args.control:
         draft = add_control_run(args.draft_manifest, imported, args.control, args.output)
     elif args.draft_manifest is not None:
-        draft = draft_manifest(imported)
+        draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
             draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
     if args.output is not None:  # the runs file first: a draft never names a runs file that was not written
@@ -7551,11 +8010,64 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     spool = getattr(args, "stdin_spool", None)
     for note in imported.notes:
         print(f"{args.prog}: note: {visible(note.replace(spool, '-') if spool else note)}", file=sys.stderr)
-    if args.output is None:
-        return lines, 0
-    summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
-    print(f"{args.prog}: {visible(summary)}", file=sys.stderr)
-    return "", 0
+    if args.output is not None:
+        summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
+        print(f"{args.prog}: {visible(summary)}", file=sys.stderr)
+    if draft is not None:
+        for item in draft.get("draft", []):
+            print(f"{args.prog}: to do in {args.draft_manifest}: {visible(str(item))}", file=sys.stderr)
+    return (lines if args.output is None else ""), 0
+
+
+def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> list[str]:
+    """The import's choices that decide a verdict, where they differ from the harness's own reading."""
+    mapping = list(cast("Sequence[str]", imported.provenance.get("verdict_mapping", ())))
+    if "threshold" in fmt.options and args.threshold != 1.0:
+        mapping.append(f"--threshold {args.threshold:g}: a score or reward of {args.threshold:g} or more passes "
+                       "(default 1)")
+    if "partial_as" in fmt.options and args.partial_as != "fail":
+        mapping.append(f"--partial-as {args.partial_as}: a partial score (P) counts as {args.partial_as} (default fail)")
+    return mapping
+
+
+def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> dict[str, object]:
+    """What the draft records of how the ledger was made: each input with its sha256, the verdict mapping, and
+    the command that rebuilds the runs file."""
+    import shlex
+
+    spool = getattr(args, "stdin_spool", None)
+    shown = ["-" if spool and str(p) == spool else str(p) for p in args.files]
+    files = [{"path": name, "sha256": _tree_sha256(path)} for name, path in zip(shown, args.files)]
+    command = ["python3", "gate.py", "import", args.format, *shown]
+    if args.dataset_ids is not None:
+        command += ["--dataset-ids", str(args.dataset_ids)]
+    if "threshold" in fmt.options and args.threshold != 1.0:
+        command += ["--threshold", f"{args.threshold:g}"]
+    if "partial_as" in fmt.options and args.partial_as != "fail":
+        command += ["--partial-as", args.partial_as]
+    if getattr(args, "model", None):
+        command += ["--model", args.model]
+    command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
+    return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),
+            "command": " ".join(shlex.quote(part) for part in command)}
+
+
+def _tree_sha256(path: Path) -> str:
+    """A file's sha256, or a folder's: of each file's relative path and sha256, in path order."""
+    if not path.is_dir():
+        return _file_sha256(path)
+    digest = hashlib.sha256()
+    for item in sorted(p for p in path.rglob("*") if p.is_file()):
+        digest.update(f"{item.relative_to(path).as_posix()}\0{_file_sha256(item)}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open_input(path) as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _finite(value: Any) -> Any:
@@ -7702,6 +8214,9 @@ def _import_parser(sub: Any) -> None:
                         help="how an Inspect 'P' (partial) score counts (default: fail)")
     parser.add_argument("--threshold", type=float, default=1.0,
                         help="a numeric Inspect score at or above this passes (default: 1.0)")
+    parser.add_argument("--model", metavar="MODEL",
+                        help="inspect: import only this model's logs (eval.model, e.g. openai/gpt-4o) from the files "
+                             "or folders given; logs of several models are otherwise refused (one claim, one system)")
     parser.add_argument("--control", choices=CONTROL_RUN_ROLES,
                         help="the files are a control run (a no-edit or a known-fix run of the claim's suite): "
                              "write it with -o and add its control_runs entry to the --draft-manifest")

@@ -58,6 +58,24 @@ def trial(task: str, name: str, started: str, reward: float | None = 0.0, except
     return data
 
 
+def job_evals(trials: list[dict[str, Any]]) -> dict[str, Any]:
+    """The job result.json's stats.evals Harbor writes for these trials: each trial's name under its reward
+    (reward_stats) and under its exception type (exception_stats), by agent, model and dataset."""
+    evals: dict[str, Any] = {}
+    for data in trials:
+        info = data.get("agent_info") or {}
+        key = f"{info.get('name')}__{(info.get('model_info') or {}).get('name')}__{data.get('source')}"
+        entry = evals.setdefault(key, {"n_trials": 0, "n_errors": 0, "metrics": [], "pass_at_k": {},
+                                       "reward_stats": {}, "exception_stats": {}})
+        rewards = (data.get("verifier_result") or {}).get("rewards") or {}
+        for name, value in rewards.items():
+            entry["reward_stats"].setdefault(name, {}).setdefault(str(value), []).append(data["trial_name"])
+        kind = (data.get("exception_info") or {}).get("exception_type")
+        if kind:
+            entry["exception_stats"].setdefault(kind, []).append(data["trial_name"])
+    return evals
+
+
 class HarborCase(RealFileCase):
     def job(self, name: str, trials: list[dict[str, Any]], tasks: list[str] | None = None, n_attempts: int = 1,
             planned: int | None = None, config: bool = True) -> Path:
@@ -67,6 +85,7 @@ class HarborCase(RealFileCase):
         folder.mkdir(parents=True)
         result = load(TEMPLATE / "result.json")
         result["n_total_trials"] = len(trials) if planned is None else planned
+        result["stats"]["evals"] = job_evals(trials)
         (folder / "result.json").write_text(json.dumps(result, indent=4))
         if config:
             cfg = load(TEMPLATE / "config.json")
@@ -215,16 +234,57 @@ class HarborAttempts(HarborCase):
         absent = [r for r in imp.records if r["reason"] == "missing_artifact"]
         self.assertTrue(all(r["harness"].get("absent") for r in absent))
 
-    def test_missing_trials_the_config_cannot_name_are_refused(self) -> None:
-        """The real thinharness/tune-mjcf job has only job/result.json (one planned trial, no trial folder, no
-        config.json): refused with one line saying the missing trials cannot be named. So is a job whose config
-        names its tasks by glob."""
+    def test_a_job_copied_as_its_result_json_alone_is_read_from_it(self) -> None:
+        """The real thinharness/tune-mjcf job has only job/result.json (no trial folder, no config.json): its trial
+        is read from stats.evals (reward 0.0 beside an AgentTimeoutError, a valid reward by Harbor's policy: a
+        fail), the task named from the trial name, and a note says no per-trial timing was available."""
         real = TH / "tune-mjcf--thinharness" / "job"
         self.assertEqual(sorted(p.name for p in real.iterdir()), ["result.json"])
-        self.assertInputError(self.run_gate("import", "harbor", str(real)), str(real), "1 trial(s) planned, 0 with a result.json",
-                              "missing trial folder(s) 'tune-mjcf__HRaojqz'")
+        for n, given in enumerate((real, real / "result.json")):
+            imp = self.import_ok("harbor", str(given), name=f"imp{n}")
+            self.assertEqual([(r["task_id"], r["attempt"], r["outcome"], r["reason"]) for r in imp.records],
+                             [("tune-mjcf", 1, "fail", None)])
+            self.assertEqual(imp.records[0]["harness"]["format"], "harbor-job-result")
+            self.assertNotIn("wall_clock_s", imp.records[0])
+            self.assertTrue(any("read from the job's result.json alone" in n and "no per-trial timing" in n
+                                for n in imp.notes()))
+
+    def test_a_job_result_json_without_trial_folders_gives_each_listed_trial_its_verdict(self) -> None:
+        """A job whose trial folders were not copied: every trial its result.json lists under reward_stats and
+        exception_stats is one attempt with Harbor's verdict, the config's task names restored from the trial
+        names; a planned trial listed nowhere is missing_artifact."""
+        trials = [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0),
+                  trial("fix-git", "fix-git__b", "08:00:00.000000", 0.0),
+                  trial("tune-mjcf", "tune-mjcf__c", "08:00:00.000000", None, "VerifierTimeoutError"),
+                  trial("hf-model", "hf-model__d", "08:00:00.000000", 1.0, "VerifierTimeoutError")]
+        job = self.job("copied", trials, tasks=["dna-insert", "fix-git", "tune-mjcf", "hf-model", "never-ran"],
+                       planned=5)
+        for folder in [p for p in job.iterdir() if p.is_dir()]:
+            shutil.rmtree(folder)
+        imp = self.import_ok("harbor", str(job))
+        got = {r["task_id"].split("/")[1]: (r["outcome"], r["reason"]) for r in imp.records}
+        self.assertEqual(got, {"dna-insert": ("pass", None), "fix-git": ("fail", None),
+                               "tune-mjcf": ("unscoreable", "harness_timeout"),
+                               "hf-model": ("unscoreable", "harness_timeout"),
+                               "never-ran": ("unscoreable", "missing_artifact")})
+
+    def test_a_trial_folder_that_disagrees_with_the_job_result_is_refused(self) -> None:
+        """Trial folders win over the job's result.json, and the two must agree: a trial whose folder says reward
+        1.0 where the job file lists it under 0.0 is refused, naming the trial."""
+        job = self.job("disagree", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["dna-insert"])
+        result = load(job / "result.json")
+        stats = next(iter(result["stats"]["evals"].values()))
+        stats["reward_stats"] = {"reward": {"0.0": ["dna-insert__a"]}}
+        (job / "result.json").write_text(json.dumps(result, indent=4))
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "trial dna-insert__a",
+                              "reads pass but the job's result.json reads fail")
+
+    def test_missing_trials_the_config_cannot_name_are_refused(self) -> None:
+        """A job whose config names its tasks by glob, with a planned trial neither a folder nor the job's
+        result.json names: refused with one line saying the missing trials cannot be named."""
         job = self.job("glob", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)], tasks=["*"], planned=2)
-        self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 trial(s) planned, 1 with a result.json")
+        self.assertInputError(self.run_gate("import", "harbor", str(job)),
+                              "2 trial(s) planned, 1 named by a trial folder or the job's result.json")
 
     def test_more_trials_than_the_budget_is_refused(self) -> None:
         """A task with more trials than n_attempts is refused (the job is not what its config says)."""
@@ -249,7 +309,9 @@ class HarborJobs(HarborCase):
         self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("retry", 1))
         self.assertEqual(imp.draft["envelope"]["agent"], "direct-openai-pairwise")
         self.assertEqual(imp.draft["envelope"]["model"], "gpt-5.6-sol")
-        self.assertEqual(imp.draft["dataset"]["name"], "terminal-bench/terminal-bench-2-1")
+        self.assertEqual(imp.draft["dataset"]["name"],
+                         "terminal-bench/terminal-bench-2-1 (subset: 3 tasks, task_names (3 task(s) named))")
+        self.assertEqual(imp.draft["dataset"]["subset"], {"selection": "task_names (3 task(s) named)"})
         self.assertEqual(sum("Harbor's own job figure" in n for n in imp.notes()), 3)
         report = self.gated(imp)
         self.assertHeadline(report, Fraction(0), 3)

@@ -80,9 +80,10 @@ class EvalSets(RealFileCase):
         reference = self.import_ok("inspect", str(self.EVALSET), name="reference")
         imp = self.import_ok("inspect", str(folder), name="retried")
         self.assertEqual(imp.records, reference.records)
-        note = next(n for n in imp.notes() if n.startswith("task 'tiny100': 2 logs"))
-        self.assertIn(f"imported {original.name}", note)
-        self.assertIn("not 2026-12-01T09-20-00-00-00_tiny100_FirstTry.json", note)
+        note = next(n for n in imp.notes() if n.startswith("task retried: "))
+        self.assertEqual(note, "task retried: 2026-12-01T09-20-00-00-00_tiny100_FirstTry.json (status error) "
+                               f"replaced by its retry {original.name}")
+        self.assertEqual(imp.draft["provenance"]["replaced"], [note.removeprefix("task retried: ")])
 
     def test_logs_of_different_epochs_are_refused(self) -> None:
         """Logs of two tasks run with three epochs and with one are not one attempt contract: refused with one

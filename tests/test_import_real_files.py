@@ -158,11 +158,15 @@ class EveryRealFile(RealFileCase):
         gated, report = self.headline(self.import_ok("harbor", *map(str, jobs)))
         self.assertEqual((gated, report["headline"]["n"], report["ledger"]["unscoreable"]), (Fraction(0), 3, 1))
 
-    def test_the_harbor_job_without_its_trial_folder_is_refused(self) -> None:
-        """thinharness/tune-mjcf has only job/result.json: refused with one line, its planned trial cannot be named."""
+    def test_the_harbor_job_without_its_trial_folder_gates_from_its_result_json(self) -> None:
+        """thinharness/tune-mjcf has only job/result.json: its one trial is read from stats.evals (reward 0.0 with
+        an AgentTimeoutError: Harbor counts the reward) and gates to Harbor's own mean, 0/1."""
         job = TH / "tune-mjcf--thinharness" / "job"
         self.use(job / "result.json")
-        self.refused("harbor", job, "1 trial(s) planned, 0 with a result.json", "missing trial folder(s) 'tune-mjcf__HRaojqz'")
+        self.assertEqual(harbor_stated(job)[0], 0.0)
+        gated, report = self.headline(self.import_ok("harbor", str(job)))
+        self.assertEqual((gated, report["headline"]["n"], report["ledger"]["unscoreable"]), (Fraction(0), 1, 0))
+        self.assertFalse(report["wall_clock_verified"])
 
     # -- SWE-bench ----------------------------------------------------------------------------
 

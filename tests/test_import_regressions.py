@@ -10,21 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from tests.realfiles import DROID, SWE_LOGS, SWE_LOGS_SUMMARY, TH, TH20, RealFileCase
+from tests.realfiles import DROID, SWE_LOGS, SWE_LOGS_SUMMARY, TH20, RealFileCase
 from tests.support import INS_OK, TB_RESULTS, load, run_cli
-
-
-class HarborRefusalNamesTheMissingTrialFolders(RealFileCase):
-    """when planned trials cannot be named from config.json, the refusal names the trial folders the job's own
-    result.json lists (stats.evals[...].reward_stats / exception_stats) that are missing."""
-
-    def test_the_tune_mjcf_refusal_names_its_missing_trial_folder(self) -> None:
-        """thinharness/tune-mjcf--thinharness/job has only result.json, whose reward_stats and exception_stats name
-        the trial tune-mjcf__HRaojqz: the one-line refusal names that folder."""
-        job = TH / "tune-mjcf--thinharness" / "job"
-        (stats,) = load(job / "result.json")["stats"]["evals"].values()
-        self.assertEqual(stats["reward_stats"]["reward"]["0.0"], ["tune-mjcf__HRaojqz"])
-        self.assertInputError(self.run_gate("import", "harbor", str(job)), "tune-mjcf__HRaojqz")
 
 
 class HarborAgentIdentityIncludesItsConfiguration(RealFileCase):

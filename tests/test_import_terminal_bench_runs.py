@@ -122,10 +122,20 @@ class SeveralRunsOneClaim(RealFileCase):
                 shutil.rmtree(self.dir / "board")
 
     def test_runs_with_different_attempt_counts_are_refused(self) -> None:
-        """A five-attempt run and a one-attempt run of the same suite are not one attempt contract: refused."""
-        droid = self.tb_runs(DROID)[0]
-        orchestrator = self.tb_file("orchestrator_claude-4-sonnet.results.json")
-        self.assertInputError(self.run_gate("import", "terminal-bench", str(droid / "results.json"), str(orchestrator)),
+        """A one-attempt run and a two-attempt run of the same agent, model and suite are not one attempt contract:
+        refused."""
+        runs = self.tb_runs(DROID)
+        meta_path, results_path = runs[1] / "run_metadata.json", runs[1] / "results.json"
+        meta, results = load(meta_path), load(results_path)
+        twice = []
+        for trial in results["results"]:
+            for n in (1, 2):
+                twice.append(dict(trial, trial_name=trial["trial_name"].replace(".1-of-1", f".{n}-of-2")))
+        results["results"] = twice
+        meta["n_attempts"] = 2
+        meta_path.write_text(json.dumps(meta, indent=4))
+        results_path.write_text(json.dumps(results, indent=4))
+        self.assertInputError(self.run_gate("import", "terminal-bench", str(runs[0]), str(runs[1])),
                               "different numbers of attempts")
 
 
