@@ -886,7 +886,8 @@ class _Fields:
 # The manifest's schema. Closed objects accept exactly these keys (plus FREE_FORM_KEY and
 # USER_PREFIX keys); the envelope is open, but a near miss of a key the gate reads is refused.
 MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget", "attempt_mode",
-                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft", "provenance")
+                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft", "provenance", "system",
+                 "max_unscoreable")
 DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256", "subset")
 SUBSET_KEYS = ("of", "selection")
 # How an import made the ledger (written by `import --draft-manifest`): the report shows the choices that changed
@@ -898,6 +899,14 @@ CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
 # The run envelope must name the instrument (the outcome-ledger design note's four fields).
 ENVELOPE_REQUIRED = ("runner", "network", "wall_clock_s_per_task", "toolchain_sha")
+# Envelope keys that name what is measured, not what measures it: they belong under `system`.
+SYSTEM_KEYS = ("agent", "agent_name", "agent_version", "agent_kwargs", "model", "model_name", "model_args")
+# The attrition ceiling: the largest share of the claim's verdicts that may be lost to unscoreable exits before
+# the claim is BLOCKED. At 0.2 the lost verdicts could move the headline by up to 20 points, more than the
+# whole 95% interval of a 100-task suite (about +-0.1): past it the figure measures the harness's failures
+# more than the system. A manifest may lower it, or raise it to at most MAX_UNSCOREABLE_LIMIT.
+DEFAULT_MAX_UNSCOREABLE = 0.2
+MAX_UNSCOREABLE_LIMIT = 0.5
 CONTROL_ROLES = ("negative", "positive")
 # Control-run bounds that no plausibly broken harness could trip are refused: a no-edit run may
 # pass at most half its tasks, a known-fix run must pass at least half, and the ceiling must sit
@@ -957,6 +966,8 @@ class Manifest(NamedTuple):
     run_id: str | None = None  # the run the claim publishes
     replicates: tuple[str, ...] = ()  # or: the runs it publishes together, as replicates of one another
     subset: tuple[int | None, str] | None = None  # (tasks in the whole dataset, if known; how these were chosen)
+    system: dict[str, Any] | None = None  # what is measured (agent, model, configuration): not the instrument
+    max_unscoreable: float = DEFAULT_MAX_UNSCOREABLE  # the attrition ceiling
     verdict_mapping: tuple[str, ...] = ()  # provenance: the import's choices that changed a verdict
     declared_from: str | None = None  # provenance: where the declared set came from
     draft: bool = False  # written by `import --draft-manifest` and not yet completed
@@ -1145,7 +1156,7 @@ def load_manifest(path: Path) -> Manifest:
         control_runs=control_runs,
         envelope=envelope.obj,
         wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
-        else envelope.number("wall_clock_s_per_task", 0),
+        or envelope.get("wall_clock_s_per_task") is None else envelope.number("wall_clock_s_per_task", 0),
         attempt_budget=top.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET) if top.has("attempt_budget") else None,
         attempt_mode=cast("AttemptMode", top.choice("attempt_mode", ATTEMPT_MODES, default="retry")),
         reasons=_load_reasons(top),
@@ -1157,6 +1168,9 @@ def load_manifest(path: Path) -> Manifest:
         run_id=top.optional_string("run_id"),
         replicates=replicates,
         subset=subset,
+        system=top.child("system").obj if top.has("system") else None,
+        max_unscoreable=cast(float, top.number("max_unscoreable", 0, MAX_UNSCOREABLE_LIMIT))
+        if top.has("max_unscoreable") else DEFAULT_MAX_UNSCOREABLE,
         verdict_mapping=provenance.strings("verdict_mapping") if provenance and provenance.has("verdict_mapping") else (),
         declared_from=provenance.optional_string("declared_from") if provenance else None,
         draft=top.has("draft"),
@@ -1308,6 +1322,8 @@ FINDINGS: Mapping[str, str] = MappingProxyType({
     "control_violated": "a control task did not exit as expected: the instrument is broken, not the model",
     "control_run_violated": "a no-edit run passes above its ceiling, or a known-fix run below its floor",
     "control_run_inconclusive": "more than half of a control run's tasks are unscoreable: it proves nothing about the harness",
+    "attrition_exceeded": "more of the claim's verdicts were lost to unscoreable exits than `max_unscoreable` allows "
+                          "(default 0.2), or no task was scoreable at all: the run produced too few verdicts",
     "envelope_exceeded": "an attempt's `wall_clock_s` exceeds `envelope.wall_clock_s_per_task`: "
                          "it ran outside the instrument",
     "envelope_incomplete": "the envelope lacks `runner`, `network`, `wall_clock_s_per_task` or `toolchain_sha`: "
@@ -1490,6 +1506,7 @@ class ControlRunResult(NamedTuple):
     runs: str
     bound: float
     ledger: Ledger
+    attempt_budget: int = 1  # the control run's own attempt contract: the attempts its records hold a task
 
 
 class Replicates(NamedTuple):
@@ -1524,6 +1541,7 @@ class Report(NamedTuple):
     gated_run: str | None = None
     ignored_runs: tuple[tuple[str, Rate], ...] = ()  # the other runs in the file, each with its own headline
     replicates: Replicates | None = None  # when the manifest gates several runs together
+    attrition: Attrition | None = None  # the verdicts lost to unscoreable exits, and the ceiling
 
     @property
     def verdict(self) -> str:
@@ -4429,13 +4447,60 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
     return ClaimCheck(text, False, message), finding("claim_unsupported", message)
 
 
+class Attrition(NamedTuple):
+    """How many of the claim's verdicts were lost to unscoreable exits, against the ceiling in force."""
+
+    lost: int
+    of: int
+    unit: str  # "tasks" (retry mode: a task's exit) or "attempts" (samples mode: each sample is a verdict)
+    ceiling: float
+
+    @property
+    def share(self) -> float:
+        return self.lost / self.of if self.of else 0.0
+
+
+def attrition(ledger: Ledger, mode: AttemptMode, budget: int, ceiling: float) -> Attrition:
+    if mode == "samples":
+        return Attrition(sum(count for _, count in ledger.attempt_reasons), ledger.entries * budget, "attempts", ceiling)
+    return Attrition(ledger.counts["unscoreable"], ledger.entries, "tasks", ceiling)
+
+
+def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
+    """A claim whose run produced almost no verdicts is not publishable, however honest its full-denominator
+    headline: past the ceiling the figure measures the harness's failures more than the system."""
+    scored = ledger.counts["pass"] + ledger.counts["fail"]
+    if scored == 0:
+        return [finding("attrition_exceeded", (
+            f"no task has a verdict: all {ledger.entries} exited unscoreable "
+            f"({', '.join(f'{r} {c}' for r, c in ledger.reasons) or 'no reason recorded'}); fix what stops the "
+            "harness from grading, and run again"))]
+    if lost.share > lost.ceiling:
+        return [finding("attrition_exceeded", (
+            f"{lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}) exited unscoreable, above the ceiling of "
+            f"{lost.ceiling:g} (max_unscoreable): too few verdicts for the headline to stand for the suite; fix what "
+            "stops the harness from grading and run again (or, for a reason you can defend, raise max_unscoreable "
+            f"to at most {MAX_UNSCOREABLE_LIMIT:g})"))]
+    return []
+
+
+def _control_budget(plan: Plan, runs: Path) -> int:
+    """A control run's own attempt contract: the attempts its records hold a task (one nop run and one oracle run
+    prove the harness whatever the claim's budget), never more than the claim's."""
+    tally = tally_runs(runs, None, plan.wall_clock_limit, frozenset())
+    most = max((attempt_number(e) for packed in tally.tasks.values() for e in task_attempts(packed)), default=1)
+    return max(1, min(most, plan.attempt_budget))
+
+
 def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[ControlRunResult, list[Finding]]:
-    """A no-edit or known-fix run: its own ledger over the same dataset, and its rate against its bound.
+    """A no-edit or known-fix run: its own ledger over the same dataset, under its own attempt contract (the
+    attempts its records hold a task), and its rate against its bound.
 
     A run whose tasks are mostly unscoreable proves nothing either way: a no-edit run that never
     produced a verdict would pass any ceiling.
     """
-    ledger = gate_runs(control_run_plan(plan, run.role), run.runs)
+    budget = _control_budget(plan, run.runs)
+    ledger = gate_runs(control_run_plan(plan, run.role)._replace(attempt_budget=budget), run.runs)
     findings = list(prefixed(run.role, ledger.findings))
     rate = ledger.headline.value
     lost = ledger.counts["unscoreable"]
@@ -4448,7 +4513,7 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
         findings.append(finding("control_run_violated", (
             f"{run.role} run passes {rate:.3f}, {relation} of {run.bound:g}: the harness does not "
             f"{'fail untouched repositories' if run.role == 'no_edit' else 'pass the recorded fixes'}")))
-    return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger), findings
+    return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger, budget), findings
 
 
 def _task_scores(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
@@ -4600,7 +4665,9 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
             raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
                             f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
         ledger = settle(tally, plan)
-    all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings]
+    lost = attrition(ledger, plan.attempt_mode, plan.attempt_budget, manifest.max_unscoreable)
+    all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings,
+                    *_judge_attrition(ledger, lost)]
     control_results = []
     for run in manifest.control_runs:
         result, control_findings = _gate_control_run(run, plan, manifest.path.parent)
@@ -4626,6 +4693,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         gated_run=gated if gated is not None else (ledger.run_ids[0] if len(ledger.run_ids) == 1 else None),
         ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None and tally is not None else (),
         replicates=replicates,
+        attrition=lost,
     )
 
 
@@ -6019,7 +6087,7 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     if stray:
         source = f"the run report {given[0]}" if given else "--dataset-ids"
         raise GateError(f"{folder}: instance folders not in {source}: {_preview(stray)}")
-    run_id = _folder_name(folder.parent)
+    run_id = _folder_name(_absolute(folder).parent)
     notes: list[str] = []
     records: list[dict[str, object]] = []
     member = _memberships(report.lists) if report else {}
@@ -6062,9 +6130,14 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                               "--run_id ...", declared_from, todo)
 
 
+def _absolute(path: Path) -> Path:
+    """A path made absolute and normalised (`.` and `..` resolved, links left alone), so its parent is real."""
+    return Path(os.path.abspath(path))
+
+
 def _folder_name(path: Path) -> str:
     """A folder's own name, resolved (`.` given from inside it is that folder), never empty."""
-    return Path(os.path.abspath(path)).name or "run"
+    return _absolute(path).name or "run"
 
 
 # -- Inspect AI -----------------------------------------------------
@@ -6911,7 +6984,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     if len(parsed) == 1:
         run_id = run_ids[0]
     else:
-        parents = {_folder_name(run.results_path.parent.parent) for run, _ in parsed}
+        parents = {_folder_name(_absolute(run.results_path).parent.parent) for run, _ in parsed}
         run_id = next(iter(parents)) if len(parents) == 1 else "+".join(run_ids)
         notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: {', '.join(run_ids)}")
     budget = per_run * len(parsed)
@@ -7252,7 +7325,8 @@ def import_harbor(options: ImportOptions) -> Imported:
         raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
     budget = budgets.pop()
     # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
-    cell = jobs[0].folder.parent if _folder_name(jobs[0].folder) == "job" else jobs[0].folder
+    first = _absolute(jobs[0].folder)
+    cell = first.parent if first.name == "job" else first
     run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
     records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold)
     agent, model, source, _ = next(iter(identity)) if identity else ("?", "?", "?", "")

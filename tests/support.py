@@ -216,7 +216,7 @@ class ImportCase(GateCase):
         return runs, draft, records, load(draft)
 
     def check_roundtrip(self, draft_path: Path, runs: Path, positive: str, negative: str,
-                        drop: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
+                        drop: tuple[str, ...] = (), **fields: Any) -> tuple[int, dict[str, Any]]:
         """Complete the draft as a user would and run `check`: with controls added but the draft list and the
         TODO placeholders left in, it is still BLOCKED; filled in and the list deleted, it is gated for real."""
         manifest = load(draft_path)
@@ -233,6 +233,7 @@ class ImportCase(GateCase):
         fill_draft(manifest)
         for key in drop:
             del manifest[key]
+        manifest.update(fields)
         path = self.write_json("completed.manifest.json", manifest)
         code, out, err = self.run_gate("check", "--manifest", str(path), "--runs", str(runs), "--format", "json")
         self.assertIn(code, (0, 1), err)

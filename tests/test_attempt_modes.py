@@ -317,7 +317,9 @@ class SamplesMode(GateCase):
 
     def test_samples_attempt_reasons_keep_their_names(self) -> None:
         """Unscoreable samples are counted under their declared reason, not as uncoded."""
-        code, report = self.check_json(*samples_ledger({"neg": "ff", "pos": "pp", "a": "pu", "b": "uu"}))
+        manifest, records = samples_ledger({"neg": "ff", "pos": "pp", "a": "pu", "b": "uu"})
+        manifest["max_unscoreable"] = 0.5  # 3 of the 8 samples are unscoreable: past the default ceiling of 0.2
+        code, report = self.check_json(manifest, records)
         self.assertEqual(code, 0, report["findings"])
         self.assertEqual(report["ledger"]["unscoreable_attempt_reasons"], {"env_flake": 3})
 

@@ -161,7 +161,13 @@ class RunReport(ImportCase):
         self.assertEqual(draft["dataset"]["task_count"], self.report["total_instances"])
         positive = sorted(self.report["resolved_ids"])[0]
         negative = sorted(set(self.report["unresolved_ids"]) - set(self.report["infra_failure_ids"]))[0]
+        # 5 of its 10 instances have no verdict (incomplete, errors, infra): past the default attrition ceiling
+        lost = len(set(self.report["incomplete_ids"]) | set(self.report["error_ids"]) | set(self.report["infra_failure_ids"]))
+        self.assertEqual((lost, self.report["total_instances"]), (5, 10))
         code, report = self.check_roundtrip(draft_path, runs, positive, negative)
+        self.assertEqual([f["code"] for f in report["findings"]], ["attrition_exceeded"])
+        self.assertIn("5 of 10 tasks (50.0%) exited unscoreable, above the ceiling of 0.2", report["findings"][0]["message"])
+        code, report = self.check_roundtrip(draft_path, runs, positive, negative, max_unscoreable=0.5)
         self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
         self.assertEqual(code, 0)
         self.assertEqual(report["headline"]["k"], len(self.report["resolved_ids"]))

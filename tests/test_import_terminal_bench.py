@@ -167,7 +167,11 @@ class TerminalBenchResults(ImportCase):
         self.assertTrue(any(trials[(negative, n)]["is_resolved"] is None for n in range(1, budget + 1)))
         self.assertEqual(report["verdict"], "BLOCKED")
         self.assertEqual(code, 1)
-        self.assertEqual(sorted(f["code"] for f in report["findings"]), ["control_inconclusive", "control_violated"])
+        # the trimmed file keeps the rare failure modes: past a fifth of its trials have no verdict (attrition)
+        nulls = sum(trial["is_resolved"] is None for trial in trials.values())
+        self.assertGreater(5 * nulls, len(trials))
+        self.assertEqual(sorted(f["code"] for f in report["findings"]),
+                         ["attrition_exceeded", "control_inconclusive", "control_violated"])
         # the headline: samples-mode pass@1 over the full denominator is the file's own accuracy
         self.assertEqual(report["attempt_mode"], "samples")
         self.assertEqual(report["headline"]["name"], "pass@1")

@@ -598,7 +598,9 @@ class TheHeadlineIsTheGates(GateCase):
     """A declared metric may not stand in for the headline unless it counts exactly what the headline counts."""
 
     def ledger(self) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        return valid_ledger(passes=4, fails=2, unscoreable=("grader_error",) * 4)
+        manifest, records = valid_ledger(passes=4, fails=2, unscoreable=("grader_error",) * 4)
+        manifest["max_unscoreable"] = 0.4  # 4 of 10 unscoreable: these tests are about metrics, not attrition
+        return manifest, records
 
     def test_a_metric_that_counts_unscoreable_as_pass_cannot_be_the_headline(self) -> None:
         """`pass_rate` with `outcome != 'fail'` marked headline used to print 8/10 where 4 of 10 passed, and

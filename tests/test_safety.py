@@ -155,6 +155,7 @@ class Determinism(unittest.TestCase):
         ids = list(pats)
         manifest = make_manifest(ids, claim_id="x", name="d", with_ids=False, controls=control_pair("neg", "pos"),
                                  rerun_recipe=None, attempt_budget=3, attempt_mode="samples")
+        manifest["max_unscoreable"] = 0.5  # 8 of the 24 samples are unscoreable: past the default ceiling of 0.2
         outputs = []
         for order in (ids, ["t1", "neg", "t0", "t3", "t5", "pos", "t4", "t2"]):
             case = GateCase()
