@@ -899,6 +899,14 @@ CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
 # The run envelope must name the instrument (the outcome-ledger design note's four fields).
 ENVELOPE_REQUIRED = ("runner", "network", "wall_clock_s_per_task", "toolchain_sha")
+# What each required envelope field holds, as a draft asks for it.
+ENVELOPE_HELP = {
+    "runner": "where the harness ran (local-docker, a CI runner, a cloud sandbox)",
+    "network": "the network policy the tasks ran under (off, allowlist, open)",
+    "wall_clock_s_per_task": "a number: the per-task time limit in seconds the harness enforced (check verifies "
+                             "every attempt's wall_clock_s against it)",
+    "toolchain_sha": "a digest of the toolchain (the harness's commit or image digest)",
+}
 # Envelope keys that name what is measured, not what measures it: they belong under `system`.
 SYSTEM_KEYS = ("agent", "agent_name", "agent_version", "agent_kwargs", "model", "model_name", "model_args")
 # The attrition ceiling: the largest share of the claim's verdicts that may be lost to unscoreable exits before
@@ -966,7 +974,7 @@ class Manifest(NamedTuple):
     run_id: str | None = None  # the run the claim publishes
     replicates: tuple[str, ...] = ()  # or: the runs it publishes together, as replicates of one another
     subset: tuple[int | None, str] | None = None  # (tasks in the whole dataset, if known; how these were chosen)
-    system: dict[str, Any] | None = None  # what is measured (agent, model, configuration): not the instrument
+    measured: dict[str, Any] | None = None  # `system`: what is measured (agent, model, ...), not the instrument
     max_unscoreable: float = DEFAULT_MAX_UNSCOREABLE  # the attrition ceiling
     verdict_mapping: tuple[str, ...] = ()  # provenance: the import's choices that changed a verdict
     declared_from: str | None = None  # provenance: where the declared set came from
@@ -1168,7 +1176,7 @@ def load_manifest(path: Path) -> Manifest:
         run_id=top.optional_string("run_id"),
         replicates=replicates,
         subset=subset,
-        system=top.child("system").obj if top.has("system") else None,
+        measured=top.child("system").obj if top.has("system") else None,
         max_unscoreable=cast(float, top.number("max_unscoreable", 0, MAX_UNSCOREABLE_LIMIT))
         if top.has("max_unscoreable") else DEFAULT_MAX_UNSCOREABLE,
         verdict_mapping=provenance.strings("verdict_mapping") if provenance and provenance.has("verdict_mapping") else (),
@@ -4743,9 +4751,12 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
     differ = sorted(k for k in set(env_a) | set(env_b)
                     if k not in env_a or k not in env_b or canonical_json(env_a[k]) != canonical_json(env_b[k]))
     if differ:
+        named = [key for key in differ if key in SYSTEM_KEYS]
+        move = (f"; {', '.join(named)} name the system under test, not the instrument: move them from the envelope "
+                "to \"system\" in both manifests (compare needs one instrument, not one system)") if named else ""
         findings.append(finding("envelope_mismatch", (
             f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different instruments: a ledger "
-            "balances inside one envelope")))
+            f"balances inside one envelope{move}")))
     return findings
 
 
@@ -4996,6 +5007,7 @@ def _text_ledger(report: Report) -> list[str]:
     samples = report.attempt_mode == "samples"
     out = [
         _label("claim") + m.claim_id,
+        *([_label("system") + system_text(m)] if m.measured else []),
         _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
         *([_label("subset") + f"{_subset_text(m, led.entries)}: the claim is about these tasks only"]
           if m.subset else []),
@@ -5004,16 +5016,33 @@ def _text_ledger(report: Report) -> list[str]:
         _label("exits") + str(led.exits)
         + (f" (pass@{report.attempt_budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
     ]
+    ceiling = _ceiling_text(report.attrition)
     for bucket in BUCKETS:
         extra = ""
-        if bucket == "unscoreable" and led.reasons:
-            extra = " (" + ", ".join(f"{reason} {count}" for reason, count in led.reasons) + ")"
+        if bucket == "unscoreable":
+            parts = [", ".join(f"{reason} {count}" for reason, count in led.reasons)] if led.reasons else []
+            parts += [ceiling] if ceiling and not samples else []
+            extra = f" ({'; '.join(parts)})" if parts else ""
         out.append("  " + _label(bucket) + f"{led.counts[bucket]}{extra}")
     if samples:
         lost = sum(count for _, count in led.attempt_reasons)
-        detail = " (" + ", ".join(f"{r} {c}" for r, c in led.attempt_reasons) + ")" if lost else ""
+        parts = [", ".join(f"{r} {c}" for r, c in led.attempt_reasons)] if lost else []
+        parts += [ceiling] if ceiling else []
+        detail = f" ({'; '.join(parts)})" if parts else ""
         out.append(_label("attempts") + f"{led.records} recorded, {lost} unscoreable{detail}")
     return out
+
+
+def _ceiling_text(lost: Attrition | None) -> str:
+    """The attrition ceiling in force, for the count it bounds: "ceiling 0.2 of 80 tasks"."""
+    return "" if lost is None else f"ceiling {lost.ceiling:g} of {lost.of} {lost.unit}"
+
+
+def system_text(m: Manifest) -> str:
+    """What the claim measures, as its manifest's `system` names it: "agent=droid, model=gpt-5"."""
+    if not m.measured:
+        return "(not named)"
+    return ", ".join(f"{key}={_scalar(value)}" for key, value in sorted(m.measured.items()))
 
 
 def _subset_text(m: Manifest, entries: int) -> str:
@@ -5102,7 +5131,8 @@ def _text_instrument(report: Report) -> list[str]:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
         lost = run.ledger.counts["unscoreable"]
         out.append(_label("control run") + f"{run.role} {run.runs}: {_rate_text(run.ledger.headline, conf)} "
-                   f"({bound}; {lost} of {run.ledger.entries} unscoreable)")
+                   f"({bound}; {lost} of {run.ledger.entries} unscoreable; {_plural(run.attempt_budget, 'attempt')} "
+                   "a task, its own contract)")
     if led.cost is not None:
         out.append(_label("cost") + _cost_text(led.cost))
     timing = "" if led.timing != "none" else " (per-task wall clock not verified: no attempt carries wall_clock_s)"
@@ -5178,7 +5208,11 @@ def report_json(report: Report) -> dict[str, Any]:
         "schema_version": REPORT_SCHEMA_VERSION,
         "verdict": report.verdict,
         "claim_id": m.claim_id,
+        "system": m.measured,
         "ledger": _ledger_json(led),
+        "attrition": None if report.attrition is None else {
+            "unscoreable": report.attrition.lost, "of": report.attrition.of, "unit": report.attrition.unit,
+            "share": report.attrition.share, "ceiling": report.attrition.ceiling},
         "headline": {"name": led.headline_name, **(rate_json(led.headline) or {})},
         "replicates": None if report.replicates is None else {
             "runs": [{"run_id": rid, "headline": rate_json(rate)} for rid, rate in report.replicates.runs],
@@ -5214,7 +5248,7 @@ def report_json(report: Report) -> dict[str, Any]:
         ],
         "control_runs": [
             {"role": r.role, "runs": r.runs, "bound": r.bound, "headline": rate_json(r.ledger.headline),
-             "unscoreable": r.ledger.counts["unscoreable"]}
+             "unscoreable": r.ledger.counts["unscoreable"], "attempt_budget": r.attempt_budget}
             for r in report.control_runs
         ],
         "runs": {"gated": report.gated_run, "ignored": [{"run_id": rid, "headline": rate_json(rate)}
@@ -5461,6 +5495,8 @@ def render_compare_text(comp: Comparison) -> str:
     out = [
         _label("A") + f"{a.manifest.claim_id}: {_rate_text(a.ledger.headline, conf)}{lost(a)}",
         _label("B") + f"{b.manifest.claim_id}: {_rate_text(b.ledger.headline, conf)}{lost(b)}",
+        _label("systems") + f"A {system_text(a.manifest)}; B {system_text(b.manifest)}",
+        _label("instrument") + _instrument_text(a.manifest),
         _label("paired") + basis,
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
         "(Tango 1998 score interval, paired)",
@@ -5474,6 +5510,11 @@ def render_compare_text(comp: Comparison) -> str:
     ]
     out.extend(f"  ! {f.code}: {f.message}" for f in comp.findings)
     return _lines(out)
+
+
+def _instrument_text(m: Manifest) -> str:
+    """The envelope both sides share, as one line."""
+    return ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items()))
 
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
@@ -5512,7 +5553,9 @@ def render_compare_markdown(comp: Comparison) -> str:
     out = [f"### benchgate compare: **{comp.verdict}**, {head}", "",
            f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
            f"| A {_md(comp.a.manifest.claim_id)} | {_md_rate(comp.a.ledger.headline)} |",
-           f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", ""]
+           f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", "",
+           f"Systems: A {_md(system_text(comp.a.manifest))}; B {_md(system_text(comp.b.manifest))}. "
+           f"Instrument (both): {_md(_instrument_text(comp.a.manifest))}.", ""]
     if comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
         out += ["| | B pass | B not pass |", "|---|---:|---:|",
@@ -5530,8 +5573,8 @@ def render_compare_markdown(comp: Comparison) -> str:
 def render_compare_svg(comp: Comparison) -> str:
     """A comparison as an SVG: both headlines, and the paired difference on its own axis."""
     title = f"{comp.a.manifest.claim_id} vs {comp.b.manifest.claim_id}: {comp.verdict}"
-    rates = [_rate_row(f"A {comp.a.manifest.claim_id}", comp.a.ledger.headline),
-             _rate_row(f"B {comp.b.manifest.claim_id}", comp.b.ledger.headline)]
+    rates = [_rate_row(f"{side} {r.manifest.claim_id}" + (f" ({system_text(r.manifest)})" if r.manifest.measured else ""),
+                       r.ledger.headline) for side, r in (("A", comp.a), ("B", comp.b))]
     diff = [PlotRow("A - B", comp.diff, comp.low, comp.high)]
     conf = _pct(comp.a.confidence)
     return render_svg(title, [(f"headline rate, {conf}", 0.0, 1.0, rates),
@@ -5568,6 +5611,8 @@ class Imported(NamedTuple):
     # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
     # changed a verdict (a selection, a model chosen), and what the harness itself says of the run.
     provenance: Mapping[str, object] = MappingProxyType({})
+    measured: Mapping[str, object] = MappingProxyType({})  # `system`: what was measured (agent, model, configuration)
+    timeout_note: str = ""  # how the harness limits a task's time, for the draft's wall-clock item
 
 
 class ImportOptions(NamedTuple):
@@ -5987,16 +6032,26 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
     declared_from = f"the run report {path.name}" if dataset_ids is None else "--dataset-ids (or index.json)"
     return _swebench_imported(records, report.declared, run_id, notes, "swebench.harness.run_evaluation",
                               "python -m swebench.harness.run_evaluation --dataset_name ... "
-                              "--predictions_path ... --run_id ...", declared_from)
+                              "--predictions_path ... --run_id ...", declared_from, system=_swebench_model(path))
 
 
 def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
-                       harness: str, rerun_hint: str, declared_from: str, todo: Sequence[str] = ()) -> Imported:
-    """Every SWE-bench form: one attempt per instance."""
+                       harness: str, rerun_hint: str, declared_from: str, todo: Sequence[str] = (),
+                       system: Mapping[str, object] | None = None) -> Imported:
+    """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
     return Imported(records=_finished(records, notes), task_ids=tuple(declared), attempt_mode="retry",
                     attempt_budget=1, extra_reasons=(), run_id=run_id, source="swebench",
-                    envelope={"harness": harness}, rerun_hint=rerun_hint, notes=tuple(notes),
-                    draft_todo=tuple(todo), provenance={"declared_from": declared_from})
+                    envelope={"harness": harness, "runner": "docker (the swebench harness's instance containers)"},
+                    rerun_hint=rerun_hint, notes=tuple(notes), draft_todo=tuple(todo),
+                    provenance={"declared_from": declared_from}, measured=system or {},
+                    timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run set another; "
+                                 "the report does not record it")
+
+
+def _swebench_model(path: Path) -> dict[str, object]:
+    """The model a run report names in its file name (`<model, / as __>.<run_id>.json`), where it does."""
+    stem = path.stem
+    return {"model": stem.rsplit(".", 1)[0].replace("__", "/")} if "." in stem else {}
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
@@ -6041,7 +6096,8 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the {len(declared)} "
                  "instances of --dataset-ids")
     return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments analysis/get_results.py",
-                              "python -m analysis.get_results evaluation/<split>/<submission>", "--dataset-ids")
+                              "python -m analysis.get_results evaluation/<split>/<submission>", "--dataset-ids",
+                              system={"submission": run_id})
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
@@ -6127,7 +6183,7 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                     "report (<model>.<run_id>.json) beside the logs folder, or --dataset-ids FILE")
     return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation (instance logs)",
                               "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
-                              "--run_id ...", declared_from, todo)
+                              "--run_id ...", declared_from, todo, {"model": _folder_name(folder).replace("__", "/")})
 
 
 def _absolute(path: Path) -> Path:
@@ -6521,18 +6577,34 @@ def _inspect_attempt(found: dict[str, object] | None, headline: str | None, opti
 
 
 def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs: int) -> dict[str, object]:
+    """The instrument as the log records it: inspect_ai's version, the task, its limits, the sandbox (the runner),
+    the task repository's commit (the toolchain) and a time_limit (the per-task wall clock)."""
     envelope: dict[str, object] = {"harness": "inspect_ai"}
     packages = spec.get("packages")
     if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
         envelope["harness"] = f"inspect_ai {packages['inspect_ai']}"
-    for key in ("model", "task", "task_version", "task_file"):
+    for key in ("task", "task_version", "task_file"):
         if spec.get(key) is not None:
             envelope[key] = spec[key]
     envelope["epochs"] = epochs
     for key in ("time_limit", "working_limit", "message_limit", "token_limit", "cost_limit"):
         if config.get(key) is not None:
             envelope[key] = config[key]
+    sandbox = spec.get("sandbox")
+    kind = sandbox[0] if isinstance(sandbox, list) and sandbox else _sub(sandbox).get("type") or sandbox
+    envelope["runner"] = f"inspect_ai sandbox {kind}" if isinstance(kind, str) and kind else "inspect_ai (no sandbox)"
+    commit = _sub(spec.get("revision")).get("commit")
+    if isinstance(commit, str) and commit:
+        envelope["toolchain_sha"] = commit
+    if _is_number(config.get("time_limit")):
+        envelope["wall_clock_s_per_task"] = config["time_limit"]
     return envelope
+
+
+def _inspect_model(spec: dict[str, object]) -> dict[str, object]:
+    """The system an Inspect log measured: its model, and the model's arguments where any were given."""
+    args = spec.get("model_args")
+    return {"model": spec.get("model"), **({"model_args": args} if args else {})}
 
 
 def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int], dict[str, object]],
@@ -6670,8 +6742,11 @@ def import_inspect(options: ImportOptions) -> Imported:
         source="inspect",
         dataset_name=" + ".join(names),
         envelope=_inspect_envelope(first.spec, first.config, first.epochs) if not many else
-        {"harness": _inspect_envelope(first.spec, first.config, first.epochs)["harness"], "epochs": first.epochs,
-         "model": first.spec.get("model"), "tasks": [str(part.spec.get("task")) for part in parts]},
+        {**{k: v for k, v in _inspect_envelope(first.spec, first.config, first.epochs).items()
+            if k not in ("task", "task_version", "task_file")},
+         "tasks": [str(part.spec.get("task")) for part in parts]},
+        measured=_inspect_model(first.spec),
+        timeout_note="Inspect's --time-limit is per sample; this log set none",
         rerun_hint=(f"inspect eval {first.spec.get('task_file') or '<task file>'}@{first.spec.get('task')} "
                     f"--model {first.spec.get('model')} --epochs {first.epochs}") if not many else
         f"inspect eval-set ... --model {first.spec.get('model')} --epochs {first.epochs}",
@@ -6995,10 +7070,21 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
                for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
                for tid in declared for n in range(1, per_run + 1)]
     meta = next((run.meta for run, _ in parsed if run.meta), {})
+    lock = next((run.lock for run, _ in parsed if run.lock), {})
     envelope: dict[str, object] = {"harness": "terminal-bench"}
-    for key in ("agent_name", "model_name", "dataset_name", "dataset_version", "commit_hash"):
+    for key in ("dataset_name", "dataset_version", "commit_hash"):
         if meta.get(key) is not None:
             envelope[key] = meta[key]
+    if isinstance(meta.get("commit_hash"), str) and meta["commit_hash"] not in ("", "unknown"):
+        envelope["toolchain_sha"] = meta["commit_hash"]  # the terminal-bench checkout that ran the run
+    config = _sub(lock.get("run_config"))
+    for key in ("global_timeout_multiplier", "global_agent_timeout_sec", "global_test_timeout_sec"):
+        if config.get(key) is not None:
+            envelope[key] = config[key]
+    agent, model, kwargs = _tb_identity(parsed[0][0])
+    system: dict[str, object] = {"agent": agent, "model": model} if (agent, model) != ("?", "?") else {}
+    if kwargs:
+        system["agent_kwargs"] = json.loads(kwargs)
     if len(parsed) > 1:
         envelope["runs"] = run_ids
     dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
@@ -7024,6 +7110,9 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
         notes=tuple(notes),
         subset=subset,
+        measured=system,
+        timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
+                     "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
         provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
                     else "the tasks with trials in results.json (no run_metadata.json given)",
                     **({"harness_version": f"terminal-bench {harness['version']}"}
@@ -7263,6 +7352,24 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
     return records
 
 
+def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -> dict[str, object]:
+    """The instrument as a job records it: the environment that ran the trials (the runner; docker where a
+    config.json names none, Harbor's default), the dataset and its ref, the timeout multipliers, Harbor's version."""
+    envelope: dict[str, object] = {"harness": "harbor", "dataset": source,
+                                   **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {})}
+    lock = _harness_json(job.folder / "lock.json") if (job.folder / "lock.json").is_file() else {}
+    version = _sub(lock.get("harbor")).get("version")
+    if isinstance(version, str):
+        envelope["harness"] = f"harbor {version}"
+    if job.config:
+        kind = _sub(job.config.get("environment")).get("type")
+        envelope["runner"] = f"harbor environment {kind if isinstance(kind, str) and kind else 'docker'}"
+    for key in ("timeout_multiplier", "agent_timeout_multiplier", "verifier_timeout_multiplier"):
+        if _is_number(job.config.get(key)):
+            envelope[key] = job.config[key]
+    return envelope
+
+
 def _harbor_selection(job: _HarborJob) -> list[str]:
     """How a job chose part of its dataset, as its config.json records it (in each datasets[] entry)."""
     parts = []
@@ -7329,7 +7436,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     cell = first.parent if first.name == "job" else first
     run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
     records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold)
-    agent, model, source, _ = next(iter(identity)) if identity else ("?", "?", "?", "")
+    agent, model, source, settings = next(iter(identity)) if identity else ("?", "?", "?", "")
     dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
                                     if isinstance(d, dict)), {})
     subset: dict[str, object] | None = None
@@ -7348,8 +7455,10 @@ def import_harbor(options: ImportOptions) -> Imported:
         run_id=run_id,
         source="harbor",
         dataset_name=str(dataset.get("name") or source),
-        envelope={"harness": "harbor", "agent": agent, "model": model, "dataset": source,
-                  **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {})},
+        envelope=_harbor_envelope(jobs[0], source, dataset),
+        measured={"agent": agent, "model": model, **({"agent_kwargs": json.loads(settings)} if settings else {})},
+        timeout_note="Harbor limits each task by its task.toml ([agent] timeout_sec, [verifier] timeout_sec, default "
+                     "600) times the job's timeout multipliers; give the largest total",
         rerun_hint=f"harbor run -d {dataset.get('name') or source} -a {agent} -m {model} -k {budget}",
         notes=tuple(notes),
         subset=subset,
@@ -7491,9 +7600,12 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
     unused = [r for r in extra if r not in used]
     envelope = dict(imp.envelope)
     for key in ENVELOPE_REQUIRED:
-        envelope.setdefault(key, f"TODO: the {key.replace('_', ' ')} of the instrument that ran this")
-    todo = [cast(str, _controls_todo(IMPORTERS.get(imp.source), ())), *imp.draft_todo,
-            "the envelope holds only what the harness file records: fill in every TODO"]
+        envelope.setdefault(key, None if key == "wall_clock_s_per_task" else f"TODO: {ENVELOPE_HELP[key]}")
+    todo = [cast(str, _controls_todo(IMPORTERS.get(imp.source), ())), *imp.draft_todo]
+    for key in ENVELOPE_REQUIRED:
+        if envelope[key] is None or is_placeholder(envelope[key]):
+            todo.append(f"envelope.{key}: {ENVELOPE_HELP[key]}"
+                        + (f" ({imp.timeout_note})" if key == "wall_clock_s_per_task" and imp.timeout_note else ""))
     if unused:
         todo.append(f"reason class(es) declared but unused in this run: {', '.join(unused)}")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
@@ -7515,6 +7627,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "claim_id": f"{imp.source}-{imp.run_id}",
         "dataset": dataset,
         "controls": [],
+        **({"system": dict(imp.measured)} if imp.measured else {}),
         "envelope": envelope,
         "attempt_mode": imp.attempt_mode,
         "attempt_budget": imp.attempt_budget,
@@ -7664,7 +7777,7 @@ def render_rank_text(rank: Ranking) -> str:
     for place, index in enumerate(rank.order, 1):
         report = rank.systems[index]
         out.append(f"{place:>3}  {report.manifest.claim_id:<{width}}  {_rate_text(report.ledger.headline, conf)}  "
-                   f"{rank.letters(index)}")
+                   f"{rank.letters(index)}" + (f"  ({system_text(report.manifest)})" if report.manifest.measured else ""))
     out += ["", _label("omnibus") + omnibus, _label("pairs") + pairs]
     places = {index: place for place, index in enumerate(rank.order, 1)}
     for number, group in enumerate(rank.groups):
@@ -7683,7 +7796,8 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
     return {
         "schema_version": REPORT_SCHEMA_VERSION,
         "verdict": rank.verdict,
-        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "verdict": r.verdict,
+        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "system": r.manifest.measured,
+                     "verdict": r.verdict,
                      "headline": {"name": r.ledger.headline_name, **(rate_json(r.ledger.headline) or {})},
                      "letters": rank.letters(i)} for i, r in enumerate(rank.systems)],
         "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
@@ -7702,10 +7816,11 @@ def render_rank_markdown(rank: Ranking) -> str:
     conf = rank.systems[0].confidence
     omnibus, pairs = _rank_summary(rank)
     out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at {_pct(conf)[:-3]}", "",
-           f"| place | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---:|---|---|"]
+           f"| place | claim | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---|---:|---|---|"]
     for place, index in enumerate(rank.order, 1):
         report = rank.systems[index]
-        out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
+        out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md(system_text(report.manifest))} "
+                   f"| {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
     out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
             "| A | B | A - B | interval | p | p (Holm) |", "|---|---|---:|---|---:|---:|"]
     for p in rank.pairs:

@@ -199,7 +199,7 @@ class ControlsCanFail(GateCase):
         messages = self.blocked(manifest, records, "control_run_inconclusive")
         self.assertIn("21 of 40 tasks are unscoreable", messages[0])
         _, out, _ = self.check(manifest, records)
-        self.assertRegex(out, r"(?m)^control run : no_edit noedit\.jsonl: 0/40 .*\(ceiling 0\.05; 21 of 40 unscoreable\)$")
+        self.assertRegex(out, r"(?m)^control run : no_edit noedit\.jsonl: 0/40 .*\(ceiling 0\.05; 21 of 40 unscoreable; 1 attempt a task, its own contract\)$")
         self.write_jsonl("noedit.jsonl", lost[:20] + [dict(r, outcome="fail", reason=None) for r in lost[20:]])
         self.publishable(manifest, records)
 

@@ -307,8 +307,9 @@ class HarborJobs(HarborCase):
             ("terminal-bench/tune-mjcf", 1, "fail", None, "thinharness-20task"),
         ])
         self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("retry", 1))
-        self.assertEqual(imp.draft["envelope"]["agent"], "direct-openai-pairwise")
-        self.assertEqual(imp.draft["envelope"]["model"], "gpt-5.6-sol")
+        self.assertEqual(imp.draft["system"]["agent"], "direct-openai-pairwise")
+        self.assertEqual(imp.draft["system"]["model"], "gpt-5.6-sol")
+        self.assertNotIn("agent", imp.draft["envelope"])  # the system under test is not the instrument
         self.assertEqual(imp.draft["dataset"]["name"],
                          "terminal-bench/terminal-bench-2-1 (subset: 3 tasks, task_names (3 task(s) named))")
         self.assertEqual(imp.draft["dataset"]["subset"], {"selection": "task_names (3 task(s) named)"})

@@ -98,7 +98,7 @@ class SeveralRunsOneClaim(RealFileCase):
         self.assertIn(", ".join(ids), note)
         self.assertTrue(note.startswith("5 runs"), note)
         meta = load(runs[0] / "run_metadata.json")
-        self.assertEqual(imp.draft["envelope"]["agent_name"], meta["agent_name"])
+        self.assertEqual(imp.draft["system"]["agent"], meta["agent_name"])
         self.assertEqual(imp.draft["dataset"]["name"], f"{meta['dataset_name']}=={meta['dataset_version']}")
 
     def test_runs_that_declare_different_task_sets_are_refused(self) -> None:
@@ -206,9 +206,11 @@ class OneRun(RealFileCase):
         self.assertEqual(folder.records, files.records)
         meta = load(run / "run_metadata.json")
         self.assertEqual(folder.draft["dataset"]["name"], f"{meta['dataset_name']}=={meta['dataset_version']}")
-        self.assertEqual(folder.draft["envelope"]["agent_name"], meta["agent_name"])
-        self.assertEqual(folder.draft["envelope"]["model_name"], meta["model_name"])
-        self.assertNotIn("agent_name", alone.draft["envelope"])
+        self.assertEqual(folder.draft["system"]["agent"], meta["agent_name"])
+        self.assertEqual(folder.draft["system"]["model"], meta["model_name"])
+        self.assertEqual(folder.draft["envelope"]["toolchain_sha"], meta["commit_hash"])
+        self.assertNotIn("agent_name", folder.draft["envelope"])
+        self.assertNotIn("system", alone.draft)
         self.assertTrue(any("give run_metadata.json too" in n for n in alone.notes()), alone.err)
         self.assertFalse(any("give run_metadata.json too" in n for n in folder.notes()), folder.err)
 

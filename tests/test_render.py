@@ -43,7 +43,7 @@ class TextReport(GateCase):
             "exits       : 40",
             "  pass        : 29",
             "  fail        : 8",
-            "  unscoreable : 3 (harness_timeout 2, grader_error 1)",
+            "  unscoreable : 3 (harness_timeout 2, grader_error 1; ceiling 0.2 of 40 tasks)",
             "pass_rate   : 29/40 = 0.725  95% CI [0.572, 0.839]  <- headline",
         ]
         self.assertEqual(lines[:len(expected_in_order)], expected_in_order)
@@ -76,7 +76,7 @@ class TextReport(GateCase):
             "harness_timeout", "env_flake", "grader_error", "grader_error", "harness_timeout", "missing_artifact",
             "env_flake", "grader_error"))
         _, lines, _, _ = self.run_text(manifest, records)
-        self.assertIn("  unscoreable : 8 (grader_error 3, env_flake 2, harness_timeout 2, missing_artifact 1)", lines)
+        self.assertIn("  unscoreable : 8 (grader_error 3, env_flake 2, harness_timeout 2, missing_artifact 1; ceiling 0.2 of 38 tasks)", lines)
 
     def test_per_stratum_lines_with_intervals(self) -> None:
         """Each stratum gets a line with its rate and Wilson interval."""

@@ -28,7 +28,7 @@ ROOT = HERE.parent.parent
 A = [5, 4, 3, 3, 2, 0, 3, 4, 3, 0, 3, 2, 5, 2, 2, 0, 1, 4, 3, 2, 5, 2, 2, 3, 2, 0, 3, 4, 2, 0, 3, 2, 4, 2, 1, 0, 1, 4, 3, 0]
 B = [5, 4, 3, 2, 3, 0, 2, 5, 2, 1, 4, 2, 5, 2, 2, 0, 2, 4, 3, 3, 5, 3, 2, 2, 3, 1, 2, 4, 2, 0, 4, 2, 4, 3, 1, 1, 2, 4, 4, 0]
 ENVELOPE = {"runner": "agent-harness 2.3 in docker", "network": "off", "wall_clock_s_per_task": 900,
-            "toolchain_sha": "8d1f0c2e", "model": "agent-y", "max_steps": 50}
+            "toolchain_sha": "8d1f0c2e", "max_steps": 50}
 
 
 def write(path: Path, text: str) -> None:
@@ -44,6 +44,7 @@ def main() -> int:
             "claim_id": f"agent-y-{side}", "dataset": {"name": "repo-fix-40", "task_count": len(ids), "task_ids_sha256": digest},
             "controls": [{"task_id": "t-39", "expected": "fail", "role": "negative"},
                          {"task_id": "t-00", "expected": "pass", "role": "positive"}],
+            "system": {"agent": "agent-y", "variant": side.upper()},
             "envelope": ENVELOPE, "attempt_mode": "samples", "attempt_budget": 5,
             "rerun_recipe": f"python3 gate.py --manifest examples/compare-samples/{side}.manifest.json "
                             f"--runs examples/compare-samples/{side}.jsonl",

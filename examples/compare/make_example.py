@@ -127,6 +127,7 @@ def manifest(side: str) -> dict[str, Any]:
              "unit": "tasks"},
         ],
         "controls": CONTROLS,
+        "system": {"agent": "agent-x-mini", "version": RUNS[side]["claim_id"].removeprefix("agent-x-mini-")},
         "envelope": ENVELOPE,
         "attempt_budget": 1,
         "rerun_recipe": f"python3 gate.py --manifest examples/compare/{side}.manifest.json --runs examples/compare/{side}.jsonl",

@@ -71,6 +71,7 @@ def main() -> int:
             "dataset": {"name": "SWE-bench Verified (500 instances)", "task_count": len(ids), "task_ids_sha256": digest},
             "controls": [{"task_id": negative, "expected": "fail", "role": "negative"},
                          {"task_id": positive, "expected": "pass", "role": "positive"}],
+            "system": {"name": entry["name"]},
             "envelope": ENVELOPE,
             "rerun_recipe": "python3 gate.py rank --list examples/rank/systems.json",
             "notes": [f"{entry['name']}, published {entry['published_percent']}% on {entry['date']}",
