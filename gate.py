@@ -893,7 +893,7 @@ SUBSET_KEYS = ("of", "selection")
 # How an import made the ledger (written by `import --draft-manifest`): the report shows the choices that changed
 # a verdict (verdict_mapping) beside the headline, and where the declared set came from.
 PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping", "stated", "command",
-                   "replaced")
+                   "replaced", "runs", "options")
 CONTROL_KEYS = ("task_id", "expected", "role")
 CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
@@ -6135,8 +6135,13 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     instances = sorted(p.name for p in folder.iterdir() if p.is_dir())
     if not instances:
         raise GateError(f"{folder}: no instance folders (logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json)")
+    if not any((folder / name / log).is_file() for name in instances for log in _SWEBENCH_INSTANCE_FILES):
+        raise GateError(f"{folder}: none of its {len(instances)} sub-folder(s) holds a swebench instance log "
+                        f"({', '.join(_SWEBENCH_INSTANCE_FILES)}): give logs/run_evaluation/<run_id>/<model>/")
     for name in instances:
         _task_id(name, f"{folder}: folder {name!r}")
+    if given:
+        _swebench_same_run(folder, given[0])
     report = _swebench_read_report(given[0], given[1], dataset_ids) if given else None
     declared = report.declared if report else _declared_ids(dataset_ids) if dataset_ids is not None else instances
     stray = set(instances).difference(declared)
@@ -6147,7 +6152,7 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     notes: list[str] = []
     records: list[dict[str, object]] = []
     member = _memberships(report.lists) if report else {}
-    disagree, from_report = [], []
+    disagree, from_report, graded = [], [], []
     folders = set(instances)
     for tid in declared:
         stated = _swebench_status(report, member, tid, notes) if report else None
@@ -6157,17 +6162,25 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                 disagree.append(tid)
         elif stated is not None:
             verdict, harness = stated[0], {**stated[1], "log_folder": None}
+            if stated[1]["status_list"] in ("resolved_ids", "unresolved_ids"):
+                graded.append(tid)
             from_report.append(tid)
         else:
             verdict, harness = ("unscoreable", "missing_artifact"), {"format": "swebench-instance-logs",
                                                                      "instance_id": tid, "absent": True}
         records.append(_record(run_id, tid, 1, verdict, harness))
+    if graded:
+        raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or unresolved) have no log "
+                        f"folder here ({_preview(graded)}): swebench writes one for every instance it runs, so the "
+                        "report is of another run or the folder is incomplete; copy the whole logs folder of the "
+                        "report's run, or import the report alone")
+    if disagree:
+        raise GateError(f"{folder}: the run report and the instance logs disagree on {len(disagree)} instance(s) "
+                        f"({_preview(disagree)}): import the report the harness wrote for this run, unedited (or "
+                        "the logs folder alone, with --dataset-ids)")
     if from_report:
         notes.append(f"{len(from_report)} declared instance(s) have no log folder ({_preview(from_report)}): each "
                      "keeps the run report's verdict (swebench writes no folder for an empty or missing patch)")
-    if disagree:
-        notes.append(f"the summary report disagrees with the instance logs on {len(disagree)} instance(s) "
-                     f"({_preview(disagree)}): the logs are what the harness graded, and were imported")
     todo: list[str] = []
     if report:
         notes.append(_swebench_figure(report))
@@ -6189,6 +6202,21 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
 def _absolute(path: Path) -> Path:
     """A path made absolute and normalised (`.` and `..` resolved, links left alone), so its parent is real."""
     return Path(os.path.abspath(path))
+
+
+_SWEBENCH_INSTANCE_FILES = ("report.json", "test_output.txt", "run_instance.log", "patch.diff")
+
+
+def _swebench_same_run(folder: Path, report: Path) -> None:
+    """A logs folder (logs/run_evaluation/<run_id>/<model>/) and a run report (<model>.<run_id>.json, as the
+    harness names it) are of one run: where both names say which, they must agree."""
+    if "." not in report.stem:
+        return
+    model, run = report.stem.rsplit(".", 1)
+    here = _absolute(folder)
+    if (model, run) != (here.name, here.parent.name):
+        raise GateError(f"{report}: the report of model {model!r}, run {run!r}; the logs folder {folder} is of model "
+                        f"{here.name!r}, run {here.parent.name!r}: give the report and the logs of one run")
 
 
 def _folder_name(path: Path) -> str:
@@ -6303,6 +6331,10 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
     files: list[Path] = []
     sets: list[tuple[Path, dict[str, Any]]] = []
     for path in paths:
+        if path.is_file() and path.name in ("eval-set.json", "logs.json"):
+            if path.name == "eval-set.json":
+                sets.append((path, _harness_json(path)))
+            continue  # an eval set's own files, not logs (a shell glob of the folder names them too)
         if path.is_dir():
             found = _inspect_files(path)
             if not found:
@@ -6314,7 +6346,18 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
             sets.extend((p, _harness_json(p)) for p in sorted(path.rglob("eval-set.json")) if p.is_file())
         else:
             files.append(path)
-    return [_inspect_log(path) for path in files], sets
+    logs = [_inspect_log(path) for path in files]
+    for log in logs:  # a log of an eval set given as a file: the set's eval-set.json beside it still governs
+        beside = log.path.parent / "eval-set.json"
+        set_id = _sub(log.header.get("eval")).get("eval_set_id")
+        if set_id and beside.is_file() and all(p != beside for p, _ in sets):
+            data = _harness_json(beside)
+            if data.get("eval_set_id") == set_id:
+                sets.append((beside, data))
+    if not logs:
+        raise GateError(f"{paths[0]}: no Inspect log among the files given (eval-set.json and logs.json are an eval "
+                        "set's own files): give the logs, or the eval set's folder")
+    return logs, sets
 
 
 def _inspect_system(log: _InspectLog) -> tuple[str, str]:
@@ -6348,8 +6391,18 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[
     return logs
 
 
-def _inspect_created(log: _InspectLog) -> str:
-    return str(_sub(log.header.get("eval")).get("created") or "")
+def _inspect_created(log: _InspectLog) -> tuple[float, str]:
+    """When a log was created, as a point in time (offsets differ between logs), then its file name."""
+    from datetime import datetime, timezone
+
+    text = str(_sub(log.header.get("eval")).get("created") or "")
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return moment.timestamp(), log.path.name
+    except ValueError:
+        return float("-inf"), log.path.name
 
 
 def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_InspectLog], list[str]]:
@@ -6366,7 +6419,7 @@ def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_In
             shown = " and ".join(f"{log.path.name} ({args.decode('utf-8')[:80]})" for args, log in sorted(configs.items()))
             raise GateError(f"import inspect: task {task!r} ran with different task_args in {shown}: two "
                             "configurations, not one claim; import each apart")
-        group.sort(key=lambda log: (_inspect_created(log), log.path.name))
+        group.sort(key=_inspect_created)
         finished = [log for log in group if log.header.get("status") == "success"]
         if len(finished) > 1:
             raise GateError(f"import inspect: task {task!r} has {len(finished)} finished logs ({finished[0].path} and "
@@ -6835,13 +6888,18 @@ def _tb_selection(run: _TbRun) -> str | None:
     """How a run chose part of its dataset, as `tb run` recorded it: --task-id, --exclude-task-id, --n-tasks."""
     parts = []
     args = _sub(run.lock.get("invocation")).get("args")
-    if isinstance(args, list) and any(a in ("--task-id", "-t") or str(a).startswith("--task-id=") for a in args):
+    given = [str(a).split("=", 1)[0] for a in args] if isinstance(args, list) else []
+    if "--task-id" in given or "-t" in given:
         parts.append("--task-id (tasks named on the command line)")
     excluded = run.meta.get("exclude_task_ids")
     if isinstance(excluded, list) and excluded:
         parts.append(f"--exclude-task-id {','.join(map(str, excluded))[:200]}")
+    elif "--exclude-task-id" in given or "-e" in given:
+        parts.append("--exclude-task-id (on the command line)")
     if run.meta.get("n_tasks") is not None:
         parts.append(f"--n-tasks {run.meta.get('n_tasks')}")
+    elif "--n-tasks" in given:
+        parts.append("--n-tasks (on the command line)")
     return "; ".join(parts) or None
 
 
@@ -7019,6 +7077,17 @@ def _tb_one_system(runs: Sequence[_TbRun]) -> None:
     if unnamed:
         raise GateError(f"{unnamed[0]}: several runs are one claim only when each names its agent and model: give each "
                         "run folder (with its run_metadata.json), or import the runs one at a time")
+    ids = [(_tb_run_key(run), run) for run in runs]
+    for n, (key, run) in enumerate(ids):
+        twin = next((other for k, other in ids[:n] if k == key), None)
+        if twin is not None:
+            raise GateError(f"import terminal-bench: {twin.results_path} and {run.results_path} are one run ({key}): a "
+                            "run given twice (or a copy of it) is not a second sample; give each run once")
+    suites = {tuple(str(run.meta.get(k)) for k in ("dataset_name", "dataset_version", "dataset_path")) for run in runs}
+    if len(suites) > 1:
+        raise GateError("import terminal-bench: the runs ran different datasets ("
+                        + "; ".join(f"{n}=={v}" + (f" at {p}" if p != "None" else "") for n, v, p in sorted(suites))
+                        + "): one claim is over one suite; import each dataset's runs apart")
     systems = {_tb_identity(run): run for run in runs}
     if len(systems) > 1:
         shown = "; ".join(f"{run.results_path.parent.name}: agent {agent}, model {model}"
@@ -7026,6 +7095,25 @@ def _tb_one_system(runs: Sequence[_TbRun]) -> None:
                           for (agent, model, kwargs), run in sorted(systems.items()))
         raise GateError(f"import terminal-bench: the runs measured different systems ({shown}): one claim is one "
                         "system; import each agent and model's runs as a claim of its own and compare them")
+
+
+def _tb_run_key(run: _TbRun) -> str:
+    """What identifies a run: its run_metadata uuid, else its results.json id, else its path."""
+    for value in (run.meta.get("uuid"), run.results.get("id")):
+        if isinstance(value, str) and value:
+            return value
+    return str(_absolute(run.results_path))
+
+
+def _tb_meta_matches(run: _TbRun, trials: _Trials) -> None:
+    """A run_metadata.json describes the results it is given with: its run_id is the one the trials carry."""
+    recorded = run.meta.get("run_id")
+    if run.meta_path is None or not isinstance(recorded, str) or not trials.recording_runs:
+        return
+    if recorded not in trials.recording_runs:
+        raise GateError(f"{run.meta_path}: run_id {recorded!r}, but the trials of {run.results_path} belong to "
+                        f"{', '.join(sorted(map(repr, trials.recording_runs)))}: give each results.json with its own "
+                        "run_metadata.json (the run folder holds both)")
 
 
 def import_terminal_bench(options: ImportOptions) -> Imported:
@@ -7041,6 +7129,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     notes: list[str] = []
     declared_sets = []
     for run, trials in parsed:
+        _tb_meta_matches(run, trials)
         notes.extend(trials.notes)
         declared_sets.append(_tb_declared(run, sorted({tid for tid, _ in trials.by_key}), trials.budget, notes))
         notes.append(_tb_accuracy_note(run.results, trials, str(run.results_path)))
@@ -7085,8 +7174,6 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     system: dict[str, object] = {"agent": agent, "model": model} if (agent, model) != ("?", "?") else {}
     if kwargs:
         system["agent_kwargs"] = json.loads(kwargs)
-    if len(parsed) > 1:
-        envelope["runs"] = run_ids
     dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
     selections = sorted({s for s in (_tb_selection(run) for run, _ in parsed) if s})
     subset: dict[str, object] | None = None
@@ -7113,8 +7200,13 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         measured=system,
         timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
                      "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
+        draft_todo=() if subset or all(run.lock for run, _ in parsed) else (
+            "dataset: run_metadata.json lists the tasks that ran, not how they were chosen; if `tb run` was given "
+            "--task-id (or --n-tasks, --exclude-task-id), add dataset.subset {\"selection\": \"...\"} (import the run "
+            "folder with its tb.lock and the gate finds it itself)",),
         provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
                     else "the tasks with trials in results.json (no run_metadata.json given)",
+                    **({"runs": run_ids} if len(parsed) > 1 else {}),
                     **({"harness_version": f"terminal-bench {harness['version']}"}
                        if isinstance(harness.get("version"), str) else {})},
     )
@@ -7322,13 +7414,15 @@ def _harbor_mean(job: _HarborJob) -> str:
 
 
 def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
-                    budget: int, threshold: float) -> list[dict[str, object]]:
+                    budget: int, threshold: float, configured: bool = True) -> list[dict[str, object]]:
     """One record per declared task x attempt: its trials in start order, a missing trial as missing_artifact."""
     records: list[dict[str, object]] = []
     for tid in declared:
         trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
         if len(trials) > budget:
-            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than n_attempts {budget}")
+            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than n_attempts {budget}"
+                            + ("" if configured else " (the default: no config.json was given; copy the job's "
+                               "config.json, which records n_attempts, beside its result.json)"))
         for number in range(1, budget + 1):
             if number > len(trials):
                 records.append(_record(run_id, tid, number, ("unscoreable", "missing_artifact"),
@@ -7397,6 +7491,12 @@ def import_harbor(options: ImportOptions) -> Imported:
     declared: set[str] = set()
     selections: list[str] = []
     listed = {}
+    seen: dict[str, Path] = {}
+    unconfigured = [job.folder for job in jobs if not job.config]
+    if len(jobs) > 1 and unconfigured:
+        raise GateError(f"{unconfigured[0]}: no config.json: several jobs are one claim only when each records its "
+                        "agent's configuration and task selection; copy each job's config.json beside its "
+                        "result.json, or import the jobs one at a time")
     for job in jobs:
         budget = job.config.get("n_attempts", 1)
         budgets.add(_int(budget, f"{job.folder}/config.json: n_attempts", 1))
@@ -7413,6 +7513,11 @@ def import_harbor(options: ImportOptions) -> Imported:
         for path, trial in trials:
             where = str(path)
             tid = _task_id(trial.get("task_name"), f"{where}: task_name")
+            name = str(trial.get("id") or trial.get("trial_name"))
+            if name in seen:
+                raise GateError(f"import harbor: trial {name} is in {seen[name]} and in {job.folder}: a job given "
+                                "twice (or a copy of it) is not more trials; give each job once")
+            seen[name] = job.folder
             if trial.get("from_job_result"):
                 agent, model, source = listed[str(trial["trial_name"])]
             else:
@@ -7435,7 +7540,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     first = _absolute(jobs[0].folder)
     cell = first.parent if first.name == "job" else first
     run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
-    records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold)
+    records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold, not unconfigured)
     agent, model, source, settings = next(iter(identity)) if identity else ("?", "?", "?", "")
     dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
                                     if isinstance(d, dict)), {})
@@ -7462,7 +7567,11 @@ def import_harbor(options: ImportOptions) -> Imported:
         rerun_hint=f"harbor run -d {dataset.get('name') or source} -a {agent} -m {model} -k {budget}",
         notes=tuple(notes),
         subset=subset,
-        provenance={"declared_from": "the tasks config.json names and the trials found"},
+        draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks (task_names, "
+                    "n_tasks, exclude_task_names) is unknown: copy it beside result.json and import again, or declare "
+                    "dataset.subset {\"selection\": \"...\"} if the job ran part of its dataset",) if unconfigured else (),
+        provenance={"declared_from": "the trials found (no config.json: the job's selection is unknown)" if unconfigured
+                    else "the tasks config.json names and the trials found"},
     )
 
 
@@ -7683,9 +7792,12 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
 DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_pass_rate", 0.95)}
 
 
-def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path) -> dict[str, object]:
+def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path,
+                    options: Mapping[str, object] | None = None) -> dict[str, object]:
     """The claim's draft manifest with this control run's entry added (or replaced): the draft must exist,
-    still be a draft, and declare the same tasks the control run covers."""
+    still be a draft, declare the same tasks the control run covers, and have been imported under the same
+    verdict options (a --threshold that turns a broken oracle's zeros into passes proves nothing), with no more
+    attempts a task than the claim's budget."""
     where = str(draft_path)
     if not draft_path.exists():
         raise GateError(f"{where}: no draft to add the control run to: import the claim's own run with "
@@ -7697,6 +7809,17 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     if normal_digest(str(dataset.get("task_ids_sha256"))) != ids_digest(imp.task_ids):
         raise GateError(f"{where}: the control run covers {len(imp.task_ids)} task(s) hashing to "
                         f"{ids_digest(imp.task_ids)[:12]}, not the draft's suite: a control run is over the same tasks")
+    claim_options = _sub(draft.get("provenance")).get("options", {})
+    if options is not None and claim_options != dict(options):
+        raise GateError(f"{where}: the claim was imported with {_shown_options(claim_options)}, this {role} run with "
+                        f"{_shown_options(options)}: a control run is read under the claim's verdict mapping; import "
+                        "it again with the claim's options")
+    budget = draft.get("attempt_budget")
+    most = max((cast(int, r["attempt"]) for r in imp.records), default=1)
+    if _is_int(budget) and most > cast(int, budget):
+        raise GateError(f"{where}: this {role} run holds {most} attempts a task, more than the claim's attempt_budget "
+                        f"{budget}: import one run of the control (a control run is judged on its own records, one "
+                        "attempt a task is enough)")
     relative = os.path.relpath(os.path.abspath(runs_path), os.path.abspath(draft_path.parent))
     if relative.startswith(".."):
         raise GateError(f"{runs_path}: a control run's file must sit in the manifest's folder ({draft_path.parent})")
@@ -7712,6 +7835,10 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
     draft["draft"] = ([left] if left else []) + todo
     return draft
+
+
+def _shown_options(options: Mapping[str, object]) -> str:
+    return ", ".join(f"--{key.replace('_', '-')} {value!r}" for key, value in sorted(options.items())) or "no options"
 
 
 def _badge_message(report: Report) -> tuple[str, str]:
@@ -8187,7 +8314,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
                     for rec in imported.records)
     draft: dict[str, Any] | None = None
     if args.draft_manifest is not None and args.control:
-        draft = add_control_run(args.draft_manifest, imported, args.control, args.output)
+        draft = add_control_run(args.draft_manifest, imported, args.control, args.output, _verdict_options(args, fmt))
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
@@ -8212,8 +8339,8 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
     """The import's choices that decide a verdict, where they differ from the harness's own reading."""
     mapping = list(cast("Sequence[str]", imported.provenance.get("verdict_mapping", ())))
     if "threshold" in fmt.options and args.threshold != 1.0:
-        mapping.append(f"--threshold {args.threshold:g}: a score or reward of {args.threshold:g} or more passes "
-                       "(default 1)")
+        mapping.append(f"--threshold {args.threshold!r}: a score or reward of {args.threshold!r} or more passes "
+                       "(default 1.0)")
     if "partial_as" in fmt.options and args.partial_as != "fail":
         mapping.append(f"--partial-as {args.partial_as}: a partial score (P) counts as {args.partial_as} (default fail)")
     return mapping
@@ -8231,14 +8358,19 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
     if args.dataset_ids is not None:
         command += ["--dataset-ids", str(args.dataset_ids)]
     if "threshold" in fmt.options and args.threshold != 1.0:
-        command += ["--threshold", f"{args.threshold:g}"]
+        command += ["--threshold", repr(args.threshold)]
     if "partial_as" in fmt.options and args.partial_as != "fail":
         command += ["--partial-as", args.partial_as]
     if getattr(args, "model", None):
         command += ["--model", args.model]
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
     return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),
-            "command": " ".join(shlex.quote(part) for part in command)}
+            "options": _verdict_options(args, fmt), "command": " ".join(shlex.quote(part) for part in command)}
+
+
+def _verdict_options(args: argparse.Namespace, fmt: ImportFormat) -> dict[str, object]:
+    """The verdict options an import applied (its format's), defaults included: a control run must match them."""
+    return {name: getattr(args, name) for name in ("threshold", "partial_as") if name in fmt.options}
 
 
 def _tree_sha256(path: Path) -> str:

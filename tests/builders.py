@@ -328,7 +328,7 @@ def fill_draft(manifest: dict[str, Any]) -> dict[str, Any]:
     del manifest["draft"]
     filled = {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600, "toolchain_sha": "0123abcd"}
     for key, value in list(manifest["envelope"].items()):
-        if key in filled and (value is None or isinstance(value, str) and value.startswith("TODO")):  # null: a number
+        if key in filled and (value is None or (isinstance(value, str) and value.startswith("TODO"))):  # null: a number
             manifest["envelope"][key] = filled[key]
     if manifest["dataset"]["name"].startswith("TODO"):
         manifest["dataset"]["name"] = "the suite"

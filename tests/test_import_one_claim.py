@@ -384,7 +384,7 @@ class Provenance(OneClaimCase):
         self.assertEqual(default.draft["provenance"]["verdict_mapping"], [])
         imp = self.import_ok("harbor", str(job), "--threshold", "0", name="zero")
         self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 10)
-        entry = "--threshold 0: a score or reward of 0 or more passes (default 1)"
+        entry = "--threshold 0.0: a score or reward of 0.0 or more passes (default 1.0)"
         self.assertEqual(imp.draft["provenance"]["verdict_mapping"], [entry])
         manifest = self.complete(imp.draft_path)
         text = self.report(manifest, imp.runs, "text")
@@ -726,3 +726,130 @@ class Wild3Files(OneClaimCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+# -- The adversarial review of the import rules (each once a false PUBLISHABLE or a silent choice) ----------------
+
+
+class ReviewFindings(OneClaimCase):
+    def test_a_terminal_bench_results_file_with_another_runs_metadata_is_refused(self) -> None:
+        """One run's results.json given with another run's run_metadata.json: the trials carry their run id, the
+        metadata names another: refused. Before: the trials were relabelled as the metadata's run and agent."""
+        runs = self.tb_runs(DROID)[:2]
+        line = self.refused("import", "terminal-bench", str(runs[0] / "results.json"), str(runs[1] / "run_metadata.json"))
+        self.assertIn(f"run_id {load(runs[1] / 'run_metadata.json')['run_id']!r}, but the trials of", line)
+
+    def test_a_run_or_a_job_given_twice_is_refused(self) -> None:
+        """The same Terminal-Bench run twice (a copy of its folder) and the same Harbor job twice: refused, never
+        a second sample of the same trials. Before: each trial counted twice, narrowing the interval."""
+        run = self.tb_runs(DROID)[0]
+        copy = self.dir / "copy-of-run"
+        shutil.copytree(run, copy)
+        self.assertIn("are one run", self.refused("import", "terminal-bench", str(run), str(copy)))
+        job = self.harbor_job("twice", [trial("dna-insert", "dna-insert__a", "08:00:00.000000", 1.0)])
+        self.assertIn("a job given twice", self.refused("import", "harbor", str(job), str(job)))
+
+    def test_terminal_bench_runs_of_different_dataset_versions_are_refused(self) -> None:
+        """Two runs of one agent whose run_metadata.json name different dataset versions: one claim is over one
+        suite. Before: one claim named after the first run's version."""
+        runs = self.tb_runs(DROID)[:2]
+        self.edit_meta(runs[1], dataset_version="0.2.0")
+        line = self.refused("import", "terminal-bench", *map(str, runs))
+        self.assertIn("the runs ran different datasets (terminal-bench-core==0.1.1; terminal-bench-core==0.2.0)", line)
+
+    def test_a_selection_on_tb_lock_s_command_line_is_a_subset(self) -> None:
+        """A run whose tb.lock records `--n-tasks 10` on its command line is a declared subset even where
+        run_metadata.json says nothing of it; without tb.lock the draft asks how the tasks were chosen."""
+        run = self.tb_runs(DROID)[0]
+        imp = self.import_ok("terminal-bench", str(run), name="nolock")
+        self.assertTrue(any("lists the tasks that ran, not how they were chosen" in item for item in imp.draft["draft"]))
+        (run / "tb.lock").write_text(json.dumps({"invocation": {"command": "tb", "args": ["run", "--n-tasks", "10"]},
+                                                 "harness": {"version": "0.2.18"}}))
+        imp = self.import_ok("terminal-bench", str(run), name="lock")
+        self.assertEqual(imp.draft["dataset"]["subset"], {"selection": "--n-tasks (on the command line)"})
+        self.assertEqual(imp.draft["provenance"]["harness_version"], "terminal-bench 0.2.18")
+
+    def test_harbor_jobs_without_config_json_are_refused_together_and_flagged_alone(self) -> None:
+        """Several jobs copied as result.json alone name no agent configuration: refused. One such job imports,
+        and its draft asks for config.json (the selection is unknown)."""
+        jobs = []
+        for name in ("a", "b"):
+            job = self.harbor_job(name, [trial("dna-insert", f"dna-insert__{name}", "08:00:00.000000", 1.0)])
+            (job / "config.json").unlink()
+            shutil.rmtree(job / f"dna-insert__{name}")
+            jobs.append(job)
+        self.assertIn("no config.json: several jobs are one claim only when", self.refused("import", "harbor", *map(str, jobs)))
+        imp = self.import_ok("harbor", str(jobs[0]))
+        self.assertTrue(any("config.json was not given" in item for item in imp.draft["draft"]))
+        self.assertIn("no config.json", imp.draft["provenance"]["declared_from"])
+
+    def test_a_control_run_imported_under_another_threshold_is_refused(self) -> None:
+        """A known-fix Harbor run whose rewards are all 0.0, imported with --threshold 0 under a claim imported
+        with the default: refused. Before: 10/10, and the card PUBLISHABLE with a broken oracle."""
+        claim = Provenance.threshold_job(self)  # type: ignore[arg-type]
+        oracle = self.harbor_job("oracle", [trial("dna-insert", f"dna-insert__o{i}", f"0{i}:00:00.000000", 0.0)
+                                            for i in range(10)])
+        cfg = load(oracle / "config.json")
+        cfg["n_attempts"] = 10
+        (oracle / "config.json").write_text(json.dumps(cfg, indent=4))
+        draft = self.dir / "m.json"
+        code, _, err = self.run_gate("import", "harbor", str(claim), "-o", str(self.dir / "runs.jsonl"),
+                                     "--draft-manifest", str(draft))
+        self.assertEqual(code, 0, err)
+        line = self.refused("import", "harbor", str(oracle), "--control", "known_fix", "--threshold", "0",
+                            "-o", str(self.dir / "oracle.jsonl"), "--draft-manifest", str(draft))
+        self.assertIn("the claim was imported with --threshold 1.0, this known_fix run with --threshold 0.0", line)
+
+    def test_a_threshold_is_recorded_exactly(self) -> None:
+        """--threshold 0.50000001 is written as given, so the recorded command rebuilds the same runs file."""
+        job = Provenance.threshold_job(self)  # type: ignore[arg-type]
+        imp = self.import_ok("harbor", str(job), "--threshold", "0.50000001")
+        self.assertIn("--threshold 0.50000001", imp.draft["provenance"]["command"])
+        self.assertEqual(imp.draft["provenance"]["options"], {"threshold": 0.50000001})
+
+    def test_an_errored_log_created_later_in_another_offset_is_not_a_retry(self) -> None:
+        """A finished log created 01:22:05+00:00 and an errored one created 21:22:05-05:00 the day before (02:22:05
+        UTC, an hour later): the errored log came after, so the pair is refused. Before: the offsets were compared
+        as text and the errored log was taken for the one replaced."""
+        folder = self.dir / "tz"
+        folder.mkdir()
+        finished = logs_of(RULES / "retry")[1]
+        errored = load(logs_of(RULES / "retry")[0])
+        errored["eval"]["created"] = "2026-12-01T21:22:05-05:00"
+        shutil.copy(finished, folder / "a_finished.json")
+        (folder / "b_errored.json").write_text(json.dumps(errored))
+        created = load(folder / "a_finished.json")["eval"]["created"]
+        self.assertEqual(created[:19], "2026-12-02T01:22:06")
+        self.assertIn("was written after the finished", self.refused("import", "inspect", str(folder)))
+
+    def test_eval_set_logs_given_as_files_are_still_held_to_eval_set_json(self) -> None:
+        """The logs of an eval set given as files (or the folder's files by a shell glob, eval-set.json and
+        logs.json among them) are held to the eval-set.json beside them: the task without a log is refused."""
+        folder = RULES / "evalset-missing-log"
+        line = self.refused("import", "inspect", *map(str, logs_of(folder)))
+        self.assertIn("the eval set's task 'task_b'", line)
+        line = self.refused("import", "inspect", *map(str, sorted(folder.glob("*.json"))))
+        self.assertIn("the eval set's task 'task_b'", line)
+
+    def test_a_job_result_alone_with_more_trials_than_the_default_budget_names_config_json(self) -> None:
+        """A job copied without config.json whose result.json lists three trials of one task: the budget of one is
+        Harbor's default, not the job's, and the refusal says to copy config.json."""
+        job = self.harbor_job("three", [trial("dna-insert", f"dna-insert__{c}", "08:00:00.000000", 1.0) for c in "abc"])
+        (job / "config.json").unlink()
+        for c in "abc":
+            shutil.rmtree(job / f"dna-insert__{c}")
+        line = self.refused("import", "harbor", str(job))
+        self.assertIn("more than n_attempts 1 (the default: no config.json was given", line)
+
+    def test_a_control_run_with_more_attempts_than_the_claim_is_refused(self) -> None:
+        """A no-edit control of two attempts a task for a claim of one: refused at import (a control run is judged
+        on its own records; one run of it is enough)."""
+        run = self.tb_runs(DROID)[0]
+        draft = self.dir / "m.json"
+        code, _, err = self.run_gate("import", "terminal-bench", str(run), "-o", str(self.dir / "runs.jsonl"),
+                                     "--draft-manifest", str(draft))
+        self.assertEqual(code, 0, err)
+        second = self.tb_runs(DROID)[1]
+        line = self.refused("import", "terminal-bench", str(run), str(second), "--control", "no_edit",
+                            "-o", str(self.dir / "nop.jsonl"), "--draft-manifest", str(draft))
+        self.assertIn("holds 2 attempts a task, more than the claim's attempt_budget 1", line)

@@ -16,6 +16,7 @@ from tests.realfiles import (
     RUST_BENCH,
     SWE_LOGS,
     SWE_LOGS_EDITED,
+    SWE_LOGS_SUMMARY,
     SWE_WILD,
     VTM,
     RealFileCase,
@@ -168,15 +169,37 @@ class InstanceLogs(RealFileCase):
         self.assertOutcome(by_id["astropy__astropy-8707"], "unscoreable", "missing_artifact")
         self.assertEqual(len(records), 7)
 
-    def test_a_summary_that_disagrees_with_the_logs_is_noted(self) -> None:
-        """A summary report given with the logs folder that calls a failed instance resolved: the logs are
-        imported (they are what the harness graded) and a note names the instance the summary disagrees on."""
+    def test_a_summary_that_disagrees_with_the_logs_is_refused(self) -> None:
+        """A summary report given with the logs folder that calls a failed instance resolved is refused, naming the
+        instance: the report and the logs must be of one run, unedited. Under another file name than the
+        harness's <model>.<run_id>.json for this folder, it is refused as another run's report."""
         edited = load(SWE_LOGS_EDITED)
         self.assertIn("astropy__astropy-14182", edited["resolved_ids"])
-        imp = self.import_ok("swebench", str(SWE_LOGS), str(SWE_LOGS_EDITED))
-        self.assertEqual({r["task_id"]: (r["outcome"], r["reason"]) for r in imp.records}, self.EXPECTED)
-        note = next(n for n in imp.notes() if "disagrees with the instance logs" in n)
-        self.assertIn("astropy__astropy-14182", note)
+        self.assertInputError(self.run_gate("import", "swebench", str(SWE_LOGS), str(SWE_LOGS_EDITED)),
+                              "the report of model 'synthetic-model.synthetic-run', run 'hand-edited'")
+        renamed = self.write_json("synthetic-model.synthetic-run.json", edited)
+        self.assertInputError(self.run_gate("import", "swebench", str(SWE_LOGS), str(renamed)),
+                              "disagree on 1 instance(s) ('astropy__astropy-14182')")
+
+    def test_a_report_whose_graded_instances_have_no_folder_is_refused(self) -> None:
+        """A report of another run that resolved instances this folder has no log of is refused: swebench writes a
+        folder for every instance it runs, so those verdicts cannot be this folder's run's."""
+        report = load(SWE_LOGS_SUMMARY)
+        extra = [f"astropy__astropy-9{n:03d}" for n in range(3)]
+        for key in ("resolved_ids", "completed_ids", "submitted_ids"):
+            report[key] = sorted(report[key] + extra)
+        for key in ("resolved_instances", "completed_instances", "submitted_instances", "total_instances"):
+            report[key] += 3
+        named = self.write_json("synthetic-model.synthetic-run.json", report)
+        self.assertInputError(self.run_gate("import", "swebench", str(SWE_LOGS), str(named)),
+                              "3 instance(s) the run report graded (resolved or unresolved) have no log folder")
+
+    def test_a_folder_of_folders_that_are_not_instance_logs_is_refused(self) -> None:
+        """A folder whose sub-folders hold no swebench instance log is not a logs folder: refused."""
+        folder = self.dir / "not-logs"
+        (folder / "a").mkdir(parents=True)
+        (folder / "b").mkdir()
+        self.assertInputError(self.run_gate("import", "swebench", str(folder)), "holds a swebench instance log")
 
     def test_a_logs_folder_without_instances_is_refused(self) -> None:
         """A folder with no instance folders in it is refused with one line naming the layout it expects."""

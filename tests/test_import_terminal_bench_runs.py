@@ -87,13 +87,13 @@ class SeveralRunsOneClaim(RealFileCase):
         for rec in imp.records:
             self.assertEqual(rec["harness"]["run_id"], ids[rec["attempt"] - 1])
 
-    def test_the_runs_are_listed_in_the_envelope_and_a_note(self) -> None:
+    def test_the_runs_are_listed_in_the_provenance_and_a_note(self) -> None:
         """The draft's envelope lists the runs in start order ("runs"), and a note on stderr says that they are one
         samples-mode claim and names them in that order."""
         runs = by_start(self.tb_runs(DROID))
         ids = [load(run / "run_metadata.json")["run_id"] for run in runs]
         imp = self.import_ok("terminal-bench", *map(str, reversed(runs)))
-        self.assertEqual(imp.draft["envelope"]["runs"], ids)
+        self.assertEqual(imp.draft["provenance"]["runs"], ids)  # provenance, not the instrument: compare ignores it
         note = next(n for n in imp.notes() if "runs as one samples-mode claim" in n)
         self.assertIn(", ".join(ids), note)
         self.assertTrue(note.startswith("5 runs"), note)
