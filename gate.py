@@ -12,14 +12,15 @@ Commands:
   init     print a manifest template to complete (from a runs file or an import)
   freeze   freeze a task slice into a benchmark card
   verify   verify that a task slice still matches its card
-  compare  paired comparison of two PUBLISHABLE ledgers over the same suite
-  plan     how many tasks (and samples) a comparison needs to detect a difference
+  compare  paired comparison of two PUBLISHABLE ledgers over the same suite (--fail-on: a CI gate)
   rank     many PUBLISHABLE ledgers of one suite: omnibus test, pairwise tests, tied groups
-  import   convert SWE-bench, Inspect AI or Terminal-Bench results into runs.jsonl
+  plan     how many tasks (and samples) a comparison needs to detect a difference
+  import   convert SWE-bench, Inspect AI, Terminal-Bench, Harbor or publish-gate results into runs.jsonl
 
 Exit codes:
   0  PUBLISHABLE (check, compare), ok (digest, freeze, verify, import)
-  1  BLOCKED: one or more findings (check, compare), or refused (freeze, verify)
+  1  BLOCKED: one or more findings (check, compare, rank), refused (freeze, verify), or, with
+     compare --fail-on, a significant regression or difference
   2  input or usage error: unreadable file, malformed JSON, wrong types,
      missing required fields; one line on stderr names the file and the line
      or field
@@ -118,6 +119,14 @@ MAX_DEPTH = 500
 # result file (an Inspect log) can be large, but not this large. Runs files are streamed.
 MAX_FILE_BYTES = 64 << 20
 MAX_HARNESS_BYTES = 1 << 30
+# How the user runs the gate (`python3 gate.py`, `python3 mygate.py` or `benchgate`), set by main: messages, drafts
+# and recipes name the program as it was invoked.
+_INVOKED = ["python3 gate.py"]
+
+
+def invoked(command: str = "") -> str:
+    """The program as invoked, with a command after it: `python3 gate.py digest` or `benchgate digest`."""
+    return f"{_INVOKED[0]} {command}".rstrip()
 # No real harness runs more attempts per task; a larger budget is an input error, not a loop.
 MAX_ATTEMPT_BUDGET = 10_000
 # An import writes at most this many attempt records, however many a file declares.
@@ -1083,6 +1092,8 @@ def _placeholders(top: _Fields, dataset: _Fields, envelope: _Fields) -> tuple[st
               ("dataset.task_ids_sha256", dataset.obj.get("task_ids_sha256")),
               ("rerun_recipe", top.obj.get("rerun_recipe"))]
     fields += [(f"envelope.{key}", value) for key, value in envelope.obj.items()]
+    system = top.obj.get("system")
+    fields += [(f"system.{key}", value) for key, value in (system.items() if isinstance(system, dict) else ())]
     controls = top.obj.get("controls")
     fields += [(f"controls[{i}].task_id", c.get("task_id")) for i, c in enumerate(controls if isinstance(controls, list) else [])
                if isinstance(c, dict)]
@@ -2647,7 +2658,7 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
                 job_result = b'"n_total_trials"' in handle.read(1 << 16)
             target = path.parent if job_result else path.parent.parent
         raise GateError(f"{path}: a {kind} result file, not a ledger of attempt records: convert it with "
-                        f"`gate.py import {kind} {target} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
+                        f"`{invoked('import')} {kind} {target} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
 
 
 # PERF: below this size the general path is as quick as compiling the canonical path's expressions
@@ -3825,7 +3836,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
         if declared_digest != plan.task_ids_sha256:
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
-                f"{plan.task_ids_sha256[:64]!r}; fill it with `gate.py digest --ids FILE`")))
+                f"{plan.task_ids_sha256[:64]!r}; fill it with `{invoked('digest')} --ids FILE`")))
         missing, extra_ids = tally.not_declared(declared_ids)
         if missing:
             findings.append(finding("never_started", (
@@ -4548,7 +4559,7 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
     if manifest.placeholders:
         findings.append(finding("placeholder_value", (
             f"{', '.join(manifest.placeholders)} still hold(s) a placeholder: fill in the real value"
-            + ("; the digest comes from `gate.py digest --runs RUNS`"
+            + (f"; the digest comes from `{invoked('digest')} --runs RUNS`"
                if "dataset.task_ids_sha256" in manifest.placeholders else ""))))
     missing = [key for key in ENVELOPE_REQUIRED if manifest.envelope.get(key) in (None, "")]
     if missing:
@@ -4724,6 +4735,7 @@ class Comparison(NamedTuple):
     detectable: float | None  # the planning figure: None when no difference is detectable
     clusters: int | None  # the clusters the analysis used, or None when tasks are the units
     findings: tuple[Finding, ...]
+    fail_on: tuple[str, bool] | None = None  # compare --fail-on: the option, and whether this comparison fails it
 
     @property
     def verdict(self) -> str:
@@ -5035,7 +5047,7 @@ def _text_ledger(report: Report) -> list[str]:
 
 def _ceiling_text(lost: Attrition | None) -> str:
     """The attrition ceiling in force, for the count it bounds: "ceiling 0.2 of 80 tasks"."""
-    return "" if lost is None else f"ceiling {lost.ceiling:g} of {lost.of} {lost.unit}"
+    return "" if lost is None else f"ceiling {lost.ceiling:g} of {_plural(lost.of, lost.unit[:-1])}"
 
 
 def system_text(m: Manifest) -> str:
@@ -5286,9 +5298,19 @@ def _md_rate(rate: Rate | None) -> str:
     return f"{_count(rate.k)}/{rate.n} | {rate.value:.3f} | [{rate.low:.3f}, {rate.high:.3f}]"
 
 
+def _contract_text(report: Report) -> str:
+    """The attempt contract in words: what counts as an attempt, and what the headline and the buckets count."""
+    budget = report.attempt_budget
+    if report.attempt_mode == "samples":
+        return (f"samples mode, {_plural(budget, 'sample')} a task: the headline is pass@1, the mean over tasks of "
+                f"passing samples / {budget}; a task exits pass if any sample passed (pass@{budget})")
+    return f"retry mode, up to {_plural(budget, 'attempt')} a task: a task passes if an attempt within the budget passed"
+
+
 def render_markdown(report: Report) -> str:
     """The report card in Markdown, for a README, a pull request or a CI step summary."""
     m, led, conf = report.manifest, report.ledger, report.confidence
+    samples = report.attempt_mode == "samples"
     out = [f"### benchgate: {_md(m.claim_id)} is **{report.verdict}**", "",
            f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
            f"{led.entries} entries, {led.exits} exits"
@@ -5297,12 +5319,18 @@ def render_markdown(report: Report) -> str:
            *([f"Declared set: {_md(m.declared_from)}.", ""] if m.declared_from else []),
            *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the buckets below are run "
               f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
-           "| bucket | tasks |", "|---|---:|"]
+           f"System: {_md(system_text(m))}. Instrument: {_md(_instrument_text(m))}.", "",
+           f"Attempt contract: {_md(_contract_text(report))}.", "",
+           f"| bucket | tasks{f' (exits at pass@{report.attempt_budget})' if samples else ''} |", "|---|---:|"]
     for bucket in BUCKETS:
         extra = ""
         if bucket == "unscoreable" and led.reasons:
             extra = " (" + ", ".join(f"{_md(r)} {c}" for r, c in led.reasons) + ")"
         out.append(f"| {bucket} | {led.counts[bucket]}{extra} |")
+    if report.attrition is not None:
+        lost = report.attrition
+        out += ["", f"Unscoreable: {lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}); the ceiling is "
+                    f"{lost.ceiling:g} (max_unscoreable)."]
     out += ["", f"| rate | k/n | value | {_pct(conf)} |", "|---|---|---:|---|"]
     out.append(f"| **{_md(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
     if led.clustered is not None:
@@ -5476,7 +5504,7 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                    f"{_points(comp.high)} points")
     if comp.detectable is None:
         plan = (f"no difference is detectable with {units} at the observed discordance {paired.discordance:.3f} "
-                "(a planning figure; `gate.py plan` sizes a suite)")
+                f"(a planning figure; `{invoked('plan')}` sizes a suite)")
     else:
         plan = (f"with {units} at the observed discordance {paired.discordance:.3f}, this rule detects "
                 f"|A - B| >= {comp.detectable:.3f} with 80% power (a planning figure, not a result)")
@@ -5507,6 +5535,7 @@ def render_compare_text(comp: Comparison) -> str:
         _label("reading") + reading,
         _label("planning") + plan,
         _label("verdict") + comp.verdict,
+        *([_label("ci gate") + _fail_on_text(comp)] if comp.fail_on else []),
     ]
     out.extend(f"  ! {f.code}: {f.message}" for f in comp.findings)
     return _lines(out)
@@ -5515,6 +5544,15 @@ def render_compare_text(comp: Comparison) -> str:
 def _instrument_text(m: Manifest) -> str:
     """The envelope both sides share, as one line."""
     return ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items()))
+
+
+def _fail_on_text(comp: Comparison) -> str:
+    """compare --fail-on's reading: "--fail-on regression: FAILS (A, the candidate, is significantly worse than B,
+    the baseline): exit 1", or "... passes"."""
+    option, failed = cast("tuple[str, bool]", comp.fail_on)
+    what = {"regression": "A, the candidate, is significantly worse than B, the baseline",
+            "difference": "A and B differ significantly"}[option]
+    return f"--fail-on {option}: FAILS ({what}): exit 1" if failed else f"--fail-on {option}: passes (not so: {what})"
 
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
@@ -5539,6 +5577,7 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         "significant": comp.significant,
         "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True},
         "findings": [{"code": f.code, "message": f.message} for f in comp.findings],
+        "fail_on": None if comp.fail_on is None else {"option": comp.fail_on[0], "failed": comp.fail_on[1]},
     }
 
 
@@ -5567,6 +5606,8 @@ def render_compare_markdown(comp: Comparison) -> str:
             f"Planning: {_md(plan)}.", ""]
     if comp.findings:
         out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in comp.findings]
+    if comp.fail_on:
+        out += ["", f"CI gate: {_md(_fail_on_text(comp))}."]
     return "\n".join(out) + "\n"
 
 
@@ -6799,7 +6840,8 @@ def import_inspect(options: ImportOptions) -> Imported:
             if k not in ("task", "task_version", "task_file")},
          "tasks": [str(part.spec.get("task")) for part in parts]},
         measured=_inspect_model(first.spec),
-        timeout_note="Inspect's --time-limit is per sample; this log set none",
+        timeout_note="Inspect's --time-limit is per sample and this run set none: give the longest a sample was "
+                     "allowed (each record's wall_clock_s is its total_time)",
         rerun_hint=(f"inspect eval {first.spec.get('task_file') or '<task file>'}@{first.spec.get('task')} "
                     f"--model {first.spec.get('model')} --epochs {first.epochs}") if not many else
         f"inspect eval-set ... --model {first.spec.get('model')} --epochs {first.epochs}",
@@ -7171,7 +7213,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         if config.get(key) is not None:
             envelope[key] = config[key]
     agent, model, kwargs = _tb_identity(parsed[0][0])
-    system: dict[str, object] = {"agent": agent, "model": model} if (agent, model) != ("?", "?") else {}
+    system: dict[str, object] = {key: value for key, value in (("agent", agent), ("model", model)) if value != "?"}
     if kwargs:
         system["agent_kwargs"] = json.loads(kwargs)
     dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
@@ -7185,7 +7227,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     return Imported(
         records=_finished(records, notes),
         task_ids=tuple(declared),
-        attempt_mode="samples",
+        attempt_mode="retry" if budget == 1 else "samples",  # one trial a task: its verdict, no samples
         attempt_budget=budget,
         extra_reasons=(),
         run_id=run_id,
@@ -7200,7 +7242,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         measured=system,
         timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
                      "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
-        draft_todo=() if subset or all(run.lock for run, _ in parsed) else (
+        draft_todo=() if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
             "dataset: run_metadata.json lists the tasks that ran, not how they were chosen; if `tb run` was given "
             "--task-id (or --n-tasks, --exclude-task-id), add dataset.subset {\"selection\": \"...\"} (import the run "
             "folder with its tb.lock and the gate finds it itself)",),
@@ -7547,7 +7589,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     subset: dict[str, object] | None = None
     if selections:
         kinds = sorted(set(selections), key=selections.index)
-        subset = {"selection": "; ".join(f"{kind} ({len(declared)} task(s) named)" if kind == "task_names" else kind
+        subset = {"selection": "; ".join(f"task_names ({len(declared)} named)" if kind == "task_names" else kind
                                          for kind in kinds)}
         notes.append(f"a subset: the job(s) selected {len(declared)} task(s) of {dataset.get('name') or source} "
                      f"({subset['selection']}): the claim is about these tasks only, and says so")
@@ -7642,6 +7684,9 @@ class ImportFormat(NamedTuple):
     read: Callable[[ImportOptions], Imported]
     takes_dataset_ids: bool = False
     options: tuple[str, ...] = ()  # the verdict options it applies: "threshold", "partial_as", "model"
+    # Which of its records show the harness ran no test (a no-edit control made of them cannot fail), and why.
+    ran_no_test: Callable[[Mapping[str, Any]], bool] | None = None
+    no_test_why: str = ""
     no_edit: str = ""  # the harness command that makes each control run
     known_fix: str = ""
 
@@ -7651,8 +7696,11 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                              "forms too), optionally with its index.json; an experiments results.json with\n"
                              "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
                  import_swebench, takes_dataset_ids=True,
-                 no_edit="a predictions file with an empty model_patch for every instance (lands in empty_patch_ids, "
-                         "and runs no test: a no-op patch that touches nothing the tests read runs them)",
+                 ran_no_test=lambda rec: _sub(rec.get("harness")).get("status_list") == "empty_patch_ids",
+                 no_test_why="swebench skips an empty patch without running a test: make the no-edit patch a change "
+                             "no test reads (a comment in a file the tests never import), so the tests run and fail",
+                 no_edit="a predictions file whose model_patch for every instance is a change no test reads (a comment "
+                         "in a file the tests never import): an empty patch runs no test and cannot fail",
                  known_fix="python -m swebench.harness.run_evaluation --predictions_path gold --run_id validate-gold"),
     ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                             "or a folder (an eval set)", import_inspect,
@@ -7680,7 +7728,7 @@ def control_commands(harness: object) -> str:
     if fmt is None or not fmt.no_edit:
         return ""
     return (f"; with {fmt.name}: no-edit: {fmt.no_edit}; known-fix: {fmt.known_fix}; then "
-            f"`gate.py import {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
+            f"`{invoked('import')} {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
 
 
 _CONTROLS_TODO = "controls: "  # how the draft's controls item starts, so a --control import can replace it
@@ -7704,9 +7752,7 @@ def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | 
 def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> dict[str, object]:
     """A starting manifest from what the harness declared; `check` refuses it until a person completes it. `made`:
     how the import was made (its files, the verdict mapping, the command), for the provenance."""
-    used = {r["reason"] for r in imp.records}
     extra = [r for r in imp.extra_reasons if r not in BUILTIN_REASONS]
-    unused = [r for r in extra if r not in used]
     envelope = dict(imp.envelope)
     for key in ENVELOPE_REQUIRED:
         envelope.setdefault(key, None if key == "wall_clock_s_per_task" else f"TODO: {ENVELOPE_HELP[key]}")
@@ -7715,14 +7761,14 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         if envelope[key] is None or is_placeholder(envelope[key]):
             todo.append(f"envelope.{key}: {ENVELOPE_HELP[key]}"
                         + (f" ({imp.timeout_note})" if key == "wall_clock_s_per_task" and imp.timeout_note else ""))
-    if unused:
-        todo.append(f"reason class(es) declared but unused in this run: {', '.join(unused)}")
+    if not imp.dataset_name:
+        todo.insert(1, f"dataset.name: the suite and its version or split (the {imp.source} files do not name it)")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
         "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} samples, {imp.subset['selection']})"
                  if imp.subset.get("of") is not None else
-                 f"{name} (subset: {len(imp.task_ids)} tasks, {imp.subset['selection']})") if imp.subset else name,
+                 f"{name} (subset: {_plural(len(imp.task_ids), 'task')}, {imp.subset['selection']})") if imp.subset else name,
         "task_count": len(imp.task_ids),
         "task_ids": list(imp.task_ids),
         "task_ids_sha256": ids_digest(imp.task_ids),
@@ -7766,13 +7812,13 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
                         "or list them all under \"replicates\"")
         extra["attempt_budget"] = budget
         todo.append(f"the task list is what {runs} recorded: check it is the whole declared suite, not what finished")
-        recipe = f"TODO: the command that produced the runs, then: python3 gate.py --manifest bench.manifest.json --runs {runs}"
+        recipe = f"TODO: the command that produced the runs, then: {invoked()} --manifest bench.manifest.json --runs {runs}"
     else:
         dataset = {"name": "TODO: the suite and its version", "task_count": 1,
-                   "task_ids_sha256": "replace-with-digest-from-gate (gate.py digest --runs RUNS or --ids IDS)"}
-        todo.append("set dataset.task_count to the number of tasks in the suite, and the digest from `gate.py digest`")
+                   "task_ids_sha256": f"replace-with-digest-from-gate ({invoked('digest')} --runs RUNS or --ids IDS)"}
+        todo.append(f"set dataset.task_count to the number of tasks in the suite, and the digest from `{invoked('digest')}`")
         extra["attempt_budget"] = 1
-        recipe = "TODO: the command that produced the runs, then: python3 gate.py --manifest bench.manifest.json --runs RUNS"
+        recipe = f"TODO: the command that produced the runs, then: {invoked()} --manifest bench.manifest.json --runs RUNS"
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     return {
         "draft": todo,
@@ -7780,7 +7826,9 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         "dataset": dataset,
         "controls": [{"task_id": "TODO: a task that must fail untouched (no edit)", "expected": "fail", "role": "negative"},
                      {"task_id": "TODO: a task whose known fix must pass", "expected": "pass", "role": "positive"}],
-        "envelope": {key: f"TODO: the {key.replace('_', ' ')} of the instrument that ran this" for key in ENVELOPE_REQUIRED},
+        "system": {"agent": "TODO: the agent under test (name and version)", "model": "TODO: the model it ran"},
+        "envelope": {key: None if key == "wall_clock_s_per_task" else f"TODO: {ENVELOPE_HELP[key]}"
+                     for key in ENVELOPE_REQUIRED},
         "attempt_mode": "retry",
         **extra,
         "rerun_recipe": recipe,
@@ -8084,6 +8132,7 @@ def _output_spec(text: str) -> tuple[str, Path]:
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format (default: text)")
+    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
                         help="confidence level of every interval (default: 0.95)")
     parser.add_argument("--output", action="append", type=_output_spec, default=[], metavar="FORMAT=PATH",
@@ -8137,7 +8186,8 @@ def _append_to(variable: str, text: str) -> None:
 
 
 def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs: Sequence[Path],
-             findings: Sequence[Finding], verdict: str, headline: str) -> str:
+             findings: Sequence[Finding], verdict: str, headline: str,
+             outputs_extra: Mapping[str, str] | None = None) -> str:
     """The report on stdout in --format; every --output written from the same result (atomically, never over an
     input); in GitHub mode the step summary, the annotations and the step outputs."""
     outputs: list[tuple[str, Path]] = args.output
@@ -8155,7 +8205,8 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
     text = renderers[args.format](result)
     if github:
         _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
-        _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n")
+        _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n"
+                   + "".join(f"{key}={visible(value)}\n" for key, value in (outputs_extra or {}).items()))
         notes = "".join(f"::error title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
                         for f in findings)
         text = text + notes if args.format == "text" else text
@@ -8178,13 +8229,29 @@ def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
     return text, 0 if report.verdict == "PUBLISHABLE" else 1
 
 
+def compare_direction(comp: Comparison) -> str:
+    """Which side the comparison favours: "A_better", "B_better", or "none" (not significant, or not assessed)."""
+    return "none" if not comp.significant else "A_better" if comp.diff > 0 else "B_better"
+
+
+# compare --fail-on: when a PUBLISHABLE comparison still fails a CI step (A, the candidate, against B, the baseline).
+FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
+    "regression": lambda comp: compare_direction(comp) == "B_better",
+    "difference": lambda comp: compare_direction(comp) != "none",
+})
+
+
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
                        args.run_id, args.against_run_id, args.by_cluster)
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
     headline = f"A - B = {comp.diff:+.3f} [{comp.low:+.3f}, {comp.high:+.3f}]"
-    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline)
-    return text, 0 if comp.verdict == "PUBLISHABLE" else 1
+    outputs = {"significant": "true" if comp.significant else "false", "direction": compare_direction(comp),
+               "difference": f"{comp.diff:.6g}", "ci_low": f"{comp.low:.6g}", "ci_high": f"{comp.high:.6g}"}
+    if args.fail_on is not None:
+        comp = comp._replace(fail_on=(args.fail_on, comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
+    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline, outputs)
+    return text, 0 if comp.verdict == "PUBLISHABLE" and not (comp.fail_on and comp.fail_on[1]) else 1
 
 
 def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
@@ -8313,12 +8380,18 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
                     for rec in imported.records)
     draft: dict[str, Any] | None = None
+    if args.control == "no_edit" and fmt.ran_no_test is not None:
+        vacuous = [rec for rec in imported.records if fmt.ran_no_test(rec)]
+        if vacuous:
+            raise GateError(f"import {args.format} --control no_edit: {len(vacuous)} of {len(imported.records)} "
+                            f"attempts ran no test ({_preview(str(r['task_id']) for r in vacuous)}): a control that "
+                            f"cannot fail proves nothing; {fmt.no_test_why}")
     if args.draft_manifest is not None and args.control:
         draft = add_control_run(args.draft_manifest, imported, args.control, args.output, _verdict_options(args, fmt))
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
-            draft["rerun_recipe"] = f"python3 gate.py --manifest {args.draft_manifest} --runs {args.output}"
+            draft["rerun_recipe"] = f"{invoked()} --manifest {args.draft_manifest} --runs {args.output}"
     if args.output is not None:  # the runs file first: a draft never names a runs file that was not written
         write_new_file(args.output, lines, args.force)
     if draft is not None and args.draft_manifest is not None:
@@ -8332,6 +8405,9 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     if draft is not None:
         for item in draft.get("draft", []):
             print(f"{args.prog}: to do in {args.draft_manifest}: {visible(str(item))}", file=sys.stderr)
+        recipe = draft.get("rerun_recipe")
+        if isinstance(recipe, str) and not is_placeholder(recipe):
+            print(f"{args.prog}: then check it: {visible(recipe)}", file=sys.stderr)
     return (lines if args.output is None else ""), 0
 
 
@@ -8354,7 +8430,7 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
     spool = getattr(args, "stdin_spool", None)
     shown = ["-" if spool and str(p) == spool else str(p) for p in args.files]
     files = [{"path": name, "sha256": _tree_sha256(path)} for name, path in zip(shown, args.files)]
-    command = ["python3", "gate.py", "import", args.format, *shown]
+    command = [*invoked("import").split(" "), args.format, *shown]
     if args.dataset_ids is not None:
         command += ["--dataset-ids", str(args.dataset_ids)]
     if "threshold" in fmt.options and args.threshold != 1.0:
@@ -8455,7 +8531,8 @@ def _card_parsers(sub: Any) -> None:
 
 def _compare_parser(sub: Any) -> None:
     compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
-                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
+                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED (or, with --fail-on, a "
+                                    "significant regression or difference), 2 input error\n\n"
                                     "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
                                     "--runs examples/compare/a.jsonl \\\n"
                                     "      --against-manifest examples/compare/b.manifest.json "
@@ -8466,6 +8543,10 @@ def _compare_parser(sub: Any) -> None:
     compare.add_argument("--against-runs", required=True, type=_path, help="run B's records")
     compare.add_argument("--run-id", help="run_id to select in A's records")
     compare.add_argument("--against-run-id", help="run_id to select in B's records")
+    compare.add_argument("--fail-on", choices=tuple(FAIL_ON),
+                         help="also exit 1 (a CI gate) when A, the candidate, is significantly worse than B, the "
+                              "baseline (regression), or when they differ either way (difference); without it, "
+                              "compare exits 1 only when BLOCKED")
     compare.add_argument("--by-cluster", action="store_true",
                          help="variance by the records' cluster (repository) instead of by task: for a claim about "
                               "new repositories, not this suite's")
@@ -8513,6 +8594,7 @@ def _plan_parser(sub: Any) -> None:
                         help="the between-task share of the variance, for --samples > 1 (default: 0.6)")
     parser.add_argument("--power", type=float, default=0.8, help="the chance of detecting it (default: 0.8)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95, help="confidence level (default: 0.95)")
     parser.set_defaults(handler=_cmd_plan)
 
@@ -8647,6 +8729,7 @@ def _spool_stdin(args: argparse.Namespace) -> Any:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage."""
     prog = _prog_name() if argv is None else "gate.py"
+    _INVOKED[0] = f"python3 {prog}" if prog.endswith(".py") else prog
     spool = None
     arguments = list(sys.argv[1:] if argv is None else argv)
     if arguments and arguments[0].startswith("-") and arguments[0] not in ("-h", "--help", "--version"):
@@ -8678,8 +8761,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{prog}: error: {visible(message)}", file=sys.stderr)
             if _github_asked(arguments):
                 print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)
+        if _github_asked(arguments):
+            _github_error(exc.lines if isinstance(exc, BadLines) else [str(exc)])
         return 2
     return _write_report(text, code)
+
+
+def _github_error(messages: Sequence[str]) -> None:
+    """GitHub mode, on an input error: the step summary says what failed, and verdict=ERROR goes to the step outputs
+    (a later step can tell an unreadable input from a BLOCKED claim). A file that cannot be appended to is passed
+    over: the error itself is already on stderr."""
+    summary = "### benchgate: **ERROR** (exit 2, the inputs could not be gated)\n\n" + "".join(
+        f"- {_md(visible(m))}\n" for m in messages) + "\n"
+    try:
+        for variable in ("GITHUB_STEP_SUMMARY", "GITHUB_OUTPUT"):  # both, or neither
+            _appendable(variable)
+        _append_to("GITHUB_STEP_SUMMARY", summary)
+        _append_to("GITHUB_OUTPUT", "verdict=ERROR\n")
+    except GateError:
+        pass
 
 
 def _write_report(text: str, code: int) -> int:

@@ -140,11 +140,12 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"swebench_claims: {len(ids)} instance IDs in the entries, instance_count says {declared}")
     out = args.out if args.out is not None else Path(tempfile.mkdtemp(prefix="swebench_claims."))
     out.mkdir(parents=True, exist_ok=True)
+    shown, out = out, out.resolve()  # the gate runs in each entry's folder: give it absolute paths
     ids_file = out / "dataset-ids.txt"
     ids_file.write_text("".join(f"{i}\n" for i in ids), encoding="utf-8")
 
     print(f"source: {data.get('source', args.leaderboard)}")
-    print(f"output: {out}")
+    print(f"output: {shown}")
     print("controls: the first resolved instance stands in as the positive control and the first unresolved "
           "one as the negative control (a real run would use dedicated control tasks)")
     print()

@@ -21,8 +21,8 @@ from pathlib import Path
 from unittest import mock
 
 import gate
-from tests.builders import record, valid_ledger
-from tests.support import ROOT, SVG_NS, GateCase, assert_safe_svg
+from tests.builders import paired_ledgers, record, valid_ledger
+from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg
 
 EXAMPLE_HEADLINE = "29/40 = 0.725 [0.572, 0.839]"
 EXAMPLE_BADGE = "72.5% [57–84] · 29/40"
@@ -172,7 +172,7 @@ class GitHubMode(ExampleCase):
 
     def test_an_input_error_is_annotated_too(self) -> None:
         """Exit 2 in GitHub mode: the error line, then `::error title=gate.py::` with the same message, on stderr;
-        no summary and no outputs, since there is no verdict."""
+        the summary says ERROR and the outputs verdict=ERROR (there is no verdict, and a later step can tell)."""
         summary, output = self.paths()
         missing = str(self.dir / "missing.json")
         with github_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
@@ -184,7 +184,8 @@ class GitHubMode(ExampleCase):
         message = lines[0][len("gate.py: error: "):]
         self.assertIn(missing, message)
         self.assertEqual(lines[1], f"::error title=gate.py::{gate.github_escape(message)}")
-        self.assertFalse(summary.exists() or output.exists())
+        self.assertEqual(output.read_text(encoding="utf-8"), "verdict=ERROR\n")
+        self.assertIn(missing, summary.read_text(encoding="utf-8"))
 
 
 class OutputFiles(ExampleCase):
@@ -409,16 +410,43 @@ class CompositeAction(GateCase):
         step's outputs; every input reaches the script through env, and the script holds no ${{ }} expression."""
         self.assertEqual(self.inputs["manifest"]["required"], "true")
         self.assertEqual(self.inputs["runs"]["required"], "true")
-        for name in ("claim", "confidence", "args"):
+        for name in ("mode", "against_manifest", "against_runs", "fail_on", "claim", "confidence", "args"):
             self.assertEqual(self.inputs[name]["required"], "false")
         self.assertEqual(self.inputs["confidence"]["default"], "0.95")
+        self.assertEqual((self.inputs["mode"]["default"], self.inputs["fail_on"]["default"]), ("check", "regression"))
         self.assertIn("using: composite", self.text)
-        for name in ("verdict", "headline"):
+        for name in ("verdict", "headline", "significant", "direction", "difference", "ci_low", "ci_high"):
             self.assertRegex(self.text, rf"\n  {name}:\n(    .*\n)*?    value: \$\{{\{{ steps\.gate\.outputs\.{name} \}}\}}\n")
         self.assertEqual(sorted(re.findall(r"inputs\.([a-z_]+)", " ".join(self.env_map.values()))), sorted(self.inputs))
         self.assertNotIn("${{", self.script)
-        self.assertIn('python3 "$GITHUB_ACTION_PATH/gate.py" check', self.script)
+        self.assertIn('python3 "$GITHUB_ACTION_PATH/gate.py" "$@"', self.script)
+        self.assertIn("set -- check --manifest", self.script)
         self.assertIn("--github", self.script)
+
+    def test_compare_mode_fails_the_job_on_a_regression(self) -> None:
+        """mode compare: the shipped compare example (A 29/40 against B 30/40, not distinguishable) passes with the
+        comparison in the step outputs; the two sides swapped the other way round still pass (no significant
+        difference either way), and a significant regression (10 against 35 of 40) fails the job."""
+        for name in ("a.manifest.json", "a.jsonl", "b.manifest.json", "b.jsonl"):
+            shutil.copy(EXAMPLE_COMPARE / name, self.workspace / name)
+        done, outputs, summary = self.run_step(mode="compare", manifest="a.manifest.json", runs="a.jsonl",
+                                               against_manifest="b.manifest.json", against_runs="b.jsonl")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual((outputs["verdict"], outputs["significant"], outputs["direction"]),
+                         ("PUBLISHABLE", "false", "none"))
+        self.assertEqual(float(outputs["difference"]), -0.025)
+        self.assertTrue(summary.startswith("### benchgate compare: **PUBLISHABLE**"), summary)
+        ma, ra, mb, rb = paired_ledgers(10, 0, 25, 5)
+        for name, value in (("worse.manifest.json", ma), ("base.manifest.json", mb)):
+            (self.workspace / name).write_text(json.dumps(value), encoding="utf-8")
+        for name, rows in (("worse.jsonl", ra), ("base.jsonl", rb)):
+            (self.workspace / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        done, outputs, _ = self.run_step(mode="compare", manifest="worse.manifest.json", runs="worse.jsonl",
+                                         against_manifest="base.manifest.json", against_runs="base.jsonl")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertEqual((outputs["verdict"], outputs["significant"], outputs["direction"]),
+                         ("PUBLISHABLE", "true", "B_better"))
+        self.assertIn("ci gate     : --fail-on regression: FAILS", done.stdout)
 
     def test_the_shipped_example_passes_and_a_wrong_claim_fails_the_job(self) -> None:
         """The example: exit 0, verdict=PUBLISHABLE and its headline as step outputs, the card in the summary. With
@@ -448,32 +476,40 @@ class PreCommitHook(GateCase):
         self.assertEqual(text.count("\n- id: "), 1, "one hook")
         return keys
 
-    def test_the_hook_gates_the_pair_named_in_its_args(self) -> None:
-        """A script hook whose entry is executable; with the README's args it passes the shipped example, and with a
-        wrong claim it fails the commit (exit 1). Its files pattern, and the README's, match the pair and nothing else."""
+    def test_the_hook_gates_the_pair_out_of_the_box_on_every_commit(self) -> None:
+        """A script hook whose entry is executable, with default args naming bench.manifest.json and runs.jsonl
+        and always_run (check reads the control runs, the card and the task slice the manifest names, so any of
+        them can turn the claim BLOCKED): run as pre-commit runs it in a repository holding the pair, it passes the
+        shipped example, fails the commit on a wrong claim (exit 1), and on a no-edit control run that passes
+        everything (a control run file is not in any files: pattern, which is why the hook always runs)."""
         hook = self.hook()
-        self.assertEqual((hook["id"], hook["language"], hook["pass_filenames"]), ("benchgate", "script", "false"))
+        self.assertEqual((hook["id"], hook["language"], hook["pass_filenames"], hook["always_run"]),
+                         ("benchgate", "script", "false", "true"))
+        self.assertNotIn("files", hook)
         entry = ROOT / hook["entry"]
         self.assertTrue(os.access(entry, os.X_OK), f"{entry} must be executable: pre-commit runs it directly")
-        readme = (ROOT / "README.md").read_text(encoding="utf-8")
-        args = re.search(r"- id: benchgate\n\s+args: \[(.*)\]", readme)
-        self.assertIsNotNone(args)
-        assert args is not None
-        argv = [a.strip().strip('"') for a in args.group(1).split(",")]
-        patterns = [hook["files"], *re.findall(r"(?m)^ +files: (\S+)$", readme)]
-        self.assertEqual(len(patterns), 3, "the hook's pattern and the README's two configs")
-        for pattern in patterns:
-            with self.subTest(files=pattern):
-                for name in ("bench.manifest.json", "runs.jsonl"):
-                    self.assertRegex(name, pattern)
-                for name in ("gate.py", "runs.jsonl.bak", "other.manifest.json"):
-                    self.assertNotRegex(name, pattern)
+        argv = [a.strip() for a in hook["args"].strip("[]").split(",")]
+        self.assertEqual(argv, ["--manifest", "bench.manifest.json", "--runs", "runs.jsonl"])
         env = python_shim(self.dir)
         for extra, code in (((), 0), (("--claim", "78.4%"), 1)):
             with self.subTest(extra=extra):
                 done = subprocess.run([str(entry), *argv, *extra], cwd=ROOT, env=env, capture_output=True, text=True,
                                       timeout=120, check=False)
                 self.assertEqual(done.returncode, code, done.stderr)
+        repo = self.dir / "repo"
+        repo.mkdir()
+        manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        records = (ROOT / "runs.jsonl").read_text(encoding="utf-8")
+        passing = "".join(json.dumps(dict(json.loads(line), outcome="pass", reason=None)) + "\n"
+                          for line in records.splitlines())
+        (repo / "nop.jsonl").write_text(passing, encoding="utf-8")
+        manifest["control_runs"] = [{"role": "no_edit", "runs": "nop.jsonl", "max_pass_rate": 0.05}]
+        (repo / "bench.manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        (repo / "runs.jsonl").write_text(records, encoding="utf-8")
+        done = subprocess.run([str(entry), *argv], cwd=repo, env=env, capture_output=True, text=True, timeout=120,
+                              check=False)
+        self.assertEqual(done.returncode, 1, done.stdout + done.stderr)
+        self.assertIn("control_run_violated", done.stdout)
 
 
 class DidYouMean(ExampleCase):
@@ -575,3 +611,18 @@ class InstalledName(GateCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class GitHubModeOnAnInputError(GateCase):
+    def test_an_unreadable_input_writes_error_to_the_summary_and_the_outputs(self) -> None:
+        """GitHub mode with a manifest that cannot be read: exit 2, the step summary says ERROR with the message,
+        and verdict=ERROR in the step outputs (an input error is not a BLOCKED claim, nor silence)."""
+        summary, output = self.dir / "summary.md", self.dir / "output.txt"
+        with github_env(GITHUB_ACTIONS="true", GITHUB_STEP_SUMMARY=str(summary), GITHUB_OUTPUT=str(output)):
+            code, _out, err = self.run_gate("--manifest", str(self.dir / "missing.json"), "--runs", "runs.jsonl")
+        self.assertEqual(code, 2)
+        self.assertIn("::error title=gate.py::", err)
+        self.assertEqual(output.read_text(encoding="utf-8"), "verdict=ERROR\n")
+        text = summary.read_text(encoding="utf-8")
+        self.assertTrue(text.startswith("### benchgate: **ERROR**"), text)
+        self.assertIn("missing.json: cannot read", text)

@@ -226,3 +226,39 @@ class ImportCommandLine(GateCase):
         self.assertEqual(len(lines), len(load(TB_RESULTS)["results"]))
         for line in lines:
             self.assertIn(json.loads(line)["outcome"], ("pass", "fail", "unscoreable"))
+
+
+class HowTheUserAskedIt(GateCase):
+    """--json as --format json, and the program named as the user invoked it (a copy saved under another name)."""
+
+    def test_json_is_format_json_for_every_reporting_command(self) -> None:
+        """check, compare and plan take --json for --format json: the same bytes; --json is no longer a misspelt
+        --jobs."""
+        args = ["--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(ROOT / "runs.jsonl")]
+        for argv in (["check", *args], ["plan", "--baseline", "0.5", "--detect", "0.1"]):
+            with self.subTest(command=argv[0]):
+                code, out, err = self.run_gate(*argv, "--json")
+                self.assertEqual((code, err), (0, ""))
+                self.assertEqual(out, self.run_gate(*argv, "--format", "json")[1])
+                json.loads(out)
+        compare = ["compare", *args, "--against-manifest", str(ROOT / "bench.manifest.json"),
+                   "--against-runs", str(ROOT / "runs.jsonl")]
+        self.assertEqual(json.loads(self.run_gate(*compare, "--json")[1])["verdict"], "PUBLISHABLE")
+
+    def test_messages_name_the_program_as_invoked(self) -> None:
+        """A copy of gate.py saved as mygate.py names itself in its errors and in the commands its findings give
+        (`python3 mygate.py digest`), never `gate.py`."""
+        copy = self.dir / "mygate.py"
+        copy.write_bytes((ROOT / "gate.py").read_bytes())
+        manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        manifest["dataset"]["task_ids_sha256"] = "replace-with-digest-from-gate"
+        path = self.write_json("m.json", manifest)
+        done = subprocess.run([sys.executable, str(copy), "--manifest", str(path), "--runs", str(ROOT / "runs.jsonl")],
+                              capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertIn("`python3 mygate.py digest --runs RUNS`", done.stdout)
+        self.assertNotIn("`gate.py", done.stdout)
+        done = subprocess.run([sys.executable, str(copy), "--manifest", str(self.dir / "none.json"), "--runs", "x"],
+                              capture_output=True, text=True, timeout=120, check=False)
+        self.assertEqual(done.returncode, 2)
+        self.assertTrue(done.stderr.startswith("mygate.py: error: "), done.stderr)

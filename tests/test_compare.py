@@ -18,6 +18,7 @@ import gate
 from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
 from tests.oracles import detectable, ids_digest, mcnemar_p, paired_compare, rate_text, tango_interval, wilson
 from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
+from tests.test_ci import github_env
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
 
@@ -553,3 +554,47 @@ class ClusteredCompare(CompareCase):
         self.assertEqual((code, out), (2, ""))
         self.assertIn("neither side's records name a cluster", err)
         self.assertEqual(len(err.strip().splitlines()), 1)
+
+
+class CompareAsACiGate(CompareCase):
+    """compare --fail-on: a PUBLISHABLE comparison that still fails a CI step; A is the candidate, B the baseline."""
+
+    def test_fail_on_regression_exits_1_only_when_a_is_significantly_worse(self) -> None:
+        """10 against 35 of 40 (A worse, significant): exit 1 with --fail-on regression or difference, 0 without; the
+        same pair the other way round (A better): exit 1 only with --fail-on difference; 29 against 30 (not
+        distinguishable): exit 0 under every option."""
+        worse = paired_ledgers(10, 0, 25, 5)
+        better = paired_ledgers(10, 25, 0, 5)
+        alike = paired_ledgers(26, 3, 4, 7)
+        for ledgers, expected in ((worse, {None: 0, "regression": 1, "difference": 1}),
+                                  (better, {None: 0, "regression": 0, "difference": 1}),
+                                  (alike, {None: 0, "regression": 0, "difference": 0})):
+            for option, code in expected.items():
+                with self.subTest(option=option, expected=code):
+                    extra = ("--fail-on", option) if option else ()
+                    got, out, err = self.compare(*ledgers, *extra)
+                    self.assertEqual((got, err), (code, ""))
+                    self.assertRegex(out, r"(?m)^verdict\s*: PUBLISHABLE$")
+                    if option is None:
+                        self.assertNotIn("ci gate", out)
+                    else:
+                        reading = "FAILS" if code else "passes"
+                        self.assertRegex(out, rf"(?m)^ci gate\s*: --fail-on {option}: {reading} ")
+                        _, report = self.compare_json(*ledgers, *extra)
+                        self.assertEqual(report["fail_on"], {"option": option, "failed": bool(code)})
+
+    def test_github_mode_writes_the_comparison_to_the_step_outputs(self) -> None:
+        """In GitHub mode compare writes significant, direction, difference, ci_low and ci_high to $GITHUB_OUTPUT,
+        the figures those of the JSON report."""
+        out_file = self.dir / "output.txt"
+        ledgers = paired_ledgers(10, 0, 25, 5)
+        _code, report = self.compare_json(*ledgers)
+        with github_env(GITHUB_OUTPUT=str(out_file), GITHUB_ACTIONS="true"):
+            self.compare(*ledgers, "--fail-on", "regression")
+        written = dict(line.split("=", 1) for line in out_file.read_text(encoding="utf-8").splitlines())
+        self.assertEqual(written["significant"], "true")
+        self.assertEqual(written["direction"], "B_better")
+        self.assertEqual(float(written["difference"]), round(report["difference"]["value"], 6))
+        self.assertAlmostEqual(float(written["ci_low"]), report["difference"]["ci_low"], places=5)
+        self.assertAlmostEqual(float(written["ci_high"]), report["difference"]["ci_high"], places=5)
+        self.assertEqual(written["verdict"], "PUBLISHABLE")

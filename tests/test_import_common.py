@@ -185,7 +185,7 @@ class HarnessFileAsRuns(RealFileCase):
             with self.subTest(path=path.name):
                 result = self.run_gate("check", "--manifest", str(manifest), "--runs", str(path))
                 self.assertInputError(result, str(path), f"a {fmt} result file, not a ledger of attempt records",
-                                      f"`gate.py import {fmt} ")
+                                      f"`python3 gate.py import {fmt} ")
 
     def test_a_ledger_is_not_mistaken_for_a_harness_file(self) -> None:
         """A real ledger with one malformed line is reported as that line's problem, not as a harness file."""
@@ -332,7 +332,7 @@ class ControlCommandsInTheFinding(RealFileCase):
         expected = {
             "terminal-bench": ("terminal-bench", ["tb run --dataset ... --agent nop", "tb run --dataset ... --agent oracle"]),
             "harbor": ("harbor", ["harbor run -d <dataset> -a nop", "harbor run -d <dataset> -a oracle"]),
-            "swebench": ("swebench.harness.run_evaluation", ["an empty model_patch", "--predictions_path gold"]),
+            "swebench": ("swebench.harness.run_evaluation", ["a change no test reads", "--predictions_path gold"]),
             "inspect": ("inspect_ai 0.3.285", ["Inspect has no standard one"]),
         }
         inputs = {"terminal-bench": [str(TB_RESULTS)], "harbor": [str(TH20 / "dna-insert--pi" / "job")],
@@ -343,7 +343,7 @@ class ControlCommandsInTheFinding(RealFileCase):
                 self.assertEqual(named, harness)
                 for fragment in fragments:
                     self.assertIn(fragment, message)
-                self.assertIn(f"`gate.py import {fmt} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`",
+                self.assertIn(f"`python3 gate.py import {fmt} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`",
                               message)
 
     def test_a_harness_without_control_agents_gets_no_commands(self) -> None:

@@ -311,8 +311,8 @@ class HarborJobs(HarborCase):
         self.assertEqual(imp.draft["system"]["model"], "gpt-5.6-sol")
         self.assertNotIn("agent", imp.draft["envelope"])  # the system under test is not the instrument
         self.assertEqual(imp.draft["dataset"]["name"],
-                         "terminal-bench/terminal-bench-2-1 (subset: 3 tasks, task_names (3 task(s) named))")
-        self.assertEqual(imp.draft["dataset"]["subset"], {"selection": "task_names (3 task(s) named)"})
+                         "terminal-bench/terminal-bench-2-1 (subset: 3 tasks, task_names (3 named))")
+        self.assertEqual(imp.draft["dataset"]["subset"], {"selection": "task_names (3 named)"})
         self.assertEqual(sum("Harbor's own job figure" in n for n in imp.notes()), 3)
         report = self.gated(imp)
         self.assertHeadline(report, Fraction(0), 3)

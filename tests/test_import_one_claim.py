@@ -345,7 +345,7 @@ class Subsets(OneClaimCase):
                  "exclude": ({**base, "exclude_task_names": ["terminal-bench/tune-mjcf"]},
                              "exclude_task_names terminal-bench/tune-mjcf"),
                  "names": ({**base, "task_names": ["terminal-bench/dna-insert", "terminal-bench/fix-git"]},
-                           "task_names (2 task(s) named)")}
+                           "task_names (2 named)")}
         for name, (dataset, selection) in cases.items():
             with self.subTest(case=name):
                 job = self.harbor_job(name, trials, dataset)
@@ -853,3 +853,19 @@ class ReviewFindings(OneClaimCase):
         line = self.refused("import", "terminal-bench", str(run), str(second), "--control", "no_edit",
                             "-o", str(self.dir / "nop.jsonl"), "--draft-manifest", str(draft))
         self.assertIn("holds 2 attempts a task, more than the claim's attempt_budget 1", line)
+
+    def test_a_swebench_no_edit_control_of_empty_patches_is_refused(self) -> None:
+        """A no-edit control made of empty patches: swebench skips an empty patch without running a test, so every
+        instance "fails" whatever the harness does: refused, saying what to run instead. The same report as the
+        claim (not a control) still imports."""
+        report = load(SWE_LOGS_SUMMARY)
+        ids = sorted(set(report["submitted_ids"]) | set(report.get("incomplete_ids", [])))
+        nop = {key: [] for key in ("resolved_ids", "unresolved_ids", "error_ids", "incomplete_ids", "completed_ids")}
+        nop.update(empty_patch_ids=ids, submitted_ids=ids, total_instances=len(ids), submitted_instances=len(ids),
+                   completed_instances=0, resolved_instances=0, unresolved_instances=0, error_instances=0,
+                   empty_patch_instances=len(ids), incomplete_instances=0, schema_version=2)
+        path = self.write_json("model.nop-run.json", nop)
+        line = self.refused("import", "swebench", str(path), "--control", "no_edit", "-o", str(self.dir / "nop.jsonl"))
+        self.assertIn(f"{len(ids)} of {len(ids)} attempts ran no test", line)
+        self.assertIn("a change no test reads", line)
+        self.imp("swebench", str(path))

@@ -44,7 +44,7 @@ class HarnessFileHintNamesAWorkingCommand(RealFileCase):
         for i, path in enumerate(files):
             with self.subTest(path=path.name):
                 _code, _out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(path))
-                match = re.search(r"`gate\.py (import [^`]*)`", err)
+                match = re.search(r"`python3 gate\.py (import [^`]*)`", err)
                 assert match is not None, err
                 argv = match.group(1).split()
                 argv[argv.index("-o") + 1] = str(self.dir / f"hint{i}.jsonl")

@@ -150,7 +150,7 @@ class OneRun(RealFileCase):
                 with self.subTest(run=run.name):
                     results = load(run / "results.json")
                     imp = self.import_ok("terminal-bench", str(run), name=run.name)
-                    self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 1))
+                    self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("retry", 1))  # one trial a task: its verdict
                     report = self.gated(imp, controls_from(imp.records))
                     stated = Fraction(results["accuracy"]).limit_denominator(10000)
                     self.assertHeadline(report, stated, 80)

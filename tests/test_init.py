@@ -26,6 +26,7 @@ class InitTemplate(GateCase):
         done["dataset"]["name"] = "suite-40"
         done["controls"][0]["task_id"], done["controls"][1]["task_id"] = negative, positive
         done["envelope"] = {"runner": "docker 27", "network": "off", "wall_clock_s_per_task": 600, "toolchain_sha": "abc123"}
+        done["system"] = {"agent": "agent-x 1.2", "model": "model-y"}
         done["rerun_recipe"] = "python3 gate.py --manifest m.json --runs runs.jsonl"
         return done
 
@@ -48,7 +49,7 @@ class InitTemplate(GateCase):
         self.assertIn("draft_manifest", codes)
         placeholder = next(f["message"] for f in report["findings"] if f["code"] == "placeholder_value")
         for field in ("claim_id", "dataset.name", "rerun_recipe", "envelope.runner", "envelope.toolchain_sha",
-                      "controls[0].task_id", "controls[1].task_id"):
+                      "controls[0].task_id", "controls[1].task_id", "system.agent", "system.model"):
             self.assertIn(field, placeholder)
         negative = next(c["task_id"] for c in manifest["controls"] if c["expected"] == "fail")
         positive = next(c["task_id"] for c in manifest["controls"] if c["expected"] == "pass")
