@@ -24,6 +24,8 @@ Exit codes:
   2  input or usage error: unreadable file, malformed JSON, wrong types,
      missing required fields; one line on stderr names the file and the line
      or field
+  3  internal error: a bug in benchgate (one line asks for a report;
+     BENCHGATE_DEBUG=1 shows the traceback)
 
 The gate never writes to its inputs, never runs code from them and never
 touches the network. Same inputs, byte-identical output.
@@ -118,7 +120,7 @@ MAX_DEPTH = 500
 # Whole-file reads are capped: manifests, cards, task and ID lists are small; a harness's own
 # result file (an Inspect log) can be large, but not this large. Runs files are streamed.
 MAX_FILE_BYTES = 64 << 20
-MAX_HARNESS_BYTES = 1 << 30
+MAX_HARNESS_BYTES = 256 << 20  # one harness file an importer reads whole (a run report, a log, a job result)
 # How the user runs the gate (`python3 gate.py`, `python3 mygate.py` or `benchgate`), set by main: messages, drafts
 # and recipes name the program as it was invoked.
 _INVOKED = ["python3 gate.py"]
@@ -2121,9 +2123,16 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+# The most letter groups rank shows. Piepho's groups are the maximal sets no test separates, and their number can
+# grow exponentially with the systems (8 disjoint separated triples among 24 systems: 3^8 = 6,561); past this bound
+# the letters would read as noise, so rank refuses and points at the pairs, which are always shown.
+MAX_LETTER_GROUPS = 52
+
+
 def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list[list[int]]:
     """Piepho's (2004) insert-absorb letters: maximal sets of systems no two of which differ significantly,
-    each listed in `order` (best first), the sets sorted by their best member."""
+    each listed in `order` (best first), the sets sorted by their best member. The work is bounded: each step
+    keeps at most MAX_LETTER_GROUPS groups (twice that before absorbing), so it is polynomial in the systems."""
     groups = [list(order)]
     for i, j in sorted(separated):
         split = []
@@ -2133,8 +2142,13 @@ def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list
                 split.append([x for x in group if x != j])
             else:
                 split.append(group)
-        groups = [g for g in split if not any(set(g) < set(h) for h in split)]
+        members = [set(g) for g in split]
+        groups = [g for g, s in zip(split, members) if not any(s < h for h in members)]
         groups = [list(g) for g in dict.fromkeys(tuple(g) for g in groups)]
+        if len(groups) > MAX_LETTER_GROUPS:
+            raise GateError(f"rank: the systems no test separates form more than {MAX_LETTER_GROUPS} overlapping "
+                            "groups: no letter display can show them; rank fewer systems at once (or compare the "
+                            "pairs that matter)")
     rank = {system: position for position, system in enumerate(order)}
     return sorted((sorted(g, key=rank.__getitem__) for g in groups), key=lambda g: [rank[x] for x in g])
 
@@ -4584,9 +4598,46 @@ def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list
 
 
 def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str, Rate], ...]:
-    """The headline of every run in the file that was not gated, so the report can name them."""
+    """The headline of every run in the file that was not gated, so the report can name them: the file is read
+    once more and cut into its runs, never once a run (6,000 one-record runs had taken 77 s)."""
     others = sorted(tally.all_run_ids - tally.run_ids)
-    return tuple((other, gate_runs(plan, runs_path, other).headline) for other in others) if tally.run_ids else ()
+    if not others or not tally.run_ids:
+        return ()
+    with _runs_apart(runs_path, set(others)) as files:
+        return tuple((other, gate_runs(plan, files[other], other).headline) for other in others)
+
+
+class _runs_apart:
+    """A runs file cut into one temporary file a run, for the runs wanted, in one pass over it: a context manager
+    whose value maps each run_id to its file. Only for a file already read whole, so every line is valid."""
+
+    def __init__(self, path: Path, wanted: set[str]) -> None:
+        self.path, self.wanted = path, wanted
+        self.folder: Any = None
+
+    def __enter__(self) -> dict[str, Path]:
+        import tempfile
+
+        lines: dict[str, list[bytes]] = {run: [] for run in self.wanted}
+        with open_input(self.path) as handle:
+            for raw in handle:
+                text = raw.strip()
+                if text.startswith(b"\xef\xbb\xbf"):
+                    text = text[3:]
+                if text:
+                    run = json.loads(text).get("run_id")
+                    if run in lines:
+                        lines[run].append(raw if raw.endswith(b"\n") else raw + b"\n")
+        self.folder = tempfile.TemporaryDirectory(prefix="benchgate-runs-")
+        files = {}
+        for number, (run, kept) in enumerate(sorted(lines.items())):
+            files[run] = Path(self.folder.name) / f"run-{number}.jsonl"
+            files[run].write_bytes(b"".join(kept))
+        return files
+
+    def __exit__(self, *_: object) -> None:
+        if self.folder is not None:
+            self.folder.cleanup()
 
 
 def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
@@ -4595,17 +4646,19 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
     the two-way layout of tasks x runs (crossed_size), so it counts run-to-run variance as well as the tasks'."""
     findings: list[Finding] = []
     present: list[tuple[str, Ledger, dict[str, tuple[int, str | None]]]] = []
-    seen: set[str] = set()
-    for number, rid in enumerate(run_ids, 1):
-        tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields, must_exist=False)
-        seen = tally.all_run_ids
-        if not tally.run_ids:
-            findings.append(finding("replicate_missing", (
-                f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
-            continue
-        ledger = settle(tally, plan)
-        findings.extend(prefixed(f"R{number}", ledger.findings))
-        present.append((rid, ledger, _task_scores(plan, tally)))
+    whole = tally_runs(runs_path, run_ids[0], plan.wall_clock_limit, plan.extra_fields, must_exist=False)
+    seen = whole.all_run_ids
+    with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:  # one more pass, not one a replicate
+        for number, rid in enumerate(run_ids, 1):
+            tally = whole if number == 1 else tally_runs(files[rid], rid, plan.wall_clock_limit, plan.extra_fields) \
+                if rid in files else None
+            if tally is None or not tally.run_ids:
+                findings.append(finding("replicate_missing", (
+                    f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
+                continue
+            ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
+            findings.extend(prefixed(f"R{number}", ledger.findings))
+            present.append((rid, ledger, _task_scores(plan, tally)))
     undeclared = sorted(seen - set(run_ids))
     if undeclared:
         findings.append(finding("replicate_undeclared", (
@@ -4916,12 +4969,14 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     if len(systems) > MAX_RANKED:
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
     reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
-    seen: dict[str, int] = {}
-    for number, report in enumerate(reports, 1):
-        first = seen.setdefault(report.ledger.runs_sha256, number)
+    seen: dict[tuple[str, str | None], int] = {}
+    for number, report in enumerate(reports, 1):  # one runs file may hold several systems' runs, each pinned
+        first = seen.setdefault((report.ledger.runs_sha256, report.gated_run), number)
         if first != number:
+            pinned = f", run {report.gated_run}" if report.gated_run else ""
             raise GateError(f"rank: systems {first} and {number} are the same runs file (sha256 "
-                            f"{report.ledger.runs_sha256[:12]}): a system listed twice would count its evidence twice")
+                            f"{report.ledger.runs_sha256[:12]}{pinned}): a system listed twice would count its evidence "
+                            "twice")
     findings: list[Finding] = []
     for number, report in enumerate(reports, 1):
         findings.extend(prefixed(f"S{number}", report.findings))
@@ -8151,6 +8206,16 @@ def github_escape(text: str, prop: bool = False) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
+def without_workflow_commands(text: str) -> str:
+    """GitHub mode: a report line that would start with `::` after its leading whitespace (a stratum or metric named
+    `::stop-commands::x`) is written with a backslash before the `::`, so the runner never reads a user's string as
+    a workflow command; the gate's own annotations are added after this, unescaped."""
+    if "::" not in text:
+        return text
+    return "".join(line[:len(line) - len(line.lstrip())] + "\\" + line.lstrip() if line.lstrip().startswith("::")
+                   else line for line in text.splitlines(keepends=True))
+
+
 def _github_mode(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "github", False)) or os.environ.get("GITHUB_ACTIONS") == "true"
 
@@ -8204,6 +8269,7 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
         write_new_file(path, rendered[kind], force=True)
     text = renderers[args.format](result)
     if github:
+        text = without_workflow_commands(text)
         _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
         _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n"
                    + "".join(f"{key}={visible(value)}\n" for key, value in (outputs_extra or {}).items()))
@@ -8727,7 +8793,7 @@ def _spool_stdin(args: argparse.Namespace) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage."""
+    """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage, 3 a bug of ours."""
     prog = _prog_name() if argv is None else "gate.py"
     _INVOKED[0] = f"python3 {prog}" if prog.endswith(".py") else prog
     spool = None
@@ -8764,7 +8830,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _github_asked(arguments):
             _github_error(exc.lines if isinstance(exc, BadLines) else [str(exc)])
         return 2
+    except MemoryError:  # an input larger than this machine can hold: said as an input error, never a traceback
+        message = "the inputs need more memory than this machine has: give smaller files (see the size limits in docs)"
+        print(f"{prog}: error: {message}", file=sys.stderr)
+        if _github_asked(arguments):
+            _github_error([message])
+        return 2
+    except Exception as exc:  # a bug of ours: exit 3, never 1, the code of BLOCKED
+        return _internal_error(prog, exc, arguments)
     return _write_report(text, code)
+
+
+EXIT_INTERNAL = 3  # a bug in the gate: CI must not read it as a BLOCKED claim (1) or an input error (2)
+
+
+def _internal_error(prog: str, exc: Exception, arguments: Sequence[str]) -> int:
+    """An exception the gate did not expect: one line naming it and asking for a report, the traceback only when
+    BENCHGATE_DEBUG is set; exit 3."""
+    message = (f"internal error: {type(exc).__name__}: {visible(str(exc))[:300]}: a bug in benchgate, not in your "
+               "files; please report it with the command that caused it (BENCHGATE_DEBUG=1 shows the traceback)")
+    print(f"{prog}: {message}", file=sys.stderr)
+    if os.environ.get("BENCHGATE_DEBUG"):
+        import traceback
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    if _github_asked(arguments):
+        print(f"::error title={prog}::{github_escape(message)}", file=sys.stderr)
+        _github_error([message])
+    return EXIT_INTERNAL
 
 
 def _github_error(messages: Sequence[str]) -> None:

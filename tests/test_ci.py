@@ -626,3 +626,29 @@ class GitHubModeOnAnInputError(GateCase):
         text = summary.read_text(encoding="utf-8")
         self.assertTrue(text.startswith("### benchgate: **ERROR**"), text)
         self.assertIn("missing.json: cannot read", text)
+
+
+class NoWorkflowCommandFromUserText(GateCase):
+    def test_a_stratum_named_like_a_workflow_command_is_escaped(self) -> None:
+        """A stratum and a metric named `::stop-commands::pwned` and `::add-mask::x`, in GitHub mode: no line of the
+        report starts (after whitespace) with `::` except the gate's own ::error annotations, in every format; the
+        escaped lines carry a backslash before the `::`."""
+        manifest, records = valid_ledger()
+        evil = "::stop-commands::pwned"
+        for rec in records:
+            rec["stratum"] = evil if rec["task_id"] < "t-010" else "::add-mask::x"
+        strata: dict[str, int] = {}
+        for rec in records:
+            strata[rec["stratum"]] = strata.get(rec["stratum"], 0) + 1
+        manifest["dataset"]["strata"] = strata
+        manifest["metrics"] = [{"name": "::error title=x::y", "numerator": "outcome == 'pass'",
+                                "denominator": "dataset.task_count", "unit": "tasks"}]
+        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        for fmt in ("text", "markdown", "json"):
+            with self.subTest(fmt=fmt), github_env(GITHUB_ACTIONS="true"):
+                code, out, err = self.run_gate("--manifest", str(m), "--runs", str(r), "--format", fmt)
+                self.assertIn(code, (0, 1), err)
+                commands = [line for line in (out + err).splitlines() if line.lstrip().startswith("::")]
+                self.assertTrue(all(line.startswith("::error title=") for line in commands), commands)
+                if fmt == "text":
+                    self.assertIn("\\" + evil, out)

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import unittest
+from pathlib import Path
 
 import gate
 from tests.builders import replaced, valid_ledger
@@ -262,3 +263,44 @@ class HowTheUserAskedIt(GateCase):
                               capture_output=True, text=True, timeout=120, check=False)
         self.assertEqual(done.returncode, 2)
         self.assertTrue(done.stderr.startswith("mygate.py: error: "), done.stderr)
+
+
+class ExitCodesThatCannotBeConfused(GateCase):
+    """A bug of the gate's exits 3, never 1 (BLOCKED) or 2 (input error); running out of memory is an input
+    error, never a traceback."""
+
+    def test_an_unexpected_exception_is_exit_3_with_one_line(self) -> None:
+        """run_check raising what the gate never raises on purpose: exit 3, one line naming the exception and asking
+        for a report; BENCHGATE_DEBUG=1 adds the traceback."""
+        from unittest import mock
+
+        args = ["--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(ROOT / "runs.jsonl")]
+        with mock.patch.object(gate, "run_check", side_effect=ZeroDivisionError("boom")), \
+                mock.patch.dict(os.environ, {"BENCHGATE_DEBUG": ""}):
+            code, out, err = self.run_gate(*args)
+        self.assertEqual((code, out), (3, ""))
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertTrue(err.startswith("gate.py: internal error: ZeroDivisionError: boom: a bug in benchgate"), err)
+        with mock.patch.object(gate, "run_check", side_effect=ZeroDivisionError("boom")), \
+                mock.patch.dict(os.environ, {"BENCHGATE_DEBUG": "1"}):
+            code, _out, err = self.run_gate(*args)
+        self.assertEqual(code, 3)
+        self.assertIn("Traceback (most recent call last)", err)
+
+    def test_running_out_of_memory_is_an_input_error(self) -> None:
+        from unittest import mock
+
+        args = ["--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(ROOT / "runs.jsonl")]
+        with mock.patch.object(gate, "run_check", side_effect=MemoryError()):
+            code, _out, err = self.run_gate(*args)
+        self.assertEqual(code, 2)
+        self.assertIn("need more memory than this machine has", err)
+
+    def test_a_harness_file_past_the_size_limit_is_refused_before_it_is_held(self) -> None:
+        """`import terminal-bench /dev/zero` (an endless input): refused at the harness-file size limit, exit 2,
+        where it had died of MemoryError."""
+        if not Path("/dev/zero").exists():
+            self.skipTest("no /dev/zero")
+        code, _out, err = self.run_gate("import", "terminal-bench", "/dev/zero")
+        self.assertEqual(code, 2)
+        self.assertIn(f"larger than {gate.MAX_HARNESS_BYTES >> 20} MiB", err)

@@ -228,3 +228,46 @@ class SwebenchExample(GateCase):
         text = (EXAMPLE / "rank.txt").read_text(encoding="utf-8")
         self.assertIn("Cochran's Q = 2747.612, df 24, p < 1e-300", text)
         self.assertIn("222 of 300 pairs significant", text)
+
+
+class RankBounds(RankCase):
+    def test_manifests_pinning_different_runs_of_one_file_are_two_systems(self) -> None:
+        """Two systems' runs in one runs file, each manifest pinning its own run_id: ranked (the file's sha256 is
+        shared, the runs are not); the same run pinned twice is still refused as one system listed twice."""
+        args = self.systems({"x": "ppfpf", "y": "pffpf", "z": "ppppf"})
+        runs = [Path(args[i + 1]) for i, a in enumerate(args) if a == "--runs"]
+        manifests = [Path(args[i + 1]) for i, a in enumerate(args) if a == "--manifest"]
+        shared = self.dir / "shared.jsonl"
+        shared.write_text("".join(p.read_text(encoding="utf-8") for p in runs[:2]), encoding="utf-8")
+        for path, run in zip(manifests[:2], ("x", "y")):
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+            manifest["run_id"] = run
+            path.write_text(json.dumps(manifest), encoding="utf-8")
+        pair = ["--manifest", str(manifests[0]), "--runs", str(shared), "--manifest", str(manifests[1]),
+                "--runs", str(shared)]
+        code, report = self.rank_json(*pair)
+        self.assertEqual((code, report["verdict"]), (0, "PUBLISHABLE"))
+        self.assertEqual([s["claim_id"] for s in sorted(report["systems"], key=lambda s: s["place"])], ["x", "y"])
+        code, _out, err = self.run_gate("rank", *pair[:4], *pair[:4])
+        self.assertEqual(code, 2)
+        self.assertIn("systems 1 and 2 are the same runs file", err)
+        self.assertIn(", run x)", err)
+
+    def test_letter_groups_are_bounded(self) -> None:
+        """24 systems in 8 disjoint triples, each pair within a triple separated: the maximal unseparated sets are
+        one system from each triple, 3^8 = 6,561 of them, past the bound; letter_groups refuses at once instead of
+        building them (it took 52 s). Below the bound, 3 triples (27 groups) are built, each one from each triple."""
+        import itertools
+        import time
+
+        def separated(triples: int) -> set[tuple[int, int]]:
+            return {(3 * t + a, 3 * t + b) for t in range(triples) for a, b in itertools.combinations(range(3), 2)}
+
+        groups = gate.letter_groups(list(range(9)), separated(3))
+        self.assertEqual(len(groups), 27)
+        self.assertTrue(all(sorted(x // 3 for x in g) == [0, 1, 2] for g in groups))
+        started = time.monotonic()
+        with self.assertRaises(gate.GateError) as caught:
+            gate.letter_groups(list(range(24)), separated(8))
+        self.assertLess(time.monotonic() - started, 10)  # a bound that only catches a blow-up
+        self.assertIn(f"more than {gate.MAX_LETTER_GROUPS} overlapping groups", str(caught.exception))
