@@ -618,8 +618,10 @@ def _chunks(handle: Any, where: str, size: float = math.inf) -> Iterator[tuple[b
             data = handle.read(int(min(_CHUNK_BYTES, size)))
             if data and not data.endswith(b"\n"):
                 data += handle.readline(MAX_LINE_BYTES + 1)
-                if len(data) - data.rfind(b"\n") - 1 > MAX_LINE_BYTES:
-                    last = line + data.count(b"\n")
+                # the chunk's last line, whole: what the chunk held of it and what readline added, less its newline
+                body = data[:-1] if data.endswith(b"\n") else data
+                if len(body) - body.rfind(b"\n") - 1 > MAX_LINE_BYTES:
+                    last = line + body.count(b"\n")
                     raise GateError(f"{where}:{last}: line is longer than {MAX_LINE_BYTES} bytes")
         except OSError as exc:
             raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
@@ -704,6 +706,11 @@ def _edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+@functools.lru_cache(maxsize=256)
+def _letters(word: str) -> frozenset[str]:
+    return frozenset(word)
+
+
 def near_miss(word: str, known: Iterable[str]) -> str | None:
     """The known word this one is probably a typo of: equal but for case, `-`, `_` and spaces, or
     within one edit (two for words of six letters or more); None when it is not close to any."""
@@ -711,12 +718,20 @@ def near_miss(word: str, known: Iterable[str]) -> str | None:
         return None
     normal = _normal_key(word)
     best: tuple[int, str] | None = None
+    letters = frozenset(word)
     for candidate in known:
         if candidate == word:
             return None
         if _normal_key(candidate) == normal:
             return candidate
         limit = 2 if len(candidate) >= 6 else 1
+        if abs(len(word) - len(candidate)) > limit:
+            continue
+        # PERF: an edit brings in at most one character the other word lacks, so the characters one word has and
+        # the other does not bound the edit distance from below: most keys are ruled out before the alignment
+        other = _letters(candidate)
+        if len(letters - other) > limit or len(other - letters) > limit:
+            continue
         distance = _edit_distance(word, candidate, limit)
         if distance <= limit and (best is None or (distance, candidate) < best):
             best = (distance, candidate)
@@ -2586,6 +2601,7 @@ def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any, bool, Any], where
 
 
 _UNSET = object()
+_FEW_PATTERNS = 16  # a chunk with more attempt patterns than this lists each pattern's first tasks in one pass
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
 # The record fields the gate reads. Records are open (harnesses add their own fields), but a key
 # that is a near miss of one of these is refused: it would switch a check off in silence.
@@ -2796,7 +2812,8 @@ class _Stream:
         return self.open[0] if len(self.open) == 1 else tuple(self.open)
 
     def close(self, tids: Sequence[str], patterns: Sequence[int | tuple[int, ...]]) -> None:
-        """Count complete tasks (in order, none seen before)."""
+        """Count complete tasks (in order, none seen before); the first few tasks of each pattern are found by one
+        C-level scan a pattern while a chunk has few patterns, by one pass over the chunk when it has many."""
         if not tids:
             return
         joined = "\n".join(tids)
@@ -2805,7 +2822,16 @@ class _Stream:
         self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
         self.count += len(tids)
         self.patterns.update(patterns)
-        for pattern in set(patterns).difference(p for p, few in self.first.items() if len(few) >= _LIST_LIMIT):
+        todo = set(patterns).difference(p for p, few in self.first.items() if len(few) >= _LIST_LIMIT)
+        if len(todo) > _FEW_PATTERNS:  # PERF: many patterns (a cluster a task, say): one pass, not one scan each
+            for tid, pattern in zip(tids, patterns):
+                if pattern in todo:
+                    few = self.first.setdefault(pattern, [])
+                    few.append(tid)
+                    if len(few) >= _LIST_LIMIT:
+                        todo.discard(pattern)
+            todo = set()
+        for pattern in todo:
             few = self.first.setdefault(pattern, [])
             at = -1
             try:

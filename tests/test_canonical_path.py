@@ -565,3 +565,29 @@ class Generated(Agreement):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ManyPatterns(Agreement):
+    def test_a_cluster_a_task_is_streamed_in_one_pass_and_agrees(self) -> None:
+        """A sorted ledger where every task names its own cluster has as many attempt patterns as tasks: the
+        stream lists each pattern's first tasks in one pass over a chunk (it scanned the chunk once a pattern:
+        quadratic, 24 times the one-cluster ledger), and every path prints the same report, first tasks included."""
+        ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, 79))]
+        records = [{"run_id": "r1", "task_id": tid, "attempt": 1,
+                    "outcome": "fail" if tid == NEG else "pass" if tid == POS or n % 3 else "fail", "reason": None,
+                    "cluster": f"repo-{n:03d}"} for n, tid in enumerate(sorted(ids))]
+        manifest = make_manifest(ids, with_ids=False)
+        self.assertGreater(len(ids), gate._FEW_PATTERNS)
+        closed: list[int] = []
+        real_close = gate._Stream.close
+
+        def close(stream: gate._Stream, tids: Any, patterns: Any) -> None:
+            closed.append(len(set(patterns)))
+            real_close(stream, tids, patterns)
+
+        with mock.patch.object(gate._Stream, "close", close):
+            (code, out, _), _ = self.both(manifest, sorted_text(records))
+        self.assertEqual(code, 0, out)
+        self.assertGreater(max(closed), gate._FEW_PATTERNS)  # the one-pass branch ran
+        self.assertEqual(self.streamed, 1)
+        self.assertIn("by cluster", out)

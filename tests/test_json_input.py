@@ -617,3 +617,44 @@ class SeveralBadLines(LedgerInputCase):
         self.assertIn("runs.jsonl:4:", lines[0])
         self.assertEqual(len(lines), 2, err[:500])
         self.assertIn("UTF-8", lines[-1])
+
+
+class NearMissFilter(GateCase):
+    def test_the_character_set_filter_never_changes_the_answer(self) -> None:
+        """near_miss rules a key out by the characters it shares with each field before aligning them; over 3,000
+        seeded keys (typos of the record fields among them) it answers as the alignment alone does."""
+        rnd = random.Random(20261202)
+        alphabet = "abcdefghijklmnopqrstuvwxyz_-0123456789"
+        keys = []
+        for _ in range(3000):
+            field = rnd.choice(gate.RECORD_KEYS)
+            word = list(field)
+            for _ in range(rnd.randint(0, 3)):
+                at = rnd.randrange(len(word) + 1)
+                edit = rnd.choice("isdt")
+                if edit == "i":
+                    word.insert(at, rnd.choice(alphabet))
+                elif edit == "s" and at < len(word):
+                    word[at] = rnd.choice(alphabet)
+                elif edit == "d" and at < len(word) and len(word) > 1:
+                    del word[at]
+                elif edit == "t" and at + 1 < len(word):
+                    word[at], word[at + 1] = word[at + 1], word[at]
+            keys.append("".join(word) if rnd.random() < 0.8 else "".join(rnd.choice(alphabet) for _ in range(8)))
+
+        def aligned(word: str) -> str | None:  # near_miss without the filter
+            normal = gate._normal_key(word)
+            best = None
+            for candidate in gate.RECORD_KEYS:
+                if candidate == word:
+                    return None
+                if gate._normal_key(candidate) == normal:
+                    return candidate
+                limit = 2 if len(candidate) >= 6 else 1
+                distance = gate._edit_distance(word, candidate, limit)
+                if distance <= limit and (best is None or (distance, candidate) < best):
+                    best = (distance, candidate)
+            return best[1] if best else None
+
+        for key in keys:
+            self.assertEqual(gate.near_miss(key, gate.RECORD_KEYS), aligned(key), key)
