@@ -1527,6 +1527,7 @@ class Ledger(NamedTuple):
     findings: tuple[Finding, ...]
     timing: str = "all"  # which attempts carry wall_clock_s: "all", "none" or "some"
     clustered: ClusterLine | None = None  # when every task's records name a cluster
+    pass_hat_k: tuple[tuple[int, float], ...] = ()  # samples mode: the chance all k samples pass, k = 2..budget
 
 
 class ClusterLine(NamedTuple):
@@ -1686,6 +1687,19 @@ def pass_at_k_all(n: int, c: int) -> list[float]:
     for k in range(2, n + 1):
         ratio *= max(0, n - c - k + 1) / (n - k + 1)
         values.append(1.0 - ratio)
+    return values
+
+
+def pass_hat_k_all(n: int, c: int) -> list[float]:
+    """pass^k for k = 2..n at once, in O(n): the chance that k samples drawn without replacement from a task's n
+    all pass (tau-bench's reliability), unbiased as C(c, k)/C(n, k) = prod_{i<k} (c-i)/(n-i), built up over k."""
+    if not 0 <= c <= n:
+        raise ValueError(f"pass^k needs 0 <= c <= n, got n={n} c={c}")
+    values = []
+    ratio = c / n if n else 0.0  # k = 1
+    for k in range(2, n + 1):
+        ratio *= max(0, c - k + 1) / (n - k + 1)
+        values.append(ratio)
     return values
 
 
@@ -3788,12 +3802,13 @@ class Totals:
         self.cluster_sizes: dict[str, int] = {}  # cluster -> units (tasks; in samples mode, tasks x budget)
         self.clustered = 0  # tasks whose records name a cluster
         self.pass_at_k: list[list[float]] = []  # per k = 2..budget: the weighted terms, summed with fsum
+        self.pass_hat_k: list[list[float]] = []  # the same for pass^k
 
     @property
     def exits(self) -> int:
         return sum(self.counts)
 
-    def add(self, exit_: TaskExit, weight: int, plan: Plan, passk_table: Mapping[int, Sequence[float]]) -> None:
+    def add(self, exit_: TaskExit, weight: int, plan: Plan, passk_table: Mapping[int, tuple[list[float], list[float]]]) -> None:
         code, passes = exit_.outcome, exit_.passes
         self.counts[code] += weight
         if code == UNSCOREABLE:
@@ -3808,7 +3823,10 @@ class Totals:
             self.passes[passes] += weight
             if exit_.scored:
                 self.scored[(passes, exit_.scored)] += weight
-            for terms, value in zip(self.pass_at_k, passk_table[min(passes, plan.attempt_budget)]):
+            at_least, every = passk_table[min(passes, plan.attempt_budget)]
+            for terms, value in zip(self.pass_at_k, at_least):
+                terms.append(value * weight)
+            for terms, value in zip(self.pass_hat_k, every):
                 terms.append(value * weight)
         if exit_.cluster is not None:
             score, units = (min(passes, plan.attempt_budget), plan.attempt_budget) if samples else (int(code == PASS), 1)
@@ -3830,11 +3848,13 @@ class Totals:
 def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     totals = Totals()
     budget = plan.attempt_budget
-    passk_table: dict[int, list[float]] = {}
+    passk_table: dict[int, tuple[list[float], list[float]]] = {}
     if plan.attempt_mode == "samples":
         # PERF: only the pass counts that occur, each in O(budget): the work is bounded by the records read
-        passk_table = {c: pass_at_k_all(budget, c) for c in {min(e.passes, budget) for e in groups}}
+        passk_table = {c: (pass_at_k_all(budget, c), pass_hat_k_all(budget, c))
+                       for c in {min(e.passes, budget) for e in groups}}
         totals.pass_at_k = [[] for _ in range(2, budget + 1)]
+        totals.pass_hat_k = [[] for _ in range(2, budget + 1)]
     for exit_, weight in groups.items():
         if exit_.outcome != NO_EXIT:  # else the ledger will not balance, and a finding says why
             totals.add(exit_, weight, plan, passk_table)
@@ -4130,6 +4150,7 @@ class Rates(NamedTuple):
     secondary: Rate | None
     first_attempt: Rate | None
     pass_at_k: tuple[tuple[int, float], ...]
+    pass_hat_k: tuple[tuple[int, float], ...] = ()
 
 
 def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
@@ -4145,7 +4166,8 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
                                                                                      for c, m in shapes)),
                                        sum(m * totals.scored[(c, m)] for c, m in shapes), conf, "wilson-kish")
         pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_at_k))
-        return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k)
+        every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_hat_k))
+        return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k, every_k)
     passed, failed, _ = totals.counts
     rates = Rates("pass_rate", cast(Rate, wilson_rate(passed, n, conf)),
                   wilson_rate(passed, passed + failed, conf) if passed + failed else None,
@@ -4227,6 +4249,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         secondary=rates.secondary,
         first_attempt=rates.first_attempt,
         pass_at_k=rates.pass_at_k,
+        pass_hat_k=rates.pass_hat_k,
         strata=strata,
         metrics=metrics,
         observed_tasks=tally.task_count(),
@@ -4713,7 +4736,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
     # The bucket counts shown are the first run's (every run is gated in full); a rate of one run would read as the
     # claim's, so the per-run rates (secondary, first try, strata, metrics, by cluster) are left out.
     ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present), secondary=None,
-                            first_attempt=None, strata=(), metrics=(), clustered=None, pass_at_k=())
+                            first_attempt=None, strata=(), metrics=(), clustered=None, pass_at_k=(), pass_hat_k=())
     return ledger, Replicates(tuple(heads), spread, design.df, design.effective), findings
 
 
@@ -5179,7 +5202,10 @@ def _text_rates(report: Report) -> list[str]:
                    + f"  <- labelled: first attempt only, of a budget of {report.attempt_budget}")
     if led.pass_at_k:
         shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k if _shown_k(k, report.attempt_budget))
-        out.append(_label("pass@k") + shown + "  <- labelled: pass@k, not the headline")
+        out.append(_label("pass@k") + shown + "  <- labelled: pass@k (any of k samples passes), not the headline")
+    if led.pass_hat_k:
+        shown = "  ".join(f"pass^{k} {value:.3f}" for k, value in led.pass_hat_k if _shown_k(k, report.attempt_budget))
+        out.append(_label("pass^k") + shown + "  <- labelled: pass^k (all k samples pass), not the headline")
     if report.not_a_claim_about:
         out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
         out.append(_label("") + NOT_A_PRODUCT_VERDICT)
@@ -5333,6 +5359,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "attempt_budget": report.attempt_budget,
         "first_attempt": rate_json(led.first_attempt),
         "pass_at_k": {str(k): value for k, value in led.pass_at_k},
+        "pass_hat_k": {str(k): value for k, value in led.pass_hat_k},
         "metrics": [
             {"name": x.name, "numerator": x.numerator, "denominator": x.denominator, "unit": x.unit,
              "headline": x.headline, "rate": rate_json(x.rate), "secondary": rate_json(x.secondary),
@@ -5432,6 +5459,9 @@ def render_markdown(report: Report) -> str:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
         out.append(f"| control run {run.role} ({bound}; {run.ledger.counts['unscoreable']} unscoreable) "
                    f"| {_md_rate(run.ledger.headline)} |")
+    if led.pass_hat_k:
+        out += ["", "pass^k, all k samples pass (not the headline): " + ", ".join(
+            f"pass^{k} = {v:.3f}" for k, v in led.pass_hat_k if _shown_k(k, report.attempt_budget))]
     if led.pass_at_k:
         out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k
                                                               if _shown_k(k, report.attempt_budget))]
@@ -6154,7 +6184,8 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
     declared_from = f"the run report {path.name}" if dataset_ids is None else "--dataset-ids (or index.json)"
     return _swebench_imported(records, report.declared, run_id, notes, "swebench.harness.run_evaluation",
                               "python -m swebench.harness.run_evaluation --dataset_name ... "
-                              "--predictions_path ... --run_id ...", declared_from, system=_swebench_model(path))
+                              "--predictions_path ... --run_id ...", declared_from,
+                              system=_swebench_model(path) or {"submission": run_id})
 
 
 def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
@@ -6758,7 +6789,7 @@ def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs
     packages = spec.get("packages")
     if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
         envelope["harness"] = f"inspect_ai {packages['inspect_ai']}"
-    for key in ("task", "task_version", "task_file"):
+    for key in ("task", "task_version"):  # (task_file, a path on the machine that ran it, is provenance)
         if spec.get(key) is not None:
             envelope[key] = spec[key]
     envelope["epochs"] = epochs
@@ -7284,11 +7315,11 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     meta = next((run.meta for run, _ in parsed if run.meta), {})
     lock = next((run.lock for run, _ in parsed if run.lock), {})
     envelope: dict[str, object] = {"harness": "terminal-bench"}
-    for key in ("dataset_name", "dataset_version", "commit_hash"):
+    for key in ("dataset_name", "dataset_version"):
         if meta.get(key) is not None:
             envelope[key] = meta[key]
     if isinstance(meta.get("commit_hash"), str) and meta["commit_hash"] not in ("", "unknown"):
-        envelope["toolchain_sha"] = meta["commit_hash"]  # the terminal-bench checkout that ran the run
+        envelope["toolchain_sha"] = meta["commit_hash"]  # run_metadata's commit_hash: the checkout `tb run` ran in
     config = _sub(lock.get("run_config"))
     for key in ("global_timeout_multiplier", "global_agent_timeout_sec", "global_test_timeout_sec"):
         if config.get(key) is not None:
@@ -7324,9 +7355,9 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
                      "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
         draft_todo=() if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
-            "dataset: run_metadata.json lists the tasks that ran, not how they were chosen; if `tb run` was given "
-            "--task-id (or --n-tasks, --exclude-task-id), add dataset.subset {\"selection\": \"...\"} (import the run "
-            "folder with its tb.lock and the gate finds it itself)",),
+            "dataset: confirm the run covered its whole dataset: run_metadata.json records the tasks that ran, not "
+            "whether `tb run` named them (--task-id); if it did, add dataset.subset {\"selection\": \"--task-id ...\"} "
+            "(the run folder's tb.lock records the command line, and the gate reads it when it is there)",),
         provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
                     else "the tasks with trials in results.json (no run_metadata.json given)",
                     **({"runs": run_ids} if len(parsed) > 1 else {}),

@@ -136,6 +136,11 @@ def exact_pass_at_k(n: int, c: int, k: int) -> Fraction:
     return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
 
 
+def exact_pass_hat_k(n: int, c: int, k: int) -> Fraction:
+    """Unbiased pass^k (all k of k samples pass) with c passes in n samples, exactly: C(c, k)/C(n, k)."""
+    return Fraction(math.comb(c, k), math.comb(n, k))
+
+
 def _restricted_p21(b: float, c: float, n: float, delta: float) -> float:
     """The MLE of p21 given p12 − p21 = delta, by bisection on the score equation of the profile likelihood
     b·log(x + δ) + c·log x + (n − b − c)·log(1 − 2x − δ): its derivative is decreasing in x (the likelihood

@@ -13,7 +13,16 @@ import re
 from typing import Any, ClassVar
 
 from tests.builders import as_samples, record, retry_ledger, samples_ledger, samples_records, slice_manifest, valid_ledger
-from tests.oracles import clustered_interval, exact_pass_at_k, rate_text, samples_interval, wilson, wilson_z, z_of
+from tests.oracles import (
+    clustered_interval,
+    exact_pass_at_k,
+    exact_pass_hat_k,
+    rate_text,
+    samples_interval,
+    wilson,
+    wilson_z,
+    z_of,
+)
 from tests.support import GateCase
 
 
@@ -157,6 +166,29 @@ class SamplesMode(GateCase):
         return slice_manifest(ids, attempt_mode="samples", attempt_budget=self.N, controls=[
             {"task_id": "neg", "expected": "fail", "role": "negative"},
             {"task_id": "pos", "expected": "pass", "role": "positive"}])
+
+    def test_pass_hat_k_is_the_mean_chance_all_k_samples_pass(self) -> None:
+        """pass^k for k = 2..n equals C(c, k)/C(n, k) averaged over the declared tasks, exactly computed, to 1e-12, in
+        the JSON; the text card has one pass^k line apart from the headline and pass@k, and Markdown labels it. A
+        task with fewer than k passes adds 0 (pass^k <= pass@1 <= pass@k)."""
+        ids = list(self.COUNTS)
+        records = samples_records(self.COUNTS, self.N, self.FLAKES)
+        code, report = self.check_json(self.manifest(ids), records)
+        self.assertEqual(code, 0, report["findings"])
+        counts = list(self.COUNTS.values())
+        self.assertEqual(set(report["pass_hat_k"]), {"2", "3", "4"})
+        for k in (2, 3, 4):
+            expected = sum(exact_pass_hat_k(self.N, c, k) for c in counts) / len(counts)
+            self.assertLessEqual(abs(report["pass_hat_k"][str(k)] - float(expected)), 1e-12)
+            self.assertLessEqual(report["pass_hat_k"][str(k)], report["headline"]["rate"] + 1e-12)
+        _, out, _ = self.check(self.manifest(ids), records)
+        line = next(x for x in out.splitlines() if re.match(r"^pass\^k\s*:", x))
+        for k in (2, 3, 4):
+            expected = float(sum(exact_pass_hat_k(self.N, c, k) for c in counts) / len(counts))
+            self.assertIn(f"pass^{k} {expected:.3f}", line)
+        self.assertIn("all k samples pass), not the headline", line)
+        _, md, _ = self.check(self.manifest(ids), records, "--format", "markdown")
+        self.assertIn("pass^k, all k samples pass (not the headline): pass^2 = ", md)
 
     def test_headline_secondary_interval_and_pass_at_k(self) -> None:
         """The headline is pass@1 with Wilson's interval on the task-clustered effective size (not the pooled Wilson

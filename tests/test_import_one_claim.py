@@ -762,7 +762,7 @@ class ReviewFindings(OneClaimCase):
         run_metadata.json says nothing of it; without tb.lock the draft asks how the tasks were chosen."""
         run = self.tb_runs(DROID)[0]
         imp = self.import_ok("terminal-bench", str(run), name="nolock")
-        self.assertTrue(any("lists the tasks that ran, not how they were chosen" in item for item in imp.draft["draft"]))
+        self.assertTrue(any("confirm the run covered its whole dataset" in item for item in imp.draft["draft"]))
         (run / "tb.lock").write_text(json.dumps({"invocation": {"command": "tb", "args": ["run", "--n-tasks", "10"]},
                                                  "harness": {"version": "0.2.18"}}))
         imp = self.import_ok("terminal-bench", str(run), name="lock")
