@@ -332,7 +332,8 @@ def run_case(folder: Path, argv: list[str], outputs: tuple[str, ...], limit: flo
         if use_alarm:
             signal.setitimer(signal.ITIMER_REAL, 0)
         if code not in (0, 1, 2) or type(code) is not int:
-            problem = f"main returned {code!r}"
+            # exit 3 is the gate's own bug: with BENCHGATE_DEBUG set its traceback is on stderr, for the crash site
+            problem = f"main returned {code!r}\n{sink_err.getvalue()[-4000:]}"
     except KeyboardInterrupt:
         raise
     except CaseTimeout:
@@ -395,6 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20241130, help="random seed (default 20241130)")
     parser.add_argument("--case-seconds", type=float, default=5.0, help="per-case time limit (default 5)")
     args = parser.parse_args(argv)
+    os.environ["BENCHGATE_DEBUG"] = "1"  # an exit 3 prints its traceback, so a crash names its site
 
     if hasattr(signal, "SIGALRM"):
         signal.signal(signal.SIGALRM, _alarm)

@@ -1,0 +1,496 @@
+"""Tests that kill what survived mutation testing (issue 22, "Tests that kill what survives").
+
+Each test is one gap the issue lists: an input whose output differs between gate.py and a mutant of it. The
+docstring names the mutation (or the kind of mutation) it kills; the assertion is on the exact output the mutant
+changes. Expected figures come from this file's own arithmetic, tests/oracles.py or the fixture files, never from
+gate.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import gate
+from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, record, valid_ledger
+from tests.oracles import ids_digest, mcnemar_p, wilson
+from tests.realfiles import DROID, RealFileCase
+from tests.support import FIXTURES, ROOT, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
+
+MIB = 1 << 20
+MANIFEST_CAP = 64 * MIB  # the documented size limit of a file the gate reads whole (docs: the size limits)
+LINE_CAP = 8 * MIB  # the documented longest line of a runs file
+RETRY = FIXTURES / "inspect" / "rules" / "retry"
+
+
+def line_of(size: int, task_id: str) -> str:
+    """A valid attempt record of exactly `size` characters (ASCII: bytes too), padded in an extra field."""
+    base = json.dumps({"run_id": "r1", "task_id": task_id, "attempt": 1, "outcome": "pass", "reason": None, "note": ""})
+    pad = size - len(base)
+    assert pad >= 0
+    text = base[:-3] + '"' + "x" * pad + '"}'
+    assert len(text) == size
+    return text
+
+
+def rate_cells(k: int, n: int, confidence: float = 0.95) -> list[str]:
+    """A rate's k/n, value and interval cells as the Markdown tables print them (three decimals)."""
+    low, high = wilson(k, n, confidence)
+    return [f"{k}/{n}", f"{k / n:.3f}", f"[{low:.3f}, {high:.3f}]"]
+
+
+def holm(ps: list[float]) -> list[float]:
+    """Holm's adjusted p-values by definition: max over j <= rank of min(1, (m − j)·p_(j))."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    out = [0.0] * len(ps)
+    for rank, i in enumerate(order):
+        out[i] = max(min(1.0, (len(ps) - j) * ps[order[j]]) for j in range(rank + 1))
+    return out
+
+
+class InputLimits(GateCase):
+    """The two read limits: a whole-file read (64 MiB) on a pipe that stays open, and the line limit (8 MiB)."""
+
+    def test_a_pipe_past_64_mib_that_stays_open_is_refused_at_once(self) -> None:
+        """A manifest given as a pipe that sends 64 MiB + 1 bytes and then stays open (no EOF): refused at once with
+        "larger than 64 MiB", naming the pipe. Kills the mutants of _read_bytes's bound (`while size <= cap`,
+        `cap + 1 - size`): one that asks for a byte more than cap + 1 waits for an EOF that never comes (the test
+        times out the writer after 30 s and fails on the elapsed time), one that stops at cap bytes parses the
+        bytes instead and gives another message."""
+        if not os.path.isdir("/dev/fd"):
+            self.skipTest("no /dev/fd here")
+        runs = self.write_jsonl("runs.jsonl", valid_ledger()[1])
+        readable, writable = os.pipe()
+        release = threading.Event()
+        sent: list[int] = []
+
+        def writer() -> None:
+            payload = memoryview(b" " * (MANIFEST_CAP + 1))
+            try:
+                while payload:
+                    done = os.write(writable, payload[:MIB])
+                    sent.append(done)
+                    payload = payload[done:]
+                release.wait(30)  # the pipe stays open: no EOF until the gate has answered (or 30 s passed)
+            except BrokenPipeError:
+                pass  # the gate stopped reading early (a mutant) and the test closed the read end
+            finally:
+                os.close(writable)
+
+        thread = threading.Thread(target=writer, daemon=True)
+        thread.start()
+        try:
+            started = time.monotonic()
+            code, out, err = self.run_gate("check", "--manifest", f"/dev/fd/{readable}", "--runs", str(runs))
+            elapsed = time.monotonic() - started
+        finally:
+            release.set()
+            os.close(readable)
+            thread.join(10)
+        self.assertEqual(sum(sent), MANIFEST_CAP + 1, "the writer sent every byte: the gate read them all")
+        self.assertEqual((code, out), (2, ""), err)
+        self.assertEqual(err, f"gate.py: error: /dev/fd/{readable}: larger than {MANIFEST_CAP // MIB} MiB: "
+                              "not a file the gate reads whole\n")
+        self.assertLess(elapsed, 20, "refused before the writer closed the pipe, not after")
+
+    def digest(self, text: str) -> tuple[int, str, str]:
+        path = self.write_text("long.jsonl", text)
+        return self.run_gate("digest", "--runs", str(path))
+
+    def test_the_line_limit_is_exact_wherever_the_long_line_starts(self) -> None:
+        """A line of exactly 8 MiB is read (digest prints the digest of its task ids); one of 8 MiB + 1 byte and one
+        of 9 MiB are refused with "FILE:N: line is longer than 8388608 bytes", N the long line's number. The long
+        line starts at offset 0, after a short first line, and in the second 1 MiB chunk (after 1 MiB of short
+        lines), in the first chunk's last byte and just after it, with and without a final newline. Kills the mutants of _chunks's check (`readline(MAX_LINE_BYTES + 1)`,
+        `> MAX_LINE_BYTES`, the `rfind(b"\\n") - 1` length and the `line + body.count` line number): each moves the
+        limit by a byte, measures only part of the line, or names another line."""
+        short = [json.dumps(record(f"s{i:05d}", "pass")) for i in range(MIB // 70 + 2)]
+        self.assertGreater(sum(len(s) + 1 for s in short), MIB, "precondition: the short lines fill the first chunk")
+        leads = {"at offset 0": [], "after a short first line": short[:1], "in the second chunk": short,
+                 "one byte before the first chunk ends": [line_of(MIB - 2, "s-pad")],
+                 "where the first chunk ends": [line_of(MIB - 1, "s-pad")]}
+        path = str(self.dir / "long.jsonl")
+        for where, lead in leads.items():
+            ids = [json.loads(s)["task_id"] for s in lead] + ["t-long"]
+            number = len(lead) + 1
+            for size in (LINE_CAP, LINE_CAP + 1, 9 * MIB):
+                for end in ("\n", ""):
+                    with self.subTest(where=where, size=size, newline=bool(end)):
+                        code, out, err = self.digest("".join(s + "\n" for s in lead) + line_of(size, "t-long") + end)
+                        if size <= LINE_CAP:
+                            self.assertEqual((code, err), (0, ""))
+                            self.assertEqual(out, ids_digest(ids) + "\n")
+                        else:
+                            self.assertEqual((code, out), (2, ""))
+                            self.assertEqual(err, f"gate.py: error: {path}:{number}: line is longer than {LINE_CAP} bytes\n")
+
+    def test_the_column_of_a_truncated_record(self) -> None:
+        """A runs file whose line 2 is `{"task_id": "t2` and a newline, through digest: the error names line 2 and the
+        column of the newline that ends the string (the record's 16th character). Kills `exc.pos <= newline` ->
+        `< newline` (the column dropped: the decoder stops exactly at the newline) and the mutants of
+        `exc.pos - pos + 1` (another column)."""
+        first = json.dumps(record("t1", "pass"))
+        broken = '{"task_id": "t2'
+        path = self.write_text("runs.jsonl", first + "\n" + broken + "\n")
+        code, out, err = self.run_gate("digest", "--runs", str(path))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: {path}:2: invalid JSON: Invalid control character at "
+                              f"(column {len(broken) + 1})\n")
+
+
+class DeclaredMetrics(GateCase):
+    def test_a_metrics_secondary_rate_counts_scoreable_tasks_only(self) -> None:
+        """valid_ledger: 29 pass, 8 fail, 3 unscoreable of 40. Each declared metric's "rate" divides by all 40 and
+        its "secondary" by the 37 scoreable tasks only, with the numerator counted over those 37. Kills the mutants
+        of MetricCounts.add (`if scoreable` negated or dropped, `tallies[3] += weight` / `tallies[2] += hit`
+        changed), on the grouped path and on the per-task path (a metric over task_id)."""
+        manifest, records = valid_ledger()
+        manifest["metrics"] = [metric("pass_rate", "outcome == 'pass'"),
+                               metric("fail_rate", "outcome == 'fail'"),
+                               metric("lost", "outcome == 'unscoreable'"),
+                               metric("not_neg", "outcome == 'pass' and task_id != 'neg-01'")]
+        code, report = self.check_json(manifest, records)
+        self.assertEqual(code, 0, report["findings"])
+        outcomes = [r["outcome"] for r in records]
+        scoreable = [r for r in records if r["outcome"] != "unscoreable"]
+        self.assertEqual((len(records), len(scoreable)), (40, 37))
+        want = {"pass_rate": lambda r: r["outcome"] == "pass", "fail_rate": lambda r: r["outcome"] == "fail",
+                "lost": lambda r: r["outcome"] == "unscoreable",
+                "not_neg": lambda r: r["outcome"] == "pass" and r["task_id"] != "neg-01"}
+        got = {m["name"]: m for m in report["metrics"]}
+        self.assertEqual(list(got), list(want))
+        for name, oracle in want.items():
+            with self.subTest(metric=name):
+                k = sum(map(oracle, records))
+                k2 = sum(map(oracle, scoreable))
+                for key, (kk, n) in (("rate", (k, len(outcomes))), ("secondary", (k2, len(scoreable)))):
+                    low, high = wilson(kk, n)
+                    entry = got[name][key]
+                    self.assertEqual((entry["k"], entry["n"]), (kk, n), key)
+                    self.assertAlmostEqual(entry["ci_low"], low, places=9)
+                    self.assertAlmostEqual(entry["ci_high"], high, places=9)
+        self.assertEqual((got["pass_rate"]["secondary"]["k"], got["pass_rate"]["secondary"]["n"]), (29, 37))
+
+
+class RankRefusalAndMarkdown(GateCase):
+    def systems(self, plan: dict[str, tuple[int, bool]], tasks: int, task_count: int | None = None,
+                confidence: str | None = None) -> list[str]:
+        """One ledger per system over pos-01, t-000.., neg-01: (how many of the t- tasks pass, does neg-01 pass)."""
+        ids = ["pos-01", *(f"t-{i:03d}" for i in range(tasks)), "neg-01"]
+        args = []
+        for name, (passes, neg) in plan.items():
+            outcome = {"pos-01": "pass", "neg-01": "pass" if neg else "fail"}
+            recs = [record(t, outcome.get(t, "pass" if i <= passes else "fail"), run_id=name) for i, t in enumerate(ids)]
+            manifest = make_manifest(ids, claim_id=name, name="ranked-suite", envelope=dict(COMPARE_ENVELOPE),
+                                     with_ids=task_count is None)
+            if task_count is not None:
+                manifest["dataset"]["task_count"] = task_count
+            args += ["--manifest", str(self.write_json(f"{name}.json", manifest)),
+                     "--runs", str(self.write_jsonl(f"{name}.jsonl", recs))]
+        return args + (["--confidence", confidence] if confidence else [])
+
+    def test_a_huge_task_count_is_refused_with_the_pairs_and_cells_counted(self) -> None:
+        """task_count 40,000 over 21 recorded tasks, ranked with 3 and with 2 systems: refused, the message giving the
+        declared count, the unrecorded ones, the number of pairs (C(k, 2): 3, then 1) and the cells counted
+        (unrecorded x (pairs + systems)). Kills the mutants of _score_columns's `k * (k - 1) // 2` (6 pairs, 3.0
+        pairs, ...) and of `+ k`, and unrecorded()'s `missing * times > MAX_UNRECORDED`."""
+        for k in (3, 2):
+            with self.subTest(systems=k):
+                plan = dict(list({"alpha": (10, False), "beta": (5, False), "gamma": (0, False)}.items())[:k])
+                args = self.systems(plan, 19, task_count=40_000)
+                code, out, err = self.run_gate("rank", *args)
+                pairs = math.comb(k, 2)
+                missing = 40_000 - 21
+                cells = pairs + k
+                self.assertGreater(missing * cells, 100_000)
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, (
+                    f"gate.py: error: {self.dir / 'alpha.json'}: dataset.task_count: 40,000 declared tasks, {missing:,} of "
+                    f"them with no record in any runs file: rank compares every declared task in each of its {pairs} "
+                    f"pairs of systems, and more than 100,000 such cells ({missing:,} x {cells}) is not a comparison "
+                    "(give the suite's real task_count, or the runs that cover it)\n"))
+
+    def test_rank_markdown_with_one_blocked_system(self) -> None:
+        """rank --format markdown where beta's negative control passes (beta BLOCKED, so the ranking is): the heading
+        says BLOCKED, every system's row has its own k/n, value and Wilson interval and its letters, every pair is
+        listed, and the findings close the page with beta's control_violated prefixed S2. No other test renders a
+        ranking with findings as Markdown: kills the mutants of render_rank_markdown's findings block (`if
+        rank.findings` negated, the list concatenation, which crash or drop the findings)."""
+        plan = {"alpha": (34, False), "beta": (18, True), "gamma": (1, False)}
+        tasks = 38
+        code, out, err = self.run_gate("rank", *self.systems(plan, tasks), "--format", "markdown")
+        self.assertEqual(code, 1, err)
+        self.assertNotIn("Traceback", err)
+        n = tasks + 2
+        passes = {name: 1 + p + neg for name, (p, neg) in plan.items()}  # pos-01, the t- tasks, neg-01 if it passed
+        lines = out.splitlines()
+        self.assertEqual(lines[0], "### benchgate rank: **BLOCKED**, 3 systems at 95%")
+        # the t- tasks are nested (a system passing more passes a superset), neg-01 passes for beta only
+        passed = {name: {"pos-01", *(f"t-{i:03d}" for i in range(p)), *(["neg-01"] if neg else [])}
+                  for name, (p, neg) in plan.items()}
+        names = list(plan)
+        ps = [mcnemar_p(len(passed[a] - passed[b]), len(passed[b] - passed[a])) for a, b in combinations(names, 2)]
+        self.assertTrue(all(p < 0.05 for p in holm(ps)), "precondition: every pair separated, one letter each")
+        table, pairs = markdown_tables(out)
+        self.assertEqual(table[0], ["place", "claim", "system", "k/n", "value", "95% CI", "group"])
+        order = sorted(names, key=lambda name: -passes[name])
+        self.assertEqual(table[1:], [[str(place), name, "(not named)", *rate_cells(passes[name], n), "abc"[place - 1]]
+                                     for place, name in enumerate(order, 1)])
+        self.assertEqual([row[:2] for row in pairs[1:]], [list(pair) for pair in combinations(names, 2)])
+        findings = lines[lines.index("**Findings**") + 2:]
+        self.assertEqual(len(findings), 1, out)
+        self.assertTrue(findings[0].startswith("- `S2:control_violated`: neg-01: expected fail, got pass"), findings)
+
+    def test_confidence_0_999_is_printed_whole_in_rank(self) -> None:
+        """rank --confidence 0.999: the heading says "at 99.9%" and the column "99.9% CI" (the `[:-3]` that cuts " CI"
+        off, mutated to `[:+3]`, prints "99.")."""
+        args = self.systems({"alpha": (34, False), "beta": (18, False)}, 38, confidence="0.999")
+        for fmt in ("markdown", "text"):
+            with self.subTest(fmt=fmt):
+                code, out, err = self.run_gate("rank", *args, "--format", fmt)
+                self.assertEqual(code, 0, err)
+                self.assertEqual(set(re.findall(r"99\.[0-9]*%?", out)), {"99.9%"}, out)
+                if fmt == "markdown":
+                    self.assertEqual(out.splitlines()[0], "### benchgate rank: **PUBLISHABLE**, 2 systems at 99.9%")
+                    self.assertIn("| 99.9% CI |", out)
+
+
+class CheckMarkdownWithOtherRuns(GateCase):
+    def test_a_pinned_run_in_markdown_names_the_other_runs(self) -> None:
+        """check --run-id r1 --format markdown on a file that holds r1, r2 and r3: the card gates r1 alone (its bucket
+        table and rates are r1's) and one sentence names the runs not gated with their own k/n. No test rendered it:
+        kills the mutants of render_markdown's "Gated run" sentence (a crash, or the other runs left out)."""
+        manifest, records = valid_ledger()
+        manifest["rerun_recipe"] = "python3 gate.py --manifest m.json --runs r.jsonl --run-id r1"
+        flipped = {r["task_id"] for r in records if r["outcome"] == "pass" and r["task_id"].startswith("t-")}
+        r2 = [dict(r, run_id="r2", outcome="fail" if r["task_id"] in sorted(flipped)[:9] else r["outcome"])
+              for r in records]
+        r3 = [dict(r, run_id="r3", outcome="fail" if r["task_id"] in sorted(flipped)[:20] else r["outcome"])
+              for r in records]
+        code, out, err = self.check(manifest, records + r2 + r3, "--run-id", "r1", "--format", "markdown")
+        self.assertEqual(code, 0, out + err)
+
+        def passed(run: list[dict[str, Any]]) -> int:
+            return sum(r["outcome"] == "pass" for r in run)
+
+        self.assertEqual(out.splitlines()[0], "### benchgate: test-claim is **PUBLISHABLE**")
+        self.assertIn(f"Gated run r1; not gated, in the same file: r2 {passed(r2)}/40; r3 {passed(r3)}/40.",
+                      out.splitlines())
+        self.assertEqual((passed(records), passed(r2), passed(r3)), (29, 20, 9))
+        buckets, rates = markdown_tables(out)
+        self.assertEqual(buckets[1:3], [["pass", "29"], ["fail", "8"]])
+        self.assertEqual(rates[1], ["**pass_rate** (headline)", *rate_cells(29, 40)])
+        self.assertEqual(rates[2], ["secondary: scoreable only", *rate_cells(29, 37)])
+
+
+class CompareAtAnOddConfidence(GateCase):
+    def compare(self, ledgers: tuple[Any, ...], *extra: str) -> tuple[int, str, str]:
+        ma, ra, mb, rb = ledgers
+        return self.run_gate("compare", "--manifest", str(self.write_json("a.json", ma)),
+                             "--runs", str(self.write_jsonl("a.jsonl", ra)),
+                             "--against-manifest", str(self.write_json("b.json", mb)),
+                             "--against-runs", str(self.write_jsonl("b.jsonl", rb)), *extra)
+
+    def test_every_sentence_prints_99_9(self) -> None:
+        """compare --confidence 0.999, a significant difference and one that is not, as text and Markdown: every
+        level printed is "99.9%" (the reading "at 99.9% confidence", the Markdown heading "at 99.9%", each interval
+        "99.9% CI"), never "99." — kills `_pct(conf)[:-3]` -> `[:+3]` in _compare_sentences and in
+        render_compare_markdown (at 95% the two agree: "95% CI"[:3] is "95%")."""
+        cases = {"significant": (paired_ledgers(10, 30, 0, 10), "A - B is significant on this suite and envelope at "
+                                 "99.9% confidence", "A - B is significant at 99.9% on this suite and envelope"),
+                 "not distinguishable": (paired_ledgers(20, 3, 1, 20), "not distinguishable at 99.9% confidence",
+                                         "A and B are not distinguishable at 99.9%")}
+        for name, (ledgers, reading, head) in cases.items():
+            for fmt in ("text", "markdown"):
+                with self.subTest(case=name, fmt=fmt):
+                    code, out, err = self.compare(ledgers, "--confidence", "0.999", "--format", fmt)
+                    self.assertEqual(code, 0, err)
+                    self.assertEqual(set(re.findall(r"99\.[0-9]*%?", out)), {"99.9%"}, out)
+                    self.assertIn(reading, out)
+                    if fmt == "text":
+                        self.assertEqual(out.count("99.9% CI ["), 3)  # A, B and the difference
+                    else:
+                        self.assertTrue(out.splitlines()[0].endswith(head), out.splitlines()[0])
+                        self.assertIn("| run | k/n | value | 99.9% CI |", out)
+                        self.assertEqual(out.count("99.9% CI ["), 1)  # the difference (the table has the header)
+
+
+class SwebenchReports(ImportCase):
+    def test_a_file_that_is_no_report_is_refused_with_its_reason(self) -> None:
+        """`{"instances": 3}`: no id list and no sb-cli count: refused as "not a SWE-bench run report", not read as a
+        report with an unknown key. Kills the mutants of the dispatch in _swebench_import (`set(data) & {...}` ->
+        `|`, `not` dropped) that send it down another branch and another message."""
+        path = self.write_json("instances.json", {"instances": 3})
+        code, out, err = self.run_gate("import", "swebench", str(path))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: {path}: not a SWE-bench run report (no resolved_ids / resolved lists) "
+                              "nor an experiments results.json (no 'resolved')\n")
+
+    def test_a_count_that_contradicts_its_list_is_refused_naming_both(self) -> None:
+        """A real report whose unresolved_instances is one more than unresolved_ids holds; and a fork's report
+        (`resolved`, no resolved_ids) whose resolved_instances contradicts it: refused, naming the count, the list
+        and both numbers. Kills the mutants of _swebench_report_lists's count check (`stated != len(...)` negated,
+        the `list_key in data or list_key == "resolved_ids"` condition)."""
+        data = load(SWE_REPORT)
+        listed = len(data["unresolved_ids"])
+        self.assertEqual(data["unresolved_instances"], listed, "precondition: the real report agrees with itself")
+        data["unresolved_instances"] = listed + 1
+        fork = {"resolved": ["a__a-1", "b__b-2"], "unresolved_ids": ["c__c-3"], "resolved_instances": 3}
+        for name, report, key, stated, held in (("edited.json", data, "unresolved", listed + 1, listed),
+                                                ("fork.json", fork, "resolved", 3, 2)):
+            with self.subTest(report=name):
+                path = self.write_json(name, report)
+                code, out, err = self.run_gate("import", "swebench", str(path))
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, f"gate.py: error: {path}: {key}_instances is {stated} but {key}_ids has {held} "
+                                      "ids: the report contradicts itself; import the harness's own report, unedited\n")
+
+
+class InspectRetry(ImportCase):
+    def logs(self, folder: Path) -> list[Path]:
+        return sorted(p for p in folder.glob("*.json") if p.name not in ("eval-set.json", "logs.json"))
+
+    def test_an_errored_then_a_finished_log_imports_the_finished_one(self) -> None:
+        """rules/retry: task_retry's errored log (created 01:22:05) and its finished retry (01:22:06). The finished
+        log's samples are imported (sample 1, errored in the first log, passes) with its run id, and a note and the
+        draft record the retry. Then the two creation times swapped (the errored log now the later): refused, naming
+        both files. Then the errored log's creation time written with an offset (+01:00, the same instant as
+        before): the same import as the first. Kills the mutants of _inspect_choose (`finished[0] is not group[-1]`,
+        `group[-1]` as the best) and _inspect_created (`tzinfo is None`, the sort key)."""
+        errored, finished = self.logs(RETRY)
+        err_log, fin_log = load(errored), load(finished)
+        self.assertEqual((err_log["status"], fin_log["status"]), ("error", "success"))
+        want = [(str(s["id"]), {"C": "pass", "I": "fail"}[s["scores"]["includes"]["value"]], s["uuid"])
+                for s in fin_log["samples"]]
+        self.assertEqual(want[0][1], "pass")
+        self.assertIsNotNone(err_log["samples"][0].get("error"), "precondition: sample 1 errored in the first log")
+
+        def imported(folder: Path) -> None:
+            code, out, err = self.run_gate("import", "inspect", str(folder))
+            self.assertEqual(code, 0, err)
+            records = [json.loads(line) for line in out.splitlines()]
+            self.assertEqual([(r["task_id"], r["outcome"], r["harness"]["uuid"]) for r in records], want)
+            self.assertEqual({r["run_id"] for r in records}, {fin_log["eval"]["run_id"]})
+            self.assertIn(f"gate.py: note: task retried: {errored.name} (status error) replaced by its retry "
+                          f"{finished.name}\n", err)
+
+        imported(RETRY)
+        swapped = self.dir / "swapped"
+        shutil.copytree(RETRY, swapped)
+        first, second = err_log["eval"]["created"], fin_log["eval"]["created"]
+        self.assertLess(first, second)
+        for path, created in ((swapped / errored.name, second), (swapped / finished.name, first)):
+            log = load(path)
+            log["eval"]["created"] = created
+            path.write_text(json.dumps(log), encoding="utf-8")
+        code, out, err = self.run_gate("import", "inspect", str(swapped))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: import inspect: task 'task_retry': {errored.name} (status error) was "
+                              f"written after the finished {finished.name}: a retry comes after the log it replaces; "
+                              "import the one the claim is about\n")
+        offset = self.dir / "offset"
+        shutil.copytree(RETRY, offset)
+        log = load(offset / errored.name)
+        self.assertTrue(first.endswith("+00:00"), first)
+        hour = int(first[11:13])
+        log["eval"]["created"] = f"{first[:11]}{hour + 1:02d}{first[13:-6]}+01:00"  # the same instant, written at +01:00
+        self.assertGreater(log["eval"]["created"], second, "precondition: as strings, the errored log sorts last")
+        (offset / errored.name).write_text(json.dumps(log), encoding="utf-8")
+        imported(offset)
+
+
+class TerminalBenchAttempts(RealFileCase):
+    def test_two_runs_of_two_attempts_number_attempts_run_by_run(self) -> None:
+        """Two droid runs of the leaderboard, each made a run of two attempts a task (trial_name N-of-2, n_attempts 2,
+        each trial its own uuid), given in the reverse of their start order: one samples-mode claim of budget 4 where
+        attempt N of the k-th run by start time is attempt (k - 1) * 2 + N. Kills the mutants of the attempt
+        numbering across runs (the offset `index * attempts`, the `+ n`)."""
+        runs = sorted(self.tb_runs(DROID)[:2], key=lambda run: load(run / "run_metadata.json")["start_time"])
+        trials: dict[tuple[str, int], dict[str, Any]] = {}
+        for index, run in enumerate(runs):
+            meta, results = load(run / "run_metadata.json"), load(run / "results.json")
+            twice = []
+            for trial in results["results"]:
+                for n in (1, 2):
+                    copy = dict(trial, trial_name=trial["trial_name"].replace(".1-of-1", f".{n}-of-2"),
+                                id=f"{trial['id'][:-4]}{index}{n:03d}")
+                    if n == 2 and isinstance(trial["is_resolved"], bool):
+                        copy["is_resolved"] = not trial["is_resolved"]  # the two attempts differ, so which is which shows
+                    twice.append(copy)
+                    trials[(trial["task_id"], index * 2 + n)] = copy
+            results["results"] = twice
+            meta["n_attempts"] = 2
+            (run / "run_metadata.json").write_text(json.dumps(meta, indent=4))
+            (run / "results.json").write_text(json.dumps(results, indent=4))
+        self.assertEqual(len({t["id"] for t in trials.values()}), len(trials), "precondition: distinct uuids")
+        imp = self.import_ok("terminal-bench", *map(str, reversed(runs)))
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 4))
+        self.assertEqual(len(imp.records), len(trials))
+        ids = [load(run / "run_metadata.json")["run_id"] for run in runs]
+        for rec in imp.records:
+            trial = trials[(rec["task_id"], rec["attempt"])]
+            self.assertEqual((rec["harness"]["trial_name"], rec["harness"]["id"], rec["harness"]["run_id"]),
+                             (trial["trial_name"], trial["id"], ids[(rec["attempt"] - 1) // 2]), rec)
+            expected = {True: "pass", False: "fail"}.get(trial["is_resolved"], "unscoreable")
+            self.assertEqual(rec["outcome"], expected, rec)
+
+
+class UsageAndProgramName(GateCase):
+    def test_check_without_runs_is_a_usage_error_naming_runs(self) -> None:
+        """`check --manifest M` and the bare `--manifest M` without --runs: exit 2 and one line that names --runs (the
+        mutant `required=True` -> False on --runs reaches run_check with no runs file: exit 3, a bug)."""
+        manifest = self.write_json("m.json", valid_ledger()[0])
+        for argv in (["check", "--manifest", str(manifest)], ["--manifest", str(manifest)]):
+            with self.subTest(argv=argv[0]):
+                code, out, err = self.run_gate(*argv)
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, "gate.py: error: check: the following arguments are required: --runs "
+                                      "(see check --help)\n")
+
+    def run_as(self, argv0: str, *argv: str) -> tuple[int, str, str]:
+        """gate.main() as the command line calls it: no argv, so it reads sys.argv, whose first item is argv0."""
+        out, err = io.StringIO(), io.StringIO()
+        with mock.patch.object(sys, "argv", [argv0, *argv]), contextlib.redirect_stdout(out), \
+                contextlib.redirect_stderr(err):
+            code = gate.main()
+        return code, out.getvalue(), err.getvalue()
+
+    def test_the_program_is_named_as_invoked(self) -> None:
+        """The installed command `benchgate` names itself `benchgate` (errors, and the commands a finding gives:
+        `benchgate digest`); a script saved as mygate.py is `python3 mygate.py`; a name that is neither (`-c`, or
+        an empty argv[0]) is `gate.py`. tests/test_cli.py's HowTheUserAskedIt covers only the .py copy, which
+        leaves `name == "benchgate"` -> `!=` and the `prog.endswith(".py")` branch of main alive: this kills them,
+        and the mutants of `if argv is None` (the runner's own argv[0] would be the name)."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["task_ids_sha256"] = "0" * 64
+        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        for argv0, prog, command in (("/usr/local/bin/benchgate", "benchgate", "benchgate"),
+                                     (str(self.dir / "mygate.py"), "mygate.py", "python3 mygate.py"),
+                                     ("-c", "gate.py", "python3 gate.py"), ("", "gate.py", "python3 gate.py")):
+            with self.subTest(argv0=argv0):
+                code, out, err = self.run_as(argv0, "--manifest", str(self.dir / "none.json"), "--runs", str(r))
+                self.assertEqual(code, 2)
+                self.assertTrue(err.startswith(f"{prog}: error: "), err)
+                code, out, err = self.run_as(argv0, "--manifest", str(m), "--runs", str(r))
+                self.assertEqual(code, 1, err)
+                self.assertIn(f"fill it with `{command} digest --ids FILE`", out)
+                self.assertEqual(re.findall(r"`((?:python3 )?\S+) digest", out), [command], out)
+        self.assertEqual(gate.invoked(), "python3 gate.py")  # set back by the last run
+
+
+if __name__ == "__main__":
+    import unittest
+
+    unittest.main()
