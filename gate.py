@@ -1551,8 +1551,9 @@ class Replicates(NamedTuple):
 
     runs: tuple[tuple[str, Rate], ...]  # (run_id, that run's own headline), in the manifest's order
     spread: float  # the runs' headlines' standard deviation (n − 1)
-    df: float  # the combined interval's Satterthwaite degrees of freedom
+    df: float  # the combined interval's degrees of freedom (Satterthwaite's, or T - 1: see run_term)
     effective: float  # its effective sample size
+    run_term: bool = True  # False: the runs varied no more than the residual, the term was dropped, df = T - 1
 
 
 class ClaimCheck(NamedTuple):
@@ -1933,10 +1934,15 @@ class Crossed(NamedTuple):
 
     mean: float
     effective: float  # n*: Wilson's n after both variances and the small-sample correction
-    df: float  # Satterthwaite's degrees of freedom of the variance
+    df: float  # the variance's degrees of freedom: Satterthwaite's, or T - 1 where the run term was dropped
     ms_task: float
     ms_run: float
     ms_resid: float
+
+    @property
+    def run_term(self) -> bool:
+        """Did the run-to-run term enter the variance (MS_run above MS_resid)? Only then is df Satterthwaite's."""
+        return self.ms_run > self.ms_resid
 
 
 def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: float) -> Crossed:
@@ -4652,8 +4658,11 @@ def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str
     others = sorted(tally.all_run_ids - tally.run_ids)
     if not others or not tally.run_ids:
         return ()
-    with _runs_apart(runs_path, set(others)) as files:
-        return tuple((other, gate_runs(plan, files[other], other).headline) for other in others)
+    try:
+        with _runs_apart(runs_path, set(others)) as files:
+            return tuple((other, gate_runs(plan, files[other], other).headline) for other in others)
+    except GateError:  # a bad line in another run: read the file itself, so the error names its own line
+        return tuple((other, gate_runs(plan, runs_path, other).headline) for other in others)
 
 
 class _runs_apart:
@@ -4699,8 +4708,11 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
     seen = whole.all_run_ids
     with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:  # one more pass, not one a replicate
         for number, rid in enumerate(run_ids, 1):
-            tally = whole if number == 1 else tally_runs(files[rid], rid, plan.wall_clock_limit, plan.extra_fields) \
-                if rid in files else None
+            try:
+                tally = whole if number == 1 else tally_runs(files[rid], rid, plan.wall_clock_limit,
+                                                              plan.extra_fields) if rid in files else None
+            except GateError:  # a bad line: read the file itself, so the error names its own line
+                tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields, must_exist=False)
             if tally is None or not tally.run_ids:
                 findings.append(finding("replicate_missing", (
                     f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
@@ -4737,7 +4749,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
     # claim's, so the per-run rates (secondary, first try, strata, metrics, by cluster) are left out.
     ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present), secondary=None,
                             first_attempt=None, strata=(), metrics=(), clustered=None, pass_at_k=(), pass_hat_k=())
-    return ledger, Replicates(tuple(heads), spread, design.df, design.effective), findings
+    return ledger, Replicates(tuple(heads), spread, design.df, design.effective, design.run_term), findings
 
 
 def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int, str | None]]]]) -> list[Finding]:
@@ -5184,8 +5196,10 @@ def _text_rates(report: Report) -> list[str]:
         values = [rate.value for _, rate in reps.runs]
         out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
                    + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to {max(values):.3f}")
-        counted = (f"the interval counts run-to-run variance as well as the tasks' (two-way layout, Satterthwaite df "
-                   f"{reps.df:.1f}); " if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
+        how = (f"Satterthwaite df {reps.df:.1f}" if reps.run_term else
+               f"the runs varied no more than chance, so the run term is dropped: df {reps.df:g}, the tasks' T - 1")
+        counted = (f"the interval counts run-to-run variance as well as the tasks' (two-way layout, {how}); "
+                   if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
         out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, every "
                    "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run with its run_id")
     if led.clustered is not None:
@@ -5336,6 +5350,7 @@ def report_json(report: Report) -> dict[str, Any]:
         "replicates": None if report.replicates is None else {
             "runs": [{"run_id": rid, "headline": rate_json(rate)} for rid, rate in report.replicates.runs],
             "between_run_sd": report.replicates.spread, "df": report.replicates.df,
+            "df_method": "satterthwaite" if report.replicates.run_term else "tasks_minus_one",
             "effective_n": report.replicates.effective, "ledger_shown": report.replicates.runs[0][0]},
         "headline_by_cluster": None if led.clustered is None else {
             **(rate_json(led.clustered.rate) or {}), "clusters": led.clustered.clusters,
@@ -5685,6 +5700,10 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high, "method": "tango1998_score"},
         "test": {"method": "mcnemar_asymptotic", "z": comp.z, "p": comp.p_value},
         "alpha": comp.alpha,
+        "differing_units": paired.differing,
+        "decision_rule": {"rule": "p < alpha and differing_units >= fewest_differing", "p_below_alpha":
+                          comp.p_value < comp.alpha, "fewest_differing": fewest_differing(comp.alpha),
+                          "units": "clusters" if comp.clusters is not None else "tasks"},
         "significant": comp.significant,
         "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True},
         "findings": [{"code": f.code, "message": f.message} for f in comp.findings],
@@ -8051,7 +8070,8 @@ def _rank_summary(rank: Ranking) -> tuple[str, str]:
                + ("the systems are not all alike" if rank.q_p < rank.alpha else
                   f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
     pairs = (f"{count} of {len(rank.pairs)} pairs significant on this suite and envelope after Holm's correction "
-             f"(alpha {rank.alpha:.3g}); systems sharing a letter are not distinguishable")
+             f"(alpha {rank.alpha:.3g}); systems sharing a letter are not distinguishable; each pair's own interval "
+             "and p (JSON, Markdown) are unadjusted, so one may exclude 0 where Holm's p does not reach alpha")
     return omnibus, pairs
 
 
@@ -8089,7 +8109,8 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
                      "letters": rank.letters(i)} for i, r in enumerate(rank.systems)],
         "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
         "pairs": [{"first": rank.systems[p.first].manifest.claim_id, "second": rank.systems[p.second].manifest.claim_id,
-                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "p": p.p_value, "p_holm": p.p_holm,
+                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "ci_adjusted": False, "p": p.p_value,
+                   "p_holm": p.p_holm,
                    "significant": p.separated} for p in rank.pairs],
         "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id for i in g]}
                    for n, g in enumerate(rank.groups)],
@@ -8109,7 +8130,7 @@ def render_rank_markdown(rank: Ranking) -> str:
         out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md(system_text(report.manifest))} "
                    f"| {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
     out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
-            "| A | B | A - B | interval | p | p (Holm) |", "|---|---|---:|---|---:|---:|"]
+            f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |", "|---|---|---:|---|---:|---:|"]
     for p in rank.pairs:
         out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | {_md(rank.systems[p.second].manifest.claim_id)} "
                    f"| {p.diff:+.3f} | [{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")

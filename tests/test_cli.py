@@ -304,3 +304,27 @@ class ExitCodesThatCannotBeConfused(GateCase):
         code, _out, err = self.run_gate("import", "terminal-bench", "/dev/zero")
         self.assertEqual(code, 2)
         self.assertIn(f"larger than {gate.MAX_HARNESS_BYTES >> 20} MiB", err)
+
+
+class OtherRunsReadOnce(GateCase):
+    def test_a_pinned_runs_other_runs_are_named_with_their_headlines_and_their_own_lines(self) -> None:
+        """A file of three runs, the manifest pinning r1: the other two are listed with their headlines (cut from the
+        file in one pass); a bad line in one of them is an error naming the file's own path and line, never the
+        temporary file the pass cut it into."""
+        manifest, records = valid_ledger()
+        manifest["run_id"] = "r1"
+        rows = [dict(r, run_id=run) for run in ("r1", "r2", "r3") for r in records]
+        for r in rows:
+            if r["run_id"] == "r3" and r["outcome"] == "fail":
+                r["outcome"], r["reason"] = "pass", None
+        code, out, err = self.check(manifest, rows)
+        self.assertEqual(code, 0, out + err)
+        passed3 = sum(r["outcome"] == "pass" for r in rows if r["run_id"] == "r3")
+        self.assertRegex(out, rf"(?m)^run\s*: r1 gated; not gated, in the same file: r2 29/40 = 0\.725 .*; r3 {passed3}/40 ")
+        bad = [dict(r) for r in rows]
+        line = next(i for i, r in enumerate(bad) if r["run_id"] == "r3") + 1
+        bad[line - 1]["task_id"] = " t-x"
+        code, _out, err = self.check(manifest, bad)
+        self.assertEqual(code, 2)
+        self.assertIn(f"runs.jsonl:{line}: task_id", err)
+        self.assertNotIn("benchgate-runs-", err)

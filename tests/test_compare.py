@@ -598,3 +598,18 @@ class CompareAsACiGate(CompareCase):
         self.assertAlmostEqual(float(written["ci_low"]), report["difference"]["ci_low"], places=5)
         self.assertAlmostEqual(float(written["ci_high"]), report["difference"]["ci_high"], places=5)
         self.assertEqual(written["verdict"], "PUBLISHABLE")
+
+
+class CompareExplainsItsDecision(CompareCase):
+    def test_the_json_gives_the_differing_units_the_test_and_the_rule(self) -> None:
+        """26/3/4/7: 7 tasks differ; the JSON says so, names the rule (p < alpha and at least fewest_differing units
+        differ), the test's method, and whether p fell below alpha, so significant: false beside a p is explained."""
+        _, report = self.compare_json(*paired_ledgers(26, 3, 4, 7))
+        self.assertEqual(report["differing_units"], 7)
+        rule = report["decision_rule"]
+        self.assertEqual(rule["rule"], "p < alpha and differing_units >= fewest_differing")
+        self.assertEqual(rule["fewest_differing"], 6)  # 2^(1-5) = 0.0625 > 0.05 >= 2^(1-6): six units at alpha 0.05
+        self.assertEqual(rule["units"], "tasks")
+        self.assertIs(rule["p_below_alpha"], report["test"]["p"] < report["alpha"])
+        self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
+        self.assertIs(report["significant"], False)

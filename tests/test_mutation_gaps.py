@@ -27,7 +27,7 @@ import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, record, valid_ledger
 from tests.oracles import ids_digest, mcnemar_p, wilson
 from tests.realfiles import DROID, RealFileCase
-from tests.support import FIXTURES, ROOT, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
+from tests.support import FIXTURES, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
 
 MIB = 1 << 20
 MANIFEST_CAP = 64 * MIB  # the documented size limit of a file the gate reads whole (docs: the size limits)

@@ -271,3 +271,16 @@ class RankBounds(RankCase):
             gate.letter_groups(list(range(24)), separated(8))
         self.assertLess(time.monotonic() - started, 10)  # a bound that only catches a blow-up
         self.assertIn(f"more than {gate.MAX_LETTER_GROUPS} overlapping groups", str(caught.exception))
+
+
+class RankLabelsItsIntervals(RankCase):
+    def test_every_format_says_the_pair_intervals_are_unadjusted(self) -> None:
+        """The pairs' intervals and p are each pair's own, not corrected for the many pairs: the JSON marks each pair
+        ci_adjusted false, the Markdown table heads them unadjusted, the text's pairs line says so."""
+        args = self.systems({"alpha": "ppppppppppppppppfff", "beta": "pppppppppppfffffffp", "gamma": "ppppppfffffffffffff"})
+        _, report = self.rank_json(*args)
+        self.assertTrue(all(p["ci_adjusted"] is False for p in report["pairs"]))
+        _, md, _ = self.run_gate("rank", *args, "--format", "markdown")
+        self.assertIn("| A | B | A - B | 95% CI (unadjusted) | p (unadjusted) | p (Holm) |", md)
+        _, text, _ = self.run_gate("rank", *args)
+        self.assertIn("each pair's own interval and p (JSON, Markdown) are unadjusted", text)

@@ -156,3 +156,30 @@ class ReplicateRules(GateCase):
         code, out, err = self.run_gate("compare", "--manifest", m, "--runs", r, "--against-manifest", m, "--against-runs", r)
         self.assertEqual((code, out), (2, ""))
         self.assertIn("compare and rank pair one run with one run", err)
+
+
+class DegreesOfFreedomLabel(GateCase):
+    def test_the_df_says_which_model_was_fitted(self) -> None:
+        """Runs that agree on every task (MS_run = 0, not above the residual): the run term is dropped and the df is
+        the tasks' T - 1, said so, not "Satterthwaite df"; runs that disagree keep Satterthwaite's df. Both checked
+        against the mean squares computed here."""
+        agree = [[1] * 20 + [0] * 20 for _ in range(4)]
+        code, out, _ = self.check(*replicated(agree))
+        self.assertEqual(code, 0, out)
+        self.assertIn("the run term is dropped: df 39, the tasks' T - 1", out)
+        self.assertNotIn("Satterthwaite", out)
+        _, report = self.check_json(*replicated(agree))
+        self.assertEqual((report["replicates"]["df"], report["replicates"]["df_method"]), (39, "tasks_minus_one"))
+        shifted = [[1] * 20 + [0] * 20, [1] * 28 + [0] * 12, [1] * 12 + [0] * 28, [1] * 20 + [0] * 20]
+        runs, tasks = len(shifted), len(shifted[0])
+        grand = sum(map(sum, shifted)) / (runs * tasks)
+        by_run = [sum(row) / tasks for row in shifted]
+        by_task = [sum(row[t] for row in shifted) / runs for t in range(tasks)]
+        ms_run = tasks * sum((m - grand) ** 2 for m in by_run) / (runs - 1)
+        ms_resid = sum((shifted[r][t] - by_task[t] - by_run[r] + grand) ** 2
+                       for r in range(runs) for t in range(tasks)) / ((tasks - 1) * (runs - 1))
+        self.assertGreater(ms_run, ms_resid)
+        code, out, _ = self.check(*replicated(shifted))
+        self.assertRegex(out, r"two-way layout, Satterthwaite df \d+\.\d\)")
+        _, report = self.check_json(*replicated(shifted))
+        self.assertEqual(report["replicates"]["df_method"], "satterthwaite")
