@@ -5793,6 +5793,7 @@ class ImportOptions(NamedTuple):
     threshold: float
     control: str | None = None
     model: str | None = None  # inspect: import only this model's logs
+    mapping: FieldMapping | None = None  # jsonl, json, csv: how a record's fields make a ledger row
 
 
 Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
@@ -7806,6 +7807,321 @@ def import_publish_gate(options: ImportOptions) -> Imported:
                     rerun_hint="the command that wrote report.json", notes=tuple(notes), draft_todo=tuple(todo))
 
 
+# -- the generic mapping importer: JSON Lines, JSON and CSV with a field mapping ----------------
+#
+# For a harness no named importer reads: each record's task ID, verdict and measures are found by the mapping
+# given on the command line (--task-id PATH, --pass EXPR, ...). A PATH is a dotted path into a record
+# (`test_result.report.resolved`; a list's item by its index, `scores.0`); in a CSV file it is a column's name.
+# An EXPR is the gate's predicate language over such paths, parsed with ast and never evaluated: `path == 1`,
+# `path in ('a', 'b')`, `path >= 0.5`, `and`, `or`, `not`, a bare path that holds a boolean, and the JSON
+# literals true, false and null. JSON values compare by type (true is not 1, "1" is not 1); a CSV cell is a
+# string, read as a number where the literal it meets is a number (an empty or non-numeric cell is then an
+# error naming the line and the column), as a boolean where the literal is true or false (true/false/1/0, any
+# case), and as itself where the literal is a string.
+
+
+class _Unreadable(Exception):
+    """A record the mapping cannot read: a path it lacks, or a value that does not compare."""
+
+
+_JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": False, "null": None})
+
+
+# A path in an expression: a word of letters, digits and _ with dots between (`test_result.report.resolved`,
+# `scores.0`, even `pass`), or any text between backquotes (`n correct`, a CSV column with a space); quoted
+# strings are literals. Each path becomes a placeholder name before ast parses the expression.
+_MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
+_MAP_WORDS = frozenset({"and", "or", "not", "in", "true", "false", "null", "True", "False", "None"})
+
+
+def _map_placeholders(source: str) -> tuple[str, list[tuple[str, ...]]]:
+    """The expression with each path replaced by a placeholder (_p0, _p1, ...), and the paths."""
+    paths: list[tuple[str, ...]] = []
+
+    def swap(match: Any) -> str:
+        quoted, word = match.group(1), match.group(2)
+        if quoted is None and (word is None or word in _MAP_WORDS):
+            return str(match.group(0))
+        paths.append((quoted,) if quoted is not None else tuple(word.split(".")))
+        return f"_p{len(paths) - 1}"
+
+    return _MAP_TOKEN.sub(swap, source), paths
+
+
+def _map_path(node: Any, source: str, paths: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    """The path a placeholder stands for."""
+    import ast
+
+    if isinstance(node, ast.Name) and re.fullmatch(r"_p\d+", node.id):
+        return paths[int(node.id[2:])]
+    raise MetricError(f"{_snippet(node, source)!r} is not a path")
+
+
+def _map_literal(node: Any, source: str) -> Any:
+    import ast
+
+    if isinstance(node, ast.Name) and node.id in _JSON_NAMES:
+        return _JSON_NAMES[node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_map_literal(item, source) for item in node.elts)
+    return _literal(node, source, nested=True)
+
+
+if TYPE_CHECKING:
+    Reader = Callable[[Any, tuple[str, ...]], Any]  # (record, path) -> value, or _Unreadable
+
+
+def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
+    """One comparison as the mapping importer reads it (the rules above)."""
+    if csv and isinstance(value, str):
+        if isinstance(literal, bool):
+            if value.strip().lower() not in ("true", "false", "1", "0"):
+                raise _Unreadable(f"{path}: {value[:40]!r} is not a boolean (true, false, 1 or 0)")
+            value = value.strip().lower() in ("true", "1")
+        elif isinstance(literal, (int, float)):
+            try:
+                value = float(value)
+            except ValueError:
+                raise _Unreadable(f"{path}: {value[:40]!r} is not a number to compare with {literal!r}") from None
+            if not math.isfinite(value):
+                raise _Unreadable(f"{path}: {value!r} is not a finite number")
+    if op in ("==", "!="):
+        return _same(value, literal) != (op == "!=")
+    numbers = all(_is_number(x) for x in (value, literal))
+    if not numbers:
+        raise _Unreadable(f"{path}: {_type_name(value)} does not compare with {literal!r} by {op}")
+    return bool({"<": value < literal, "<=": value <= literal, ">": value > literal, ">=": value >= literal}[op])
+
+
+def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], bool], frozenset[str]]:
+    """An EXPR of the mapping importer: a function of (record, reader), and the paths it reads."""
+    import ast
+
+    if len(source) > _MAX_PREDICATE:
+        raise MetricError(f"expression is longer than {_MAX_PREDICATE} characters")
+    text, named = _map_placeholders(source.strip())
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise MetricError(f"cannot parse {source!r}: {getattr(exc, 'msg', exc)}") from None
+    ops = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+    paths: set[str] = set()
+
+    def build(node: Any) -> Callable[[Any, Reader], bool]:
+        if isinstance(node, ast.BoolOp):
+            parts = [build(value) for value in node.values]
+            if isinstance(node.op, ast.And):
+                return lambda rec, read: all(part(rec, read) for part in parts)
+            return lambda rec, read: any(part(rec, read) for part in parts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = build(node.operand)
+            return lambda rec, read: not inner(rec, read)
+        if isinstance(node, ast.Name) and node.id not in _JSON_NAMES:  # a bare path: it holds a boolean
+            path = _map_path(node, text, named)
+            paths.add(".".join(path))
+            return lambda rec, read: _compare(read(rec, path), "==", True, csv, ".".join(path))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            path = _map_path(node.left, text, named)
+            literal = _map_literal(node.comparators[0], text)
+            name, op = ".".join(path), node.ops[0]
+            paths.add(name)
+            if isinstance(op, (ast.In, ast.NotIn)):
+                if not isinstance(literal, tuple):
+                    raise MetricError(f"'in' needs a list of literals in {_snippet(node, text)!r}")
+                negate = isinstance(op, ast.NotIn)
+                return lambda rec, read: any(_compare(read(rec, path), "==", item, csv, name)
+                                             for item in literal) != negate
+            if type(op) not in ops:
+                raise MetricError(f"operator {type(op).__name__} in {_snippet(node, text)!r} is not allowed")
+            symbol = ops[type(op)]
+            return lambda rec, read: _compare(read(rec, path), symbol, literal, csv, name)
+        raise MetricError(f"{_snippet(node, text)!r} is not allowed (path == literal, in, <, <=, >, >=, and, or, not)")
+
+    try:
+        return build(tree.body), frozenset(paths)
+    except RecursionError:
+        raise MetricError(f"{source[:40]!r}... nests too deeply") from None
+
+
+def _read_path(record: Any, path: tuple[str, ...]) -> Any:
+    """A JSON record's value at a dotted path (a list's item by its index)."""
+    value = record
+    for part in path:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            raise _Unreadable(f"{'.'.join(path)}: missing")
+    return value
+
+
+def _read_column(record: Any, path: tuple[str, ...]) -> Any:
+    """A CSV row's cell: the path is the column's name (dots and all)."""
+    name = ".".join(path)
+    if name not in record or record[name] is None:
+        raise _Unreadable(f"{name}: no such column")
+    return record[name]
+
+
+class FieldMapping(NamedTuple):
+    """The mapping importer's options, as the command line gave them."""
+
+    task_id: str | None
+    passed: str | None
+    unscoreable: str | None
+    reason: str
+    attempt: str | None
+    run_id: str | None
+    measures: tuple[tuple[str, str], ...]  # (record field, path)
+    samples: bool
+    unreadable: str  # "error" or "unscoreable"
+
+
+def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]:
+    """(line or row number, record, the key it sat under in a JSON object) of a JSON Lines, JSON or CSV file."""
+    where = str(path)
+    if fmt == "jsonl":
+        for number, value in iter_jsonl(path):
+            yield number, _obj(value, f"{where}:{number}"), None
+    elif fmt == "json":
+        data = load_json_file(path, cap=MAX_HARNESS_BYTES, allow_nan=True)
+        what = _no_verdicts(data)
+        if what:
+            raise GateError(f"{where}: {what}")
+        if isinstance(data, list):
+            for index, value in enumerate(data):
+                yield index + 1, _obj(value, f"{where}: [{index}]"), None
+        elif isinstance(data, dict):
+            for index, (key, value) in enumerate(data.items()):
+                yield index + 1, _obj(value, f"{where}: {key!r}"), key
+        else:
+            _expected(where, "a JSON array of records or an object of task id -> record", data)
+    else:
+        import csv
+        import io
+
+        text = _decode_utf8(_read_bytes(path, MAX_HARNESS_BYTES), where).lstrip("\ufeff")
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        if not reader.fieldnames:
+            raise GateError(f"{where}: no header row: a CSV file to import names its columns on its first line")
+        for row in reader:
+            yield reader.line_num, row, None
+
+
+def import_mapping(options: ImportOptions, fmt: str) -> Imported:
+    """Import a JSON Lines, JSON or CSV file of per-task (or per-attempt) records through a field mapping."""
+    spec = options.mapping
+    if spec is None or spec.passed is None:
+        raise GateError(f"import {fmt}: give the mapping: --task-id PATH and --pass EXPR (and, for records with no "
+                        "verdict, --unscoreable EXPR --reason CLASS|PATH); see import --help")
+    path = _one_path(options.files, fmt)
+    where, csv = str(path), fmt == "csv"
+    read = _read_column if csv else _read_path
+    try:
+        passed, _ = compile_mapping(spec.passed, csv)
+        lost = compile_mapping(spec.unscoreable, csv)[0] if spec.unscoreable else None
+    except MetricError as exc:
+        raise GateError(f"import {fmt}: --pass / --unscoreable: {exc}") from None
+    reason_path = None if spec.reason in (*BUILTIN_REASONS, "cancelled") else tuple(spec.reason.split("."))
+    records: list[dict[str, object]] = []
+    seen: dict[tuple[str, int], int] = {}
+    counts: Counter[str] = Counter()
+    run_ids: set[str] = set()
+    for number, rec, key in _mapping_rows(path, fmt):
+        at = f"{where}:{number}"
+        try:
+            raw_id = key if spec.task_id is None else read(rec, tuple(spec.task_id.split(".")))
+            tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool) else raw_id,
+                           f"{at}: {spec.task_id or 'key'}")
+            attempt = 1 if spec.attempt is None else _attempt_value(read(rec, tuple(spec.attempt.split("."))), csv)
+            run = path.stem if spec.run_id is None else str(read(rec, tuple(spec.run_id.split("."))))
+        except _Unreadable as exc:
+            raise GateError(f"{at}: {exc} (the task id, attempt and run id must be read from every record)") from None
+        if (tid, attempt) in seen:
+            raise GateError(f"{at}: task {tid!r} attempt {attempt} again (first at line {seen[(tid, attempt)]}): "
+                            + ("give --attempt PATH, the field that numbers a task's attempts" if spec.attempt is None
+                               else "each attempt once"))
+        seen[(tid, attempt)] = number
+        try:
+            if lost is not None and lost(rec, read):
+                reason = spec.reason if reason_path is None else str(read(rec, reason_path))
+                verdict: Verdict = ("unscoreable", reason)
+            else:
+                verdict = ("pass", None) if passed(rec, read) else ("fail", None)
+        except _Unreadable as exc:
+            if spec.unreadable == "error":
+                raise GateError(f"{at}: {exc}: the mapping cannot read this record (--unreadable-as unscoreable "
+                                "counts such a record as unscoreable missing_artifact)") from None
+            verdict = ("unscoreable", "missing_artifact")
+        counts[verdict[0]] += 1
+        measures: dict[str, object] = {}
+        for field, source in spec.measures:
+            try:
+                measures[field] = _measure(field, read(rec, tuple(source.split("."))))
+            except _Unreadable:
+                measures[field] = None
+        run_ids.add(run)
+        records.append(_record(run, tid, attempt, verdict, {"format": f"mapping-{fmt}", "line": number}, measures))
+    if not records:
+        raise GateError(f"{where}: no records to import")
+    return _mapping_imported(records, options, fmt, path, counts, run_ids)
+
+
+def _measure(field: str, value: Any) -> object:
+    """A measure as the ledger holds it (seconds and dollars a number, tokens a count), from JSON or a CSV cell;
+    None where the record holds something else."""
+    if isinstance(value, str):
+        try:
+            value = float(value) if field in ("wall_clock_s", "cost_usd") else int(value)
+        except ValueError:
+            return None
+    if field == "wall_clock_s":
+        return round(float(value), 3) if _is_number(value) and 0 <= value < 1e9 else None
+    return _cost_field(value) if field == "cost_usd" else _count_field(value)
+
+
+def _attempt_value(value: Any, csv: bool) -> int:
+    number = int(value) if csv and isinstance(value, str) and value.strip().isdigit() else value
+    if not _is_int(number) or not 1 <= cast(int, number) <= MAX_ATTEMPT_BUDGET:
+        raise _Unreadable(f"attempt: {_type_name(value)} is not an attempt number from 1 to {MAX_ATTEMPT_BUDGET:,}")
+    return cast(int, number)
+
+
+def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, fmt: str, path: Path,
+                      counts: Counter[str], run_ids: set[str]) -> Imported:
+    """The records, every declared task x attempt of them (a declared one with no record is missing_artifact)."""
+    spec = cast("FieldMapping", options.mapping)
+    seen = sorted({cast(str, r["task_id"]) for r in records})
+    declared = _declared_ids(options.dataset_ids) if options.dataset_ids is not None else seen
+    stray = set(seen).difference(declared)
+    if stray:
+        raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(stray)}")
+    budget = max(cast(int, r["attempt"]) for r in records)
+    have = {(r["task_id"], r["attempt"]) for r in records}
+    recorded = {tid for tid, _ in have}
+    run = next(iter(run_ids)) if len(run_ids) == 1 else path.stem
+    wanted = range(1, budget + 1) if spec.samples else range(1, 2)
+    for tid in declared:
+        for attempt in wanted:
+            if (tid, attempt) not in have and (spec.samples or tid not in recorded):
+                records.append(_record(run, tid, attempt, ("unscoreable", "missing_artifact"),
+                                       {"format": f"mapping-{fmt}", "absent": True}))
+    notes = [f"{path}: the mapping read {sum(counts.values())} record(s): {counts['pass']} pass, {counts['fail']} "
+             f"fail, {counts['unscoreable']} unscoreable (the file states no figure the gate reads; hold these "
+             "against the harness's own)"]
+    todo = [] if options.dataset_ids is not None else [
+        f"the declared set is only the {len(seen)} task(s) the file holds: give --dataset-ids FILE with the suite's "
+        "task ids, so a task the harness dropped is counted"]
+    extra = sorted({cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"} - set(BUILTIN_REASONS))
+    return Imported(records=_finished(records, notes), task_ids=tuple(declared),
+                    attempt_mode="samples" if spec.samples else "retry", attempt_budget=budget,
+                    extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": f"mapping ({fmt})"},
+                    rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
+                    provenance={"declared_from": "--dataset-ids" if options.dataset_ids is not None else
+                                f"the {len(seen)} task(s) {path.name} holds, not a declared set"})
+
+
 # -- the registry, the draft manifest and control runs ---------------
 
 
@@ -7847,6 +8163,11 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                  no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle"),
     ImportFormat("publish-gate", "the benchmark-card design note's report.json, when each outcome names its task",
                  import_publish_gate),
+    *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
+                   functools.partial(import_mapping, fmt=name), takes_dataset_ids=True, options=("mapping",))
+      for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
+                         ("json", "any JSON array of records, or object of task id -> record"),
+                         ("csv", "any CSV file with a header row, a row a task (or attempt)"))),
 )})
 
 
@@ -8519,7 +8840,9 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
     if args.model is not None and "model" not in fmt.options:
         raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run measures one model")
-    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model))
+    mapping = _field_mapping(args, fmt)
+    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model,
+                                      mapping))
     # A harness may write NaN where it has no number; what import writes is strict JSON, so check can read it.
     lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
                     for rec in imported.records)
@@ -8555,9 +8878,33 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     return (lines if args.output is None else ""), 0
 
 
+_MAPPING_FLAGS = (("task_id", "--task-id"), ("passed", "--pass"), ("unscoreable", "--unscoreable"),
+                  ("reason", "--reason"), ("attempt", "--attempt"), ("run_path", "--run-id"),
+                  *((f"measure_{name}", f"--{name.replace('_', '-')}") for name in MEASURES),
+                  ("samples", "--samples"), ("unreadable_as", "--unreadable-as"))
+
+
+def _field_mapping(args: argparse.Namespace, fmt: ImportFormat) -> FieldMapping | None:
+    """The field mapping the command line gave, for the formats that take one (refused by the others)."""
+    given = [flag for attr, flag in _MAPPING_FLAGS
+             if getattr(args, attr, None) not in (None, False, "grader_error", "error")]
+    if "mapping" not in fmt.options:
+        if given:
+            raise GateError(f"import {args.format}: {given[0]} is for the mapping formats (jsonl, json, csv): "
+                            f"{args.format} reads its harness's own fields")
+        return None
+    return FieldMapping(args.task_id, args.passed, args.unscoreable, args.reason, args.attempt, args.run_path,
+                        tuple((name, getattr(args, f"measure_{name}")) for name in MEASURES
+                              if getattr(args, f"measure_{name}", None)), args.samples, args.unreadable_as)
+
+
 def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> list[str]:
     """The import's choices that decide a verdict, where they differ from the harness's own reading."""
     mapping = list(cast("Sequence[str]", imported.provenance.get("verdict_mapping", ())))
+    if "mapping" in fmt.options:
+        mapping.append(f"--pass {args.passed}" + (f"; --unscoreable {args.unscoreable} (reason {args.reason})"
+                                                  if args.unscoreable else "")
+                       + ("; --unreadable-as unscoreable" if args.unreadable_as == "unscoreable" else ""))
     if "threshold" in fmt.options and args.threshold != 1.0:
         mapping.append(f"--threshold {args.threshold!r}: a score or reward of {args.threshold!r} or more passes "
                        "(default 1.0)")
@@ -8583,6 +8930,13 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
         command += ["--partial-as", args.partial_as]
     if getattr(args, "model", None):
         command += ["--model", args.model]
+    if "mapping" in fmt.options:
+        for attr, flag in _MAPPING_FLAGS:
+            value = getattr(args, attr, None)
+            if value is True:
+                command.append(flag)
+            elif value not in (None, False, "grader_error", "error"):
+                command += [flag, str(value)]
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
     return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),
             "options": _verdict_options(args, fmt), "command": " ".join(shlex.quote(part) for part in command)}
@@ -8761,6 +9115,28 @@ def _import_parser(sub: Any) -> None:
                         help="how an Inspect 'P' (partial) score counts (default: fail)")
     parser.add_argument("--threshold", type=float, default=1.0,
                         help="a numeric Inspect score at or above this passes (default: 1.0)")
+    mapping = parser.add_argument_group(
+        "the field mapping (jsonl, json, csv)",
+        "PATH: a dotted path into a record (test_result.report.resolved; a CSV column's name); EXPR: path == literal, "
+        "in, <, <=, >, >=, and, or, not, a bare boolean path; true/false/null. A CSV cell compared with a number "
+        "is read as a number, with true/false as a boolean (true/false/1/0).")
+    mapping.add_argument("--task-id", metavar="PATH", help="the task id (json: default the key of an object's entry)")
+    mapping.add_argument("--pass", dest="passed", metavar="EXPR", help="true when the attempt passed")
+    mapping.add_argument("--unscoreable", metavar="EXPR", help="true when the harness gave no verdict (checked first)")
+    mapping.add_argument("--reason", default="grader_error", metavar="CLASS|PATH",
+                         help="an unscoreable record's reason: a built-in class (harness_timeout, grader_error, "
+                              "env_flake, missing_artifact, cancelled), or the PATH that holds one (default: "
+                              "grader_error)")
+    mapping.add_argument("--attempt", metavar="PATH", help="the attempt number (default: one record a task)")
+    mapping.add_argument("--run-id", dest="run_path", metavar="PATH", help="the run id (default: the file's name)")
+    for name in MEASURES:
+        mapping.add_argument(f"--{name.replace('_', '-')}", dest=f"measure_{name}", metavar="PATH",
+                             help=f"the record's {name.replace('_', ' ')}")
+    mapping.add_argument("--samples", action="store_true",
+                         help="the attempts are samples (samples mode: each a verdict of its own), not retries")
+    mapping.add_argument("--unreadable-as", choices=("error", "unscoreable"), default="error",
+                         help="a record the mapping cannot read (a missing path, a value that does not compare): an "
+                              "input error naming the line and path (default), or unscoreable missing_artifact")
     parser.add_argument("--model", metavar="MODEL",
                         help="inspect: import only this model's logs (eval.model, e.g. openai/gpt-4o) from the files "
                              "or folders given; logs of several models are otherwise refused (one claim, one system)")

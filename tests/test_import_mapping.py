@@ -1,0 +1,143 @@
+"""The generic mapping importer (`import jsonl|json|csv`): a harness no named importer reads, turned into a ledger
+by a field mapping on the command line alone. The NoCode-bench-style file is built here from the format's writer
+(shared/realdata/wild3/FORMATS.md section 11: instance_id, resolved, applied, P2P, F2P); the HAL-style CSV is a
+real one (tests/fixtures/SOURCES.md, wild3/other/hal-derived). Every expected figure is computed here from the
+file, never read from gate.py."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shlex
+from pathlib import Path
+from typing import Any
+
+from tests.realfiles import RealFileCase
+from tests.support import FIXTURES
+
+HAL = FIXTURES / "wild3" / "other" / "hal-derived" / "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv"
+
+
+def nocode_rows() -> list[dict[str, Any]]:
+    """Twelve evaluation_details.jsonl lines as NoCode-bench writes them: resolved, applied, the test lists."""
+    rows = []
+    for i in range(12):
+        rows.append({"instance_id": f"proj__repo-{i:02d}", "resolved": i % 3 == 0 and i != 9, "applied": i != 5,
+                     "model_patch": "diff --git a/x b/x", "P2P": {"success": ["t1"], "failure": []},
+                     "F2P": {"success": ["t2"] if i % 3 == 0 else [], "failure": [] if i % 3 == 0 else ["t2"]}})
+    return rows
+
+
+class MappingImporter(RealFileCase):
+    def nocode(self, rows: list[dict[str, Any]] | None = None) -> Path:
+        return self.write_text("evaluation_details.jsonl",
+                               "".join(json.dumps(r) + "\n" for r in (rows or nocode_rows())).encode("utf-8"))
+
+    def test_a_nocode_bench_jsonl_with_nothing_but_flags(self) -> None:
+        """`import jsonl FILE --task-id instance_id --pass "resolved and applied" --dataset-ids IDS`: a record a line,
+        resolved and applied -> pass, else fail; a declared instance with no line -> missing_artifact; the gated
+        headline is the file's resolved-and-applied count over the declared set."""
+        rows = nocode_rows()
+        ids = sorted([r["instance_id"] for r in rows] + ["proj__repo-99"])
+        id_file = self.write_text("ids.txt", ("\n".join(ids) + "\n").encode("utf-8"))
+        imp = self.import_ok("jsonl", str(self.nocode()), "--task-id", "instance_id", "--pass", "resolved and applied",
+                             "--dataset-ids", str(id_file))
+        got = {r["task_id"]: (r["outcome"], r["reason"]) for r in imp.records}
+        want = {r["instance_id"]: ("pass" if r["resolved"] and r["applied"] else "fail", None) for r in rows}
+        want["proj__repo-99"] = ("unscoreable", "missing_artifact")
+        self.assertEqual(got, want)
+        report = self.gated(imp, [{"task_id": "proj__repo-00", "expected": "pass", "role": "positive"},
+                                  {"task_id": "proj__repo-01", "expected": "fail", "role": "negative"}])
+        passes = sum(1 for r in rows if r["resolved"] and r["applied"])
+        self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (passes, len(ids)))
+        self.assertEqual(imp.draft["provenance"]["declared_from"], "--dataset-ids")
+
+    def test_a_hal_csv_with_nothing_but_flags_gates_to_its_own_figure(self) -> None:
+        """The real HAL-derived CSV: `--task-id task_id --pass "correct == 1"` (a cell read as a number where it
+        meets one): one row a task, and the headline equals the file's own n_correct / n_tasks columns."""
+        with HAL.open(newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        stated = {(r["n_correct"], r["n_tasks"]) for r in rows}
+        self.assertEqual(len(stated), 1)
+        n_correct, n_tasks = (int(x) for x in stated.pop())
+        self.assertEqual(len(rows), n_tasks)
+        imp = self.import_ok("csv", str(HAL), "--task-id", "task_id", "--pass", "correct == 1")
+        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), n_correct)
+        self.assertEqual({r["task_id"] for r in imp.records}, {r["task_id"] for r in rows})
+        self.assertTrue(any("the declared set is only the 45 task(s)" in item for item in imp.draft["draft"]))
+
+    def test_a_csv_cell_that_does_not_compare_is_an_error_naming_line_and_column(self) -> None:
+        """A cell that is no number where the expression compares it with one: an input error naming the row's
+        line and the column, unless --unreadable-as unscoreable counts the row as unscoreable missing_artifact;
+        a missing column is an error naming it."""
+        text = "task_id,correct\na,1\nb,n/a\nc,0\n"
+        path = self.write_text("r.csv", text.encode("utf-8"))
+        code, _out, err = self.run_gate("import", "csv", str(path), "--task-id", "task_id", "--pass", "correct == 1")
+        self.assertEqual(code, 2)
+        self.assertIn(f"{path}:3: correct: 'n/a' is not a number to compare with 1", err)
+        imp = self.import_ok("csv", str(path), "--task-id", "task_id", "--pass", "correct == 1",
+                             "--unreadable-as", "unscoreable")
+        self.assertEqual({r["task_id"]: r["outcome"] for r in imp.records}, {"a": "pass", "b": "unscoreable", "c": "fail"})
+        code, _out, err = self.run_gate("import", "csv", str(path), "--task-id", "task_id", "--pass", "score > 0.5")
+        self.assertEqual(code, 2)
+        self.assertIn("score: no such column", err)
+
+    def test_json_values_compare_by_type_and_a_missing_path_is_named(self) -> None:
+        """In JSON true is not 1: `resolved == 1` on a boolean fails every record (documented), `resolved` (a bare
+        boolean path) reads it; a nested path reads into objects and lists; a record without the path is an error
+        naming its line and the path."""
+        rows = [{"id": "a", "r": {"ok": True, "scores": [0.9]}}, {"id": "b", "r": {"ok": False, "scores": [0.2]}}]
+        path = self.write_text("r.jsonl", "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8"))
+        for expr, want in (("r.ok == 1", ["fail", "fail"]), ("r.ok", ["pass", "fail"]), ("r.ok == true", ["pass", "fail"]),
+                           ("r.scores.0 >= 0.5", ["pass", "fail"]), ("not r.ok or r.scores.0 > 0.1", ["pass", "pass"])):
+            with self.subTest(expr=expr):
+                records = self.imp("jsonl", str(path), "--task-id", "id", "--pass", expr)
+                self.assertEqual([r["outcome"] for r in sorted(records, key=lambda r: r["task_id"])], want)
+        code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "r.missing == 1")
+        self.assertEqual(code, 2)
+        self.assertIn(f"{path}:1: r.missing: missing", err)
+
+    def test_the_expression_is_never_code(self) -> None:
+        """A call, an attribute of a call, arithmetic or a subscript is refused at once (parsed, never evaluated)."""
+        path = self.write_text("r.jsonl", b'{"id": "a", "ok": true}\n')
+        for expr in ("__import__('os').system('true')", "ok + 1 == 2", "ok[0] == 1", "len(ok) == 1"):
+            with self.subTest(expr=expr):
+                code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", expr)
+                self.assertEqual(code, 2, err)
+                self.assertIn("--pass / --unscoreable", err)
+
+    def test_a_json_object_of_records_attempts_and_reasons_from_paths(self) -> None:
+        """A JSON object of task id -> record (the key is the task id), attempts numbered by a field in samples mode,
+        an unscoreable record's reason read from a path (a class of the harness's own is declared in the draft)."""
+        data = {"t1": {"n": 1, "status": "ok", "pass": True}, "t2": {"n": 1, "status": "crash", "why": "sandbox_died"}}
+        path = self.write_text("r.json", json.dumps(data).encode("utf-8"))
+        imp = self.import_ok("json", str(path), "--pass", "pass", "--unscoreable", "status == 'crash'",
+                             "--reason", "why")
+        self.assertEqual({r["task_id"]: (r["outcome"], r["reason"]) for r in imp.records},
+                         {"t1": ("pass", None), "t2": ("unscoreable", "sandbox_died")})
+        self.assertIn("sandbox_died", imp.draft["reason_classes"])
+        rows = [{"task": t, "try": a, "ok": a == 2} for t in ("x", "y") for a in (1, 2, 3)]
+        path = self.write_text("s.jsonl", "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8"))
+        imp = self.import_ok("jsonl", str(path), "--task-id", "task", "--attempt", "try", "--pass", "ok", "--samples",
+                             name="samples")
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 3))
+        code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "task", "--pass", "ok")
+        self.assertEqual(code, 2)
+        self.assertIn("give --attempt PATH", err)
+
+    def test_the_mapping_is_recorded_and_rebuilds_the_runs_file(self) -> None:
+        """The draft's provenance records the mapping (verdict_mapping) and the command; run again, it writes the same
+        bytes; a mapping flag given to a named importer is refused."""
+        imp = self.import_ok("jsonl", str(self.nocode()), "--task-id", "instance_id", "--pass", "resolved and applied")
+        self.assertEqual(imp.draft["provenance"]["verdict_mapping"], ["--pass resolved and applied"])
+        command = shlex.split(imp.draft["provenance"]["command"])
+        self.assertEqual(command[:4], ["python3", "gate.py", "import", "jsonl"])
+        out = self.dir / "again.jsonl"
+        command[command.index("-o") + 1] = str(out)
+        code, _o, err = self.run_gate(*command[2:])
+        self.assertEqual(code, 0, err)
+        self.assertEqual(hashlib.sha256(out.read_bytes()).hexdigest(), hashlib.sha256(imp.runs.read_bytes()).hexdigest())
+        code, _out, err = self.run_gate("import", "swebench", "x.json", "--pass", "resolved")
+        self.assertEqual(code, 2)
+        self.assertIn("--pass is for the mapping formats", err)
