@@ -137,6 +137,9 @@ REGISTRY: dict[str, Run | NotRun] = {
     "python3 gate.py import swebench tests/fixtures/wild3/swebench/Starmys__SWE-bench/gold.validate-gold.json "
     "-o starmys.jsonl --draft-manifest starmys.manifest.json": Run(0),
     "python3 gate.py check --manifest starmys.manifest.json --runs starmys.jsonl": Run(1),
+    "python3 gate.py import csv tests/fixtures/wild3/other/hal-derived/"
+    "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv --task-id task_id --pass \"correct == 1\" "
+    "-o hal.jsonl": Run(0),
     "# table.sh": NotRun(REALDATA),
 }
 # Import commands whose paths are the reader's (FILE..., runs/…, logs/…): shown as the form to type, not run.
