@@ -7978,10 +7978,22 @@ class FieldMapping(NamedTuple):
     unreadable: str  # "error" or "unscoreable"
 
 
+# SWE-PolyBench's per-instance result (poly_bench_evaluation/scoring.py), as a declared mapping: resolved passes;
+# no generation (no patch) or a patch that did not apply fails; a patch applied with no test logs is no verdict.
+SWE_POLYBENCH_MAPPING = FieldMapping(
+    task_id="instance_id", passed="resolved", unscoreable="generation and patch_applied and not with_logs",
+    reason="grader_error", attempt=None, run_id=None, measures=(), samples=False, unreadable="error")
+
+
 def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]:
-    """(line or row number, record, the key it sat under in a JSON object) of a JSON Lines, JSON or CSV file."""
+    """(line or row number, record, the key it sat under in a JSON object) of a JSON Lines, JSON or CSV file, or
+    of a folder of one JSON file a task (SWE-PolyBench's <id>_result.json: the number counts the files)."""
     where = str(path)
-    if fmt == "jsonl":
+    if fmt == "swe-polybench":
+        found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith("_result.json"))
+        for number, item in enumerate(found, 1):
+            yield number, _harness_json(item), None
+    elif fmt == "jsonl":
         for number, value in iter_jsonl(path):
             yield number, _obj(value, f"{where}:{number}"), None
     elif fmt == "json":
@@ -8017,6 +8029,11 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
                         "verdict, --unscoreable EXPR --reason CLASS|PATH); see import --help")
     path = _one_path(options.files, fmt)
     where, csv = str(path), fmt == "csv"
+    if fmt == "swe-polybench":
+        path = path / "logs" if (path / "logs").is_dir() else path
+        if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
+            raise GateError(f"{options.files[0]}: no <instance_id>_result.json files (a SWE-PolyBench submission's "
+                            "evaluation folder, or its logs/)")
     read = _read_column if csv else _read_path
     try:
         passed, _ = compile_mapping(spec.passed, csv)
@@ -8024,6 +8041,7 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
     except MetricError as exc:
         raise GateError(f"import {fmt}: --pass / --unscoreable: {exc}") from None
     reason_path = None if spec.reason in (*BUILTIN_REASONS, "cancelled") else tuple(spec.reason.split("."))
+    default_run = _folder_name(options.files[0]) if fmt == "swe-polybench" else path.stem
     records: list[dict[str, object]] = []
     seen: dict[tuple[str, int], int] = {}
     counts: Counter[str] = Counter()
@@ -8035,7 +8053,7 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
             tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool) else raw_id,
                            f"{at}: {spec.task_id or 'key'}")
             attempt = 1 if spec.attempt is None else _attempt_value(read(rec, tuple(spec.attempt.split("."))), csv)
-            run = path.stem if spec.run_id is None else str(read(rec, tuple(spec.run_id.split("."))))
+            run = default_run if spec.run_id is None else str(read(rec, tuple(spec.run_id.split("."))))
         except _Unreadable as exc:
             raise GateError(f"{at}: {exc} (the task id, attempt and run id must be read from every record)") from None
         if (tid, attempt) in seen:
@@ -8100,7 +8118,7 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
     budget = max(cast(int, r["attempt"]) for r in records)
     have = {(r["task_id"], r["attempt"]) for r in records}
     recorded = {tid for tid, _ in have}
-    run = next(iter(run_ids)) if len(run_ids) == 1 else path.stem
+    run = next(iter(run_ids)) if len(run_ids) == 1 else _folder_name(path)
     wanted = range(1, budget + 1) if spec.samples else range(1, 2)
     for tid in declared:
         for attempt in wanted:
@@ -8110,13 +8128,20 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
     notes = [f"{path}: the mapping read {sum(counts.values())} record(s): {counts['pass']} pass, {counts['fail']} "
              f"fail, {counts['unscoreable']} unscoreable (the file states no figure the gate reads; hold these "
              "against the harness's own)"]
+    if fmt == "swe-polybench":
+        absent = len(declared) - len(seen)
+        notes = [f"{path}: {len(seen)} result file(s): {counts['pass']} resolved (SWE-PolyBench's own aggregate: "
+                 f"{counts['pass']}/{len(seen)}, over the files present)"
+                 + (f"; {absent} declared instance(s) have no file and are missing_artifact "
+                    f"({_preview(sorted(set(declared) - set(seen)))})" if absent else "")]
     todo = [] if options.dataset_ids is not None else [
         f"the declared set is only the {len(seen)} task(s) the file holds: give --dataset-ids FILE with the suite's "
         "task ids, so a task the harness dropped is counted"]
     extra = sorted({cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"} - set(BUILTIN_REASONS))
+    harness = "SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench" else f"mapping ({fmt})"
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
                     attempt_mode="samples" if spec.samples else "retry", attempt_budget=budget,
-                    extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": f"mapping ({fmt})"},
+                    extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": harness},
                     rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
                     provenance={"declared_from": "--dataset-ids" if options.dataset_ids is not None else
                                 f"the {len(seen)} task(s) {path.name} holds, not a declared set"})
@@ -8163,6 +8188,10 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                  no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle"),
     ImportFormat("publish-gate", "the benchmark-card design note's report.json, when each outcome names its task",
                  import_publish_gate),
+    ImportFormat("swe-polybench", "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
+                                  "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
+                 lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING), "swe-polybench"),
+                 takes_dataset_ids=True),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
                    functools.partial(import_mapping, fmt=name), takes_dataset_ids=True, options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),

@@ -143,7 +143,7 @@ REGISTRY: dict[str, Run | NotRun] = {
     "# table.sh": NotRun(REALDATA),
 }
 # Import commands whose paths are the reader's (FILE..., runs/…, logs/…): shown as the form to type, not run.
-READERS_IMPORT = re.compile(r"python3 gate\.py import \S+ (FILE|runs/|logs/|jobs/|study/|submission/|model\.run_id|"
+READERS_IMPORT = re.compile(r"python3 gate\.py import \S+ (FILE|SUBMISSION_FOLDER|runs/|logs/|jobs/|study/|submission/|model\.run_id|"
                             r"results/results\.json|results\.json --dataset-ids verified|report\.json|TB_RUN|NOP_RUN|"
                             r"ORACLE_RUN)")
 # Output lines that depend on the machine, made the same before comparing: (pattern, what the page shows).

@@ -141,3 +141,54 @@ class MappingImporter(RealFileCase):
         code, _out, err = self.run_gate("import", "swebench", "x.json", "--pass", "resolved")
         self.assertEqual(code, 2)
         self.assertIn("--pass is for the mapping formats", err)
+
+
+PB = FIXTURES / "wild3" / "other" / "swe-polybench"
+
+
+class SwePolyBench(RealFileCase):
+    """`import swe-polybench FOLDER`: a declared mapping on the same engine (resolved passes; no generation or a
+    patch not applied fails; a patch applied with no logs is no verdict), plus its declared set."""
+
+    def test_the_files_alone_give_the_stated_figure_and_the_declared_set_shows_what_it_hides(self) -> None:
+        """Kodah's 113 result files (the Python subset) state 32.74% (37/113). Alone they gate to 37/113 and the draft
+        says the declared set is only the files found; with PBVerified's 382 ids, 269 instances have no file
+        (missing_artifact): the headline is 37/382, attrition blocks, and --claim 32.74% is refused as the
+        scoreable-only rate (37 of the 113 with a verdict), not the headline."""
+        folder = PB / "20260430_kodah_gpt-5-mini"
+        stated = (folder / "metadata.yaml").read_text(encoding="utf-8")
+        self.assertIn('pass_rate: "32.74% (37/113)"', stated)
+        results = [json.loads(p.read_text(encoding="utf-8")) for p in sorted((folder / "logs").glob("*_result.json"))]
+        resolved = sum(1 for r in results if r["resolved"])
+        self.assertEqual((resolved, len(results)), (37, 113))
+        imp = self.import_ok("swe-polybench", str(folder))
+        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 37)
+        self.assertEqual(len(imp.records), 113)
+        self.assertEqual({r["run_id"] for r in imp.records}, {"20260430_kodah_gpt-5-mini"})
+        self.assertTrue(any("the declared set is only the 113 task(s)" in item for item in imp.draft["draft"]))
+        ids = (PB / "pbverified_ids.txt").read_text(encoding="utf-8").split()
+        full = self.import_ok("swe-polybench", str(folder), "--dataset-ids", str(PB / "pbverified_ids.txt"), name="full")
+        self.assertEqual(len(full.records), len(ids))
+        absent = [r for r in full.records if r["reason"] == "missing_artifact"]
+        self.assertEqual(len(absent), len(ids) - 113)
+        report = self.gated(full, [], "--claim", "32.74%")
+        self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (37, 382))
+        codes = {f["code"] for f in report["findings"]}
+        self.assertIn("attrition_exceeded", codes)
+        self.assertIn("claim_is_secondary", codes)
+
+    def test_each_field_maps_as_the_scorer_means_it(self) -> None:
+        """generation false -> fail (no patch); patch_applied false -> fail; a patch applied with no logs ->
+        unscoreable grader_error; resolved -> pass."""
+        folder = self.dir / "sub" / "logs"
+        folder.mkdir(parents=True)
+        cases = {"a": dict(generation=True, patch_applied=True, with_logs=True, resolved=True),
+                 "b": dict(generation=False, patch_applied=False, with_logs=False, resolved=False),
+                 "c": dict(generation=True, patch_applied=False, with_logs=False, resolved=False),
+                 "d": dict(generation=True, patch_applied=True, with_logs=False, resolved=False)}
+        for tid, fields in cases.items():
+            (folder / f"{tid}_result.json").write_text(json.dumps({"instance_id": tid, **fields}), encoding="utf-8")
+        records = self.imp("swe-polybench", str(self.dir / "sub"))
+        self.assertEqual({r["task_id"]: (r["outcome"], r["reason"]) for r in records},
+                         {"a": ("pass", None), "b": ("fail", None), "c": ("fail", None),
+                          "d": ("unscoreable", "grader_error")})
