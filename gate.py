@@ -4850,6 +4850,7 @@ class Comparison(NamedTuple):
     clusters: int | None  # the clusters the analysis used, or None when tasks are the units
     findings: tuple[Finding, ...]
     fail_on: tuple[str, bool] | None = None  # compare --fail-on: the option, and whether this comparison fails it
+    difference_icc: float | None = None  # samples mode: the between-task share of the difference's variance
 
     @property
     def verdict(self) -> str:
@@ -4963,7 +4964,25 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     significant = None if findings else paired_significant(p_value, paired.differing, alpha)
     return Comparison(a=a, b=b, table=table, paired=paired, low=low, high=high, z=z, p_value=p_value, alpha=alpha,
                       significant=significant, detectable=detectable_difference(paired.n, paired.discordance, confidence),
-                      clusters=used, findings=tuple(findings))
+                      clusters=used, findings=tuple(findings),
+                      difference_icc=difference_icc(xs, ys, m) if samples > 1 else None)
+
+
+def difference_icc(xs: Sequence[int], ys: Sequence[int], m: int) -> float | None:
+    """The between-task share of the variance of a one-sample paired difference (what `plan --icc` takes), from
+    per-task pass counts of m samples each: the within-task variance of A's and B's samples (unbiased, m/(m-1))
+    summed, and the between-task variance of the per-task differences less what the within part explains;
+    None when neither varies."""
+    n = len(xs)
+    if n < 2 or m < 2:
+        return None
+    diffs = [(min(x, m) - min(y, m)) / m for x, y in zip(xs, ys)]
+    within = math.fsum((min(x, m) * (m - min(x, m)) + min(y, m) * (m - min(y, m))) / (m * (m - 1))
+                       for x, y in zip(xs, ys)) / n
+    centre = math.fsum(diffs) / n
+    between = max(0.0, math.fsum((d - centre) ** 2 for d in diffs) / (n - 1) - within / m)
+    total = between + within
+    return between / total if total > 0 else None
 
 
 #####################################################################
@@ -5628,11 +5647,13 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     else:
         reading = (f"not distinguishable at {level} confidence: the data fit A - B from {_points(comp.low)} to "
                    f"{_points(comp.high)} points")
+    icc = (f"; the between-task share of the difference's variance is {comp.difference_icc:.3f} (`plan --icc`)"
+           if comp.difference_icc is not None else "")
     if comp.detectable is None:
-        plan = (f"no difference is detectable with {units} at the observed discordance {paired.discordance:.3f} "
+        plan = (f"no difference is detectable with {units} at the observed discordance {paired.discordance:.3f}{icc} "
                 f"(a planning figure; `{invoked('plan')}` sizes a suite)")
     else:
-        plan = (f"with {units} at the observed discordance {paired.discordance:.3f}, this rule detects "
+        plan = (f"with {units} at the observed discordance {paired.discordance:.3f}{icc}, this rule detects "
                 f"|A - B| >= {comp.detectable:.3f} with 80% power (a planning figure, not a result)")
     return basis, reading, plan
 
@@ -5705,7 +5726,8 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
                           comp.p_value < comp.alpha, "fewest_differing": fewest_differing(comp.alpha),
                           "units": "clusters" if comp.clusters is not None else "tasks"},
         "significant": comp.significant,
-        "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True},
+        "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True,
+                                  "difference_icc": comp.difference_icc},
         "findings": [{"code": f.code, "message": f.message} for f in comp.findings],
         "fail_on": None if comp.fail_on is None else {"option": comp.fail_on[0], "failed": comp.fail_on[1]},
     }
@@ -9117,8 +9139,10 @@ def _plan_parser(sub: Any) -> None:
                         help="the share of tasks one system passes and the other fails (default: independent "
                              "systems', the most conservative; a past compare prints the observed one)")
     parser.add_argument("--samples", type=int, default=1, help="samples a task (default: 1)")
-    parser.add_argument("--icc", type=float, default=0.6,
-                        help="the between-task share of the variance, for --samples > 1 (default: 0.6)")
+    parser.add_argument("--icc", type=float, default=1.0,
+                        help="the between-task share of the paired difference's variance, for --samples > 1: a past "
+                             "samples-mode compare of the two systems prints it (typically 0.1-0.15 for correlated "
+                             "agents); default 1.0, which gives extra samples no credit")
     parser.add_argument("--power", type=float, default=0.8, help="the chance of detecting it (default: 0.8)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")

@@ -613,3 +613,38 @@ class CompareExplainsItsDecision(CompareCase):
         self.assertIs(rule["p_below_alpha"], report["test"]["p"] < report["alpha"])
         self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
         self.assertIs(report["significant"], False)
+
+
+class TheFigurePlanTakes(CompareCase):
+    def test_samples_compare_prints_the_between_task_share_plan_takes(self) -> None:
+        """In samples mode compare prints (and its JSON gives) the between-task share of the paired difference's
+        variance, the figure `plan --icc` takes: computed here with exact fractions from the per-task counts."""
+        from fractions import Fraction
+
+        rnd = __import__("random").Random(5)
+        m, tasks = 4, 30
+        ease = [rnd.random() for _ in range(tasks)]
+        counts_a = [sum(rnd.random() < e for _ in range(m)) for e in ease]
+        counts_b = [sum(rnd.random() < max(0.0, e - 0.2) for _ in range(m)) for e in ease]
+        counts_a[0], counts_b[0], counts_a[-1], counts_b[-1] = m, m, 0, 0  # the controls
+        ma, ra = as_samples(*valid_ledger(passes=1, fails=1, unscoreable=()), m, {})
+        ids = [f"t-{i:02d}" for i in range(tasks)]
+        sides = []
+        for name, counts in (("a", counts_a), ("b", counts_b)):
+            manifest = dict(ma, claim_id=f"claim-{name}",
+                            dataset={"name": "s", "task_count": tasks, "task_ids_sha256": ids_digest(ids)},
+                            controls=[{"task_id": ids[-1], "expected": "fail", "role": "negative"},
+                                      {"task_id": ids[0], "expected": "pass", "role": "positive"}])
+            records = [{"run_id": name, "task_id": t, "attempt": k, "outcome": "pass" if k <= c else "fail",
+                        "reason": None} for t, c in zip(ids, counts) for k in range(1, m + 1)]
+            sides += [manifest, records]
+        code, report = self.compare_json(*sides)
+        self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
+        diffs = [Fraction(x - y, m) for x, y in zip(counts_a, counts_b)]
+        within = sum(Fraction(x * (m - x) + y * (m - y), m * (m - 1)) for x, y in zip(counts_a, counts_b)) / tasks
+        mean = sum(diffs) / tasks
+        between = max(Fraction(0), sum((d - mean) ** 2 for d in diffs) / (tasks - 1) - within / m)
+        want = float(between / (between + within))
+        self.assertAlmostEqual(report["detectable_difference"]["difference_icc"], want, places=12)
+        _, out, _ = self.compare(*sides)
+        self.assertIn(f"the between-task share of the difference's variance is {want:.3f} (`plan --icc`)", out)
