@@ -627,7 +627,7 @@ class TheFigurePlanTakes(CompareCase):
         counts_a = [sum(rnd.random() < e for _ in range(m)) for e in ease]
         counts_b = [sum(rnd.random() < max(0.0, e - 0.2) for _ in range(m)) for e in ease]
         counts_a[0], counts_b[0], counts_a[-1], counts_b[-1] = m, m, 0, 0  # the controls
-        ma, ra = as_samples(*valid_ledger(passes=1, fails=1, unscoreable=()), m, {})
+        ma, _ra = as_samples(*valid_ledger(passes=1, fails=1, unscoreable=()), m, {})
         ids = [f"t-{i:02d}" for i in range(tasks)]
         sides = []
         for name, counts in (("a", counts_a), ("b", counts_b)):
@@ -638,7 +638,7 @@ class TheFigurePlanTakes(CompareCase):
             records = [{"run_id": name, "task_id": t, "attempt": k, "outcome": "pass" if k <= c else "fail",
                         "reason": None} for t, c in zip(ids, counts) for k in range(1, m + 1)]
             sides += [manifest, records]
-        code, report = self.compare_json(*sides)
+        _code, report = self.compare_json(*sides)
         self.assertEqual(report["verdict"], "PUBLISHABLE", report["findings"])
         diffs = [Fraction(x - y, m) for x, y in zip(counts_a, counts_b)]
         within = sum(Fraction(x * (m - x) + y * (m - y), m * (m - 1)) for x, y in zip(counts_a, counts_b)) / tasks
