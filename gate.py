@@ -4627,7 +4627,8 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
             "says, then delete it")))
     if manifest.placeholders:
         findings.append(finding("placeholder_value", (
-            f"{', '.join(manifest.placeholders)} still hold(s) a placeholder: fill in the real value"
+            f"{', '.join(manifest.placeholders)} still {'holds' if len(manifest.placeholders) == 1 else 'hold'} a "
+            "placeholder: fill in the real value"
             + (f"; the digest comes from `{invoked('digest')} --runs RUNS`"
                if "dataset.task_ids_sha256" in manifest.placeholders else ""))))
     missing = [key for key in ENVELOPE_REQUIRED if manifest.envelope.get(key) in (None, "")]
@@ -4698,8 +4699,8 @@ class _runs_apart:
             self.folder.cleanup()
 
 
-def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
-                     manifest_path: Path) -> tuple[Ledger, Replicates, list[Finding]]:
+def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manifest_path: Path,
+                     ceiling: float = DEFAULT_MAX_UNSCOREABLE) -> tuple[Ledger, Replicates, list[Finding]]:
     """Gate every replicate run in full, then combine them: the headline is the mean over runs, its interval from
     the two-way layout of tasks x runs (crossed_size), so it counts run-to-run variance as well as the tasks'."""
     findings: list[Finding] = []
@@ -4718,7 +4719,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str],
                     f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
                 continue
             ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
-            findings.extend(prefixed(f"R{number}", ledger.findings))
+            lost = attrition(ledger, plan.attempt_mode, plan.attempt_budget, ceiling)  # every run holds to the ceiling
+            findings.extend(prefixed(f"R{number}", [*ledger.findings, *_judge_attrition(ledger, lost)]))
             present.append((rid, ledger, _task_scores(plan, tally)))
     undeclared = sorted(seen - set(run_ids))
     if undeclared:
@@ -4788,7 +4790,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         if keep_scores:
             raise GateError(f"{manifest.path}: compare and rank pair one run with one run; this manifest gates "
                             "replicates together (give each run its own manifest with its run_id)")
-        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates, manifest.path)
+        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates, manifest.path,
+                                                            manifest.max_unscoreable)
         gated, tally = None, None
     else:
         gated, run_findings = _gated_run(manifest, run_id)
@@ -4800,7 +4803,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         ledger = settle(tally, plan)
     lost = attrition(ledger, plan.attempt_mode, plan.attempt_budget, manifest.max_unscoreable)
     all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings,
-                    *_judge_attrition(ledger, lost)]
+                    *(_judge_attrition(ledger, lost) if replicates is None else ())]  # replicates: each run, above
     control_results = []
     for run in manifest.control_runs:
         result, control_findings = _gate_control_run(run, plan, manifest.path.parent)
@@ -5208,9 +5211,6 @@ def _text_rates(report: Report) -> list[str]:
     if reps is not None:
         note += f" (mean of {_plural(len(reps.runs), 'replicate run')})"
     out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
-    if report.manifest.verdict_mapping:
-        out.append(_label("mapping") + "; ".join(report.manifest.verdict_mapping)
-                   + " (the import's choices that decide a verdict)")
     if reps is not None:
         values = [rate.value for _, rate in reps.runs]
         out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
@@ -5230,6 +5230,9 @@ def _text_rates(report: Report) -> list[str]:
     secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
     if reps is None:
         out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
+    if report.manifest.verdict_mapping:
+        out.append(_label("mapping") + "; ".join(report.manifest.verdict_mapping)
+                   + " (the import's choices that decide a verdict)")
     if led.first_attempt is not None:
         out.append(_label("first try") + _rate_text(led.first_attempt, conf)
                    + f"  <- labelled: first attempt only, of a budget of {report.attempt_budget}")
@@ -5621,14 +5624,17 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     level = _pct(conf)[:-3]
     samples = f" x {comp.a.attempt_budget} samples" if comp.a.attempt_mode == "samples" and comp.a.attempt_budget > 1 else ""
     units = _plural(comp.clusters, "cluster") if comp.clusters is not None else f"{_plural(tasks, 'task')}{samples}"
-    if comp.table is not None and comp.clusters is None:
+    if any(f.code == "dataset_digest_mismatch" for f in comp.findings):
+        basis = "not paired: the two claims are over different suites (dataset_digest_mismatch)"
+    elif comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
-        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({tasks} shared tasks; "
+        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({_plural(tasks, 'shared task')}; "
                  "a task passes if any attempt within budget passed)")
     else:
         per = f"per-task pass rates over {comp.a.attempt_budget} samples" if comp.a.attempt_budget > 1 \
             and comp.a.attempt_mode == "samples" else "task exits"
-        basis = (f"{per} on {tasks} shared tasks{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
+        basis = (f"{per} on {_plural(tasks, 'shared task')}"
+                 f"{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
                  f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs; effective table "
                  f"of {paired.n:.1f} pairs (Kish, {'cluster-robust' if comp.clusters is not None else 'task-clustered'}, "
                  "Korn-Graubard)")
@@ -5697,9 +5703,13 @@ def _fail_on_text(comp: Comparison) -> str:
     """compare --fail-on's reading: "--fail-on regression: FAILS (A, the candidate, is significantly worse than B,
     the baseline): exit 1", or "... passes"."""
     option, failed = cast("tuple[str, bool]", comp.fail_on)
-    what = {"regression": "A, the candidate, is significantly worse than B, the baseline",
-            "difference": "A and B differ significantly"}[option]
-    return f"--fail-on {option}: FAILS ({what}): exit 1" if failed else f"--fail-on {option}: passes (not so: {what})"
+    if failed:
+        what = {"regression": "A, the candidate, is significantly worse than B, the baseline",
+                "difference": "A and B differ significantly"}[option]
+        return f"--fail-on {option}: FAILS ({what}): exit 1"
+    what = {"regression": "A, the candidate, is not significantly worse than B, the baseline",
+            "difference": "A and B do not differ significantly"}[option]
+    return f"--fail-on {option}: passes ({what})"
 
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
@@ -7105,8 +7115,10 @@ def _tb_results_file(folder: Path) -> Path:
         return folder / "results.json"
     found = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith("results.json"))
     if len(found) != 1:
-        raise GateError(f"{folder}: expected one results.json (or <name>results.json) in a run folder, "
-                        f"found {len(found)}")
+        packed = sorted(p.name for p in folder.iterdir() if p.name.endswith(("results.json.gz", "results.json.zst")))
+        raise GateError(f"{folder}: expected one results.json (or <name>results.json) in a run folder, found "
+                        f"{len(found)}" + (f"; {packed[0]} is compressed: decompress it (gunzip) and import again"
+                                           if packed else ""))
     return found[0]
 
 
@@ -7893,8 +7905,15 @@ if TYPE_CHECKING:
     Reader = Callable[[Any, tuple[str, ...]], Any]  # (record, path) -> value, or _Unreadable
 
 
+def _kind(value: Any) -> str:
+    return "boolean" if isinstance(value, bool) else "number" if _is_number(value) else \
+        "string" if isinstance(value, str) else "null" if value is None else "structure"
+
+
 def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
-    """One comparison as the mapping importer reads it (the rules above)."""
+    """One comparison as the mapping importer reads it (the rules above). A value that can never equal the literal
+    (a number where a boolean is compared, an object, a non-finite number) is unreadable, never a silent fail;
+    null differs from any other literal."""
     if csv and isinstance(value, str):
         if isinstance(literal, bool):
             if value.strip().lower() not in ("true", "false", "1", "0"):
@@ -7907,6 +7926,10 @@ def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
                 raise _Unreadable(f"{path}: {value[:40]!r} is not a number to compare with {literal!r}") from None
             if not math.isfinite(value):
                 raise _Unreadable(f"{path}: {value!r} is not a finite number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Unreadable(f"{path}: {value!r} is not a finite number")
+    if value is not None and literal is not None and _kind(value) != _kind(literal):
+        raise _Unreadable(f"{path}: {_type_name(value)} is not a {_kind(literal)} to compare with {literal!r}")
     if op in ("==", "!="):
         return _same(value, literal) != (op == "!=")
     numbers = all(_is_number(x) for x in (value, literal))
@@ -7971,7 +7994,7 @@ def _read_path(record: Any, path: tuple[str, ...]) -> Any:
     for part in path:
         if isinstance(value, dict) and part in value:
             value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        elif isinstance(value, list) and part.isascii() and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         else:
             raise _Unreadable(f"{'.'.join(path)}: missing")
@@ -8039,6 +8062,12 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
         reader = csv.DictReader(io.StringIO(text, newline=""))
         if not reader.fieldnames:
             raise GateError(f"{where}: no header row: a CSV file to import names its columns on its first line")
+        names = list(reader.fieldnames)
+        twice = next((n for n in names if names.count(n) > 1), None)
+        if twice is not None:
+            columns = [i + 1 for i, n in enumerate(names) if n == twice]
+            raise GateError(f"{where}:1: column {twice!r} appears twice (columns {columns[0]} and {columns[1]}): "
+                            "name each column once")
         for row in reader:
             yield reader.line_num, row, None
 
@@ -8075,7 +8104,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
             tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool) else raw_id,
                            f"{at}: {spec.task_id or 'key'}")
             attempt = 1 if spec.attempt is None else _attempt_value(read(rec, tuple(spec.attempt.split("."))), csv)
-            run = default_run if spec.run_id is None else str(read(rec, tuple(spec.run_id.split("."))))
+            run = default_run if spec.run_id is None else _mapped_name(read(rec, tuple(spec.run_id.split("."))),
+                                                                       spec.run_id, "a run id", at)
         except _Unreadable as exc:
             raise GateError(f"{at}: {exc} (the task id, attempt and run id must be read from every record)") from None
         if (tid, attempt) in seen:
@@ -8085,7 +8115,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
         seen[(tid, attempt)] = number
         try:
             if lost is not None and lost(rec, read):
-                reason = spec.reason if reason_path is None else str(read(rec, reason_path))
+                reason = spec.reason if reason_path is None else _mapped_name(read(rec, reason_path), spec.reason,
+                                                                             "a reason class", at)
                 verdict: Verdict = ("unscoreable", reason)
             else:
                 verdict = ("pass", None) if passed(rec, read) else ("fail", None)
@@ -8121,8 +8152,17 @@ def _measure(field: str, value: Any) -> object:
     return _cost_field(value) if field == "cost_usd" else _count_field(value)
 
 
+def _mapped_name(value: Any, path: str, what: str, at: str) -> str:
+    """A reason class or run id read from a record: a printable string (a number is taken as its digits)."""
+    text = str(value) if _is_int(value) else value
+    if not isinstance(text, str) or not is_task_id(text):
+        raise GateError(f"{at}: {path}: expected {what} (a non-empty printable string), got {_type_name(value)}")
+    return text
+
+
 def _attempt_value(value: Any, csv: bool) -> int:
-    number = int(value) if csv and isinstance(value, str) and value.strip().isdigit() else value
+    text = value.strip() if isinstance(value, str) else ""
+    number = int(text) if csv and text.isascii() and text.isdigit() else value
     if not _is_int(number) or not 1 <= cast(int, number) <= MAX_ATTEMPT_BUDGET:
         raise _Unreadable(f"attempt: {_type_name(value)} is not an attempt number from 1 to {MAX_ATTEMPT_BUDGET:,}")
     return cast(int, number)
@@ -8138,6 +8178,9 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
     if stray:
         raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(stray)}")
     budget = max(cast(int, r["attempt"]) for r in records)
+    if spec.samples and len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
+        raise GateError(f"{path}: --samples: {len(declared):,} tasks x {budget:,} samples (the largest attempt number "
+                        f"read), more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,}): is --attempt the right field?")
     have = {(r["task_id"], r["attempt"]) for r in records}
     recorded = {tid for tid, _ in have}
     run = next(iter(run_ids)) if len(run_ids) == 1 else _folder_name(path)
@@ -8344,18 +8387,17 @@ DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_p
 
 
 def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path,
-                    options: Mapping[str, object] | None = None) -> dict[str, object]:
-    """The claim's draft manifest with this control run's entry added (or replaced): the draft must exist,
-    still be a draft, declare the same tasks the control run covers, and have been imported under the same
-    verdict options (a --threshold that turns a broken oracle's zeros into passes proves nothing), with no more
-    attempts a task than the claim's budget."""
+                    options: Mapping[str, object] | None = None) -> tuple[dict[str, object] | None, dict[str, object]]:
+    """The claim's draft manifest with this control run's entry added (or replaced), and the entry: the manifest
+    must exist, declare the same tasks the control run covers, and have been imported under the same verdict
+    options (a --threshold that turns a broken oracle's zeros into passes proves nothing), with no more attempts
+    a task than the claim's budget. A manifest that is no longer a draft is a person's file, never rewritten:
+    None, and the caller says what entry to add."""
     where = str(draft_path)
     if not draft_path.exists():
         raise GateError(f"{where}: no draft to add the control run to: import the claim's own run with "
                         "--draft-manifest first, then its control runs with --control")
     draft = _obj(load_json_file(draft_path), where)
-    if "draft" not in draft:
-        raise GateError(f"{where}: not a draft (it has no \"draft\" list): add the control_runs entry by hand")
     dataset = _obj(draft.get("dataset"), f"{where}: dataset")
     if normal_digest(str(dataset.get("task_ids_sha256"))) != ids_digest(imp.task_ids):
         raise GateError(f"{where}: the control run covers {len(imp.task_ids)} task(s) hashing to "
@@ -8375,9 +8417,12 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     if relative.startswith(".."):
         raise GateError(f"{runs_path}: a control run's file must sit in the manifest's folder ({draft_path.parent})")
     key, bound = DRAFT_CONTROL_BOUNDS[role]
+    entry: dict[str, object] = {"role": role, "runs": relative, key: bound}
+    if "draft" not in draft:
+        return None, entry
     entries = [e for e in _list(draft.get("control_runs", []), f"{where}: control_runs")
                if not (isinstance(e, dict) and e.get("role") == role)]
-    entries.append({"role": role, "runs": relative, key: bound})
+    entries.append(entry)
     draft["control_runs"] = entries
     present = [e.get("role") for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
     fmt = IMPORTERS.get(imp.source)
@@ -8385,7 +8430,7 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
             if not (isinstance(item, str) and (item.startswith(_CONTROLS_TODO) or item.startswith("controls is empty")))]
     left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
     draft["draft"] = ([left] if left else []) + todo
-    return draft
+    return draft, entry
 
 
 def _shown_options(options: Mapping[str, object]) -> str:
@@ -8660,8 +8705,9 @@ def without_workflow_commands(text: str) -> str:
     """GitHub mode: a report line that would start with `::` after its leading whitespace (a stratum or metric named
     `::stop-commands::x`) is written with a backslash before the `::`, so the runner never reads a user's string as
     a workflow command; the gate's own annotations are added after this, unescaped."""
-    if "::" not in text:
+    if "::" not in text and "##[" not in text:
         return text
+    text = text.replace("##[", "#\\#[")  # the runner's legacy `##[command]`, which it finds anywhere in a line
     return "".join(line[:len(line) - len(line.lstrip())] + "\\" + line.lstrip() if line.lstrip().startswith("::")
                    else line for line in text.splitlines(keepends=True))
 
@@ -8766,7 +8812,14 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
                "difference": f"{comp.diff:.6g}", "ci_low": f"{comp.low:.6g}", "ci_high": f"{comp.high:.6g}"}
     if args.fail_on is not None:
         comp = comp._replace(fail_on=(args.fail_on, comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
+        outputs["fail_on"] = "failed" if comp.fail_on and comp.fail_on[1] else "passed"
     text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline, outputs)
+    if comp.fail_on and comp.fail_on[1] and _github_mode(args):  # the step fails: say why where GitHub shows it
+        annotation = f"::error title=compare --fail-on {args.fail_on}::{github_escape(_fail_on_text(comp))}\n"
+        if args.format == "text":
+            text += annotation
+        else:
+            print(annotation, end="", file=sys.stderr)
     return text, 0 if comp.verdict == "PUBLISHABLE" and not (comp.fail_on and comp.fail_on[1]) else 1
 
 
@@ -8905,7 +8958,11 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
                             f"attempts ran no test ({_preview(str(r['task_id']) for r in vacuous)}): a control that "
                             f"cannot fail proves nothing; {fmt.no_test_why}")
     if args.draft_manifest is not None and args.control:
-        draft = add_control_run(args.draft_manifest, imported, args.control, args.output, _verdict_options(args, fmt))
+        draft, entry = add_control_run(args.draft_manifest, imported, args.control, args.output,
+                                       _verdict_options(args, fmt))
+        if draft is None:  # a finished manifest: never rewritten, the entry to add is said
+            print(f"{args.prog}: {args.draft_manifest} is no longer a draft, so it is not rewritten: add this entry to "
+                  f"its control_runs: {json.dumps(entry)}", file=sys.stderr)
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
@@ -8933,12 +8990,17 @@ _MAPPING_FLAGS = (("task_id", "--task-id"), ("passed", "--pass"), ("unscoreable"
                   ("reason", "--reason"), ("attempt", "--attempt"), ("run_path", "--run-id"),
                   *((f"measure_{name}", f"--{name.replace('_', '-')}") for name in MEASURES),
                   ("samples", "--samples"), ("unreadable_as", "--unreadable-as"))
+_MAPPING_DEFAULTS = {"reason": "grader_error", "unreadable_as": "error", "samples": False}  # the rest: None
+
+
+def _mapping_given(args: argparse.Namespace, attr: str) -> bool:
+    """Did the command line give this mapping flag (a value other than its own default)?"""
+    return getattr(args, attr, None) not in (None, _MAPPING_DEFAULTS.get(attr))
 
 
 def _field_mapping(args: argparse.Namespace, fmt: ImportFormat) -> FieldMapping | None:
     """The field mapping the command line gave, for the formats that take one (refused by the others)."""
-    given = [flag for attr, flag in _MAPPING_FLAGS
-             if getattr(args, attr, None) not in (None, False, "grader_error", "error")]
+    given = [flag for attr, flag in _MAPPING_FLAGS if _mapping_given(args, attr)]
     if "mapping" not in fmt.options:
         if given:
             raise GateError(f"import {args.format}: {given[0]} is for the mapping formats (jsonl, json, csv): "
@@ -8986,7 +9048,7 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
             value = getattr(args, attr, None)
             if value is True:
                 command.append(flag)
-            elif value not in (None, False, "grader_error", "error"):
+            elif _mapping_given(args, attr):
                 command += [flag, str(value)]
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
     return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),

@@ -652,3 +652,18 @@ class NoWorkflowCommandFromUserText(GateCase):
                 self.assertTrue(all(line.startswith("::error title=") for line in commands), commands)
                 if fmt == "text":
                     self.assertIn("\\" + evil, out)
+
+
+class LegacyWorkflowCommands(GateCase):
+    def test_a_legacy_command_anywhere_in_a_line_is_escaped(self) -> None:
+        """The runner also reads `##[command]` anywhere in a line: a claim_id holding `##[stop-commands]x` is written
+        as `#\\#[stop-commands]x` in GitHub mode, and the gate's own annotations still follow."""
+        manifest, records = valid_ledger()
+        manifest["claim_id"] = "x ##[stop-commands]tok"
+        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        with github_env(GITHUB_ACTIONS="true"):
+            code, out, _err = self.run_gate("--manifest", str(m), "--runs", str(r), "--claim", "78.4%")
+        self.assertEqual(code, 1)
+        self.assertNotIn("##[", out)
+        self.assertIn("claim       : x #\\#[stop-commands]tok", out)
+        self.assertIn("::error title=claim_is_secondary::", out)

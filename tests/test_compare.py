@@ -648,3 +648,16 @@ class TheFigurePlanTakes(CompareCase):
         self.assertAlmostEqual(report["detectable_difference"]["difference_icc"], want, places=12)
         _, out, _ = self.compare(*sides)
         self.assertIn(f"the between-task share of the difference's variance is {want:.3f} (`plan --icc`)", out)
+
+
+class FailOnInGitHub(CompareCase):
+    def test_a_failing_gate_is_annotated_and_in_the_outputs(self) -> None:
+        """--fail-on regression failing in GitHub mode: an ::error annotation says why, and fail_on=failed is a step
+        output beside verdict=PUBLISHABLE (the claims are fine; the gate is what failed)."""
+        out_file = self.dir / "o.txt"
+        with github_env(GITHUB_OUTPUT=str(out_file), GITHUB_ACTIONS="true"):
+            code, out, _err = self.compare(*paired_ledgers(10, 0, 25, 5), "--fail-on", "regression")
+        self.assertEqual(code, 1)
+        self.assertIn("::error title=compare --fail-on regression::--fail-on regression: FAILS", out)
+        written = dict(line.split("=", 1) for line in out_file.read_text(encoding="utf-8").splitlines())
+        self.assertEqual((written["verdict"], written["fail_on"]), ("PUBLISHABLE", "failed"))

@@ -288,9 +288,9 @@ class ControlRunsFromTheHarness(RealFileCase):
         self.assertIn("control_run_violated", [f["code"] for f in json.loads(out)["findings"]])
 
     def test_a_control_import_is_refused_unless_it_fits_the_draft(self) -> None:
-        """Refused, exit 2 and the reason on the last stderr line: no such draft; a manifest that is no longer a
-        draft; a control run over another suite (six other tasks, or the claim's minus one task); no -o; an -o
-        outside the draft's folder. A refused import leaves the draft as it was and writes no runs file."""
+        """Refused, exit 2 and the reason on the last stderr line: no such draft; a control run over another suite (six other tasks, or the claim's minus one task); no -o; an -o
+        outside the draft's folder. A refused import leaves the draft as it was and writes no runs file. A manifest that
+        is no longer a draft is never rewritten: the import says the control_runs entry to add."""
         nop = self.control_run("nop", lambda i: False)
         before = self.draft.read_bytes()
         missing = self.claims / "no-such.manifest.json"
@@ -298,9 +298,14 @@ class ControlRunsFromTheHarness(RealFileCase):
                                             str(self.claims / "a.jsonl"), "--draft-manifest", str(missing)),
                               "no draft to add the control run to")
         completed = self.complete(self.draft)
-        self.assertRefused(self.run_gate("import", "terminal-bench", str(nop), "--control", "no_edit", "-o",
-                                            str(self.dir / "b.jsonl"), "--draft-manifest", str(completed)),
-                              "not a draft")
+        finished = completed.read_bytes()
+        code, _out, err = self.run_gate("import", "terminal-bench", str(nop), "--control", "no_edit", "-o",
+                                        str(self.dir / "b.jsonl"), "--draft-manifest", str(completed))
+        self.assertEqual(code, 0, err)  # a finished manifest is a person's file: never rewritten, the entry is said
+        self.assertEqual(completed.read_bytes(), finished)
+        self.assertIn('is no longer a draft, so it is not rewritten: add this entry to its control_runs: '
+                      '{"role": "no_edit", "runs": "b.jsonl", "max_pass_rate": 0.05}', err)
+        self.assertTrue((self.dir / "b.jsonl").exists())
         self.assertRefused(self.add("no_edit", TB_RESULTS, self.claims / "c.jsonl"), "not the draft's suite")
         smaller = self.control_run("nop-smaller", lambda i: False)
         results = load(smaller / "results.json")

@@ -84,12 +84,15 @@ class MappingImporter(RealFileCase):
         self.assertIn("score: no such column", err)
 
     def test_json_values_compare_by_type_and_a_missing_path_is_named(self) -> None:
-        """In JSON true is not 1: `resolved == 1` on a boolean fails every record (documented), `resolved` (a bare
-        boolean path) reads it; a nested path reads into objects and lists; a record without the path is an error
+        """In JSON true is not 1: `resolved == 1` on a boolean is an error naming the path (it would fail every
+        record), `resolved` (a bare boolean path) reads it; a nested path reads into objects and lists; a record without the path is an error
         naming its line and the path."""
         rows = [{"id": "a", "r": {"ok": True, "scores": [0.9]}}, {"id": "b", "r": {"ok": False, "scores": [0.2]}}]
         path = self.write_text("r.jsonl", "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8"))
-        for expr, want in (("r.ok == 1", ["fail", "fail"]), ("r.ok", ["pass", "fail"]), ("r.ok == true", ["pass", "fail"]),
+        code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "r.ok == 1")
+        self.assertEqual(code, 2)  # never a silent fail of every record
+        self.assertIn("r.ok: true is not a number to compare with 1", err)
+        for expr, want in (("r.ok", ["pass", "fail"]), ("r.ok == true", ["pass", "fail"]),
                            ("r.scores.0 >= 0.5", ["pass", "fail"]), ("not r.ok or r.scores.0 > 0.1", ["pass", "pass"])):
             with self.subTest(expr=expr):
                 records = self.imp("jsonl", str(path), "--task-id", "id", "--pass", expr)
@@ -192,3 +195,63 @@ class SwePolyBench(RealFileCase):
         self.assertEqual({r["task_id"]: (r["outcome"], r["reason"]) for r in records},
                          {"a": ("pass", None), "b": ("fail", None), "c": ("fail", None),
                           "d": ("unscoreable", "grader_error")})
+
+
+class MappingReviewFindings(RealFileCase):
+    """What an adversarial review of the mapping importer found, each once a traceback, a silent wrong verdict or
+    a rebuild command that did not rebuild."""
+
+    def lines(self, name: str, rows: list[Any]) -> Path:
+        return self.write_text(name, "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8"))
+
+    def test_non_ascii_digits_are_never_numbers(self) -> None:
+        """A CSV attempt cell `²` and a path segment `²` into a list: exit 2 naming the line (they were exit 3)."""
+        path = self.write_text("sup.csv", "id,ok,att\na,1,\u00b2\n".encode("utf-8"))
+        code, _out, err = self.run_gate("import", "csv", str(path), "--task-id", "id", "--pass", "ok == 1",
+                                        "--attempt", "att")
+        self.assertEqual(code, 2, err)
+        self.assertIn(f"{path}:2: attempt:", err)
+        path = self.lines("q.jsonl", [{"id": "a", "ok": True, "m": {"n": [1, 2]}}])
+        code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "m.n.\u00b2 == 1")
+        self.assertEqual(code, 2, err)
+        self.assertIn(f"{path}:1: m.n.\u00b2: missing", err)
+
+    def test_values_that_cannot_compare_are_errors_not_fails(self) -> None:
+        """A bare path holding 1, "true" or an object, and a NaN or Infinity: each an error naming the path;
+        null against a string literal is simply not equal."""
+        for value, fragment in ((1, "the number 1 is not a boolean"), ("true", "is not a boolean"),
+                                ({"x": 1}, "is not a boolean")):
+            with self.subTest(value=value):
+                path = self.lines("ty.jsonl", [{"id": "a", "ok": value}])
+                code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok")
+                self.assertEqual(code, 2, err)
+                self.assertIn(fragment, err)
+        path = self.write_text("nan.json", b'[{"id": "a", "s": NaN}, {"id": "b", "s": Infinity}]')
+        code, _out, err = self.run_gate("import", "json", str(path), "--task-id", "id", "--pass", "s >= 0.5")
+        self.assertEqual(code, 2, err)
+        self.assertIn("is not a finite number", err)
+        path = self.lines("null.jsonl", [{"id": "a", "status": None, "ok": True}, {"id": "b", "status": "crash"}])
+        records = self.imp("jsonl", str(path), "--task-id", "id", "--unscoreable", "status == 'crash'", "--pass", "ok",
+                           "--reason", "env_flake")
+        self.assertEqual({r["task_id"]: r["outcome"] for r in records}, {"a": "pass", "b": "unscoreable"})
+
+    def test_a_csv_column_named_twice_is_refused(self) -> None:
+        path = self.write_text("dup.csv", b"id,ok,ok\na,1,0\n")
+        code, _out, err = self.run_gate("import", "csv", str(path), "--task-id", "id", "--pass", "ok == 1")
+        self.assertEqual(code, 2)
+        self.assertIn(f"{path}:1: column 'ok' appears twice (columns 2 and 3)", err)
+
+    def test_a_reason_or_run_id_read_from_a_record_must_be_a_name(self) -> None:
+        path = self.lines("why.jsonl", [{"id": "a", "err": True, "why": {"k": 1}}])
+        code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "err == false",
+                                        "--unscoreable", "err", "--reason", "why")
+        self.assertEqual(code, 2)
+        self.assertIn(f"{path}:1: why: expected a reason class (a non-empty printable string), got", err)
+
+    def test_the_rebuild_command_keeps_a_flag_whose_value_is_another_flags_default(self) -> None:
+        """`--unscoreable error` (a column named error) is kept in the recorded command: the defaults are each
+        flag's own (--reason grader_error, --unreadable-as error), not any flag's."""
+        path = self.lines("e.jsonl", [{"id": "a", "ok": True, "error": False}, {"id": "b", "ok": False, "error": True}])
+        imp = self.import_ok("jsonl", str(path), "--task-id", "id", "--pass", "ok", "--unscoreable", "error")
+        self.assertIn("--unscoreable error", imp.draft["provenance"]["command"])
+        self.assertNotIn("--reason", imp.draft["provenance"]["command"])

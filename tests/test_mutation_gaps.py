@@ -63,27 +63,24 @@ def holm(ps: list[float]) -> list[float]:
 class InputLimits(GateCase):
     """The two read limits: a whole-file read (64 MiB) on a pipe that stays open, and the line limit (8 MiB)."""
 
-    def test_a_pipe_past_64_mib_that_stays_open_is_refused_at_once(self) -> None:
-        """A manifest given as a pipe that sends 64 MiB + 1 bytes and then stays open (no EOF): refused at once with
-        "larger than 64 MiB", naming the pipe. Kills the mutants of _read_bytes's bound (`while size <= cap`,
-        `cap + 1 - size`): one that asks for a byte more than cap + 1 waits for an EOF that never comes (the test
-        times out the writer after 30 s and fails on the elapsed time), one that stops at cap bytes parses the
-        bytes instead and gives another message."""
-        if not os.path.isdir("/dev/fd"):
-            self.skipTest("no /dev/fd here")
+    def through_a_pipe(self, payload: bytes, stay_open: bool) -> tuple[int, str, str, float, int, str]:
+        """check with the manifest read from a pipe a writer thread fills with `payload`; with stay_open the pipe is
+        left open after the last byte (no EOF) until the gate has answered, or 30 s have passed. (exit code, stdout,
+        stderr, seconds the gate took, bytes the writer got into the pipe, the pipe's path)."""
         runs = self.write_jsonl("runs.jsonl", valid_ledger()[1])
         readable, writable = os.pipe()
         release = threading.Event()
         sent: list[int] = []
 
         def writer() -> None:
-            payload = memoryview(b" " * (MANIFEST_CAP + 1))
+            view = memoryview(payload)
             try:
-                while payload:
-                    done = os.write(writable, payload[:MIB])
+                while view:
+                    done = os.write(writable, view[:MIB])
                     sent.append(done)
-                    payload = payload[done:]
-                release.wait(30)  # the pipe stays open: no EOF until the gate has answered (or 30 s passed)
+                    view = view[done:]
+                if stay_open:
+                    release.wait(30)
             except BrokenPipeError:
                 pass  # the gate stopped reading early (a mutant) and the test closed the read end
             finally:
@@ -99,11 +96,28 @@ class InputLimits(GateCase):
             release.set()
             os.close(readable)
             thread.join(10)
-        self.assertEqual(sum(sent), MANIFEST_CAP + 1, "the writer sent every byte: the gate read them all")
+        return code, out, err, elapsed, sum(sent), f"/dev/fd/{readable}"
+
+    def test_a_pipe_past_64_mib_that_stays_open_is_refused_at_once(self) -> None:
+        """A manifest given as a pipe that sends 64 MiB + 1 bytes and then stays open (no EOF): refused at once with
+        "larger than 64 MiB", naming the pipe; a pipe of exactly 64 MiB (then EOF) is read, and refused for what it
+        holds, not for its size. Kills the mutants of _read_bytes's bound (`while size <= cap`, `cap + 1 - size`,
+        `size > cap`): one that asks for a byte more than cap + 1 waits for an EOF that never comes (the writer
+        gives up after 30 s and the test fails on the elapsed time), one that stops at cap bytes parses the bytes
+        instead and gives another message, one that refuses at cap bytes refuses the 64 MiB pipe."""
+        if not os.path.isdir("/dev/fd"):
+            self.skipTest("no /dev/fd here")
+        code, out, err, elapsed, sent, pipe = self.through_a_pipe(b" " * (MANIFEST_CAP + 1), stay_open=True)
+        self.assertEqual(sent, MANIFEST_CAP + 1, "the writer sent every byte: the gate read them all")
         self.assertEqual((code, out), (2, ""), err)
-        self.assertEqual(err, f"gate.py: error: /dev/fd/{readable}: larger than {MANIFEST_CAP // MIB} MiB: "
+        self.assertEqual(err, f"gate.py: error: {pipe}: larger than {MANIFEST_CAP // MIB} MiB: "
                               "not a file the gate reads whole\n")
         self.assertLess(elapsed, 20, "refused before the writer closed the pipe, not after")
+        exact = b"[]" + b" " * (MANIFEST_CAP - 2)  # JSON, but not a manifest: refused for that
+        code, out, err, elapsed, sent, pipe = self.through_a_pipe(exact, stay_open=False)
+        self.assertEqual((code, out, sent), (2, "", MANIFEST_CAP), err)
+        self.assertTrue(err.startswith(f"gate.py: error: {pipe}"), err)
+        self.assertNotIn("larger than", err)
 
     def digest(self, text: str) -> tuple[int, str, str]:
         path = self.write_text("long.jsonl", text)
@@ -138,16 +152,24 @@ class InputLimits(GateCase):
 
     def test_the_column_of_a_truncated_record(self) -> None:
         """A runs file whose line 2 is `{"task_id": "t2` and a newline, through digest: the error names line 2 and the
-        column of the newline that ends the string (the record's 16th character). Kills `exc.pos <= newline` ->
-        `< newline` (the column dropped: the decoder stops exactly at the newline) and the mutants of
+        column of the newline that ends the string (the record's 16th character); the same record as line 1; and `{"task_id" "t2"}`, the column of the missing colon. Kills `exc.pos <= newline` ->
+        `< newline` (the column dropped: the decoder stops exactly at the newline), `== newline` / `>= newline` (dropped
+        inside the line) and the mutants of
         `exc.pos - pos + 1` (another column)."""
         first = json.dumps(record("t1", "pass"))
         broken = '{"task_id": "t2'
-        path = self.write_text("runs.jsonl", first + "\n" + broken + "\n")
-        code, out, err = self.run_gate("digest", "--runs", str(path))
-        self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, f"gate.py: error: {path}:2: invalid JSON: Invalid control character at "
-                              f"(column {len(broken) + 1})\n")
+        for number, lead in ((2, first + "\n"), (1, "")):  # (line 1 too: the column is counted from the line's start)
+            with self.subTest(line=number):
+                path = self.write_text("runs.jsonl", lead + broken + "\n")
+                code, out, err = self.run_gate("digest", "--runs", str(path))
+                self.assertEqual((code, out), (2, ""))
+                self.assertEqual(err, f"gate.py: error: {path}:{number}: invalid JSON: Invalid control character at "
+                                      f"(column {len(broken) + 1})\n")
+        bare = '{"task_id" "t2"}'  # an error inside the line: the column of "t2", where the colon should be
+        column = bare.index('"t2') + 1
+        path = self.write_text("runs.jsonl", first + "\n" + bare + "\n")
+        self.assertEqual(self.run_gate("digest", "--runs", str(path)),
+                         (2, "", f"gate.py: error: {path}:2: invalid JSON: Expecting ':' delimiter (column {column})\n"))
 
 
 class DeclaredMetrics(GateCase):

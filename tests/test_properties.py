@@ -6,6 +6,8 @@ bare `python3 -m unittest` still passes. Profiles (HYPOTHESIS_PROFILE):
   ci                 300 examples per property, failures shrunk
                      (`HYPOTHESIS_PROFILE=ci python -m unittest tests.test_properties`)
   dev                10 examples per property
+With BENCHGATE_MUTATION=1 (what tests/mutation/run.sh runs the suite with) the profile is derandomized and uses no
+example database: the same examples every run, so a mutant one of these tests kills is killed again on a rerun.
 Each test class prints how many examples each property ran when it finishes.
 """
 
@@ -66,6 +68,12 @@ if HAVE_HYPOTHESIS:
     settings.register_profile("ci", max_examples=300, **_common)
     settings.register_profile("dev", max_examples=10, phases=_fast, **_common)
     settings.load_profile(PROFILE)
+    # Under mutation testing (tests/mutation/run_suite.py sets BENCHGATE_MUTATION=1) every run draws the same
+    # examples, so a kill by a property test repeats: derandomized (the seed is fixed by the test's own code), and no
+    # example database (a failure found under one mutant must not be replayed under the next).
+    if os.environ.get("BENCHGATE_MUTATION") == "1":
+        settings.register_profile("mutation", settings.get_profile(PROFILE), derandomize=True, database=None)
+        settings.load_profile("mutation")
 
 EXTRA_REASONS = ("sandbox_oom", "cancelled", "quota_exceeded")
 

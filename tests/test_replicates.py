@@ -183,3 +183,25 @@ class DegreesOfFreedomLabel(GateCase):
         self.assertRegex(out, r"two-way layout, Satterthwaite df \d+\.\d\)")
         _, report = self.check_json(*replicated(shifted))
         self.assertEqual(report["replicates"]["df_method"], "satterthwaite")
+
+
+
+class EveryReplicateHoldsToTheCeiling(GateCase):
+    def test_a_later_replicate_past_the_attrition_ceiling_blocks(self) -> None:
+        """Two replicates, the second with 30 of its 42 tasks unscoreable: the card's counts are the first run's, but
+        the second is held to the ceiling too (R2:attrition_exceeded); the order of the runs does not matter."""
+        ids = [f"t-{t:02d}" for t in range(42)]
+        cells = [[1 if t % 2 == 0 else 0 for t in range(42)] for _ in range(2)]
+        for row in cells:
+            row[0], row[-1] = 1, 0
+        for order in (["r1", "r2"], ["r2", "r1"]):
+            with self.subTest(order=order):
+                manifest, records = replicated(cells, runs=["r1", "r2"])
+                manifest["replicates"] = order
+                for rec in records:
+                    if rec["run_id"] == "r2" and 1 <= ids.index(rec["task_id"]) <= 30:
+                        rec["outcome"], rec["reason"] = "unscoreable", "harness_timeout"
+                code, report = self.check_json(manifest, records)
+                self.assertEqual(code, 1)
+                number = order.index("r2") + 1
+                self.assertIn(f"R{number}:attrition_exceeded", [f["code"] for f in report["findings"]])

@@ -2,22 +2,41 @@
 # Mutation testing of gate.py with cosmic-ray and the stdlib unittest suite (what `make mutation` runs).
 #
 #   bash tests/mutation/run.sh                      # seeded sample by mutant identity (MUTATION_SAMPLE, default 400)
-#   MUTATION_SAMPLE=0 bash tests/mutation/run.sh    # every mutant (~7,300; many hours on 2 cores)
+#   MUTATION_SAMPLE=0 bash tests/mutation/run.sh    # every mutant (22,317 on gate.py of 2026-12-02; days on 2 cores)
 #   MUTATION_SEED=7 MUTATION_SAMPLE=200 bash tests/mutation/run.sh
+#   MUTATION_IDS=survivors.ids bash tests/mutation/run.sh   # exactly these identities (one a line), e.g. to re-run survivors
+#   MUTATION_COUNT_ONLY=1 bash tests/mutation/run.sh         # count the mutants (cosmic-ray init), run none
+#
+# How many mutants: cosmic-ray's work items for gate.py, one mutation each. They were counted with
+# `MUTATION_COUNT_ONLY=1 bash tests/mutation/run.sh` (cosmic-ray 8.7.0, Python 3.11): 22,317 on the gate.py of
+# 2026-12-02 (8,986 lines), of which 1,848 mutate an annotation. The count follows gate.py: recount, don't quote.
 #
 # cosmic-ray mutates the module in place, so it works on a throwaway copy of the tree (tracked and
 # untracked files, not drafts/): the checkout is never touched. The tool goes into a throwaway venv
-# (set MUTATION_VENV to reuse an existing one that has cosmic-ray). The session database and the list
-# of survivors are kept in MUTATION_OUT (default: a fresh temporary folder, printed at the end).
-# Killed = the suite failed or timed out; the score is killed / (killed + survived), equivalent survivors apart.
+# (set MUTATION_VENV to reuse an existing one that has cosmic-ray). The session database, the lists and the
+# report are kept in MUTATION_OUT (default: a fresh temporary folder, printed at the end).
+#
+# The test command is tests/mutation/run_suite.py: `unittest -v -f` (fail-fast) with BENCHGATE_MUTATION=1 (the
+# property tests derandomized, so a kill by one repeats); it prints the killing test on standard output, the one
+# stream cosmic-ray keeps, and killed.txt lists, per killed mutant, that test. The suite's own time limit is set
+# from the baseline (3x its time, at least 120 s; MUTATION_TIMEOUT overrides), so a survivor on a slow machine
+# is not counted as killed by a timeout; a mutant that hangs is named with the test it hung in.
+#
+# Killed = a test failed or the suite ran past the limit. Equivalent mutants are reported apart and not scored:
+# those that only change an annotation (gate.py has `from __future__ import annotations`, so no annotation is
+# ever evaluated: found from the AST, not run), and those judged by hand in tests/mutation/equivalent.txt
+# (reasons in equivalent.md). The score is killed / (killed + survived).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$(pwd)
 py=${PYTHON:-python3}
 sample=${MUTATION_SAMPLE:-400}
 seed=${MUTATION_SEED:-20241130}
+ids=${MUTATION_IDS:-}
+[ -n "$ids" ] && ids=$(cd "$(dirname "$ids")" && pwd)/$(basename "$ids")
 out=${MUTATION_OUT:-$(mktemp -d)}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -38,101 +57,51 @@ else
 fi
 cd "$work/tree"
 
-echo "== baseline: the suite must pass on the unmutated gate.py"
-start=$(date +%s)
-"$py" -m unittest -q
-echo "baseline took $(( $(date +%s) - start )) s"
-
-cat > "$out/cosmic-ray.toml" <<TOML
+write_config() {  # $1: the test command's time limit, seconds (cosmic-ray's own is 30 s more)
+  cat > "$out/cosmic-ray.toml" <<TOML
 [cosmic-ray]
 module-path = "gate.py"
-timeout = 60.0
+timeout = $(( $1 + 30 )).0
 excluded-modules = []
-test-command = "$py -m unittest -q -f"
+test-command = "$py tests/mutation/run_suite.py $1"
 
 [cosmic-ray.distributor]
 name = "local"
 TOML
+}
 
 db=$out/session.sqlite
+if [ -n "${MUTATION_COUNT_ONLY:-}" ]; then
+  write_config 60
+  rm -f "$db"
+  "$venv/bin/cosmic-ray" init "$out/cosmic-ray.toml" "$db"
+  MODE=count "$venv/bin/python" "$root/tests/mutation/cr_session.py" "$db" gate.py
+  exit 0
+fi
+
+echo "== baseline: the suite must pass on the unmutated gate.py"
+start=$(date +%s)
+BENCHGATE_MUTATION=1 "$py" -m unittest -q
+baseline=$(( $(date +%s) - start ))
+limit=${MUTATION_TIMEOUT:-$(( baseline * 3 > 120 ? baseline * 3 : 120 ))}
+echo "baseline took $baseline s; the suite's limit under a mutant: $limit s"
+write_config "$limit"
+
 rm -f "$db"
 "$venv/bin/cosmic-ray" init "$out/cosmic-ray.toml" "$db"
 
 # Mark everything outside a seeded sample as skipped (cosmic-ray's own filters do the same). The sample
 # is drawn by mutant identity -- file, line, column, operator, occurrence -- never by cosmic-ray's
-# random job ids, so the same seed on the same gate.py redraws exactly the same mutants.
-"$venv/bin/python" - "$db" "$sample" "$seed" "$out/sample.txt" <<'PY'
-import random
-import sys
+# random job ids, so the same seed on the same gate.py redraws exactly the same mutants. Annotation-only
+# mutants in the sample are recorded as equivalent and not run.
+MODE=select SAMPLE=$sample SEED=$seed IDS=$ids "$venv/bin/python" "$root/tests/mutation/cr_session.py" "$db" gate.py \
+  "$out/sample.txt"
 
-from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import WorkerOutcome, WorkResult
-
-db_path, sample, seed, listing = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-
-
-def identity(item):
-    return " ".join(f"{m.module_path}:{m.start_pos[0]}:{m.start_pos[1]}:{m.operator_name}#{m.occurrence}"
-                    for m in item.mutations)
-
-
-with use_db(db_path, WorkDB.Mode.open) as db:
-    items = {identity(item): item.job_id for item in db.work_items}
-    keys = sorted(items)
-    total = len(keys)
-    chosen = set(random.Random(seed).sample(keys, sample)) if 0 < sample < total else set(keys)
-    for key in keys:
-        if key not in chosen:
-            db.set_result(items[key], WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not in sample"))
-    with open(listing, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(sorted(chosen)) + "\n")
-    print(f"mutants: {total} total, {'sampling %d with seed %d' % (len(chosen), seed) if len(chosen) < total else 'running all'}")
-PY
-
+start=$(date +%s)
 "$venv/bin/cosmic-ray" exec "$out/cosmic-ray.toml" "$db"
+elapsed=$(( $(date +%s) - start ))
 
-# Survivors listed in tests/mutation/equivalent.txt (one identity per line, `#` and a reason after it) are
-# reported apart and not scored: no test can tell them from the original.
-"$venv/bin/python" - "$db" "$out/survivors.txt" "$root/tests/mutation/equivalent.txt" <<'PY'
-import os
-import sys
-
-from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome
-
-db_path, survivors_path, equivalent_path = sys.argv[1], sys.argv[2], sys.argv[3]
-equivalent = set()
-if os.path.exists(equivalent_path):
-    for line in open(equivalent_path, encoding="utf-8"):
-        key = line.split("#", 1)[0].strip()
-        if key:
-            equivalent.add(key)
-killed = survived = same = incompetent = 0
-lines = []
-with use_db(db_path, WorkDB.Mode.open) as db:
-    for item, result in db.completed_work_items:
-        if result.worker_outcome == WorkerOutcome.SKIPPED:
-            continue
-        key = " ".join(f"{m.module_path}:{m.start_pos[0]}:{m.start_pos[1]}:{m.operator_name}#{m.occurrence}"
-                       for m in item.mutations)
-        if result.worker_outcome == WorkerOutcome.ABNORMAL or result.test_outcome == TestOutcome.INCOMPETENT:
-            incompetent += 1
-        elif result.test_outcome == TestOutcome.SURVIVED:
-            if key in equivalent:
-                same += 1
-                continue
-            survived += 1
-            lines.append(key)
-            lines.append(result.diff or "")
-        else:
-            killed += 1
-with open(survivors_path, "w", encoding="utf-8") as fh:
-    fh.write("\n".join(lines) + "\n")
-scored = killed + survived
-score = 100.0 * killed / scored if scored else 0.0
-print(f"mutation: {scored + same} mutants run, {killed} killed, {survived} survived, {same} equivalent "
-      f"(listed, not scored), {incompetent} incompetent (not counted)")
-print(f"mutation score: {score:.1f}% of the non-equivalent mutants killed")
-PY
+MODE=report ELAPSED=$elapsed "$venv/bin/python" "$root/tests/mutation/cr_session.py" "$db" gate.py "$out" \
+  "$root/tests/mutation/equivalent.txt" | tee "$out/report.txt"
 echo "session: $db"
-echo "survivors: $out/survivors.txt"
+echo "report: $out/report.txt; killed (with the killing test): $out/killed.txt; survivors (with diffs): $out/survivors.txt"
