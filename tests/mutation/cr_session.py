@@ -60,7 +60,8 @@ def in_annotation(item, spans) -> bool:  # type: ignore[no-untyped-def]
 
 def main(argv: list[str]) -> None:
     mode, db_path, module = os.environ["MODE"], argv[1], argv[2]
-    source = open(module, encoding="utf-8").read()
+    with open(module, encoding="utf-8") as handle:
+        source = handle.read()
     spans = annotation_spans(source)
     with use_db(db_path, WorkDB.Mode.open) as db:
         if mode == "count":
@@ -81,7 +82,8 @@ def select(db, spans, listing: str) -> None:  # type: ignore[no-untyped-def]
     wanted = os.environ.get("IDS", "")
     sample, seed = int(os.environ.get("SAMPLE", "400")), int(os.environ.get("SEED", "20241130"))
     if wanted:
-        chosen = {found.group(1) for found in map(IDENTITY.match, open(wanted, encoding="utf-8")) if found}
+        with open(wanted, encoding="utf-8") as handle:
+            chosen = {found.group(1) for found in map(IDENTITY.match, handle) if found}
         unknown = chosen - set(keys)
         if unknown:
             sys.exit(f"select: {len(unknown)} identities of {wanted} are not mutants of this gate.py, e.g. {min(unknown)}")
@@ -106,7 +108,9 @@ def equivalent_list(path: str, source: str) -> dict[str, str]:
     if not os.path.exists(path):
         return out
     digest = hashlib.sha256(source.encode()).hexdigest()
-    for line in open(path, encoding="utf-8"):
+    with open(path, encoding="utf-8") as handle:
+        listed = handle.readlines()
+    for line in listed:
         stated = re.match(r"#\s*gate\.py sha256:\s*([0-9a-f]{64})", line)
         if stated and stated.group(1) != digest:
             print(f"warning: {path} was judged on another gate.py (sha256 {stated.group(1)[:12]}, this one "
