@@ -7260,7 +7260,8 @@ def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, objec
     measures = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"), trial.get("trial_ended_at")),
                 "input_tokens": _count_field(trial.get("total_input_tokens")),
                 "output_tokens": _count_field(trial.get("total_output_tokens"))}
-    if measures["input_tokens"] is None or measures["output_tokens"] is None:
+    if measures["input_tokens"] is None or measures["output_tokens"] is None or \
+            measures["input_tokens"] == measures["output_tokens"] == 0:  # 0 and 0: the agent logged none, not free
         measures["input_tokens"] = measures["output_tokens"] = None
     return _record(run_id, tid, attempt, _terminal_bench_attempt(trial), harness, measures)
 

@@ -185,7 +185,7 @@ class GitHubMode(ExampleCase):
         self.assertIn(missing, message)
         self.assertEqual(lines[1], f"::error title=gate.py::{gate.github_escape(message)}")
         self.assertEqual(output.read_text(encoding="utf-8"), "verdict=ERROR\n")
-        self.assertIn(missing, summary.read_text(encoding="utf-8"))
+        self.assertIn(gate._md(message), summary.read_text(encoding="utf-8"))  # Markdown-escaped (a _ in the path)
 
 
 class OutputFiles(ExampleCase):

@@ -244,6 +244,30 @@ class RankRefusalAndMarkdown(GateCase):
                     f"pairs of systems, and more than 100,000 such cells ({missing:,} x {cells}) is not a comparison "
                     "(give the suite's real task_count, or the runs that cover it)\n"))
 
+    def test_the_cell_bound_is_exact_and_compare_counts_no_cells(self) -> None:
+        """4 systems (C(4, 2) + 4 = 10 cells a task) over 21 recorded tasks and task_count 10,021: exactly 100,000
+        unrecorded cells, which is not more than the bound: ranked (its first place has 11 of 10,021). compare over a
+        suite of 200,000 with 40 recorded: refused with no "(a x b)" cells (one side pair a task). Kills unrecorded()'s
+        `>` -> `>=` / `!=`, `missing * times` -> `<<`, and `times > 1` -> `>= 1` / `!= 1` / `> 0`."""
+        plan = {"a": (10, False), "b": (5, False), "c": (3, False), "d": (0, False)}
+        self.assertEqual((10_021 - 21) * (math.comb(4, 2) + 4), 100_000)
+        code, out, err = self.run_gate("rank", *self.systems(plan, 19, task_count=10_021))
+        self.assertIn(code, (0, 1), err)
+        self.assertRegex(out.splitlines()[0], r"^  1  a  11/10021 = ")
+        ma, ra, mb, rb = paired_ledgers(20, 5, 5, 10)
+        for manifest in (ma, mb):
+            manifest["dataset"].pop("task_ids")
+            manifest["dataset"]["task_count"] = 200_000
+        code, out, err = self.run_gate("compare", "--manifest", str(self.write_json("a.json", ma)),
+                                       "--runs", str(self.write_jsonl("a.jsonl", ra)),
+                                       "--against-manifest", str(self.write_json("b.json", mb)),
+                                       "--against-runs", str(self.write_jsonl("b.jsonl", rb)))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, (
+            f"gate.py: error: {self.dir / 'a.json'}: dataset.task_count: 200,000 declared tasks, {200_000 - 40:,} of them "
+            "with no record in any runs file: compare pairs every declared task, and more than 100,000 such cells is not "
+            "a comparison (give the suite's real task_count, or the runs that cover it)\n"))
+
     def test_rank_markdown_with_one_blocked_system(self) -> None:
         """rank --format markdown where beta's negative control passes (beta BLOCKED, so the ranking is): the heading
         says BLOCKED, every system's row has its own k/n, value and Wilson interval and its letters, every pair is
@@ -363,14 +387,18 @@ class SwebenchReports(ImportCase):
     def test_a_count_that_contradicts_its_list_is_refused_naming_both(self) -> None:
         """A real report whose unresolved_instances is one more than unresolved_ids holds; and a fork's report
         (`resolved`, no resolved_ids) whose resolved_instances contradicts it: refused, naming the count, the list
-        and both numbers. Kills the mutants of _swebench_report_lists's count check (`stated != len(...)` negated,
-        the `list_key in data or list_key == "resolved_ids"` condition)."""
+        and both numbers, whether the count says more or fewer; a report of 300 unresolved ids whose counts agree
+        imports every id. Kills the mutants of _swebench_report_lists's count check (`stated != len(...)` negated,
+        `>`, `is not` (equal counts past 256 are distinct int objects), the `list_key in data or list_key ==
+        "resolved_ids"` condition)."""
         data = load(SWE_REPORT)
         listed = len(data["unresolved_ids"])
         self.assertEqual(data["unresolved_instances"], listed, "precondition: the real report agrees with itself")
         data["unresolved_instances"] = listed + 1
         fork = {"resolved": ["a__a-1", "b__b-2"], "unresolved_ids": ["c__c-3"], "resolved_instances": 3}
+        fewer = dict(data, unresolved_instances=listed - 1)
         for name, report, key, stated, held in (("edited.json", data, "unresolved", listed + 1, listed),
+                                                ("fewer.json", fewer, "unresolved", listed - 1, listed),
                                                 ("fork.json", fork, "resolved", 3, 2)):
             with self.subTest(report=name):
                 path = self.write_json(name, report)
@@ -378,6 +406,12 @@ class SwebenchReports(ImportCase):
                 self.assertEqual((code, out), (2, ""))
                 self.assertEqual(err, f"gate.py: error: {path}: {key}_instances is {stated} but {key}_ids has {held} "
                                       "ids: the report contradicts itself; import the harness's own report, unedited\n")
+        unresolved = [f"org__repo-{i}" for i in range(300)]  # counts past 256: equal ints that are not one object
+        big = self.write_json("big.json", {"resolved_ids": ["a__a-1", "b__b-2"], "unresolved_ids": unresolved,
+                                           "resolved_instances": 2, "unresolved_instances": 300, "total_instances": 302})
+        records = self.imp("swebench", str(big))
+        self.assertEqual(sorted((r["task_id"], r["outcome"]) for r in records),
+                         sorted([("a__a-1", "pass"), ("b__b-2", "pass"), *((t, "fail") for t in unresolved)]))
 
 
 class InspectRetry(ImportCase):
@@ -467,6 +501,24 @@ class TerminalBenchAttempts(RealFileCase):
                              (trial["trial_name"], trial["id"], ids[(rec["attempt"] - 1) // 2]), rec)
             expected = {True: "pass", False: "fail"}.get(trial["is_resolved"], "unscoreable")
             self.assertEqual(rec["outcome"], expected, rec)
+
+
+class FailedFork(GateCase):
+    def test_a_fork_that_fails_falls_back_to_one_process(self) -> None:
+        """check --jobs 3 where os.fork fails (EAGAIN: the process limit): the parent closes the pipe, reads the file
+        in one process and prints the same report as without --jobs (the size floors of the fast path and of the
+        workers set to 0, as tests/test_canonical_path.py does, so a small file is split); it never calls os._exit (patched here to fail
+        the test instead of ending the test run). Kills _fork_worker's `finally: if pid == 0` -> `pid <= 0`, which
+        ends the parent with exit 0 (an unwritten report read as success) when the fork fails: pid is still -1.
+        (Found by the end-to-end sample of run.sh, seed 20261202.)"""
+        manifest, records = valid_ledger()
+        plain = self.check(manifest, records)
+        self.assertEqual(plain[0], 0, plain)
+        with mock.patch.object(gate, "_FAST_MIN_BYTES", 0), mock.patch.object(gate, "_JOBS_MIN_BYTES", 0), \
+                mock.patch.object(os, "fork", side_effect=OSError(11, "Resource temporarily unavailable")) as fork, \
+                mock.patch.object(os, "_exit", side_effect=AssertionError("os._exit called in the parent")):
+            self.assertEqual(self.check(manifest, records, "--jobs", "3"), plain)
+        self.assertGreater(fork.call_count, 0, "precondition: the file was split between workers")
 
 
 class UsageAndProgramName(GateCase):
