@@ -8310,6 +8310,12 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
                         + (f" ({imp.timeout_note})" if key == "wall_clock_s_per_task" and imp.timeout_note else ""))
     if not imp.dataset_name:
         todo.insert(1, f"dataset.name: the suite and its version or split (the {imp.source} files do not name it)")
+    system = dict(imp.measured)
+    if not system or ("agent" in system and "model" not in system):  # what was measured, where the files are silent
+        for key in ("model", "agent"):
+            if key not in system:
+                system[key] = f"TODO: the {key} this run measured (the {imp.source} files do not name it)"
+                todo.insert(1, f"system.{key}: the {key} this run measured (the files do not name it)")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
@@ -8329,7 +8335,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "claim_id": f"{imp.source}-{imp.run_id}",
         "dataset": dataset,
         "controls": [],
-        **({"system": dict(imp.measured)} if imp.measured else {}),
+        "system": system,
         "envelope": envelope,
         "attempt_mode": imp.attempt_mode,
         "attempt_budget": imp.attempt_budget,

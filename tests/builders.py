@@ -332,5 +332,8 @@ def fill_draft(manifest: dict[str, Any]) -> dict[str, Any]:
             manifest["envelope"][key] = filled[key]
     if manifest["dataset"]["name"].startswith("TODO"):
         manifest["dataset"]["name"] = "the suite"
+    for key, value in list(manifest.get("system", {}).items()):
+        if isinstance(value, str) and value.startswith("TODO"):
+            manifest["system"][key] = f"the {key} under test"
     return manifest
 

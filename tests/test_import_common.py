@@ -265,6 +265,7 @@ class ControlRunsFromTheHarness(RealFileCase):
         for key, value in {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600,
                            "toolchain_sha": "0123abcd"}.items():
             draft["envelope"][key] = value
+        draft["system"]["model"] = "the model the droid run used"  # its run_metadata.json records none
         self.draft.write_text(json.dumps(draft, indent=2))
         code, out, err = self.run_gate("check", "--manifest", str(self.draft), "--runs", str(self.claims / "runs.jsonl"),
                                        "--format", "json")

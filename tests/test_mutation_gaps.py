@@ -422,9 +422,10 @@ class InspectRetry(ImportCase):
         """rules/retry: task_retry's errored log (created 01:22:05) and its finished retry (01:22:06). The finished
         log's samples are imported (sample 1, errored in the first log, passes) with its run id, and a note and the
         draft record the retry. Then the two creation times swapped (the errored log now the later): refused, naming
-        both files. Then the errored log's creation time written with an offset (+01:00, the same instant as
+        both files, and so with each log under the other's file name (the order is the clock's, not the names'). Two
+        errored tries then the finished one: the finished one imported, both tries recorded. Then the errored log's creation time written with an offset (+01:00, the same instant as
         before): the same import as the first. Kills the mutants of _inspect_choose (`finished[0] is not group[-1]`,
-        `group[-1]` as the best) and _inspect_created (`tzinfo is None`, the sort key)."""
+        `group[-1]` as the best, `is not` -> `>`, `group[-1]` -> `group[1]`) and _inspect_created (`tzinfo is None`, the sort key)."""
         errored, finished = self.logs(RETRY)
         err_log, fin_log = load(errored), load(finished)
         self.assertEqual((err_log["status"], fin_log["status"]), ("error", "success"))
@@ -456,6 +457,28 @@ class InspectRetry(ImportCase):
         self.assertEqual(err, f"gate.py: error: import inspect: task 'task_retry': {errored.name} (status error) was "
                               f"written after the finished {finished.name}: a retry comes after the log it replaces; "
                               "import the one the claim is about\n")
+        renamed = self.dir / "renamed"  # the same timeline, each log under the other's file name
+        shutil.copytree(swapped, renamed)
+        (renamed / errored.name).write_bytes((swapped / finished.name).read_bytes())
+        (renamed / finished.name).write_bytes((swapped / errored.name).read_bytes())
+        code, out, err = self.run_gate("import", "inspect", str(renamed))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: import inspect: task 'task_retry': {finished.name} (status error) was "
+                              f"written after the finished {errored.name}: a retry comes after the log it replaces; "
+                              "import the one the claim is about\n")
+        three = self.dir / "three"  # two errored tries, then the finished retry: the last one is imported
+        shutil.copytree(RETRY, three)
+        earlier = dict(err_log, eval=dict(err_log["eval"], created=first.replace(":05+", ":04+")))
+        self.assertLess(earlier["eval"]["created"], first)
+        early = errored.name.replace("-05-00-00_", "-04-00-00_")
+        (three / early).write_text(json.dumps(earlier), encoding="utf-8")
+        code, out, err = self.run_gate("import", "inspect", str(three))
+        self.assertEqual(code, 0, err)
+        self.assertEqual([(json.loads(line)["task_id"], json.loads(line)["outcome"]) for line in out.splitlines()],
+                         [row[:2] for row in want])
+        self.assertEqual([line for line in err.splitlines() if "task retried" in line],
+                         [f"gate.py: note: task retried: {name} (status error) replaced by its retry {finished.name}"
+                          for name in (early, errored.name)])
         offset = self.dir / "offset"
         shutil.copytree(RETRY, offset)
         log = load(offset / errored.name)

@@ -253,7 +253,8 @@ class TerminalBenchStory(NewcomerCase):
     commit, 7bb4b715), two runs of one system."""
 
     FORMAT = "terminal-bench"
-    INSTRUMENT = {"envelope.runner": "local-docker", "envelope.network": "open", "envelope.wall_clock_s_per_task": 1800}
+    INSTRUMENT = {"envelope.runner": "local-docker", "envelope.network": "open", "envelope.wall_clock_s_per_task": 1800,
+                  "system.model": "gpt-5"}  # the droid runs' run_metadata.json records no model_name
     ADVISORY = {"dataset": "a whole-dataset run: run_metadata.json has no n_tasks, exclude_task_ids"}
 
     def setUp(self) -> None:
@@ -277,7 +278,7 @@ class TerminalBenchStory(NewcomerCase):
 
     def test_droid_run_to_publishable_and_compared_with_a_second_run(self) -> None:
         a = self.tb_claim(DROID, "tb_rc2_g5_1")
-        self.assertEqual(a.filled, ["envelope.runner", "envelope.network", "envelope.wall_clock_s_per_task"])
+        self.assertEqual(a.filled, ["system.model", "envelope.runner", "envelope.network", "envelope.wall_clock_s_per_task"])
         self.assertEqual((a.report["headline"]["k"], a.report["headline"]["n"]), (39, 80))  # the leaderboard's 0.4875
         b = self.tb_claim(DROID, "tb_rc2_g5_2")
         self.assertEqual(b.filled, a.filled)
@@ -290,7 +291,7 @@ class TerminalBenchStory(NewcomerCase):
         compare names commit_hash and toolchain_sha (and no system key: agent and model are under system)."""
         a = self.tb_claim(DROID, "tb_rc2_g5_1")
         b = self.tb_claim(OPENHANDS, "openhands-sonnet")
-        self.assertEqual(load(a.manifest)["system"], {"agent": "Factory Droid"})
+        self.assertEqual(load(a.manifest)["system"], {"agent": "Factory Droid", "model": "gpt-5"})  # model asked for
         self.assertEqual(load(b.manifest)["system"],
                          {"agent": "openhands", "model": "openai/neulab/claude-sonnet-4-20250514"})
         self.assertSystemsNamed(a, b)
