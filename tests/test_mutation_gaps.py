@@ -124,7 +124,8 @@ class InputLimits(GateCase):
         return self.run_gate("digest", "--runs", str(path))
 
     def test_the_line_limit_is_exact_wherever_the_long_line_starts(self) -> None:
-        """A line of exactly 8 MiB is read (digest prints the digest of its task ids); one of 8 MiB + 1 byte and one
+        """A line of exactly 8 MiB (and one of 8 MiB - 1) is read (digest prints the digest of its task ids); one of
+        8 MiB + 1 byte and one
         of 9 MiB are refused with "FILE:N: line is longer than 8388608 bytes", N the long line's number. The long
         line starts at offset 0, after a short first line, and in the second 1 MiB chunk (after 1 MiB of short
         lines), in the first chunk's last byte and just after it, with and without a final newline. Kills the mutants of _chunks's check (`readline(MAX_LINE_BYTES + 1)`,
@@ -139,7 +140,7 @@ class InputLimits(GateCase):
         for where, lead in leads.items():
             ids = [json.loads(s)["task_id"] for s in lead] + ["t-long"]
             number = len(lead) + 1
-            for size in (LINE_CAP, LINE_CAP + 1, 9 * MIB):
+            for size in (LINE_CAP - 1, LINE_CAP, LINE_CAP + 1, 9 * MIB):
                 for end in ("\n", ""):
                     with self.subTest(where=where, size=size, newline=bool(end)):
                         code, out, err = self.digest("".join(s + "\n" for s in lead) + line_of(size, "t-long") + end)
