@@ -9,6 +9,7 @@ import sys
 import tempfile
 import unittest
 from pathlib import Path
+from typing import Any
 
 import gate
 from tests.shown_commands import (
@@ -47,30 +48,37 @@ class ShownCommands(unittest.TestCase):
     def test_every_page_runs_as_shown(self) -> None:
         """Each page's commands run in page order in a fresh copy of the repository: each gives its registered exit
         code and prints exactly the output its page shows (a stale block fails here: run tests/regen_docs.py)."""
-        for page in pages():
-            text = page.read_text(encoding="utf-8")
-            with tempfile.TemporaryDirectory() as tmp:
-                outcomes = run_page(text, Path(tmp))
-                copy = Path(tmp) / "repo"
-                for outcome in outcomes:
-                    step, entry = outcome.step, registered(outcome.step)
-                    if outcome.code is None:
-                        continue
-                    with self.subTest(page=page.name, command=step.key):
-                        assert isinstance(entry, Run)
-                        self.assertEqual(outcome.code, entry.code, "\n".join(outcome.output or []))
-                        if step.shown is not None:
-                            assert outcome.output is not None
-                            self.assertTrue(matches(step.shown, outcome.output),
-                                            f"{page.name}: the output shown for `{step.key}` is stale "
-                                            f"(python3 tests/regen_docs.py rewrites it); the tool prints:\n"
-                                            + "\n".join(outcome.output))
-                if (copy / "my-card.json").exists():  # docs/manifest.md's freeze: the shipped card's bytes
-                    self.assertEqual((copy / "my-card.json").read_bytes(),
-                                     (ROOT / "examples" / "card" / "card.json").read_bytes())
-                if page.name == "ci.md":  # the badge command rewrites the committed badge with the same bytes
-                    self.assertEqual((copy / "examples" / "badge.svg").read_bytes(),
-                                     (ROOT / "examples" / "badge.svg").read_bytes())
+        from concurrent.futures import ThreadPoolExecutor
+
+        with tempfile.TemporaryDirectory() as root, ThreadPoolExecutor(max_workers=4) as pool:
+            # the pages are independent (each in its own copy): run side by side, checked in page order
+            listed = list(pages())
+            folders = [Path(root) / str(i) for i in range(len(listed))]
+            runs = list(pool.map(lambda pair: run_page(pair[0].read_text(encoding="utf-8"), pair[1]),
+                                 zip(listed, folders)))
+            for page, outcomes, folder in zip(listed, runs, folders):
+                self.page_as_shown(page, outcomes, folder / "repo")
+
+    def page_as_shown(self, page: Path, outcomes: list[Any], copy: Path) -> None:
+        for outcome in outcomes:
+            step, entry = outcome.step, registered(outcome.step)
+            if outcome.code is None:
+                continue
+            with self.subTest(page=page.name, command=step.key):
+                assert isinstance(entry, Run)
+                self.assertEqual(outcome.code, entry.code, "\n".join(outcome.output or []))
+                if step.shown is not None:
+                    assert outcome.output is not None
+                    self.assertTrue(matches(step.shown, outcome.output),
+                                    f"{page.name}: the output shown for `{step.key}` is stale "
+                                    f"(python3 tests/regen_docs.py rewrites it); the tool prints:\n"
+                                    + "\n".join(outcome.output))
+        if (copy / "my-card.json").exists():  # docs/manifest.md's freeze: the shipped card's bytes
+            self.assertEqual((copy / "my-card.json").read_bytes(),
+                             (ROOT / "examples" / "card" / "card.json").read_bytes())
+        if page.name == "ci.md":  # the badge command rewrites the committed badge with the same bytes
+            self.assertEqual((copy / "examples" / "badge.svg").read_bytes(),
+                             (ROOT / "examples" / "badge.svg").read_bytes())
 
     def test_an_elided_block_and_its_refresh(self) -> None:
         """`…` stands for any lines between the head and the tail shown; a refresh keeps as many of each."""
