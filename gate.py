@@ -72,7 +72,7 @@ from types import MappingProxyType
 # identity it is. (mypy reads the first branch: TYPE_CHECKING is true for it by name.)
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Callable, Literal, NamedTuple, NoReturn, cast
+    from typing import Any, Callable, Literal, NamedTuple, NoReturn, Optional, Union, cast
 
     Outcome = Literal["pass", "fail", "unscoreable"]
     AttemptMode = Literal["retry", "samples"]
@@ -1562,6 +1562,24 @@ class ClaimCheck(NamedTuple):
     message: str
 
 
+class AlignedScores(NamedTuple):
+    """Per-task passes and clusters of a sorted ledger, in task-ID order but without the IDs: a task's entry in
+    `table` is at its pattern's number in `order`. Two ledgers with the same digest hold the same IDs in the
+    same order, so they pair by position; any other pairing reads the tasks into tables (run_compare)."""
+
+    digest: str
+    order: Sequence[int]  # each task's pattern number, in task-ID order
+    table: Sequence[tuple[int, str | None]]  # pattern number -> (passes, cluster)
+
+    def passes(self) -> list[int]:
+        scores = [score for score, _ in self.table]
+        return list(map(scores.__getitem__, self.order))
+
+
+if TYPE_CHECKING:  # what compare and rank pair on: task -> (passes, cluster), or the same in task-ID order
+    TaskScores = Union[Mapping[str, tuple[int, Optional[str]]], AlignedScores]
+
+
 class Report(NamedTuple):
     """Everything `check` found about one claim; the renderers turn it into text."""
 
@@ -1575,7 +1593,7 @@ class Report(NamedTuple):
     card_digest: str | None
     claim: ClaimCheck | None
     findings: tuple[Finding, ...]
-    scores: Mapping[str, tuple[int, str | None]] | None = None  # for compare: task -> (passes, cluster)
+    scores: TaskScores | None = None  # for compare and rank
     gated_run: str | None = None
     ignored_runs: tuple[tuple[str, Rate], ...] = ()  # the other runs in the file, each with its own headline
     replicates: Replicates | None = None  # when the manifest gates several runs together
@@ -2080,7 +2098,7 @@ def paired_significant(p_value: float, differing: int, alpha: float) -> bool:
     return p_value < alpha and differing >= fewest_differing(alpha)
 
 
-def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clusters: Sequence[int], samples: int,
+def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clusters: Sequence[int] | None, samples: int,
                      confidence: float) -> PairedTable:
     """The effective 2×2 table of a paired comparison of per-task pass rates x_t (A) and y_t (B).
 
@@ -2088,25 +2106,50 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clust
     only B passed; with d_t = b_t − c_t, D = mean d_t and ψ = mean (b_t + c_t), the cluster-robust variance
     V of D (clusters: tasks, or repositories) gives n_eff = (ψ − D²)/V, kept within [G_eff, N] for N the
     units, and n* = n_eff (t_{N−1}/t_df)², df = max(1, G_eff − 1). The table is n*(b̄, c̄). With one sample a task and no
-    clusters beyond tasks it is the integer table itself.
+    clusters beyond tasks it is the integer table itself. clusters None: every task its own (paired_singles).
     """
+    if clusters is None:
+        return paired_singles(Counter(zip(scores_a, scores_b)), samples, confidence)
     tasks = len(scores_a)
     b_t = [x * (1 - y) for x, y in zip(scores_a, scores_b)]
     c_t = [y * (1 - x) for x, y in zip(scores_a, scores_b)]
     b_bar, c_bar = math.fsum(b_t) / tasks, math.fsum(c_t) / tasks
-    diff, psi = b_bar - c_bar, b_bar + c_bar
-    units = tasks * samples
+    diff = b_bar - c_bar
     groups: dict[int, list[float]] = {}
     raw: dict[int, float] = {}
     for cluster, b, c in zip(clusters, b_t, c_t):
         groups.setdefault(cluster, []).append(b - c - diff)
         raw[cluster] = raw.get(cluster, 0.0) + abs(b - c)
-    count = len(groups)
     differing = sum(1 for value in raw.values() if value > 0)
     g_eff = tasks * tasks / sum(len(v) ** 2 for v in groups.values())
+    return _effective_table(tasks, samples, confidence, b_bar, c_bar, differing, len(groups), g_eff,
+                            lambda: math.fsum(math.fsum(v) ** 2 for v in groups.values()))
+
+
+def paired_singles(pairs: Mapping[tuple[float, float], int], samples: int, confidence: float) -> PairedTable:
+    """paired_effective with every task its own cluster, from how many tasks have each pair of rates (x_t, y_t):
+    the same sums over the same values (fsum is exact in any order), one step a distinct pair, not a task."""
+    tasks = sum(pairs.values())
+
+    def total(term: Callable[[float, float], float]) -> float:
+        return math.fsum(itertools.chain.from_iterable(itertools.repeat(term(x, y), n) for (x, y), n in pairs.items()))
+
+    b_bar, c_bar = total(lambda x, y: x * (1 - y)) / tasks, total(lambda x, y: y * (1 - x)) / tasks
+    diff = b_bar - c_bar
+    differing = sum(n for (x, y), n in pairs.items() if x * (1 - y) != y * (1 - x))
+    return _effective_table(tasks, samples, confidence, b_bar, c_bar, differing, tasks, float(tasks),
+                            lambda: total(lambda x, y: (x * (1 - y) - y * (1 - x) - diff) ** 2))
+
+
+def _effective_table(tasks: int, samples: int, confidence: float, b_bar: float, c_bar: float, differing: int,
+                     count: int, g_eff: float, spread_of: Callable[[], float]) -> PairedTable:
+    """paired_effective's table from its sums: `count` clusters, `spread_of` the sum of the clusters' squared
+    centred sums (computed only when needed)."""
+    diff, psi = b_bar - c_bar, b_bar + c_bar
+    units = tasks * samples
     if samples == 1 and count == tasks:
         return PairedTable(b_bar * tasks, c_bar * tasks, float(tasks), diff, psi, differing)
-    spread = math.fsum(math.fsum(v) ** 2 for v in groups.values())
+    spread = spread_of()
     lowest = g_eff if count < tasks else float(tasks)
     if psi <= 0 or count < 2 or psi - diff * diff <= 1e-12 * psi:
         n_eff = lowest  # every pair discordant one way: the pairs hold no variance, only the units' count does
@@ -2130,17 +2173,20 @@ def cochran_q(columns: Sequence[Sequence[float]]) -> tuple[float, int, float]:
     k = len(columns)
     if k < 2 or not columns[0]:
         return 0.0, max(1, k - 1), 1.0
-    tasks = len(columns[0])
+    rows = Counter(zip(*columns))  # PERF: the sums over tasks below are sums over the distinct rows (exact)
+
+    def total(term: Callable[[tuple[float, ...]], Iterable[float]]) -> float:
+        return math.fsum(itertools.chain.from_iterable(
+            itertools.chain.from_iterable(itertools.repeat(tuple(term(row)), n)) for row, n in rows.items()))
+
     totals = [math.fsum(col) for col in columns]
     grand = math.fsum(totals)
-    rows = [math.fsum(col[t] for col in columns) for t in range(tasks)]
     between = k * math.fsum(c * c for c in totals) - grand * grand
-    within = k * grand - math.fsum(r * r for r in rows)
+    within = k * grand - total(lambda row: (math.fsum(row) ** 2,))
     if k < 2 or within <= 0:
         return 0.0, max(1, k - 1), 1.0
-    if any(any(0 < x < 1 for x in col) for col in columns):  # per-task means: the randomized-block Q
-        means = [r / k for r in rows]
-        ss = math.fsum((col[t] - means[t]) ** 2 for col in columns for t in range(tasks))
+    if any(0 < x < 1 for row in rows for x in row):  # per-task means: the randomized-block Q
+        ss = total(lambda row: ((x - math.fsum(row) / k) ** 2 for x in row))
         q = (k - 1) * math.fsum((c - grand / k) ** 2 for c in totals) / ss if ss > 0 else 0.0
     else:
         q = (k - 1) * between / within
@@ -2671,27 +2717,28 @@ def harness_file_kind(path: Path) -> str | None:
 
 def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
                must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
-               jobs: int = 1) -> _Tally:
+               jobs: int = 1, keep_order: bool = False) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
     instead of a ledger is named, with the import command that converts it.
 
     With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a _Stream, not
     a per-task table. The canonical path and the stream may each hand the file back (_Restart, _EndStream)
     to be read again, so they are only tried on a regular file (of _FAST_MIN_BYTES or more); a pipe or a
-    device takes the general path. With `jobs` > 1 a large sorted ledger is first tried in worker processes.
+    device takes the general path. With `jobs` > 1 a large sorted ledger is first tried in worker processes;
+    with `keep_order` the stream also keeps each task's pattern in task-ID order (for compare and rank).
     """
     args = (path, run_id, wall_clock_limit, extra_fields, must_exist)
     try:
         try:
             if not _worth_a_fast_pass(path):
                 return _tally_runs(*args, fast_path=False)
-            if jobs > 1 and summary is not None and not extra_fields and _worth_workers(path):
+            if jobs > 1 and summary is not None and not keep_order and not extra_fields and _worth_workers(path):
                 limit = math.inf if wall_clock_limit is None else wall_clock_limit
                 tally = _tally_in_workers(path, run_id, limit, summary, jobs)
                 if tally is not None:
                     return tally
             try:
-                return _tally_runs(*args, stream=_Stream(*summary) if summary is not None else None)
+                return _tally_runs(*args, stream=_Stream(*summary, keep_order) if summary is not None else None)
             except _EndStream:  # the stream cannot answer for this file: the per-task table
                 return _tally_runs(*args)
         except _Restart:  # a proven chunk met what only the general path reports: the whole file on that path
@@ -2783,8 +2830,12 @@ class _EndStream(Exception):
 class _Stream:
     """The summary of a ledger whose task IDs arrive in order (see above)."""
 
-    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str]) -> None:
+    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str], keep_order: bool = False) -> None:
         self.declared, self.control_ids = declared, controls
+        # With keep_order (compare, rank): each complete task's pattern number, in task-ID order, so that two
+        # ledgers of the same tasks pair by position without a table of IDs (see AlignedScores)
+        self.numbers: dict[int | tuple[int, ...], int] = {}
+        self.order: array[int] | None = array("I") if keep_order else None
         self.patterns: Counter[int | tuple[int, ...]] = Counter()
         self.first: dict[int | tuple[int, ...], list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
         self.controls: dict[str, int | tuple[int, ...]] = {}
@@ -2842,6 +2893,11 @@ class _Stream:
         self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
         self.count += len(tids)
         self.patterns.update(patterns)
+        if self.order is not None:
+            numbers = self.numbers
+            for pattern in [p for p in dict.fromkeys(patterns) if p not in numbers]:
+                numbers[pattern] = len(numbers)
+            self.order.extend(map(numbers.__getitem__, patterns))
         todo = set(patterns).difference(p for p, few in self.first.items() if len(few) >= _LIST_LIMIT)
         if len(todo) > _FEW_PATTERNS:  # PERF: many patterns (a cluster a task, say): one pass, not one scan each
             for tid, pattern in zip(tids, patterns):
@@ -4604,18 +4660,34 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
     return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger, budget), findings
 
 
-def _task_scores(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
-    """What compare pairs on, per task: its passes and its cluster. Retry mode: 1 if any attempt within budget
-    passed (the task's exit); samples mode: how many distinct samples within budget passed."""
+def _pattern_score(plan: Plan, tally: _Tally) -> Callable[[int | tuple[int, ...]], tuple[int, str | None]]:
+    """What compare pairs on, for an attempt pattern: its passes and its cluster. Retry mode: 1 if any attempt
+    within budget passed (the task's exit); samples mode: how many distinct samples within budget passed."""
     info = tally.kind_infos()
-    scores = {}
-    for tid, packed in tally.tasks.items():
+
+    def score(packed: int | tuple[int, ...]) -> tuple[int, str | None]:
         attempts = task_attempts(packed)
         passing = {attempt_number(e) for e in attempts
                    if info[attempt_kind(e)].code == PASS and attempt_number(e) <= plan.attempt_budget}
-        score = len(passing) if plan.attempt_mode == "samples" else int(bool(passing))
-        scores[tid] = (score, info[attempt_kind(attempts[0])].cluster)
-    return scores
+        return (len(passing) if plan.attempt_mode == "samples" else int(bool(passing)),
+                info[attempt_kind(attempts[0])].cluster)
+    return score
+
+
+def _scores_by_task(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
+    """Each task's passes and cluster (_pattern_score), each distinct attempt pattern scored once."""
+    score = _pattern_score(plan, tally)
+    scored = {packed: score(packed) for packed in set(tally.tasks.values())}
+    return dict(zip(tally.tasks, map(scored.__getitem__, tally.tasks.values())))
+
+
+def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:
+    """The scores compare and rank pair on: a sorted stream's stay in task-ID order (AlignedScores)."""
+    stream = tally.stream
+    if stream is not None and stream.order is not None:
+        score = _pattern_score(plan, tally)
+        return AlignedScores(stream.digest.hexdigest(), stream.order, [score(p) for p in stream.numbers])
+    return _scores_by_task(plan, tally)
 
 
 def _judge_manifest(manifest: Manifest) -> list[Finding]:
@@ -4721,7 +4793,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
             ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
             lost = attrition(ledger, plan.attempt_mode, plan.attempt_budget, ceiling)  # every run holds to the ceiling
             findings.extend(prefixed(f"R{number}", [*ledger.findings, *_judge_attrition(ledger, lost)]))
-            present.append((rid, ledger, _task_scores(plan, tally)))
+            present.append((rid, ledger, _scores_by_task(plan, tally)))
     undeclared = sorted(seen - set(run_ids))
     if undeclared:
         findings.append(finding("replicate_undeclared", (
@@ -4776,9 +4848,10 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
 
 
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
-              claim: str | None = None, keep_scores: bool = False, jobs: int = 1) -> Report:
+              claim: str | None = None, keep_scores: bool | str = False, jobs: int = 1) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim (with
-    `jobs` worker processes for a large runs file)."""
+    `jobs` worker processes for a large runs file). keep_scores: the per-task scores compare and rank pair on,
+    in task-ID order where the ledger allows (AlignedScores), or "table" for a table by task ID."""
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
@@ -4795,8 +4868,10 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         gated, tally = None, None
     else:
         gated, run_findings = _gated_run(manifest, run_id)
-        summary = None if keep_scores or _per_task(plan) else (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
-        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields, summary=summary, jobs=jobs)
+        summary = None if keep_scores == "table" or _per_task(plan) else \
+            (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
+        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields, summary=summary, jobs=jobs,
+                           keep_order=bool(keep_scores))
         if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
             raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
                             f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
@@ -4902,10 +4977,39 @@ def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: 
     return missing
 
 
-def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], list[int], list[int], list[Finding]]:
+def _aligned(reports: Sequence[Report]) -> list[AlignedScores] | None:
+    """Every side's scores in task-ID order over the same tasks (the same digest), or None."""
+    scores = [r.scores for r in reports]
+    if all(isinstance(s, AlignedScores) for s in scores) and len({s.digest for s in scores}) == 1:  # type: ignore[union-attr]
+        return cast("list[AlignedScores]", scores)
+    return None
+
+
+def _scored_by_id(reports: Sequence[Report], systems: Sequence[tuple[Path, Path, str | None]],
+                  confidence: float) -> list[Report]:
+    """The reports with their scores in tables by task ID: a report whose scores are in task-ID order (which
+    name no task) is gated again with a table (sides of different tasks, or clusters named task by task)."""
+    return [run_check(manifest, runs, run_id, confidence, keep_scores="table")
+            if isinstance(report.scores, AlignedScores) else report
+            for report, (manifest, runs, run_id) in zip(reports, systems)]
+
+
+def _scores_table(report: Report) -> Mapping[str, tuple[int, str | None]]:
+    scores = report.scores or {}
+    assert not isinstance(scores, AlignedScores), "read by task ID first (_scored_by_id)"
+    return scores
+
+
+def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], list[int], list[int] | None, list[Finding]]:
     """Both sides' passes per shared task (a declared task with no record passed nothing), and each task's
-    cluster number: its own, or with by_cluster the cluster its records name (the same on both sides)."""
-    scores_a, scores_b = a.scores or {}, b.scores or {}
+    cluster number: its own (None: every task alone), or with by_cluster the cluster its records name (the
+    same on both sides)."""
+    aligned = None if by_cluster else _aligned((a, b))
+    if aligned is not None:  # the same tasks in the same order: paired by position
+        count = len(aligned[0].order)
+        padding = unrecorded(a.manifest.task_count, count, a.manifest.path, "compare pairs every declared task")
+        return aligned[0].passes() + [0] * padding, aligned[1].passes() + [0] * padding, None, []
+    scores_a, scores_b = _scores_table(a), _scores_table(b)
     tasks = sorted(set(scores_a) | set(scores_b))
     findings = []
     names: dict[str, int] = {}
@@ -4938,24 +5042,31 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     all samples (Miller 2024 §4), on the effective table of paired_effective. With by_cluster the
     variance is the clusters' (repositories'), for a claim meant to generalise to new ones.
     """
-    a = run_check(a_manifest, a_runs, a_run_id, confidence, keep_scores=True)
-    b = run_check(b_manifest, b_runs, b_run_id, confidence, keep_scores=True)
+    keep: bool | str = "table" if by_cluster else True
+    sides = ((a_manifest, a_runs, a_run_id), (b_manifest, b_runs, b_run_id))
+    a, b = (run_check(manifest, runs, run_id, confidence, keep_scores=keep) for manifest, runs, run_id in sides)
+    if not by_cluster and _aligned((a, b)) is None:
+        a, b = _scored_by_id((a, b), sides, confidence)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
-    if by_cluster and not any(c for _, c in (a.scores or {}).values()) and not any(c for _, c in (b.scores or {}).values()):
+    if by_cluster and not any(c for _, c in _scores_table(a).values()) and not any(c for _, c in _scores_table(b).values()):
         raise GateError("compare --by-cluster: neither side's records name a cluster (the records' \"cluster\" field)")
     xs, ys, clusters, cluster_findings = _paired_scores(a, b, by_cluster)
     findings.extend(cluster_findings)
     samples = a.attempt_budget if a.attempt_mode == "samples" else 1
     m = max(1, samples)
+    pairs = Counter(zip(xs, ys))  # PERF: the tables below are sums over the distinct pairs, not over the tasks
     table = None
     if samples == 1:
-        both = sum(1 for x, y in zip(xs, ys) if x and y)
-        only_a = sum(1 for x, y in zip(xs, ys) if x and not y)
-        only_b = sum(1 for x, y in zip(xs, ys) if y and not x)
+        both = sum(n for (x, y), n in pairs.items() if x and y)
+        only_a = sum(n for (x, y), n in pairs.items() if x and not y)
+        only_b = sum(n for (x, y), n in pairs.items() if y and not x)
         table = (both, only_a, only_b, len(xs) - both - only_a - only_b)
-    rates_a, rates_b = [min(x, m) / m for x in xs], [min(y, m) / m for y in ys]
-    paired = paired_effective(rates_a, rates_b, [-1 - i for i in range(len(xs))], m, confidence)
+    rates: Counter[tuple[float, float]] = Counter()
+    for (x, y), n in pairs.items():
+        rates[min(x, m) / m, min(y, m) / m] += n
+    paired = paired_singles(rates, m, confidence)
     if by_cluster:  # the cluster analysis is for generalising: it may widen the task-level one, never narrow it
+        rates_a, rates_b = [min(x, m) / m for x in xs], [min(y, m) / m for y in ys]
         clustered = paired_effective(rates_a, rates_b, clusters, m, confidence)
         paired = clustered if clustered.n <= paired.n else clustered._replace(
             b=paired.b, c=paired.c, n=paired.n)
@@ -4963,27 +5074,30 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     z = mcnemar_z(paired.b, paired.c)
     p_value = normal_two_sided_p(z)
     alpha = 1 - confidence
-    used = len(set(clusters)) if by_cluster else None
+    used = len(set(clusters)) if by_cluster and clusters is not None else None
     significant = None if findings else paired_significant(p_value, paired.differing, alpha)
     return Comparison(a=a, b=b, table=table, paired=paired, low=low, high=high, z=z, p_value=p_value, alpha=alpha,
                       significant=significant, detectable=detectable_difference(paired.n, paired.discordance, confidence),
                       clusters=used, findings=tuple(findings),
-                      difference_icc=difference_icc(xs, ys, m) if samples > 1 else None)
+                      difference_icc=difference_icc(pairs, m) if samples > 1 else None)
 
 
-def difference_icc(xs: Sequence[int], ys: Sequence[int], m: int) -> float | None:
+def difference_icc(pairs: Mapping[tuple[int, int], int], m: int) -> float | None:
     """The between-task share of the variance of a one-sample paired difference (what `plan --icc` takes), from
-    per-task pass counts of m samples each: the within-task variance of A's and B's samples (unbiased, m/(m-1))
-    summed, and the between-task variance of the per-task differences less what the within part explains;
-    None when neither varies."""
-    n = len(xs)
+    how many tasks have each pair of pass counts (A's, B's) of m samples each: the within-task variance of A's
+    and B's samples (unbiased, m/(m-1)) summed, and the between-task variance of the per-task differences less
+    what the within part explains; None when neither varies."""
+    n = sum(pairs.values())
     if n < 2 or m < 2:
         return None
-    diffs = [(min(x, m) - min(y, m)) / m for x, y in zip(xs, ys)]
-    within = math.fsum((min(x, m) * (m - min(x, m)) + min(y, m) * (m - min(y, m))) / (m * (m - 1))
-                       for x, y in zip(xs, ys)) / n
-    centre = math.fsum(diffs) / n
-    between = max(0.0, math.fsum((d - centre) ** 2 for d in diffs) / (n - 1) - within / m)
+
+    def over_tasks(term: Callable[[int, int], float]) -> float:  # one step a distinct pair (exact)
+        return math.fsum(itertools.chain.from_iterable(
+            itertools.repeat(term(min(x, m), min(y, m)), count) for (x, y), count in pairs.items()))
+
+    within = over_tasks(lambda x, y: (x * (m - x) + y * (m - y)) / (m * (m - 1))) / n
+    centre = over_tasks(lambda x, y: (x - y) / m) / n
+    between = max(0.0, over_tasks(lambda x, y: ((x - y) / m - centre) ** 2) / (n - 1) - within / m)
     total = between + within
     return between / total if total > 0 else None
 
@@ -5033,14 +5147,20 @@ def group_letter(number: int) -> str:
 
 def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
     """Every system's per-task pass rate over the shared tasks (a declared task with no record passed nothing)."""
-    tasks = sorted({tid for r in reports for tid in (r.scores or {})})
+    aligned = _aligned(reports)
     k = len(reports)
-    padding = unrecorded(reports[0].manifest.task_count, len(tasks), reports[0].manifest.path,
+    m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
+    rate = [min(x, m) / m for x in range(m + 1)]
+    if aligned is not None:  # the same tasks in the same order: paired by position
+        count, passes = len(aligned[0].order), [list(map(rate.__getitem__, s.passes())) for s in aligned]
+    else:
+        tables = [_scores_table(r) for r in reports]
+        tasks = sorted({tid for scores in tables for tid in scores})
+        count, passes = len(tasks), [[rate[min(scores.get(t, (0, None))[0], m)] for t in tasks] for scores in tables]
+    padding = unrecorded(reports[0].manifest.task_count, count, reports[0].manifest.path,
                          f"rank compares every declared task in each of its {k * (k - 1) // 2:,} pairs of systems",
                          k * (k - 1) // 2 + k)
-    m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
-    columns = [[min((r.scores or {}).get(t, (0, None))[0], m) / m for t in tasks] + [0.0] * padding for r in reports]
-    return columns, m
+    return [column + [0.0] * padding for column in passes], m
 
 
 def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> Ranking:
@@ -5052,6 +5172,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     if len(systems) > MAX_RANKED:
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
     reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
+    if _aligned(reports) is None:
+        reports = tuple(_scored_by_id(reports, [(manifest, runs, None) for manifest, runs in systems], confidence))
     seen: dict[tuple[str, str | None], int] = {}
     for number, report in enumerate(reports, 1):  # one runs file may hold several systems' runs, each pinned
         first = seen.setdefault((report.ledger.runs_sha256, report.gated_run), number)
@@ -5067,10 +5189,9 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
             findings.extend(_comparable(reports[0], report, ("system 1", f"system {number}")))
     columns, m = _score_columns(reports)
     q, df, q_p = cochran_q(columns)
-    singles = list(range(len(columns[0])))
     raw = []
     for i, j in itertools.combinations(range(len(reports)), 2):
-        paired = paired_effective(columns[i], columns[j], singles, m, confidence)
+        paired = paired_effective(columns[i], columns[j], None, m, confidence)
         low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
         raw.append((i, j, paired.diff, low, high, normal_two_sided_p(mcnemar_z(paired.b, paired.c)), paired.differing))
     alpha = 1 - confidence
