@@ -684,6 +684,7 @@ FREE_FORM_KEY = "notes"  # any JSON value, in any object of a manifest or card: 
 USER_PREFIX = "x-"  # keys that start with this are user data too
 
 
+@functools.lru_cache(maxsize=1024)  # PERF: near_miss normalises the same known words for every new key
 def _normal_key(key: str) -> str:
     return re.sub(r"[\s_\-]+", "", key).casefold()
 
@@ -706,30 +707,38 @@ def _edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
-@functools.lru_cache(maxsize=256)
-def _letters(word: str) -> frozenset[str]:
-    return frozenset(word)
+@functools.lru_cache(maxsize=64)
+def _near_index(known: tuple[str, ...]) -> tuple[dict[str, str], dict[int, list[tuple[str, int, frozenset[str]]]], frozenset[str]]:
+    """A known word list prepared once for near_miss: the first word of each normal form; the words by length,
+    each with its edit limit and its characters; and every character any of them has."""
+    normals: dict[str, str] = {}
+    by_length: dict[int, list[tuple[str, int, frozenset[str]]]] = {}
+    for candidate in known:
+        normals.setdefault(_normal_key(candidate), candidate)
+        by_length.setdefault(len(candidate), []).append((candidate, 2 if len(candidate) >= 6 else 1, frozenset(candidate)))
+    return normals, by_length, frozenset("".join(known))
 
 
 def near_miss(word: str, known: Iterable[str]) -> str | None:
     """The known word this one is probably a typo of: equal but for case, `-`, `_` and spaces, or
-    within one edit (two for words of six letters or more); None when it is not close to any."""
-    if len(word) > 64:
+    within one edit (two for words of six letters or more); None when it is not close to any (or is one)."""
+    known = tuple(known)
+    if len(word) > 64 or word in known:
         return None
-    normal = _normal_key(word)
+    normals, by_length, alphabet = _near_index(known)
+    same = normals.get(_normal_key(word))
+    if same is not None:
+        return same
     best: tuple[int, str] | None = None
     letters = frozenset(word)
-    for candidate in known:
-        if candidate == word:
-            return None
-        if _normal_key(candidate) == normal:
-            return candidate
-        limit = 2 if len(candidate) >= 6 else 1
+    if len(letters - alphabet) > 2:  # PERF: each character no known word has is an edit (a key with a serial number)
+        return None
+    nearby = (entry for size in range(len(word) - 2, len(word) + 3) for entry in by_length.get(size, ()))
+    for candidate, limit, other in nearby:
         if abs(len(word) - len(candidate)) > limit:
             continue
         # PERF: an edit brings in at most one character the other word lacks, so the characters one word has and
         # the other does not bound the edit distance from below: most keys are ruled out before the alignment
-        other = _letters(candidate)
         if len(letters - other) > limit or len(other - letters) > limit:
             continue
         distance = _edit_distance(word, candidate, limit)
