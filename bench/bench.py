@@ -22,8 +22,19 @@ Cases, by name (--cases picks any of them, in the order given):
   cost-N       sorted-N whose records also carry cost_usd, input_tokens and output_tokens
   startup      the installed `benchgate` on the 40-task example (needs pip to reach PyPI)
 
+Shape cases time the gate on a ledger of one awkward shape against the gate on the same bytes in the
+plain shape (two gate runs, round-robin; ratio = shape / plain), never against the floor:
+
+  keys-N       every record carries its own unknown key ("x0a1b2c3": 1) / one key repeated
+  clusters-N   every task names its own cluster / every task names one cluster
+  compare-N    `compare` of two N-task ledgers / `check` of each, the two times added
+  rank-N       `rank` of three N-task ledgers / `check` of each, the three times added
+  runs-N       N records in N/10 runs of one 10-task suite, one pinned (the others' headlines are
+               reported) / the same records as one run of N tasks
+
 N is an integer or a power of ten written 1eK. By default: sorted-1e5, sorted-1e6, unsorted-1e6,
-samples-1e6, cost-1e6 and startup; --huge adds sorted-1e7 and unsorted-1e7 (minutes each, and
+samples-1e6, cost-1e6, startup and the shapes keys-1e6, clusters-1e6, compare-1e6, rank-1e6 and
+runs-1e5; --huge adds sorted-1e7 and unsorted-1e7 (minutes each, and
 about 1 GB of disk for one ledger at a time); --quick runs sorted-1e5, unsorted-1e5, samples-1e5,
 cost-1e5 and startup, once each.
 
@@ -84,9 +95,14 @@ SEED = 20261130
 
 KINDS = ("sorted", "unsorted", "samples", "cost")
 STARTUP = "startup"
-DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "sorted-1e6-j2", "unsorted-1e6", "samples-1e6", "cost-1e6", STARTUP)
+SHAPES = ("keys", "clusters", "compare", "rank", "runs")
+SHAPE_CASES = ("keys-1e6", "clusters-1e6", "compare-1e6", "rank-1e6", "runs-1e5")
+DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "sorted-1e6-j2", "unsorted-1e6", "samples-1e6", "cost-1e6", STARTUP,
+                 *SHAPE_CASES)
 HUGE_CASES = ("sorted-1e7", "sorted-1e7-j2", "unsorted-1e7")
-QUICK_CASES = ("sorted-1e5", "unsorted-1e5", "samples-1e5", "cost-1e5", STARTUP)
+QUICK_CASES = ("sorted-1e5", "unsorted-1e5", "samples-1e5", "cost-1e5", STARTUP, "keys-1e5", "clusters-1e5",
+               "compare-1e5", "rank-1e5", "runs-1e4")
+RUN_TASKS = 10  # the runs-N case: tasks in each run
 QUICK_REPEAT = 1
 # The standard modules a check of the shipped example imports beyond what `python -c pass` has loaded
 # (tests/test_cli.py checks the list against a real check).
@@ -185,13 +201,30 @@ def _size_name(n: int) -> str:
     return f"1e{exponent}" if n == 10**exponent and n >= 1000 else str(n)
 
 
-def parse_case(name: str) -> LedgerSpec | None:
-    """A case name: None for the start-up case, else the ledger it asks for."""
+@dataclass(frozen=True)
+class ShapeSpec:
+    shape: str  # one of SHAPES
+    records: int  # in each ledger
+
+    @property
+    def name(self) -> str:
+        return f"{self.shape}-{_size_name(self.records)}"
+
+
+def parse_case(name: str) -> LedgerSpec | ShapeSpec | None:
+    """A case name: None for the start-up case, else the ledger (or the shape) it asks for."""
     if name == STARTUP:
         return None
+    shaped = re.fullmatch(rf"({'|'.join(SHAPES)})-(\d+)(?:e(\d+))?", name)
+    if shaped:
+        records = int(shaped[2]) * 10 ** int(shaped[3] or 0)
+        if not 100 <= records <= 10**7 or (shaped[1] == "runs" and records % RUN_TASKS):
+            raise ValueError(f"{name}: a shape case takes 100 to 10^7 records (runs-N: a multiple of {RUN_TASKS})")
+        return ShapeSpec(shaped[1], records)
     match = re.fullmatch(r"([a-z]+)-(\d+)(?:e(\d+))?(?:-j(\d+))?", name)
     if not match or match[1] not in KINDS:
-        raise ValueError(f"unknown case {name!r}: expected {STARTUP} or KIND-N[-jJOBS] with KIND one of {', '.join(KINDS)}")
+        raise ValueError(f"unknown case {name!r}: expected {STARTUP}, KIND-N[-jJOBS] with KIND one of {', '.join(KINDS)}, "
+                         f"or SHAPE-N with SHAPE one of {', '.join(SHAPES)}")
     attempts = int(match[2]) * 10 ** int(match[3] or 0)
     spec = LedgerSpec(match[1], attempts, int(match[4] or 1))
     if not 1 <= spec.jobs <= 64:
@@ -288,6 +321,60 @@ def write_ledger(directory: Path, spec: LedgerSpec, name: str | None = None) -> 
         "attempt_mode": "samples" if spec.kind == "samples" else "retry",
         "rerun_recipe": f"python3 gate.py --manifest {manifest_path.name} --runs {runs_path.name}",
     }
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest_path, runs_path
+
+
+def _outcome(index: int, salt: int) -> str:
+    """About 62% pass: the top bits of a hash of the task's index and the ledger's salt."""
+    return "pass" if (((index + 1) * GOLDEN + salt * 0x5851F42D4C957F2D) & MASK64) >> 60 < 10 else "fail"
+
+
+_AS_LETTERS = str.maketrans("0123456789abcdef", "abcdefghijklmnop")
+
+
+def _shape_extra(shape: str, plain: bool) -> Any:
+    """What each record carries after its wall time, by its index in the file, for a shape and its plain twin."""
+    if shape == "keys":  # letters only, so no key is ruled out for its characters alone
+        return (lambda i: ',"xplainkey":1') if plain else (lambda i: f',"x{format(i, "08x").translate(_AS_LETTERS)}":1')
+    if shape == "clusters":
+        return (lambda i: ',"cluster":"c0000000"') if plain else (lambda i: f',"cluster":"c{i:07d}"')
+    return lambda i: ""
+
+
+def write_shaped(directory: Path, name: str, tasks: int, *, salt: int = 0, extra: Any = lambda i: "", runs: int = 1,
+                 pin: str | None = None) -> tuple[Path, Path]:
+    """A PUBLISHABLE retry-mode ledger in task-ID order: `runs` runs of the same `tasks` tasks (the controls, then
+    t-...), each record ending in extra(its index in the file); the manifest pins run `pin` if given."""
+    manifest_path, runs_path = directory / f"{name}.manifest.json", directory / f"{name}.runs.jsonl"
+    width = max(7, len(str(tasks)))
+    index = 0
+    with runs_path.open("w", encoding="ascii", newline="\n") as out:
+        chunk: list[str] = []
+        for run in range(runs):
+            for i in range(tasks):
+                control = i < len(CONTROLS)
+                tid = CONTROLS[i][0] if control else f"t-{i - 1:0{width}d}"
+                outcome = CONTROLS[i][1] if control else _outcome(i, salt + run)
+                chunk.append(f'{{"run_id":"r{run + 1:06d}","task_id":"{tid}","attempt":1,"outcome":"{outcome}",'
+                             f'"reason":null,"wall_clock_s":{5 + i % 590}{extra(index)}}}\n')
+                index += 1
+                if len(chunk) >= CHUNK_LINES:
+                    out.write("".join(chunk))
+                    chunk.clear()
+        out.write("".join(chunk))
+    manifest: dict[str, Any] = {
+        "claim_id": f"bench-{name}",
+        "dataset": {"name": f"synthetic-{tasks}", "task_count": tasks, "task_ids_sha256": _task_ids_sha256(tasks, width)},
+        "controls": [{"task_id": task_id, "expected": expected, "role": role} for task_id, expected, role in CONTROLS],
+        "envelope": {"runner": "bench-synthetic", "network": "off", "wall_clock_s_per_task": WALL_CLOCK_LIMIT_S,
+                     "max_steps": 40, "toolchain_sha": "0000000000000000"},
+        "attempt_budget": 1,
+        "attempt_mode": "retry",
+        "rerun_recipe": f"python3 gate.py --manifest {manifest_path.name} --runs {runs_path.name}",
+    }
+    if pin is not None:
+        manifest["run_id"] = pin
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest_path, runs_path
 
@@ -500,6 +587,95 @@ def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int) 
     return [row]
 
 
+@dataclass
+class ShapeRow:
+    case: str
+    records: int  # in each ledger
+    ledgers: int
+    ledger_mb: float  # all the shaped case's ledgers together
+    baseline: str
+    plain_s: float
+    shape_s: float
+    ratio: float
+    plain_mib: float  # the largest peak of the baseline's programs
+    shape_mib: float
+    targets: list[dict[str, Any]] = field(default_factory=list)
+
+
+SHAPE_BASELINES = {
+    "keys": "the same bytes with one unknown key repeated",
+    "clusters": "the same bytes with one cluster for every task",
+    "compare": "`check` of each ledger, the times added",
+    "rank": "`check` of each of the three ledgers, the times added",
+    "runs": f"the same records as one run (the shape: runs of {RUN_TASKS} tasks, one pinned)",
+}
+
+
+def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int) -> list[Row | ShapeRow]:
+    """Gate the shaped ledger(s) and their baseline round-robin; the row is shape time / baseline time."""
+    def check(manifest: Path, runs: Path) -> list[str]:
+        return [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs)]
+
+    _progress(f"writing {spec.name} (not timed)")
+    n, shape = spec.records, spec.shape
+    programs: dict[str, list[str]] = {}
+    written: list[Path] = []
+    if shape in ("keys", "clusters"):
+        for label in ("plain", "shape"):
+            pair = write_shaped(directory, f"{spec.name}-{label}", n, extra=_shape_extra(shape, label == "plain"))
+            programs[label] = check(*pair)
+            written += pair
+        baseline, shaped = ["plain"], ["shape"]
+    elif shape == "runs":
+        plain = write_shaped(directory, f"{spec.name}-plain", n, pin="r000001")
+        pinned = write_shaped(directory, f"{spec.name}-shape", RUN_TASKS, runs=n // RUN_TASKS, pin="r000001")
+        programs = {"plain": check(*plain), "shape": check(*pinned)}
+        written += [*plain, *pinned]
+        baseline, shaped = ["plain"], ["shape"]
+    else:
+        sides = [write_shaped(directory, f"{spec.name}-{side}", n, salt=salt) for salt, side in enumerate("abc"[:2 if shape == "compare" else 3])]
+        written += [path for pair in sides for path in pair]
+        baseline = [f"check-{side}" for side in "abc"[:len(sides)]]
+        programs = {label: check(*pair) for label, pair in zip(baseline, sides)}
+        if shape == "compare":
+            (ma, ra), (mb, rb) = sides
+            programs["shape"] = [sys.executable, str(gate), "compare", "--manifest", str(ma), "--runs", str(ra),
+                                 "--against-manifest", str(mb), "--against-runs", str(rb)]
+        else:
+            programs["shape"] = [sys.executable, str(gate), "rank", *(arg for m, r in sides for arg in ("--manifest", str(m), "--runs", str(r)))]
+        shaped = ["shape"]
+    try:
+        results = measure(spec.name, programs, tuple(programs), repeat)
+        plain_s = sum(results[label].median_s for label in baseline)
+        shape_s = sum(results[label].median_s for label in shaped)
+        row = ShapeRow(case=spec.name, records=n, ledgers=max(1, len(baseline)),
+                       ledger_mb=sum(p.stat().st_size for p in written if p.suffix == ".jsonl" and "-plain" not in p.name) / 1e6,
+                       baseline=SHAPE_BASELINES[shape], plain_s=plain_s, shape_s=shape_s, ratio=shape_s / plain_s,
+                       plain_mib=max(results[label].peak_kib for label in baseline) / 1024,
+                       shape_mib=max(results[label].peak_kib for label in shaped) / 1024)
+    finally:
+        for path in written:
+            path.unlink()
+    if shape in ("compare", "rank"):
+        limit = Target("<= 1.3x the checks", "ratio", 1.3)
+        row.targets.append({**asdict(limit), "value": row.ratio, "met": row.ratio <= limit.limit})
+    return [row]
+
+
+def render_shapes(rows: list[ShapeRow]) -> list[str]:
+    if not rows:
+        return []
+    lines = ["", "| shape case | records a ledger | ledgers | MB | baseline | baseline s | shape s | shape/baseline "
+             "| baseline MiB | shape MiB | target |",
+             "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        target = "; ".join(f"{t['label']}: {'met' if t['met'] else 'NOT met'}" for t in r.targets) or "-"
+        lines.append(f"| {r.case} | {r.records:,} | {r.ledgers} | {r.ledger_mb:.1f} | {r.baseline} | {r.plain_s:.3f} "
+                     f"| {r.shape_s:.3f} | {r.ratio:.2f}x | {r.plain_mib:.1f} | {r.shape_mib:.1f} | {target} |")
+    lines.append("Shape rows: medians of the same interleaved runs; each against the gate on the baseline, not the floor.")
+    return lines
+
+
 def run_startup_case(gate: Path, directory: Path, repeat: int) -> list[Row]:
     if not (EXAMPLE_MANIFEST.is_file() and EXAMPLE_RUNS.is_file()):
         raise BenchError(f"startup: the shipped example ({EXAMPLE_MANIFEST.name}, {EXAMPLE_RUNS.name}) is missing")
@@ -551,8 +727,9 @@ def _met_text(row: Row) -> str:
     return text
 
 
-def render_markdown(rows: list[Row], repeat: int, gate: str) -> str:
-    lines = [
+def render_markdown(all_rows: list[Row | ShapeRow], repeat: int, gate: str) -> str:
+    rows = [r for r in all_rows if isinstance(r, Row)]
+    lines = [] if not rows else [
         "| case | attempts | tasks | ledger MB | floor s | gate s | gate/floor | floor MiB | gate MiB | bytes/task | target | met |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ]
@@ -567,12 +744,16 @@ def render_markdown(rows: list[Row], repeat: int, gate: str) -> str:
     lines += [
         "",
         f"Medians of {repeat} interleaved run(s) of each program; MiB is the child's peak RSS (the maximum over runs).",
-        "floor = `open(runs, 'rb')`, then `json.loads(line)` for each non-blank line, nothing else, as a subprocess; "
-        "for the start-up rows the floor is the same venv interpreter's `-c pass`.",
-        "bytes/task = (gate peak RSS - floor peak RSS) / tasks: the gate's memory beyond reading and parsing the file.",
     ]
+    if rows:
+        lines += [
+            "floor = `open(runs, 'rb')`, then `json.loads(line)` for each non-blank line, nothing else, as a subprocess; "
+            "for the start-up rows the floor is the same venv interpreter's `-c pass`.",
+            "bytes/task = (gate peak RSS - floor peak RSS) / tasks: the gate's memory beyond reading and parsing the file.",
+        ]
     if startups:
         lines.append(f"`python3 -c pass`, timed in the same rounds: median {statistics.median(startups):.3f} s over the ledger cases.")
+    lines += render_shapes([r for r in all_rows if isinstance(r, ShapeRow)])
     lines += ["", *growth_lines(rows), gate, machine_line()]
     for r in rows:
         if r.cpu_ratio > 1.1:
@@ -616,7 +797,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         prog="bench.py",
         description=__doc__.split("\n\n", 1)[0] if __doc__ else None,
         epilog="case names: sorted-N, unsorted-N, samples-N, cost-N (N an integer or 1eK; a suffix -jJOBS runs the "
-               "gate with --jobs JOBS), startup; "
+               "gate with --jobs JOBS), startup, and the shapes keys-N, clusters-N, compare-N, rank-N, runs-N; "
                "exit codes: 0 done, 1 the gate did not pass a generated ledger, 2 usage or setup error",
     )
     parser.add_argument("--quick", action="store_true",
@@ -647,19 +828,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def run(args: argparse.Namespace, directory: Path) -> list[Row]:
+def run(args: argparse.Namespace, directory: Path) -> list[Row | ShapeRow]:
     # A snapshot, so every case of one run times the same gate even while gate.py is being edited.
     gate = directory / "gate.py"
     shutil.copy2(args.gate, gate)
     args.gate_sha256 = hashlib.sha256(gate.read_bytes()).hexdigest()
     _progress(f"timing a snapshot of {args.gate} (sha256 {args.gate_sha256[:12]})")
-    kinds = dict.fromkeys(spec.kind for _, spec in args.specs if spec is not None)
+    kinds = dict.fromkeys(spec.kind for _, spec in args.specs if isinstance(spec, LedgerSpec))
     check_publishable(gate, directory, kinds)
-    rows: list[Row] = []
+    rows: list[Row | ShapeRow] = []
     for _, spec in args.specs:
         if spec is None:
             with tempfile.TemporaryDirectory(prefix="venv-", dir=directory) as venv_dir:
                 rows += run_startup_case(gate, Path(venv_dir), args.repeat)
+        elif isinstance(spec, ShapeSpec):
+            rows += run_shape_case(spec, gate, directory, args.repeat)
         else:
             rows += run_ledger_case(spec, gate, directory, args.repeat)
     return rows
