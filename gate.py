@@ -3955,8 +3955,10 @@ def fold_task_id(tid: str) -> str:
 def _lookalikes(ids: Collection[str]) -> list[tuple[str, ...]]:
     """Groups of distinct task IDs that look the same once folded."""
     # PERF: distinct ASCII IDs fold by lower-casing alone, so when no ID has a capital letter none folds onto
-    # another, and when lower-casing keeps them distinct neither does any; both are checked in C.
-    if all(map(str.isascii, ids)) and (not any(map(_HAS_CAPITAL, ids)) or len(set(map(str.lower, ids))) == len(ids)):
+    # another, and when lower-casing keeps them distinct neither does any; both are checked in C, the first on
+    # the IDs' joined text (a search an ID took a fifth of a second at 10^6).
+    joined = "\n".join(ids)
+    if joined.isascii() and (joined == joined.lower() or len(set(map(str.lower, ids))) == len(ids)):
         return []
     groups: dict[str, list[str]] = {}
     for tid in ids:
