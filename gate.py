@@ -2615,6 +2615,7 @@ class _Tally:
     def __init__(self) -> None:
         self.tasks: dict[str, int | tuple[int, ...]] = {}  # task -> its packed attempt(s)
         self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum, timed, cluster) -> kind number
+        self.infos: list[KindInfo] = []  # the kinds as kind_infos gives them
         self.run_ids: set[str] = set()  # the runs gated
         self.all_run_ids: set[str] = set()  # every run in the file
         self.accepted_keys: set[str] = set(RECORD_KEYS)  # record keys checked and accepted so far
@@ -2653,8 +2654,10 @@ class _Tally:
         return sorted(declared.difference(self.tasks)), sorted(set(self.tasks).difference(declared))
 
     def kind_infos(self) -> list[KindInfo]:
-        return [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed, cluster)
-                for outcome, reason, stratum, timed, cluster in self.kinds]
+        if len(self.infos) != len(self.kinds):  # PERF: built once (a cluster a task: a kind a task)
+            self.infos = [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed, cluster)
+                          for outcome, reason, stratum, timed, cluster in self.kinds]
+        return self.infos
 
     def timing(self) -> str:
         """Whether the attempts carry wall_clock_s: "all", "none" or "some"."""
@@ -2855,6 +2858,7 @@ class _Stream:
         self.order: array[int] | None = array("I") if keep_order else None
         self.patterns: Counter[int | tuple[int, ...]] = Counter()
         self.first: dict[int | tuple[int, ...], list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
+        self.full: set[int | tuple[int, ...]] = set()  # the patterns whose first tasks are all listed
         self.controls: dict[str, int | tuple[int, ...]] = {}
         self.count = 0
         self.digest: Any = hashlib.sha256()  # a worker's stream collects the text instead (_Joined)
@@ -2915,7 +2919,7 @@ class _Stream:
             for pattern in [p for p in dict.fromkeys(patterns) if p not in numbers]:
                 numbers[pattern] = len(numbers)
             self.order.extend(map(numbers.__getitem__, patterns))
-        todo = set(patterns).difference(p for p, few in self.first.items() if len(few) >= _LIST_LIMIT)
+        todo = set(patterns).difference(self.full)
         if len(todo) > _FEW_PATTERNS:  # PERF: many patterns (a cluster a task, say): one pass, not one scan each
             for tid, pattern in zip(tids, patterns):
                 if pattern in todo:
@@ -2923,6 +2927,7 @@ class _Stream:
                     few.append(tid)
                     if len(few) >= _LIST_LIMIT:
                         todo.discard(pattern)
+                        self.full.add(pattern)
             todo = set()
         for pattern in todo:
             few = self.first.setdefault(pattern, [])
@@ -2933,6 +2938,8 @@ class _Stream:
                     few.append(tids[at])
             except ValueError:  # no more tasks of this pattern in the chunk
                 pass
+            if len(few) >= _LIST_LIMIT:
+                self.full.add(pattern)
         if not self.control_ids.isdisjoint(tids):
             for tid in self.control_ids.intersection(tids):
                 self.controls[tid] = patterns[tids.index(tid)]
@@ -3806,6 +3813,35 @@ def _per_task(plan: Plan) -> bool:
     return plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
 
 
+def _exits_by_pattern(patterns: Iterable[int | tuple[int, ...]], kinds: Sequence[KindInfo], plan: Plan,
+                      timing_required: bool) -> dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]]:
+    """task_exit for each attempt pattern. Patterns that differ only in their attempts' clusters (a cluster a task
+    makes each task its own pattern) share one computation on the kinds without clusters; each then takes its
+    own cluster, or none and the problem task_exit names when its attempts name two."""
+    numbers: dict[tuple[Any, ...], int] = {}  # a kind without its cluster -> its number among those
+    same = [numbers.setdefault(kind[:-1], len(numbers)) for kind in kinds]  # (cluster is KindInfo's last field)
+    bare = [KindInfo(code, reason, stratum, outcome, timed) for code, reason, stratum, outcome, timed in numbers]
+    low = _KIND_MASK  # pack_attempt: the kind in the low bits, the attempt number above them
+    found: dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]] = {}
+    memo = {}
+    for pattern in patterns:
+        if type(pattern) is int:  # PERF: one attempt, the usual pattern
+            key: int | tuple[int, ...] = same[pattern & low] | (pattern & ~low)
+            clusters = {kinds[pattern & low].cluster}
+        else:
+            key = tuple(same[e & low] | (e & ~low) for e in cast("tuple[int, ...]", pattern))
+            clusters = {kinds[e & low].cluster for e in cast("tuple[int, ...]", pattern)}
+        if key not in found:
+            found[key] = task_exit(task_attempts(key), bare, plan, timing_required)
+        exit_, problems = found[key]
+        if len(clusters) > 1:
+            problems = (*problems, ("cluster", ()))
+        elif None not in clusters:
+            exit_ = TaskExit(*exit_[:-1], *clusters)  # (cluster is TaskExit's last field)
+        memo[pattern] = (exit_, problems)
+    return memo
+
+
 def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     """Settle each distinct attempt pattern once, then count its tasks.
 
@@ -3815,7 +3851,7 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     kinds = tally.kind_infos()
     timing_required = tally.timing() == "some"
     patterns = tally.patterns()
-    memo = {pattern: task_exit(task_attempts(pattern), kinds, plan, timing_required) for pattern in patterns}
+    memo = _exits_by_pattern(patterns, kinds, plan, timing_required)
     groups: dict[TaskExit, int] = {}
     problems: dict[str, FirstFew] = {}
     metrics = MetricCounts(plan)
@@ -4265,11 +4301,15 @@ def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | N
     Korn-Graubard factor: effective_size), when every declared task ran and named its cluster."""
     if not totals.clustered or totals.clustered != plan.task_count:
         return None
-    names = sorted(totals.cluster_sums)
-    design = effective_size([Fraction(totals.cluster_sums[g]) for g in names], [totals.cluster_sizes[g] for g in names],
-                            [1] * len(names), plan.confidence)
+    # PERF: clusters of the same sum and size enter every sum alike, so each shape is weighted by its count (a
+    # cluster a task: two shapes, not 10^6 exact fractions)
+    shapes = sorted(Counter(zip(map(totals.cluster_sums.__getitem__, totals.cluster_sizes),
+                                totals.cluster_sizes.values())).items())
+    design = effective_size([Fraction(s) for (s, _), _ in shapes], [n for (_, n), _ in shapes],
+                            [w for _, w in shapes], plan.confidence)
     low, high = wilson_p(design.mean, design.effective, plan.confidence)
-    return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"), len(names), design.effective)
+    return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"), len(totals.cluster_sums),
+                       design.effective)
 
 
 def _median(values: Iterable[float]) -> float | None:
