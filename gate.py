@@ -6007,6 +6007,7 @@ class ImportOptions(NamedTuple):
     control: str | None = None
     model: str | None = None  # inspect: import only this model's logs
     mapping: FieldMapping | None = None  # jsonl, json, csv: how a record's fields make a ledger row
+    tests: str = "plus"  # evalplus: the tests a sample must pass (base, or base and plus)
 
 
 Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
@@ -8394,6 +8395,518 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
                                 f"the {len(seen)} task(s) {path.name} holds, not a declared set"})
 
 
+# -- the coding benchmarks' own per-task files ------------------------------------------------
+#
+# Each reader turns its harness's file into attempt rows and says what the harness declared and stated; one
+# finisher (_harness_imported) then adds every declared task x attempt the files lack as missing_artifact, and
+# notes the harness's own figure beside the full-denominator count. Mappings are read from each harness's
+# released writer (docs/importers.md, tests/fixtures/harnesses/SOURCES.md).
+
+
+if TYPE_CHECKING:  # one attempt a harness reader found: task, attempt, verdict, measures, the harness's own fields
+    _Row = tuple[str, int, Verdict, dict[str, object], dict[str, object]]
+
+
+class _Found(NamedTuple):
+    """What a harness reader found: one row an attempt, and what the harness says of the run."""
+
+    rows: Sequence[_Row]
+    samples: bool  # the attempts are samples (each a verdict of its own), not retries
+    budget: int
+    harness: str  # the envelope's harness, with the version the file names where it does
+    stated: str  # the harness's own figure and its denominator, for the note
+    declared: Sequence[str] | None = None  # the set the files declare themselves (else --dataset-ids, else what they hold)
+    declared_from: str = ""
+    subset: Mapping[str, object] | None = None
+    measured: Mapping[str, object] = MappingProxyType({})
+    notes: tuple[str, ...] = ()
+
+
+def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
+    """Every declared task x attempt of the rows (a declared one the files lack is missing_artifact), with the
+    harness's own figure held against the gate's full denominator in a note."""
+    seen = sorted({tid for tid, *_ in found.rows})
+    if options.dataset_ids is not None:
+        declared, source = _declared_ids(options.dataset_ids), "--dataset-ids"
+    elif found.declared is not None:
+        declared, source = sorted(found.declared), found.declared_from
+    else:
+        declared, source = seen, f"the {len(seen)} task(s) the files hold, not a declared set"
+    stray = set(seen).difference(declared)
+    if stray:
+        raise GateError(f"{path}: tasks not in the declared set ({source}): {_preview(stray)}")
+    if not found.rows and not declared:
+        raise GateError(f"{path}: no tasks to import")
+    run = _folder_name(path if path.is_dir() else path.parent) if fmt in ("aider", "mle-bench") else path.stem
+    records = [_record(run, tid, attempt, verdict, {"format": fmt, **own}, measures)
+               for tid, attempt, verdict, measures, own in found.rows]
+    have = {(tid, attempt) for tid, attempt, *_ in found.rows}
+    recorded = {tid for tid, *_ in found.rows}
+    for tid in declared:
+        for attempt in range(1, (found.budget if found.samples else 1) + 1):
+            if (tid, attempt) not in have and (found.samples or tid not in recorded):
+                records.append(_record(run, tid, attempt, ("unscoreable", "missing_artifact"),
+                                       {"format": fmt, "absent": True}))
+    counts = Counter(verdict[0] for _, _, verdict, _, _ in found.rows)
+    absent = sorted(set(declared) - recorded)
+    notes = [f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} pass, {counts['fail']} fail, "
+             f"{counts['unscoreable']} unscoreable attempt(s) over {len(declared)} task(s)"
+             + (f"; {len(absent)} declared task(s) have no result and are missing_artifact ({_preview(absent)})"
+                if absent else ""), *found.notes]
+    todo = [] if options.dataset_ids is not None or found.declared is not None else [
+        f"the declared set is only the {len(seen)} task(s) the files hold: give --dataset-ids FILE with the suite's "
+        "task ids, so a task the harness dropped is counted"]
+    extra = sorted({cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"} - set(BUILTIN_REASONS))
+    return Imported(records=_finished(records, notes), task_ids=tuple(declared),
+                    attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
+                    extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": found.harness},
+                    rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
+                    subset=found.subset, measured=found.measured, provenance={"declared_from": source})
+
+
+def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    where = str(path)
+    for number, value in iter_jsonl(path):
+        yield number, _obj(value, f"{where}:{number}")
+
+
+def _once(seen: dict[str, int], tid: str, at: str, number: int) -> None:
+    if tid in seen:
+        raise GateError(f"{at}: task {tid!r} again (first at line {seen[tid]}): one result a task")
+    seen[tid] = number
+
+
+def _samples_budget(per_task: Mapping[str, int]) -> int:
+    """A samples run's budget: the most samples any task has (a task with fewer lacks the rest)."""
+    return max(per_task.values(), default=1)
+
+
+# NoCode-bench (ZJU-CTAG/NoCode-bench evaluation/eval.py): one line an instance; `notes` marks one the harness
+# could not run (no report); `applied: false` (the patch did not apply) is a fail, as the harness counts it.
+def read_nocode_bench(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "nocode-bench")
+    rows: list[_Row] = []
+    seen: dict[str, int] = {}
+    for number, rec in _jsonl_objects(path):
+        at = f"{path}:{number}"
+        if "resolved" not in rec or "instance_id" not in rec:
+            raise GateError(f"{at}: not a NoCode-bench evaluation_details.jsonl line (instance_id, resolved, applied): "
+                            f"{_no_verdicts(rec) or 'import the evaluation_details.jsonl that evaluation/eval.py writes'}")
+        tid = _task_id(rec["instance_id"], f"{at}: instance_id")
+        _once(seen, tid, at, number)
+        resolved = rec["resolved"]
+        if not isinstance(resolved, bool):
+            _expected(f"{at}: resolved", "true or false", resolved)
+        verdict: Verdict = ("pass", None) if resolved else \
+            ("unscoreable", "env_flake") if "notes" in rec else ("fail", None)
+        rows.append((tid, 1, verdict, {}, {"line": number, "applied": rec.get("applied")}))
+    passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
+    return _harness_imported(_Found(rows, False, 1, "NoCode-bench (evaluation/eval.py)",
+                                    f"NoCode-bench's Success% is resolved over every task it ran: {passed}/{len(rows)} "
+                                    "(a line with notes, the harness could not run the instance, counts as a failure "
+                                    "there and as unscoreable env_flake here; `applied: false` is a fail: the file "
+                                    "cannot tell a model patch that did not apply from a test patch that did not)"),
+                             options, "nocode-bench", path)
+
+
+# OpenHands (evaluation/benchmarks/swe_bench/eval_infer.py, scripts/eval/update_output_with_eval.py): the verdict
+# is a report of five flags, at the top level of output.jsonl after evaluation or under test_result in
+# output.swebench_eval.jsonl.
+_OPENHANDS_FLAGS: tuple[tuple[str, Verdict], ...] = (
+    ("resolved", ("pass", None)), ("test_timeout", ("unscoreable", "harness_timeout")),
+    ("error_eval", ("unscoreable", "grader_error")), ("empty_generation", ("fail", None)),
+    ("failed_apply_patch", ("fail", None)))
+
+
+def _openhands_verdict(rec: Mapping[str, Any]) -> Verdict | None:
+    """A line's verdict: its report's first flag set, else what its error says; None for a line with neither."""
+    report = rec.get("report") if isinstance(rec.get("report"), dict) else _sub(rec.get("test_result")).get("report")
+    flagged = next((verdict for flag, verdict in _OPENHANDS_FLAGS if report.get(flag) is True), None) \
+        if isinstance(report, dict) else None
+    error = str(rec.get("error") or "")
+    if flagged is not None:
+        return flagged
+    if error.startswith("Timeout after"):
+        return ("unscoreable", "harness_timeout")  # the evaluation itself timed out (EvalTimeoutException)
+    if error.startswith("Maximum retries"):
+        return ("unscoreable", "env_flake")  # the runtime failed five times
+    return ("fail", None) if isinstance(report, dict) else None
+
+
+def _openhands_evaluated(path: Path) -> dict[str, Verdict | None]:
+    """The verdicts of the output.swebench_eval.jsonl beside an output.jsonl, by instance (empty if none is)."""
+    beside = path.with_name(path.name.replace(".jsonl", ".swebench_eval.jsonl"))
+    if "swebench_eval" in path.name or not beside.is_file():
+        return {}
+    return {str(rec.get("instance_id")): _openhands_verdict(rec) for _, rec in _jsonl_objects(beside)}
+
+
+def read_openhands(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "openhands")
+    evaluated = _openhands_evaluated(path)
+    rows: list[_Row] = []
+    seen: dict[str, int] = {}
+    metadata: dict[str, Any] = {}
+    for number, rec in _jsonl_objects(path):
+        at = f"{path}:{number}"
+        if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
+            raise GateError(f"{at}: not an OpenHands output line (instance_id, test_result): "
+                            f"{_no_verdicts(rec) or 'import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl'}")
+        tid = _task_id(rec["instance_id"], f"{at}: instance_id")
+        _once(seen, tid, at, number)
+        metadata = metadata or _sub(rec.get("metadata"))
+        verdict = _openhands_verdict(rec)
+        if evaluated and not str(rec.get("error") or "").startswith("Maximum retries"):
+            verdict = evaluated.get(tid)  # the evaluation's own line; none: never evaluated (its report is all false)
+        metrics = _sub(rec.get("metrics"))
+        usage = _sub(metrics.get("accumulated_token_usage"))
+        measures: dict[str, object] = {"cost_usd": _cost_field(metrics.get("accumulated_cost")),
+                    "input_tokens": _count_field(usage.get("prompt_tokens")),
+                    "output_tokens": _count_field(usage.get("completion_tokens"))}
+        rows.append((tid, 1, verdict or ("unscoreable", "missing_artifact"), measures, {"line": number}))
+    if all(verdict == ("unscoreable", "missing_artifact") for _, _, verdict, _, _ in rows):
+        raise GateError(f"{path}: {_no_verdicts({'instance_id': '', 'test_result': {}, 'history': []})}")
+    model = _sub(metadata.get("llm_config")).get("model")
+    agent = metadata.get("agent_class")
+    passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
+    return _harness_imported(_Found(
+        rows, False, 1, f"OpenHands{' ' + str(metadata.get('git_commit'))[:12] if metadata.get('git_commit') else ''}",
+        f"OpenHands' output.swebench_eval.md counts resolved instances over the lines of output.jsonl ({passed} "
+        f"resolved here, of {len(rows)} line(s) in {path.name}): an instance never evaluated is unresolved there and "
+        "missing_artifact here"
+        + ("" if evaluated or "swebench_eval" in path.name else "; with no output.swebench_eval.jsonl beside it (the "
+           "official harness's report.json filled the flags), an incomplete instance cannot be told from an "
+           "unresolved one: prefer `import swebench report.json`"),
+        declared=None, measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v}),
+        options, "openhands", path)
+
+
+# lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks: samples_<task>_<date>
+# .jsonl holds each document's pass@k over its generations (no verdict a generation), results_<date>.json the
+# declared documents (n-samples.original) and the stated figure.
+def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
+    """(the samples file, its task, the results file beside it or None)."""
+    path = _one_path(options.files, "lm-eval")
+    folder = path if path.is_dir() else path.parent
+    if path.is_dir() or path.name.startswith("results_"):
+        results = [path] if not path.is_dir() else sorted(folder.glob("results_*.json"))
+        if len(results) != 1:
+            raise GateError(f"{path}: {len(results)} results_*.json files: give one run's results file, or one task's "
+                            "samples_<task>_<date>.jsonl")
+        date = results[0].stem[len("results_"):]
+        samples = sorted(folder.glob(f"samples_*_{date}.jsonl"))
+        if not samples:
+            raise GateError(f"{results[0]}: no samples_<task>_{date}.jsonl beside it: lm-eval writes a verdict a document "
+                            "only with --log_samples; run it again with --log_samples and import that")
+        if len(samples) > 1:
+            raise GateError(f"{results[0]}: {len(samples)} tasks ({', '.join(p.name for p in samples)}): one claim is one "
+                            f"task; import one samples file, e.g. `import lm-eval {samples[0]}`")
+        path = samples[0]
+    match = re.fullmatch(r"samples_(.+)_(\d{4}-\d\d-\d\dT[0-9.-]+)\.jsonl", path.name)
+    if match is None:
+        raise GateError(f"{path}: not an lm-eval samples_<task>_<date>.jsonl file (or results_<date>.json)")
+    results_file = folder / f"results_{match[2]}.json"
+    return path, match[1], results_file if results_file.is_file() else None
+
+
+def _passes_from_pass_at_k(value: float, n: int, k: int) -> int | None:
+    """The c in 0..n whose unbiased pass@k, 1 - C(n-c, k)/C(n, k), is `value` (to 1e-9), or None."""
+    for c in range(n + 1):
+        if abs(1 - math.comb(n - c, k) / math.comb(n, k) - value) < 1e-9:
+            return c
+    return None
+
+
+def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
+    """How many of a document's n generations passed, from its pass@1 (c/n), or by inverting a pass@k."""
+    scores = {key: value for key, value in rec.items() if re.fullmatch(r"pass(?:@|_at_)\d+", key) and _is_number(value)}
+    one = next((float(scores[key]) for key in ("pass@1", "pass_at_1") if key in scores), None)
+    if one is not None and 0 <= one <= 1:
+        return round(one * n)
+    for key, value in sorted(scores.items()):
+        k = int(re.sub(r"\D", "", key))
+        c = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else None
+        if c is not None:
+            return c
+    raise GateError(f"{at}: no pass@k the gate can read ({', '.join(scores) or 'none'}): the lm-eval samples of a code "
+                    "task (humaneval, mbpp) carry pass@1 or pass@k a document")
+
+
+def read_lm_eval(options: ImportOptions) -> Imported:
+    path, task, results_file = _lm_eval_files(options)
+    results = _sub(_harness_json(results_file)) if results_file is not None else {}
+    rows: list[_Row] = []
+    seen: dict[str, int] = {}
+    budget = 1
+    for number, rec in _jsonl_objects(path):
+        at = f"{path}:{number}"
+        doc = rec.get("doc_id")
+        if not _is_int(doc) or cast(int, doc) < 0:
+            raise GateError(f"{at}: doc_id: expected the document's index, got {_type_name(doc)}")
+        tid = f"{task}/{doc}"
+        _once(seen, tid, at, number)
+        kept = rec.get("filtered_resps")
+        n = len(kept[0]) if isinstance(kept, list) and kept and isinstance(kept[0], list) else 1
+        c = _lm_eval_passes(rec, n, at)
+        budget = max(budget, n)
+        own = {"doc_id": doc, **({"task_id": _sub(rec.get("doc")).get("task_id")} if _sub(rec.get("doc")).get("task_id") else {})}
+        rows += [(tid, attempt, ("pass", None) if attempt <= c else ("fail", None), {}, own) for attempt in range(1, n + 1)]
+    counts = _sub(_sub(results.get("n-samples")).get(task))
+    original, effective = counts.get("original"), counts.get("effective")
+    stated_key = next((key for key in _sub(_sub(results.get("results")).get(task)) if re.match(r"pass(?:@|_at_)1,", key)), None)
+    stated = _sub(_sub(results.get("results")).get(task)).get(stated_key) if stated_key else None
+    subset = None
+    notes: list[str] = []
+    if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
+        subset = {"of": original, "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} documents"}
+    if budget > 1:
+        notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: the c passing of its n "
+                     "generations are written as samples 1..c (their order is not in the file; pass@k and pass^k "
+                     "need only c)")
+    return _harness_imported(_Found(
+        rows, budget > 1, budget, f"lm-evaluation-harness {results.get('lm_eval_version') or ''}".strip(),
+        f"lm-eval states {stated_key or 'pass@1'} = {stated!r} for {task}, the mean over the {len(seen)} document(s) "
+        "it logged" if stated is not None else f"no results_<date>.json beside {path.name}: the declared documents "
+        "are only those logged",
+        declared=sorted(seen) if subset is not None else [f"{task}/{i}" for i in range(cast(int, original))]
+        if _is_int(original) else None,
+        declared_from=f"the {len(seen)} documents lm-eval logged, of the task's {original}" if subset is not None else
+        f"{results_file.name if results_file else ''} n-samples.{task}.original ({original})",
+        subset=subset, notes=tuple(notes),
+        measured={"model": str(results.get("model_name") or _sub(results.get("config")).get("model_args") or "")}
+        if results.get("model_name") or _sub(results.get("config")).get("model_args") else {}),
+        options, "lm-eval", path)
+
+
+# LiveCodeBench (lcb_runner/evaluation/compute_code_generation_metrics.py, testing_util.py): a problem's graded_list
+# holds a verdict a sample; metadata[i].error_code -5 is the test runner's own failure (IndexError: its global
+# timeout), not the program's; -2 (wrong answer), -3 (time limit) and -4 (runtime error) are the program's.
+def _lcb_verdict(graded: object, meta: object) -> Verdict:
+    if graded is True:
+        return ("pass", None)
+    try:
+        info = json.loads(meta) if isinstance(meta, str) else meta
+    except ValueError:
+        info = None
+    info = info if isinstance(info, dict) else {}
+    if info.get("error_code") == -5:
+        return ("unscoreable", "harness_timeout" if "IndexError" in str(info.get("error")) else "grader_error")
+    return ("fail", None)
+
+
+def read_livecodebench(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "livecodebench")
+    data = load_json_file(path, cap=MAX_HARNESS_BYTES)
+    if not isinstance(data, list) or not all(isinstance(p, dict) and "question_id" in p for p in data):
+        raise GateError(f"{path}: not a LiveCodeBench *_eval_all.json (a list of problems with question_id and "
+                        "graded_list)")
+    rows: list[_Row] = []
+    seen: dict[str, int] = {}
+    sizes: dict[str, int] = {}
+    for index, problem in enumerate(data):
+        at = f"{path}: [{index}]"
+        graded = problem.get("graded_list")
+        if not isinstance(graded, list):
+            raise GateError(f"{at}: no graded_list: this file was not evaluated; run lcb_runner with --evaluate and "
+                            "import its *_eval_all.json")
+        tid = _task_id(problem["question_id"], f"{at}.question_id")
+        _once(seen, tid, at, index + 1)
+        meta = problem.get("metadata") if isinstance(problem.get("metadata"), list) else []
+        sizes[tid] = len(graded)
+        rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None), {}, {"index": index})
+                 for i, g in enumerate(graded)]
+    budget = _samples_budget(sizes)
+    stated = math.fsum(sum(1 for g in p["graded_list"] if g is True) / len(p["graded_list"])
+                       for p in data if p["graded_list"]) / len(data) if data else 0.0
+    return _harness_imported(_Found(rows, True, budget, "LiveCodeBench (lcb_runner)",
+                                    f"LiveCodeBench's pass@1 is the mean over the {len(data)} problem(s) in the file: "
+                                    f"{stated:.4f}"), options, "livecodebench", path)
+
+
+# EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a sample, ...]}}.
+# A timeout is the solution's own (the child process had to be killed): a failed test, as both count it.
+def _eval_samples(path: Path, what: str) -> dict[str, list[dict[str, Any]]]:
+    data = _harness_json(path)
+    table = data.get("eval")
+    if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
+        raise GateError(f"{path}: not {what} (an object whose \"eval\" maps each task to its samples)")
+    return {_task_id(tid, f"{path}: eval key"): [_obj(s, f"{path}: eval.{tid}") for s in samples]
+            for tid, samples in table.items()}
+
+
+def _mean_rate(rows: Sequence[_Row]) -> float:
+    by_task: dict[str, list[bool]] = {}
+    for tid, _, verdict, _, _ in rows:
+        by_task.setdefault(tid, []).append(verdict[0] == "pass")
+    return math.fsum(sum(v) / len(v) for v in by_task.values()) / len(by_task) if by_task else 0.0
+
+
+def read_evalplus(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "evalplus")
+    table = _eval_samples(path, "an EvalPlus *_eval_results.json")
+    base_only = all(s.get("plus_status") is None for samples in table.values() for s in samples)
+    tests = "base" if base_only else options.tests
+    rows: list[_Row] = [(tid, i + 1, ("pass", None) if s.get("base_status") == "pass" and (tests == "base" or s.get("plus_status") == "pass")
+             else ("fail", None), {}, {"base_status": s.get("base_status"), "plus_status": s.get("plus_status")})
+            for tid, samples in table.items() for i, s in enumerate(samples)]
+    budget = _samples_budget({tid: len(s) for tid, s in table.items()})
+    notes = ((f"{path}: run with --base-only: no plus tests, so the claim is the base tests' ({tests} tests)",)
+             if base_only and options.tests == "plus" else ())
+    name = "HumanEval+/MBPP+ (base and plus tests)" if tests == "plus" else "HumanEval/MBPP (base tests only)"
+    return _harness_imported(_Found(rows, True, budget, f"EvalPlus ({tests} tests)",
+                                    f"EvalPlus prints pass@1 over the {len(table)} task(s) in the file for {name}: "
+                                    f"{_mean_rate(rows):.4f}; a timeout is the solution's and fails",
+                                    notes=notes), options, "evalplus", path)
+
+
+def read_bigcodebench(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "bigcodebench")
+    table = _eval_samples(path, "a BigCodeBench *_eval_results.json")
+    sibling = path.with_name(path.name.replace("_eval_results.json", "_pass_at_k.json"))
+    summary = _harness_json(sibling) if sibling != path and sibling.is_file() else {}
+    listed = summary.get("failed_tasks")
+    failed = {t for t in listed if isinstance(t, str)} if isinstance(listed, list) else set()
+    notes = []
+    if failed and failed >= set(table) and any(s.get("status") == "pass" for v in table.values() for s in v):
+        notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt run (the ground "
+                     "truth was not checked), so no task is held unscoreable for it")
+        failed = set()
+    rows: list[_Row] = [(tid, i + 1, ("unscoreable", "env_flake") if tid in failed else
+             ("pass", None) if s.get("status") == "pass" else ("fail", None), {}, {"status": s.get("status")})
+            for tid, samples in table.items() for i, s in enumerate(samples)]
+    if failed:
+        notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} task(s) fails in this "
+                     f"environment (failed_tasks, gt_pass_rate {summary.get('gt_pass_rate')}): its samples are "
+                     f"unscoreable env_flake ({_preview(sorted(failed & set(table)))}), where BigCodeBench's pass@1 "
+                     "counts them")
+    stated = summary.get("pass@1")
+    budget = _samples_budget({tid: len(s) for tid, s in table.items()})
+    return _harness_imported(_Found(
+        rows, True, budget, f"BigCodeBench ({summary.get('split', '?')}/{summary.get('subset', '?')})",
+        f"BigCodeBench states pass@1 {stated!r} over the {len(table)} task(s) in the file" if stated is not None else
+        f"no {sibling.name} beside the file: its pass@1 and ground-truth check are not read",
+        measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {}, notes=tuple(notes)),
+        options, "bigcodebench", path)
+
+
+# MLE-bench (mlebench/grade.py): one grading report a run group (a seed); a competition passes with any medal. No
+# submission, or one the grader could not score (score null), is the agent's failure, as MLE-bench counts it.
+def read_mle_bench(options: ImportOptions) -> Imported:
+    reports = sorted(options.files)
+    rows: list[_Row] = []
+    stated = []
+    for seed, path in enumerate(reports, 1):
+        data = _harness_json(path)
+        found = data.get("competition_reports")
+        if not isinstance(found, list):
+            raise GateError(f"{path}: not an MLE-bench grading report (competition_reports)")
+        seen: dict[str, int] = {}
+        for index, item in enumerate(found):
+            at = f"{path}: competition_reports[{index}]"
+            rec = _obj(item, at)
+            tid = _task_id(rec.get("competition_id"), f"{at}.competition_id")
+            _once(seen, tid, at, index + 1)
+            verdict: Verdict = ("pass", None) if rec.get("any_medal") is True else ("fail", None)
+            rows.append((tid, seed, verdict, {}, {"report": path.name, "submission_exists": rec.get("submission_exists"),
+                                                  "valid_submission": rec.get("valid_submission")}))
+        stated.append(f"{data.get('total_medals')}/{data.get('total_runs')}")
+    return _harness_imported(_Found(
+        rows, len(reports) > 1, len(reports), "MLE-bench (mlebench grade)",
+        f"MLE-bench's report totals are medals over the competitions each report holds ({', '.join(stated)}), not "
+        "over the split; give the split with --dataset-ids (experiments/splits/*.txt)"), options, "mle-bench",
+        reports[0])
+
+
+# HAL (hal/benchmarks/base_benchmark.py): successful_tasks and failed_tasks; where raw_eval_results is a SWE-bench
+# run report, its lists decide (HAL folds error_ids into failed_tasks and puts an empty patch in neither).
+def read_hal(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "hal")
+    data = _harness_json(path)
+    results, config = _sub(data.get("results")), _sub(data.get("config"))
+    if "successful_tasks" not in results and "failed_tasks" not in results:
+        raise GateError(f"{path}: not a HAL *_UPLOAD.json (results.successful_tasks, results.failed_tasks)")
+    report = _sub(data.get("raw_eval_results"))
+    lists = {"pass": results.get("successful_tasks") or [], "fail": results.get("failed_tasks") or []}
+    verdicts: dict[str, Verdict] = {}
+    if "resolved_ids" in report:  # a SWE-bench run report: its own lists
+        for key, verdict in (("empty_patch_ids", ("fail", None)), ("unresolved_ids", ("fail", None)),
+                             ("error_ids", ("unscoreable", "grader_error")), ("resolved_ids", ("pass", None))):
+            for tid in report.get(key) or ():
+                verdicts[_task_id(tid, f"{path}: raw_eval_results.{key}")] = verdict
+    for outcome in ("fail", "pass"):
+        for tid in lists[outcome]:
+            verdicts.setdefault(_task_id(tid, f"{path}: results"), (outcome, None))
+    walls = _sub(data.get("wall_clock_times"))
+    rows: list[_Row] = [(tid, 1, verdict, {"wall_clock_s": walls.get(tid) if _is_number(walls.get(tid)) else None}, {})
+            for tid, verdict in sorted(verdicts.items())]
+    agent, model = config.get("agent_name"), _sub(config.get("agent_args")).get("model_name")
+    return _harness_imported(_Found(
+        rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
+        f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a fixed task count for "
+        "swebench_verified_mini, the tasks that produced output for corebench)",
+        measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v}),
+        options, "hal", path)
+
+
+# aider's benchmark (benchmark/benchmark.py): a run folder of <lang>/exercises/practice/<exercise>/, each with a
+# .aider.results.json once it ran: tests_outcomes is one verdict a try (retry mode); {"exception"} is a crash.
+def read_aider(options: ImportOptions) -> Imported:
+    path = _one_path(options.files, "aider")
+    if path.suffix in (".yml", ".yaml"):
+        raise GateError(f"{path}: aider's leaderboard YAML holds each run's totals, no verdict an exercise: import the "
+                        "run folder (tmp.benchmarks/<date>--<name>/) whose exercises hold .aider.results.json")
+    if not path.is_dir():
+        raise GateError(f"{path}: expected aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)")
+    exercises = sorted(p for p in path.glob("*/exercises/practice/*") if p.is_dir())
+    if not exercises:
+        raise GateError(f"{path}: no <language>/exercises/practice/<exercise>/ folders: not an aider benchmark run")
+    rows: list[_Row] = []
+    measured: dict[str, object] = {}
+    budget = 1
+    for folder in exercises:
+        tid = f"{folder.parts[-4]}/{folder.name}"
+        found = folder / ".aider.results.json"
+        if not found.is_file():
+            continue
+        rec = _harness_json(found)
+        if "exception" in rec:
+            rows.append((tid, 1, ("unscoreable", "env_flake"), {}, {"exception": True}))
+            continue
+        outcomes = rec.get("tests_outcomes")
+        if not isinstance(outcomes, list) or not all(isinstance(o, bool) for o in outcomes):
+            raise GateError(f"{found}: tests_outcomes: expected a list of true/false, one a try")
+        # (its duration is the model's time summed over the tries, no try's own: not a wall clock an attempt)
+        measures: dict[str, object] = {"cost_usd": _cost_field(rec.get("cost")),
+                                       "input_tokens": _count_field(rec.get("prompt_tokens")),
+                                       "output_tokens": _count_field(rec.get("completion_tokens"))}
+        tries = outcomes or [False]
+        budget = max(budget, len(tries))
+        rows += [(tid, i + 1, ("pass", None) if ok else ("fail", None), measures if i == len(tries) - 1 else {}, {})
+                 for i, ok in enumerate(tries)]
+        measured = measured or {k: v for k, v in (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
+                                if isinstance(v, str) and v}
+    completed = len({tid for tid, *_ in rows})
+    passed = len({tid for tid, _, v, _, _ in rows if v[0] == "pass"})
+    return _harness_imported(_Found(
+        rows, False, budget, "aider benchmark (benchmark/benchmark.py)",
+        f"aider's pass_rate_{budget} divides by the exercises with a results file: {passed}/{completed}",
+        declared=[f"{f.parts[-4]}/{f.name}" for f in exercises],
+        declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured), options, "aider", path)
+
+
+def read_swe_agent(options: ImportOptions) -> Imported:
+    """SWE-agent and mini-swe-agent write predictions and trajectories, never a verdict: refused, saying how to grade."""
+    path = _one_path(options.files, "swe-agent")
+    if path.suffix in (".yaml", ".yml"):
+        raise GateError(f"{path}: an exit-status list (each instance's exit status, no verdict): "
+                        f"{_NO_VERDICTS_SWEBENCH.replace('FILE', 'preds.json')}")
+    head = _json_lines_head(path) if path.is_file() else None
+    data = head if head is not None else (_harness_json(path) if path.is_file() else {})
+    what = _no_verdicts(data) if isinstance(data, (dict, list)) else None
+    raise GateError(f"{path}: " + (what or "SWE-agent and mini-swe-agent write predictions (preds.json) and "
+                                   f"trajectories, no verdicts: {_NO_VERDICTS_SWEBENCH}"))
+
+
 # -- the registry, the draft manifest and control runs ---------------
 
 
@@ -8439,6 +8952,24 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                                   "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING), "swe-polybench"),
                  takes_dataset_ids=True),
+    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the split's ids)",
+                 read_nocode_bench, takes_dataset_ids=True),
+    ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
+                              "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True),
+    ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task (--log_samples),\n"
+                            "with results_<date>.json beside it (or that results file, or their folder)", read_lm_eval),
+    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's problems)",
+                 read_livecodebench, takes_dataset_ids=True),
+    ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the default, or base)", read_evalplus,
+                 takes_dataset_ids=True, options=("tests",)),
+    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json beside it",
+                 read_bigcodebench, takes_dataset_ids=True),
+    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's competitions)",
+                 read_mle_bench, takes_dataset_ids=True),
+    ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True),
+    ImportFormat("aider", "aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)", read_aider),
+    ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no verdicts),\n"
+                              "naming the SWE-bench harness command that grades them", read_swe_agent),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
                    functools.partial(import_mapping, fmt=name), takes_dataset_ids=True, options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
@@ -9058,7 +9589,7 @@ def _cmd_init(args: argparse.Namespace) -> tuple[str, int]:
         paths = [Path(f) for f in files]
         imported = fmt.read(ImportOptions(tuple(paths), None, "fail", 1.0))
         same = argparse.Namespace(format=name, files=paths, dataset_ids=None, threshold=1.0, partial_as="fail",
-                                  model=None, output=None)
+                                  model=None, output=None, tests="plus")
         return _dump(_finite(draft_manifest(imported, _import_provenance(same, fmt, imported)))), 0
     return _dump(init_manifest(args.from_runs)), 0
 
@@ -9120,7 +9651,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     refuse_clobber(outputs, [*args.files, *([args.dataset_ids] if args.dataset_ids else [])])
     if args.dataset_ids is not None and not fmt.takes_dataset_ids:
         raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
-    for name, default in (("threshold", 1.0), ("partial_as", "fail")):
+    for name, default in (("threshold", 1.0), ("partial_as", "fail"), ("tests", "plus")):
         if getattr(args, name) != default and name not in fmt.options:
             raise GateError(f"import {args.format}: --{name.replace('_', '-')} does not apply: this harness's files "
                             "carry their own pass/fail verdicts")
@@ -9134,7 +9665,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run measures one model")
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model,
-                                      mapping))
+                                      mapping, args.tests))
     # A harness may write NaN where it has no number; what import writes is strict JSON, so check can read it.
     lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
                     for rec in imported.records)
@@ -9211,6 +9742,8 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
                        "(default 1.0)")
     if "partial_as" in fmt.options and args.partial_as != "fail":
         mapping.append(f"--partial-as {args.partial_as}: a partial score (P) counts as {args.partial_as} (default fail)")
+    if "tests" in fmt.options and args.tests != "plus":
+        mapping.append(f"--tests {args.tests}: a sample passes on the base tests alone (default plus: base and plus)")
     return mapping
 
 
@@ -9231,6 +9764,8 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
         command += ["--partial-as", args.partial_as]
     if getattr(args, "model", None):
         command += ["--model", args.model]
+    if "tests" in fmt.options and args.tests != "plus":
+        command += ["--tests", args.tests]
     if "mapping" in fmt.options:
         for attr, flag in _MAPPING_FLAGS:
             value = getattr(args, attr, None)
@@ -9440,6 +9975,9 @@ def _import_parser(sub: Any) -> None:
     mapping.add_argument("--unreadable-as", choices=("error", "unscoreable"), default="error",
                          help="a record the mapping cannot read (a missing path, a value that does not compare): an "
                               "input error naming the line and path (default), or unscoreable missing_artifact")
+    parser.add_argument("--tests", choices=("plus", "base"), default="plus",
+                        help="evalplus: plus (a sample passes the base and the plus tests: HumanEval+/MBPP+, the "
+                             "default) or base (HumanEval/MBPP's own tests): two claims, never mixed")
     parser.add_argument("--model", metavar="MODEL",
                         help="inspect: import only this model's logs (eval.model, e.g. openai/gpt-4o) from the files "
                              "or folders given; logs of several models are otherwise refused (one claim, one system)")

@@ -1,0 +1,260 @@
+"""The coding benchmarks' own result files, each through its named importer: NoCode-bench, OpenHands, lm-eval,
+LiveCodeBench, EvalPlus, BigCodeBench, MLE-bench, HAL and aider; SWE-agent's predictions refused.
+
+The files are in tests/fixtures/harnesses/ (SOURCES.md: five written by the harness itself here, the others built
+from its writer's code). Each test counts what the file holds itself (resolved flags, graded lists, statuses), and
+holds the gated headline against the harness's own figure: equal where the harness divides by every declared
+task, and otherwise shown: `--claim` with the stated number is refused with the finding that says why.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from tests.realfiles import Imported, RealFileCase
+from tests.support import load
+
+H = Path(__file__).parent / "fixtures" / "harnesses"
+LM = H / "lm-eval"
+LM_DATE = "2026-12-02T12-58-29.437800"
+OH = H / "openhands" / "swe-bench-verified-remote-eval"
+BCB = "canned--bigcodebench-complete--local-0.8-3-sanitized_calibrated"
+HAL_CORE = H / "hal" / "corebench_hard_claude_code_claudeopus41_1764000000"
+HAL_SWE = H / "hal" / "swebench_verified_mini_hal_generalist_agent_gpt41_1763632800"
+AIDER = H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff"
+
+
+def verdicts(imp: Imported) -> Counter[tuple[str, Any]]:
+    return Counter((r["outcome"], r["reason"]) for r in imp.records)
+
+
+def jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+class HarnessCase(RealFileCase):
+    def claim(self, imp: Imported, stated: str) -> set[str]:
+        """The finding codes of check --claim STATED on the completed draft."""
+        report = self.gated(imp, (), "--claim", stated)
+        return {f["code"] for f in report["findings"]} & {"claim_shrunk_denominator", "claim_unsupported",
+                                                          "claim_is_secondary"}
+
+    def assertRate(self, imp: Imported, rate: Fraction, n: int) -> None:
+        """The gated headline: `rate` over n tasks (in samples mode, the share of every sample of every task)."""
+        report = self.gated(imp)
+        self.assertEqual(report["headline"]["n"], n)
+        self.assertAlmostEqual(report["headline"]["rate"], float(rate), places=12)
+
+
+class NoCodeBench(HarnessCase):
+    def test_every_line_and_the_declared_instance_it_lacks(self) -> None:
+        """10 lines (4 resolved, 2 with the harness's "not attempted" notes) of 11 declared: 4 pass, 4 fail, 2
+        env_flake, 1 missing_artifact; the headline 4/11, where NoCode-bench's Success% over its lines is 4/10."""
+        lines = jsonl(H / "nocode-bench" / "evaluation_details.jsonl")
+        resolved = sum(1 for line in lines if line["resolved"] is True)
+        notes = sum(1 for line in lines if "notes" in line)
+        imp = self.import_ok("nocode-bench", str(H / "nocode-bench" / "evaluation_details.jsonl"),
+                             "--dataset-ids", str(H / "nocode-bench" / "declared_ids.txt"))
+        self.assertEqual((resolved, notes, len(lines)), (4, 2, 10))
+        self.assertEqual(verdicts(imp), Counter({("pass", None): 4, ("fail", None): 4, ("unscoreable", "env_flake"): 2,
+                                                 ("unscoreable", "missing_artifact"): 1}))
+        self.assertRate(imp, Fraction(4, 11), 11)
+        self.assertIn(f"{resolved}/{len(lines)}", imp.err)
+        self.assertEqual(self.claim(imp, f"{100 * resolved / len(lines):g}%"), {"claim_shrunk_denominator"})
+
+    def test_a_patch_that_did_not_apply_is_a_fail(self) -> None:
+        imp = self.import_ok("nocode-bench", str(H / "nocode-bench" / "evaluation_details-synthetic.jsonl"))
+        lines = jsonl(H / "nocode-bench" / "evaluation_details-synthetic.jsonl")
+        unapplied = {line["instance_id"] for line in lines if line.get("applied") is False}
+        self.assertTrue(unapplied)
+        self.assertEqual({r["outcome"] for r in imp.records if r["task_id"] in unapplied}, {"fail"})
+
+
+class OpenHands(HarnessCase):
+    def test_output_jsonl_read_with_its_evaluation_beside_it(self) -> None:
+        """output.jsonl after evaluation, with output.swebench_eval.jsonl beside it: resolved 2, an apply failure and
+        an empty patch fail, the evaluation's timeouts harness_timeout (a flag, and a "Timeout after" line), a
+        report that failed to parse grader_error, a runtime that failed five times env_flake, an instance never
+        evaluated and one never run missing_artifact; cost and tokens from metrics."""
+        imp = self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids", str(OH / "declared_ids.txt"))
+        got = {r["task_id"]: (r["outcome"], r["reason"]) for r in imp.records}
+        self.assertEqual(got, {
+            "astropy__astropy-12907": ("pass", None), "astropy__astropy-13453": ("pass", None),
+            "django__django-10880": ("fail", None), "django__django-11066": ("fail", None),
+            "django__django-11095": ("fail", None), "sympy__sympy-13031": ("unscoreable", "harness_timeout"),
+            "sphinx-doc__sphinx-8035": ("unscoreable", "harness_timeout"),
+            "sympy__sympy-13480": ("unscoreable", "grader_error"), "pytest-dev__pytest-5262": ("unscoreable", "env_flake"),
+            "pylint-dev__pylint-4970": ("unscoreable", "missing_artifact"),
+            "pytest-dev__pytest-7236": ("unscoreable", "missing_artifact")})
+        first = jsonl(OH / "output.jsonl")[0]
+        record = next(r for r in imp.records if r["task_id"] == first["instance_id"])
+        self.assertEqual(record["cost_usd"], first["metrics"]["accumulated_cost"])
+        self.assertEqual(imp.draft["system"]["agent"], first["metadata"]["agent_class"])
+        self.assertEqual(imp.draft["system"]["model"], first["metadata"]["llm_config"]["model"])
+
+    def test_the_markdown_figure_is_over_the_submitted_lines(self) -> None:
+        """output.swebench_eval.md states 2 resolved of 10 submitted; the gate's headline is 2/11 (one declared
+        instance was never run), and --claim 20% names the shrunk denominator."""
+        text = (OH / "output.swebench_eval.md").read_text(encoding="utf-8")
+        self.assertIn("submitted instances: 10", text)
+        self.assertIn("resolved instances: 2", text)
+        imp = self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids", str(OH / "declared_ids.txt"))
+        self.assertRate(imp, Fraction(2, 11), 11)
+        self.assertTrue(self.claim(imp, "20%"))
+
+    def test_before_evaluation_is_refused_naming_the_evaluation(self) -> None:
+        path = H / "openhands" / "multi-swe-bench-before-eval" / "output.jsonl"
+        self.assertInputError(self.run_gate("import", "openhands", str(path)), str(path), "before evaluation",
+                              "eval_infer.sh")
+
+
+class LmEval(HarnessCase):
+    def test_samples_of_five_generations_gate_to_the_stated_pass_at_1(self) -> None:
+        """humaneval_local_5: each document's pass@1 is c/5 (c = 5, 3, 0, 2, 2, 5): 17 of 30 samples pass, the
+        headline 17/30 = lm-eval's pass@1 0.5667, in samples mode with budget 5; the documents are the 6 of
+        n-samples.original."""
+        path = LM / "full" / f"samples_humaneval_local_5_{LM_DATE}.jsonl"
+        results = load(LM / "full" / f"results_{LM_DATE}.json")
+        stated = results["results"]["humaneval_local_5"]["pass@1,create_test"]
+        passes = [round(line["pass@1"] * 5) for line in jsonl(path)]
+        self.assertEqual(passes, [5, 3, 0, 2, 2, 5])
+        imp = self.import_ok("lm-eval", str(path))
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 5))
+        self.assertEqual(imp.draft["dataset"]["task_count"], results["n-samples"]["humaneval_local_5"]["original"])
+        self.assertRate(imp, Fraction(sum(passes), 30), 6)
+        self.assertAlmostEqual(sum(passes) / 30, stated, places=12)
+
+    def test_a_limit_run_is_a_subset_claim(self) -> None:
+        """--limit 4 of 6 documents: declared as a subset of 6, headline 1/4 = the stated 0.25."""
+        imp = self.import_ok("lm-eval", str(LM / "limit"))
+        counts = load(next((LM / "limit").glob("results_*.json")))["n-samples"]["humaneval_local"]
+        self.assertEqual((counts["effective"], counts["original"]), (4, 6))
+        self.assertEqual(imp.draft["dataset"]["subset"]["of"], 6)
+        self.assertRate(imp, Fraction(1, 4), 4)
+
+    def test_a_results_file_of_several_tasks_is_refused_naming_each_samples_file(self) -> None:
+        path = LM / "full" / f"results_{LM_DATE}.json"
+        self.assertInputError(self.run_gate("import", "lm-eval", str(path)), str(path), "3 tasks",
+                              f"samples_mbpp_local_{LM_DATE}.jsonl", "one claim is one task")
+
+
+class LiveCodeBench(HarnessCase):
+    def test_graded_lists_with_the_runner_timeout_apart(self) -> None:
+        """Four samples a problem: graded true passes, a wrong answer fails, error_code -5 with the runner's
+        IndexError (its global timeout) is harness_timeout; the headline 12/20 is the stated mean pass@1 0.6."""
+        path = H / "livecodebench" / "output" / "Canned-Model" / "Scenario.codegeneration_4_0.2_eval_all.json"
+        problems = load(path)
+        graded = sum(g is True for p in problems for g in p["graded_list"])
+        runner = sum(json.loads(m).get("error_code") == -5 for p in problems for m in p["metadata"])
+        imp = self.import_ok("livecodebench", str(path))
+        self.assertEqual(verdicts(imp), Counter({("pass", None): graded, ("unscoreable", "harness_timeout"): runner,
+                                                 ("fail", None): 20 - graded - runner}))
+        stated = load(path.with_name(path.name.replace("_eval_all", "_eval")))[0]["pass@1"]
+        self.assertRate(imp, Fraction(graded, 20), 5)
+        self.assertAlmostEqual(graded / 20, stated, places=12)
+
+    def test_an_unevaluated_file_is_refused(self) -> None:
+        path = H / "livecodebench" / "output" / "Canned-Model" / "Scenario.codegeneration_4_0.2.json"
+        self.assertInputError(self.run_gate("import", "livecodebench", str(path)), str(path), "--evaluate")
+
+
+class EvalPlus(HarnessCase):
+    def test_plus_and_base_are_two_claims(self) -> None:
+        """A sample passes HumanEval+ when its base and plus statuses pass (8 of 15), HumanEval's own tests when
+        its base status does (11 of 15); a timeout fails. The headlines are the printed pass@1 0.533 and 0.733."""
+        path = H / "evalplus" / "samples_eval_results.json"
+        samples = [s for v in load(path)["eval"].values() for s in v]
+        plus = sum(s["base_status"] == s["plus_status"] == "pass" for s in samples)
+        base = sum(s["base_status"] == "pass" for s in samples)
+        self.assertIn("timeout", {s["base_status"] for s in samples} | {s["plus_status"] for s in samples})
+        for tests, want, printed in (("plus", plus, "0.533"), ("base", base, "0.733")):
+            with self.subTest(tests=tests):
+                imp = self.import_ok("evalplus", str(path), "--tests", tests, name=tests)
+                self.assertRate(imp, Fraction(want, len(samples)), 5)
+                self.assertIn(printed, (H / "evalplus" / "stdout.txt").read_text(encoding="utf-8"))
+                self.assertEqual(self.claim(imp, f"{100 * want / len(samples):.1f}%"), set())
+
+    def test_tests_is_evalplus_only(self) -> None:
+        self.assertInputError(self.run_gate("import", "livecodebench", "x.json", "--tests", "base"), "--tests")
+
+
+class BigCodeBench(HarnessCase):
+    def test_a_task_whose_ground_truth_fails_here_is_unscoreable(self) -> None:
+        """failed_tasks [BigCodeBench/1]: its 3 samples are env_flake (two "passed"); the stated pass@1 0.6 counts
+        them, the headline 7/15 does not, and --claim 60% is refused."""
+        path = H / "bigcodebench" / "run" / f"{BCB}_eval_results.json"
+        summary = load(H / "bigcodebench" / "run" / f"{BCB}_pass_at_k.json")
+        table = load(path)["eval"]
+        kept = sum(s["status"] == "pass" for tid, v in table.items() if tid not in summary["failed_tasks"] for s in v)
+        imp = self.import_ok("bigcodebench", str(path))
+        self.assertEqual(verdicts(imp)[("unscoreable", "env_flake")], 3)
+        self.assertRate(imp, Fraction(kept, 15), 5)
+        self.assertEqual(summary["pass@1"], 0.6)
+        self.assertTrue(self.claim(imp, "60%"))
+
+
+class MleBench(HarnessCase):
+    def test_two_seeds_as_samples_over_the_split(self) -> None:
+        """Seed 0 holds 6 reports (2 medals), seed 1 five (2 medals, aerial-cactus-identification absent): samples
+        mode with 2 samples over the 6 competitions of the split, 4/12, the absent one missing_artifact."""
+        seeds = sorted(H.glob("mle-bench/run-group-seed*/*_grading_report.json"))
+        reports = [load(p) for p in seeds]
+        self.assertEqual([(r["total_medals"], r["total_runs"]) for r in reports], [(2, 6), (2, 5)])
+        imp = self.import_ok("mle-bench", *map(str, seeds), "--dataset-ids", str(H / "mle-bench" / "split6.txt"))
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 2))
+        self.assertEqual(verdicts(imp)[("unscoreable", "missing_artifact")], 1)
+        self.assertRate(imp, Fraction(4, 12), 6)
+
+
+class Hal(HarnessCase):
+    def test_corebench_accuracy_is_over_the_tasks_that_answered(self) -> None:
+        """accuracy 0.6 = 3/5; the split declares 6 (capsule-0851068 never answered): headline 3/6, and --claim 60%
+        is refused as the scoreable-only rate (the unanswered task is missing_artifact)."""
+        path = next(HAL_CORE.glob("*_UPLOAD.json"))
+        results = load(path)["results"]
+        imp = self.import_ok("hal", str(path), "--dataset-ids", str(H / "hal" / "corebench_declared_ids.txt"))
+        self.assertRate(imp, Fraction(len(results["successful_tasks"]), 6), 6)
+        self.assertEqual(self.claim(imp, f"{100 * results['accuracy']:g}%"), {"claim_is_secondary"})
+
+    def test_swebench_mini_keeps_the_reports_errors_apart(self) -> None:
+        """raw_eval_results is the SWE-bench run report: its error_ids are grader_error (HAL folds them into
+        failed_tasks), an empty patch (in neither of HAL's lists) fails; over the 50 declared, 3/50 = the stated 0.06."""
+        path = next(HAL_SWE.glob("*_UPLOAD.json"))
+        data = load(path)
+        imp = self.import_ok("hal", str(path), "--dataset-ids", str(H / "hal" / "swebench_verified_mini_task_ids.txt"))
+        errors = set(data["raw_eval_results"]["error_ids"])
+        self.assertTrue(errors and errors <= set(data["results"]["failed_tasks"]))
+        self.assertEqual({r["reason"] for r in imp.records if r["task_id"] in errors}, {"grader_error"})
+        self.assertRate(imp, Fraction(3, 50), 50)
+        self.assertEqual(data["results"]["accuracy"], 0.06)
+
+
+class Aider(HarnessCase):
+    def test_tries_are_retries_and_a_missing_exercise_counts(self) -> None:
+        """tests_outcomes are retries (budget 2); an exercise whose run crashed is env_flake, one with no results
+        file missing_artifact: 4 of 8 pass within 2 tries, where aider's pass_rate_2 is 4/7."""
+        imp = self.import_ok("aider", str(AIDER))
+        self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("retry", 2))
+        exercises = [p for p in AIDER.glob("*/exercises/practice/*") if p.is_dir()]
+        with_results = [p for p in exercises if (p / ".aider.results.json").is_file()]
+        self.assertEqual((len(exercises), len(with_results)), (8, 7))
+        self.assertRate(imp, Fraction(4, 8), 8)
+        self.assertEqual(verdicts(imp)[("unscoreable", "env_flake")], 1)
+        self.assertEqual(self.claim(imp, f"{100 * 4 / 7:.1f}%"), {"claim_shrunk_denominator"})
+
+    def test_the_leaderboard_yaml_is_refused(self) -> None:
+        path = H / "aider" / "polyglot_leaderboard-excerpt.yml"
+        self.assertInputError(self.run_gate("import", "aider", str(path)), str(path), "run folder")
+
+
+class SweAgent(HarnessCase):
+    def test_predictions_and_trajectories_are_refused_naming_the_grader(self) -> None:
+        for path in sorted((H / "swe-agent-preds").rglob("*")):
+            if path.is_file():
+                with self.subTest(path=path.name):
+                    self.assertInputError(self.run_gate("import", "swe-agent", str(path)), str(path),
+                                          "swebench.harness.run_evaluation")
