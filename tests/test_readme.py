@@ -91,9 +91,10 @@ class ShownCommands(unittest.TestCase):
         self.assertEqual(refreshed(["x", "y"], out), out)
 
     def test_the_readme_leads(self) -> None:
-        """The README stays short (about 300 lines), and every docs/ page it links exists."""
+        """The README stays short (about 300 lines, and the import table's row a format), and every docs/ page it
+        links exists."""
         text = (ROOT / "README.md").read_text(encoding="utf-8")
-        self.assertLessEqual(len(text.splitlines()), 315)
+        self.assertLessEqual(len(text.splitlines()), 340)
         links = re.findall(r"\]\((docs/[^)#]+|examples/[^)#]+)", text)
         self.assertTrue(links)
         for link in links:
