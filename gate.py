@@ -8789,8 +8789,10 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
         options, "bigcodebench", path)
 
 
-# MLE-bench (mlebench/grade.py): one grading report a run group (a seed); a competition passes with any medal. No
-# submission, or one the grader could not score (score null), is the agent's failure, as MLE-bench counts it.
+# MLE-bench (mlebench/grade.py): one grading report a run group (a seed); a competition passes with any medal. A
+# missing submission, or one the grader could not score, is not a scored attempt: missing_artifact, and
+# grader_error (the report cannot tell an invalid submission from a grader that failed: Grader.__call__ returns
+# None for both). Each stays in the denominator; MLE-bench counts them as no medal.
 def read_mle_bench(options: ImportOptions) -> Imported:
     reports = sorted(options.files)
     rows: list[_Row] = []
@@ -8806,7 +8808,9 @@ def read_mle_bench(options: ImportOptions) -> Imported:
             rec = _obj(item, at)
             tid = _task_id(rec.get("competition_id"), f"{at}.competition_id")
             _once(seen, tid, at, index + 1)
-            verdict: Verdict = ("pass", None) if rec.get("any_medal") is True else ("fail", None)
+            verdict: Verdict = ("unscoreable", "missing_artifact") if rec.get("submission_exists") is False else \
+                ("unscoreable", "grader_error") if rec.get("valid_submission") is False else \
+                ("pass", None) if rec.get("any_medal") is True else ("fail", None)
             rows.append((tid, seed, verdict, {}, {"report": path.name, "submission_exists": rec.get("submission_exists"),
                                                   "valid_submission": rec.get("valid_submission")}))
         stated.append(f"{data.get('total_medals')}/{data.get('total_runs')}")

@@ -200,13 +200,21 @@ class BigCodeBench(HarnessCase):
 class MleBench(HarnessCase):
     def test_two_seeds_as_samples_over_the_split(self) -> None:
         """Seed 0 holds 6 reports (2 medals), seed 1 five (2 medals, aerial-cactus-identification absent): samples
-        mode with 2 samples over the 6 competitions of the split, 4/12, the absent one missing_artifact."""
+        mode with 2 samples over the 6 competitions of the split, 4/12; the absent one and a missing submission are
+        missing_artifact, a submission the grader could not score grader_error: not scored attempts, still
+        counted."""
         seeds = sorted(H.glob("mle-bench/run-group-seed*/*_grading_report.json"))
         reports = [load(p) for p in seeds]
         self.assertEqual([(r["total_medals"], r["total_runs"]) for r in reports], [(2, 6), (2, 5)])
         imp = self.import_ok("mle-bench", *map(str, seeds), "--dataset-ids", str(H / "mle-bench" / "split6.txt"))
         self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 2))
-        self.assertEqual(verdicts(imp)[("unscoreable", "missing_artifact")], 1)
+        entries = [c for r in reports for c in r["competition_reports"]]
+        no_submission = sum(c["submission_exists"] is False for c in entries)
+        invalid = sum(c["submission_exists"] is True and c["valid_submission"] is False for c in entries)
+        self.assertGreaterEqual(no_submission, 1)
+        self.assertGreaterEqual(invalid, 1)
+        self.assertEqual(verdicts(imp)[("unscoreable", "missing_artifact")], 1 + no_submission)  # + the absent one
+        self.assertEqual(verdicts(imp)[("unscoreable", "grader_error")], invalid)
         self.assertRate(imp, Fraction(4, 12), 6)
 
 
