@@ -2710,6 +2710,18 @@ _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and su
 
 # What each harness's own result file holds near its top, to recognise one given as a runs file.
 _HARNESS_SIGNS = (
+    ("evalplus", (b'"eval"', b'"base_status"')),
+    ("bigcodebench", (b'"eval"', b'"solution"', b'"status"')),
+    ("lm-eval", (b'"doc_id"', b'"filtered_resps"')),
+    ("lm-eval", (b'"n-samples"', b'"configs"')),
+    ("livecodebench", (b'"question_id"', b'"graded_list"')),
+    ("mle-bench", (b'"competition_reports"',)),
+    ("hal", (b'"successful_tasks"',)),
+    ("hal", (b'"raw_eval_results"',)),
+    ("aider", (b'"tests_outcomes"',)),
+    ("openhands", (b'"instance_id"', b'"test_result"')),
+    ("nocode-bench", (b'"instance_id"', b'"resolved"', b'"P2P"')),
+    ("swe-agent", (b'"instance_id"', b'"model_patch"')),
     ("terminal-bench", (b'"trial_name"', b'"is_resolved"')),
     ("harbor", (b'"n_total_trials"',)),
     ("harbor", (b'"trial_name"', b'"agent_info"', b'"verifier_result"')),  # one trial's result.json
@@ -2730,7 +2742,7 @@ def harness_file_kind(path: Path) -> str | None:
     if head.startswith(b"PK\x03\x04"):
         return "inspect"  # a .eval archive
     first = head.lstrip()[:1]
-    if first != b"{" or head.lstrip().startswith(b'{"run_id"'):
+    if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
         return None
     return next((name for name, signs in _HARNESS_SIGNS if all(sign in head for sign in signs)), None)
 
@@ -2770,6 +2782,8 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
         if kind is None:
             raise
         target = path
+        if kind == "aider":  # the run folder: <run>/<language>/exercises/practice/<exercise>/.aider.results.json
+            target = path.parents[4] if len(path.parents) > 4 else path.parent
         if kind == "harbor":  # `import harbor` takes the job folder: jobs/<job>/result.json or jobs/<job>/<trial>/result.json
             with open_input(path) as handle:
                 job_result = b'"n_total_trials"' in handle.read(1 << 16)
@@ -4682,8 +4696,10 @@ def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
         return [finding("attrition_exceeded", (
             f"{lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}) exited unscoreable, above the ceiling of "
             f"{lost.ceiling:g} (max_unscoreable): too few verdicts for the headline to stand for the suite; fix what "
-            "stops the harness from grading and run again (or, for a reason you can defend, raise max_unscoreable "
-            f"to at most {MAX_UNSCOREABLE_LIMIT:g})"))]
+            "stops the harness from grading and run again"
+            + (f" (or, for a reason you can defend, raise max_unscoreable to at most {MAX_UNSCOREABLE_LIMIT:g})"
+               if lost.share <= MAX_UNSCOREABLE_LIMIT else f": {lost.share:.1%} is past what max_unscoreable may allow "
+               f"({MAX_UNSCOREABLE_LIMIT:g})")))]
     return []
 
 
@@ -8420,13 +8436,24 @@ class _Found(NamedTuple):
     subset: Mapping[str, object] | None = None
     measured: Mapping[str, object] = MappingProxyType({})
     notes: tuple[str, ...] = ()
+    dataset_name: str | None = None  # what the files name the suite (its split, its hash)
+    named: Sequence[str] = ()  # tasks the files name, rows or not (a task with no samples is still one)
 
 
 def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
     """Every declared task x attempt of the rows (a declared one the files lack is missing_artifact), with the
     harness's own figure held against the gate's full denominator in a note."""
-    seen = sorted({tid for tid, *_ in found.rows})
-    if options.dataset_ids is not None:
+    seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
+    subset = found.subset
+    if options.dataset_ids is not None and subset is not None and found.declared is not None:
+        # a run of part of the suite (lm-eval --limit, HAL --max_tasks): the part is declared, the suite is its `of`
+        ids = _declared_ids(options.dataset_ids)
+        outside = set(found.declared).difference(ids)
+        if outside:
+            raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
+        declared, source = sorted(found.declared), f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
+        subset = {**subset, "of": len(ids)}
+    elif options.dataset_ids is not None:
         declared, source = _declared_ids(options.dataset_ids), "--dataset-ids"
     elif found.declared is not None:
         declared, source = sorted(found.declared), found.declared_from
@@ -8447,7 +8474,7 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
             if (tid, attempt) not in have and (found.samples or tid not in recorded):
                 records.append(_record(run, tid, attempt, ("unscoreable", "missing_artifact"),
                                        {"format": fmt, "absent": True}))
-    counts = Counter(verdict[0] for _, _, verdict, _, _ in found.rows)
+    counts = Counter(cast(str, r["outcome"]) for r in records)
     absent = sorted(set(declared) - recorded)
     notes = [f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} pass, {counts['fail']} fail, "
              f"{counts['unscoreable']} unscoreable attempt(s) over {len(declared)} task(s)"
@@ -8461,7 +8488,21 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
                     attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
                     extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": found.harness},
                     rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
-                    subset=found.subset, measured=found.measured, provenance={"declared_from": source})
+                    subset=subset, measured=found.measured, provenance={"declared_from": source},
+                    dataset_name=found.dataset_name)
+
+
+def _the_file(path: Path, pattern: str, what: str) -> Path:
+    """FILE itself, or the one file in the folder FILE (or below it) whose name matches `pattern`."""
+    if not path.exists():
+        raise GateError(f"{path}: cannot read: no such file or folder")
+    if not path.is_dir():
+        return path
+    found = sorted(p for p in path.rglob(pattern) if p.is_file())
+    if len(found) != 1:
+        raise GateError(f"{path}: {len(found)} {pattern} files in the folder: give the {what} itself"
+                        + (f" ({', '.join(str(p) for p in found[:3])}{', ...' if len(found) > 3 else ''})" if found else ""))
+    return found[0]
 
 
 def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -8538,7 +8579,14 @@ def _openhands_evaluated(path: Path) -> dict[str, Verdict | None]:
     beside = path.with_name(path.name.replace(".jsonl", ".swebench_eval.jsonl"))
     if "swebench_eval" in path.name or not beside.is_file():
         return {}
-    return {str(rec.get("instance_id")): _openhands_verdict(rec) for _, rec in _jsonl_objects(beside)}
+    found: dict[str, Verdict | None] = {}
+    seen: dict[str, int] = {}
+    for number, rec in _jsonl_objects(beside):
+        at = f"{beside}:{number}"
+        tid = _task_id(rec.get("instance_id"), f"{at}: instance_id")
+        _once(seen, tid, at, number)
+        found[tid] = _openhands_verdict(rec)
+    return found
 
 
 def read_openhands(options: ImportOptions) -> Imported:
@@ -8547,6 +8595,7 @@ def read_openhands(options: ImportOptions) -> Imported:
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     metadata: dict[str, Any] = {}
+    systems: set[tuple[str, str]] = set()
     for number, rec in _jsonl_objects(path):
         at = f"{path}:{number}"
         if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
@@ -8554,20 +8603,36 @@ def read_openhands(options: ImportOptions) -> Imported:
                             f"{_no_verdicts(rec) or 'import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl'}")
         tid = _task_id(rec["instance_id"], f"{at}: instance_id")
         _once(seen, tid, at, number)
-        metadata = metadata or _sub(rec.get("metadata"))
+        meta = _sub(rec.get("metadata"))
+        if meta:  # (a line the runtime gave up on may carry none)
+            systems.add((str(meta.get("agent_class")), str(_sub(meta.get("llm_config")).get("model"))))
+        metadata = metadata or meta
         verdict = _openhands_verdict(rec)
         if evaluated and not str(rec.get("error") or "").startswith("Maximum retries"):
+            own = verdict
             verdict = evaluated.get(tid)  # the evaluation's own line; none: never evaluated (its report is all false)
+            if isinstance(rec.get("report"), dict) and verdict is not None and (own == ("pass", None)) != (verdict == ("pass", None)):
+                raise GateError(f"{at}: {tid}: its report and {path.name.replace('.jsonl', '.swebench_eval.jsonl')} "
+                                "disagree on resolved: not the same evaluation; import the evaluation file alone")
         metrics = _sub(rec.get("metrics"))
         usage = _sub(metrics.get("accumulated_token_usage"))
         measures: dict[str, object] = {"cost_usd": _cost_field(metrics.get("accumulated_cost")),
                     "input_tokens": _count_field(usage.get("prompt_tokens")),
                     "output_tokens": _count_field(usage.get("completion_tokens"))}
         rows.append((tid, 1, verdict or ("unscoreable", "missing_artifact"), measures, {"line": number}))
+    if not rows:
+        raise GateError(f"{path}: no lines: an OpenHands output.jsonl holds one line an instance")
     if all(verdict == ("unscoreable", "missing_artifact") for _, _, verdict, _, _ in rows):
         raise GateError(f"{path}: {_no_verdicts({'instance_id': '', 'test_result': {}, 'history': []})}")
+    if len(systems) > 1:
+        raise GateError(f"{path}: {len(systems)} systems in one file (metadata agent_class / llm_config.model: "
+                        f"{_preview(sorted(' / '.join(s) for s in systems))}): one claim is one system; import each "
+                        "system's output.jsonl on its own")
     model = _sub(metadata.get("llm_config")).get("model")
     agent = metadata.get("agent_class")
+    split = metadata.get("data_split")
+    dataset = f"{metadata['dataset']}{' (' + split + ')' if isinstance(split, str) and split else ''}" \
+        if isinstance(metadata.get("dataset"), str) and metadata["dataset"] else None
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
     return _harness_imported(_Found(
         rows, False, 1, f"OpenHands{' ' + str(metadata.get('git_commit'))[:12] if metadata.get('git_commit') else ''}",
@@ -8577,8 +8642,8 @@ def read_openhands(options: ImportOptions) -> Imported:
         + ("" if evaluated or "swebench_eval" in path.name else "; with no output.swebench_eval.jsonl beside it (the "
            "official harness's report.json filled the flags), an incomplete instance cannot be told from an "
            "unresolved one: prefer `import swebench report.json`"),
-        declared=None, measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v}),
-        options, "openhands", path)
+        declared=None, measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
+        dataset_name=dataset), options, "openhands", path)
 
 
 # lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks: samples_<task>_<date>
@@ -8621,13 +8686,15 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
     """How many of a document's n generations passed, from its pass@1 (c/n), or by inverting a pass@k."""
     scores = {key: value for key, value in rec.items() if re.fullmatch(r"pass(?:@|_at_)\d+", key) and _is_number(value)}
     one = next((float(scores[key]) for key in ("pass@1", "pass_at_1") if key in scores), None)
-    if one is not None and 0 <= one <= 1:
+    if one is not None:
+        if not 0 <= one <= 1 or abs(round(one * n) / n - one) > 1e-9:  # (NaN fails the first test)
+            raise GateError(f"{at}: pass@1 {one!r} is not a count of passes over the document's {n} generation(s)")
         return round(one * n)
     for key, value in sorted(scores.items()):
         k = int(re.sub(r"\D", "", key))
-        c = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else None
-        if c is not None:
-            return c
+        found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else None
+        if found is not None:
+            return found
     raise GateError(f"{at}: no pass@k the gate can read ({', '.join(scores) or 'none'}): the lm-eval samples of a code "
                     "task (humaneval, mbpp) carry pass@1 or pass@k a document")
 
@@ -8653,12 +8720,16 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         rows += [(tid, attempt, ("pass", None) if attempt <= c else ("fail", None), {}, own) for attempt in range(1, n + 1)]
     counts = _sub(_sub(results.get("n-samples")).get(task))
     original, effective = counts.get("original"), counts.get("effective")
+    if _is_int(original) and not len(seen) <= cast(int, original) <= MAX_TASK_COUNT:
+        raise GateError(f"{results_file}: n-samples.{task}.original: {original!r} documents, with {len(seen)} logged "
+                        f"(at most {MAX_TASK_COUNT:,}, and no fewer than those logged)")
     stated_key = next((key for key in _sub(_sub(results.get("results")).get(task)) if re.match(r"pass(?:@|_at_)1,", key)), None)
     stated = _sub(_sub(results.get("results")).get(task)).get(stated_key) if stated_key else None
     subset = None
     notes: list[str] = []
     if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
-        subset = {"of": original, "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} documents"}
+        subset = {"of": original, "unit": "documents",
+                  "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} documents"}
     if budget > 1:
         notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: the c passing of its n "
                      "generations are written as samples 1..c (their order is not in the file; pass@k and pass^k "
@@ -8681,21 +8752,24 @@ def read_lm_eval(options: ImportOptions) -> Imported:
 # LiveCodeBench (lcb_runner/evaluation/compute_code_generation_metrics.py, testing_util.py): a problem's graded_list
 # holds a verdict a sample; metadata[i].error_code -5 is the test runner's own failure (IndexError: its global
 # timeout), not the program's; -2 (wrong answer), -3 (time limit) and -4 (runtime error) are the program's.
-def _lcb_verdict(graded: object, meta: object) -> Verdict:
+def _lcb_verdict(graded: object, meta: object, where: str) -> Verdict:
     if graded is True:
         return ("pass", None)
     try:
         info = json.loads(meta) if isinstance(meta, str) else meta
-    except ValueError:
-        info = None
-    info = info if isinstance(info, dict) else {}
+    except (ValueError, RecursionError):
+        raise GateError(f"{where}: expected a JSON object (LiveCodeBench writes one a sample), got text that is not "
+                        "one") from None
+    if info is not None and not isinstance(info, dict):
+        _expected(where, "a JSON object", info)
+    info = info or {}
     if info.get("error_code") == -5:
         return ("unscoreable", "harness_timeout" if "IndexError" in str(info.get("error")) else "grader_error")
     return ("fail", None)
 
 
 def read_livecodebench(options: ImportOptions) -> Imported:
-    path = _one_path(options.files, "livecodebench")
+    path = _the_file(_one_path(options.files, "livecodebench"), "*_eval_all.json", "LiveCodeBench *_eval_all.json")
     data = load_json_file(path, cap=MAX_HARNESS_BYTES)
     if not isinstance(data, list) or not all(isinstance(p, dict) and "question_id" in p for p in data):
         raise GateError(f"{path}: not a LiveCodeBench *_eval_all.json (a list of problems with question_id and "
@@ -8703,6 +8777,7 @@ def read_livecodebench(options: ImportOptions) -> Imported:
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     sizes: dict[str, int] = {}
+    named: list[str] = []
     for index, problem in enumerate(data):
         at = f"{path}: [{index}]"
         graded = problem.get("graded_list")
@@ -8711,16 +8786,21 @@ def read_livecodebench(options: ImportOptions) -> Imported:
                             "import its *_eval_all.json")
         tid = _task_id(problem["question_id"], f"{at}.question_id")
         _once(seen, tid, at, index + 1)
-        meta = problem.get("metadata") if isinstance(problem.get("metadata"), list) else []
+        if not all(isinstance(g, bool) for g in graded):
+            raise GateError(f"{at}.graded_list: expected true or false a sample")
+        meta = problem.get("metadata", [])
+        if not isinstance(meta, list):
+            _expected(f"{at}.metadata", "a list, one entry a sample", meta)
         sizes[tid] = len(graded)
-        rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None), {}, {"index": index})
-                 for i, g in enumerate(graded)]
+        named.append(tid)
+        rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None, f"{at}.metadata[{i}]"), {},
+                  {"index": index}) for i, g in enumerate(graded)]
     budget = _samples_budget(sizes)
     stated = math.fsum(sum(1 for g in p["graded_list"] if g is True) / len(p["graded_list"])
-                       for p in data if p["graded_list"]) / len(data) if data else 0.0
+                       for p in data if p["graded_list"]) / len(data) if data else 0.0  # (a problem of none: 0)
     return _harness_imported(_Found(rows, True, budget, "LiveCodeBench (lcb_runner)",
                                     f"LiveCodeBench's pass@1 is the mean over the {len(data)} problem(s) in the file: "
-                                    f"{stated:.4f}"), options, "livecodebench", path)
+                                    f"{stated:.4f}", named=named), options, "livecodebench", path)
 
 
 # EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a sample, ...]}}.
@@ -8742,7 +8822,8 @@ def _mean_rate(rows: Sequence[_Row]) -> float:
 
 
 def read_evalplus(options: ImportOptions) -> Imported:
-    path = _one_path(options.files, "evalplus")
+    path = _the_file(_one_path(options.files, "evalplus"), "*eval_results.json", "EvalPlus *_eval_results.json")
+    data = _harness_json(path)
     table = _eval_samples(path, "an EvalPlus *_eval_results.json")
     base_only = all(s.get("plus_status") is None for samples in table.values() for s in samples)
     tests = "base" if base_only else options.tests
@@ -8753,19 +8834,20 @@ def read_evalplus(options: ImportOptions) -> Imported:
     notes = ((f"{path}: run with --base-only: no plus tests, so the claim is the base tests' ({tests} tests)",)
              if base_only and options.tests == "plus" else ())
     name = "HumanEval+/MBPP+ (base and plus tests)" if tests == "plus" else "HumanEval/MBPP (base tests only)"
+    digest = data.get("hash")
     return _harness_imported(_Found(rows, True, budget, f"EvalPlus ({tests} tests)",
                                     f"EvalPlus prints pass@1 over the {len(table)} task(s) in the file for {name}: "
                                     f"{_mean_rate(rows):.4f}; a timeout is the solution's and fails",
-                                    notes=notes), options, "evalplus", path)
+                                    notes=notes, dataset_name=f"{name}, dataset md5 {digest}" if isinstance(digest, str)
+                                    else None, named=list(table)), options, "evalplus", path)
 
 
 def read_bigcodebench(options: ImportOptions) -> Imported:
-    path = _one_path(options.files, "bigcodebench")
+    path = _the_file(_one_path(options.files, "bigcodebench"), "*_eval_results.json", "BigCodeBench *_eval_results.json")
     table = _eval_samples(path, "a BigCodeBench *_eval_results.json")
     sibling = path.with_name(path.name.replace("_eval_results.json", "_pass_at_k.json"))
     summary = _harness_json(sibling) if sibling != path and sibling.is_file() else {}
-    listed = summary.get("failed_tasks")
-    failed = {t for t in listed if isinstance(t, str)} if isinstance(listed, list) else set()
+    failed = set(_id_list(summary, "failed_tasks", str(sibling))) if "failed_tasks" in summary else set()
     notes = []
     if failed and failed >= set(table) and any(s.get("status") == "pass" for v in table.values() for s in v):
         notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt run (the ground "
@@ -8785,7 +8867,9 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
         rows, True, budget, f"BigCodeBench ({summary.get('split', '?')}/{summary.get('subset', '?')})",
         f"BigCodeBench states pass@1 {stated!r} over the {len(table)} task(s) in the file" if stated is not None else
         f"no {sibling.name} beside the file: its pass@1 and ground-truth check are not read",
-        measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {}, notes=tuple(notes)),
+        measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {}, notes=tuple(notes),
+        dataset_name=f"BigCodeBench {summary['split']}/{summary['subset']}"
+        if isinstance(summary.get("split"), str) and isinstance(summary.get("subset"), str) else None, named=list(table)),
         options, "bigcodebench", path)
 
 
@@ -8794,7 +8878,15 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
 # grader_error (the report cannot tell an invalid submission from a grader that failed: Grader.__call__ returns
 # None for both). Each stays in the denominator; MLE-bench counts them as no medal.
 def read_mle_bench(options: ImportOptions) -> Imported:
-    reports = sorted(options.files)
+    reports = sorted({report for given in options.files for report in (
+        sorted(given.rglob("*_grading_report.json")) if given.is_dir() else [given])})
+    if not reports:
+        raise GateError(f"{options.files[0]}: no *_grading_report.json: give MLE-bench's grading reports, one a seed")
+    digests: dict[str, Path] = {}
+    for path in reports:  # the same report twice, however it is spaced, is one seed
+        first = digests.setdefault(hashlib.sha256(canonical_json(_harness_json(path))).hexdigest(), path)
+        if first != path:
+            raise GateError(f"{path}: the same report as {first} (the same JSON): a seed counted twice")
     rows: list[_Row] = []
     stated = []
     for seed, path in enumerate(reports, 1):
@@ -8817,7 +8909,8 @@ def read_mle_bench(options: ImportOptions) -> Imported:
     return _harness_imported(_Found(
         rows, len(reports) > 1, len(reports), "MLE-bench (mlebench grade)",
         f"MLE-bench's report totals are medals over the competitions each report holds ({', '.join(stated)}), not "
-        "over the split; give the split with --dataset-ids (experiments/splits/*.txt)"), options, "mle-bench",
+        "over the split" + ("" if options.dataset_ids is not None else
+                            "; give the split with --dataset-ids (experiments/splits/*.txt)")), options, "mle-bench",
         reports[0])
 
 
@@ -8830,26 +8923,45 @@ def read_hal(options: ImportOptions) -> Imported:
     if "successful_tasks" not in results and "failed_tasks" not in results:
         raise GateError(f"{path}: not a HAL *_UPLOAD.json (results.successful_tasks, results.failed_tasks)")
     report = _sub(data.get("raw_eval_results"))
-    lists = {"pass": results.get("successful_tasks") or [], "fail": results.get("failed_tasks") or []}
+    lists = {outcome: _id_list(results, key, f"{path}: results") if results.get(key) is not None else []
+             for outcome, key in (("pass", "successful_tasks"), ("fail", "failed_tasks"))}
+    both = set(lists["pass"]) & set(lists["fail"])
+    if both:
+        raise GateError(f"{path}: results: {_preview(sorted(both))} in both successful_tasks and failed_tasks: one "
+                        "verdict a task")
     verdicts: dict[str, Verdict] = {}
-    if "resolved_ids" in report:  # a SWE-bench run report: its own lists
-        for key, verdict in (("empty_patch_ids", ("fail", None)), ("unresolved_ids", ("fail", None)),
-                             ("error_ids", ("unscoreable", "grader_error")), ("resolved_ids", ("pass", None))):
-            for tid in report.get(key) or ():
-                verdicts[_task_id(tid, f"{path}: raw_eval_results.{key}")] = verdict
+    if "resolved_ids" in report:  # a SWE-bench run report: its own lists, the first that names a task deciding
+        for key, verdict in (("incomplete_ids", ("unscoreable", "missing_artifact")), ("empty_patch_ids", ("fail", None)),
+                             ("error_ids", ("unscoreable", "grader_error")), ("unresolved_ids", ("fail", None)),
+                             ("resolved_ids", ("pass", None))):
+            for tid in _id_list(report, key, f"{path}: raw_eval_results") if report.get(key) is not None else ():
+                verdicts.setdefault(tid, verdict)
     for outcome in ("fail", "pass"):
         for tid in lists[outcome]:
-            verdicts.setdefault(_task_id(tid, f"{path}: results"), (outcome, None))
+            verdicts.setdefault(tid, (outcome, None))
     walls = _sub(data.get("wall_clock_times"))
     rows: list[_Row] = [(tid, 1, verdict, {"wall_clock_s": walls.get(tid) if _is_number(walls.get(tid)) else None}, {})
             for tid, verdict in sorted(verdicts.items())]
     agent, model = config.get("agent_name"), _sub(config.get("agent_args")).get("model_name")
+    limit = re.search(r"--max_tasks[ =](\d+)", str(config.get("run_command") or ""))
+    # A --max_tasks N run takes the benchmark's first N tasks: with --dataset-ids (the benchmark's tasks, in its
+    # order) the first N are declared, a subset of them, so a task of those that never answered still counts.
+    first = options.dataset_ids[:int(limit[1])] if limit and options.dataset_ids is not None else None
+    subset: dict[str, object] | None = None
+    if limit and first is not None and options.dataset_ids is not None and len(first) < len(options.dataset_ids):
+        subset = {"of": 0, "unit": "tasks",
+                  "selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of --dataset-ids, in its order)"}
+    notes = (f"{path}: run with --max_tasks {limit[1]}: give --dataset-ids with the benchmark's task ids, in its order, "
+             "to declare the run a subset of them",) if limit and options.dataset_ids is None else ()
+    benchmark = config.get("benchmark_name")
     return _harness_imported(_Found(
         rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
         f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a fixed task count for "
         "swebench_verified_mini, the tasks that produced output for corebench)",
-        measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v}),
-        options, "hal", path)
+        measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
+        declared=first if subset else None, subset=subset, notes=notes,
+        declared_from=f"the first {limit[1]} of --dataset-ids (HAL --max_tasks)" if subset and limit else "",
+        dataset_name=benchmark if isinstance(benchmark, str) and benchmark else None), options, "hal", path)
 
 
 # aider's benchmark (benchmark/benchmark.py): a run folder of <lang>/exercises/practice/<exercise>/, each with a
@@ -8861,7 +8973,7 @@ def read_aider(options: ImportOptions) -> Imported:
                         "run folder (tmp.benchmarks/<date>--<name>/) whose exercises hold .aider.results.json")
     if not path.is_dir():
         raise GateError(f"{path}: expected aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)")
-    exercises = sorted(p for p in path.glob("*/exercises/practice/*") if p.is_dir())
+    exercises = sorted(p for p in path.glob("*/exercises/practice/*") if p.is_dir() and not p.is_symlink())
     if not exercises:
         raise GateError(f"{path}: no <language>/exercises/practice/<exercise>/ folders: not an aider benchmark run")
     rows: list[_Row] = []
@@ -8887,8 +8999,12 @@ def read_aider(options: ImportOptions) -> Imported:
         budget = max(budget, len(tries))
         rows += [(tid, i + 1, ("pass", None) if ok else ("fail", None), measures if i == len(tries) - 1 else {}, {})
                  for i, ok in enumerate(tries)]
-        measured = measured or {k: v for k, v in (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
-                                if isinstance(v, str) and v}
+        system: dict[str, object] = {k: v for k, v in (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
+                  if isinstance(v, str) and v}
+        if measured and system and system != measured:
+            raise GateError(f"{found}: {system}, where the run's other exercises have {measured}: one claim is one "
+                            "system; a run folder mixing models or edit formats is not one")
+        measured = measured or system
     completed = len({tid for tid, *_ in rows})
     passed = len({tid for tid, _, v, _, _ in rows if v[0] == "pass"})
     return _harness_imported(_Found(
@@ -8901,6 +9017,8 @@ def read_aider(options: ImportOptions) -> Imported:
 def read_swe_agent(options: ImportOptions) -> Imported:
     """SWE-agent and mini-swe-agent write predictions and trajectories, never a verdict: refused, saying how to grade."""
     path = _one_path(options.files, "swe-agent")
+    if not path.is_file():
+        raise GateError(f"{path}: cannot read: not a file (give SWE-agent's preds.json, all_preds.jsonl or a trajectory)")
     if path.suffix in (".yaml", ".yml"):
         raise GateError(f"{path}: an exit-status list (each instance's exit status, no verdict): "
                         f"{_NO_VERDICTS_SWEBENCH.replace('FILE', 'preds.json')}")
@@ -8957,21 +9075,36 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING), "swe-polybench"),
                  takes_dataset_ids=True),
     ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the split's ids)",
-                 read_nocode_bench, takes_dataset_ids=True),
+                 read_nocode_bench, takes_dataset_ids=True,
+                 no_edit="predictions whose patch changes nothing the tests read, through evaluation/eval.py",
+                 known_fix="the split's own feature_patch as each prediction, through evaluation/eval.py"),
     ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
-                              "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True),
+                              "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True,
+                 no_edit="an output.jsonl whose git_patch changes nothing the tests read, through eval_infer.sh",
+                 known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh"),
     ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task (--log_samples),\n"
                             "with results_<date>.json beside it (or that results file, or their folder)", read_lm_eval),
     ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's problems)",
                  read_livecodebench, takes_dataset_ids=True),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the default, or base)", read_evalplus,
-                 takes_dataset_ids=True, options=("tests",)),
+                 takes_dataset_ids=True, options=("tests",),
+                 no_edit="a samples file whose solution for every task is its prompt alone (no body), through "
+                         "evalplus.evaluate",
+                 known_fix="a samples file of every task's canonical_solution (the dataset's own), through "
+                           "evalplus.evaluate"),
     ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json beside it",
-                 read_bigcodebench, takes_dataset_ids=True),
+                 read_bigcodebench, takes_dataset_ids=True,
+                 no_edit="a samples file whose solution for every task is its prompt alone, through "
+                         "bigcodebench.evaluate",
+                 known_fix="a samples file of every task's canonical_solution, through bigcodebench.evaluate (its "
+                           "own ground-truth check, gt_pass_rate, is the same run)"),
     ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's competitions)",
                  read_mle_bench, takes_dataset_ids=True),
     ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True),
-    ImportFormat("aider", "aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)", read_aider),
+    ImportFormat("aider", "aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)", read_aider,
+                 no_edit="the exercises' stubs as they are, tested the same way (no model edit)",
+                 known_fix="each exercise's example solution (.meta/example.*) in place of its stub, tested the same "
+                           "way"),
     ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no verdicts),\n"
                               "naming the SWE-bench harness command that grades them", read_swe_agent),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
@@ -8984,7 +9117,7 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
 
 def control_commands(harness: object) -> str:
     """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
-    text = str(harness or "")
+    text = str(harness or "").lower()  # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
     name = next((key for key in IMPORTERS if text.replace("_", "-").startswith(key.replace("_", "-"))
                  or text.startswith(key.split("-")[0])), None)
     fmt = IMPORTERS.get(name) if name else None
@@ -9035,7 +9168,8 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
-        "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} samples, {imp.subset['selection']})"
+        "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} {imp.subset.get('unit', 'samples')}, "
+                 f"{imp.subset['selection']})"
                  if imp.subset.get("of") is not None else
                  f"{name} (subset: {_plural(len(imp.task_ids), 'task')}, {imp.subset['selection']})") if imp.subset else name,
         "task_count": len(imp.task_ids),
@@ -9043,7 +9177,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "task_ids_sha256": ids_digest(imp.task_ids),
     }
     if imp.subset:
-        dataset["subset"] = dict(imp.subset)
+        dataset["subset"] = {key: value for key, value in imp.subset.items() if key != "unit"}
     if imp.strata:
         dataset["strata"] = dict(imp.strata)
     return {

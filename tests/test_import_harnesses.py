@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from tests.builders import valid_ledger
 from tests.realfiles import Imported, RealFileCase
 from tests.support import load
 
@@ -230,15 +231,29 @@ class Hal(HarnessCase):
 
     def test_swebench_mini_keeps_the_reports_errors_apart(self) -> None:
         """raw_eval_results is the SWE-bench run report: its error_ids are grader_error (HAL folds them into
-        failed_tasks), an empty patch (in neither of HAL's lists) fails; over the 50 declared, 3/50 = the stated 0.06."""
+        failed_tasks), an empty patch (in neither of HAL's lists) fails. The run used --max_tasks 8: with the
+        benchmark's 50 ids it is a subset claim over their first 8, 3/8, where HAL states 3/50 = 0.06 (every task
+        it never ran counted as failed); --claim 6% is refused."""
         path = next(HAL_SWE.glob("*_UPLOAD.json"))
         data = load(path)
-        imp = self.import_ok("hal", str(path), "--dataset-ids", str(H / "hal" / "swebench_verified_mini_task_ids.txt"))
+        ids = H / "hal" / "swebench_verified_mini_task_ids.txt"
+        self.assertIn("--max_tasks 8", data["config"]["run_command"])
+        imp = self.import_ok("hal", str(path), "--dataset-ids", str(ids))
         errors = set(data["raw_eval_results"]["error_ids"])
         self.assertTrue(errors and errors <= set(data["results"]["failed_tasks"]))
         self.assertEqual({r["reason"] for r in imp.records if r["task_id"] in errors}, {"grader_error"})
-        self.assertRate(imp, Fraction(3, 50), 50)
+        first = ids.read_text(encoding="utf-8").split()[:8]
+        self.assertEqual(imp.draft["dataset"]["task_ids"], sorted(first))
+        self.assertEqual(imp.draft["dataset"]["subset"]["of"], 50)
+        self.assertRate(imp, Fraction(3, 8), 8)
         self.assertEqual(data["results"]["accuracy"], 0.06)
+        self.assertTrue(self.claim(imp, "6%"))
+
+    def test_a_max_tasks_run_without_the_benchmarks_ids_says_how_to_declare_it(self) -> None:
+        path = next(HAL_SWE.glob("*_UPLOAD.json"))
+        imp = self.import_ok("hal", str(path))
+        self.assertIn("--max_tasks 8: give --dataset-ids", imp.err)
+        self.assertNotIn("subset", imp.draft["dataset"])
 
 
 class Aider(HarnessCase):
@@ -266,3 +281,152 @@ class SweAgent(HarnessCase):
                 with self.subTest(path=path.name):
                     self.assertInputError(self.run_gate("import", "swe-agent", str(path)), str(path),
                                           "swebench.harness.run_evaluation")
+
+
+class HostileHarnessFiles(HarnessCase):
+    """Files a harness did not write as it does: refused with one line naming the field (exit 2), never a task
+    invented, dropped or counted twice."""
+
+    def edited(self, source: Path, name: str, edit: Any) -> Path:
+        data = load(source)
+        edit(data)
+        return self.write_json(name, data)
+
+    def test_hal_task_lists_must_be_lists_of_ids_with_one_verdict_each(self) -> None:
+        source = next(HAL_SWE.glob("*_UPLOAD.json"))
+        cases = {
+            "a string": (lambda d: d["results"].__setitem__("successful_tasks", "django__django-11815"),
+                         "results.successful_tasks: expected a list"),
+            "a number": (lambda d: d["raw_eval_results"].__setitem__("error_ids", 7), "raw_eval_results.error_ids"),
+            "both lists": (lambda d: d["results"]["successful_tasks"].append(d["results"]["failed_tasks"][0]),
+                           "in both successful_tasks and failed_tasks"),
+        }
+        for label, (edit, fragment) in cases.items():
+            with self.subTest(label):
+                path = self.edited(source, "hal.json", edit)
+                self.assertInputError(self.run_gate("import", "hal", str(path)), str(path), fragment)
+
+    def test_hal_a_task_in_two_report_lists_takes_the_first(self) -> None:
+        """An id in unresolved_ids and in resolved_ids is unresolved (make_run_report's order, as import swebench)."""
+        source = next(HAL_SWE.glob("*_UPLOAD.json"))
+        data = load(source)
+        moved = data["raw_eval_results"]["unresolved_ids"][0]
+        path = self.edited(source, "hal.json", lambda d: d["raw_eval_results"]["resolved_ids"].append(moved))
+        imp = self.import_ok("hal", str(path))
+        self.assertEqual(next(r["outcome"] for r in imp.records if r["task_id"] == moved), "fail")
+
+    def test_a_task_with_no_samples_stays_in_the_denominator(self) -> None:
+        path = H / "livecodebench" / "output" / "Canned-Model" / "Scenario.codegeneration_4_0.2_eval_all.json"
+        emptied = self.edited(path, "lcb.json", lambda d: d[0].__setitem__("graded_list", []))
+        imp = self.import_ok("livecodebench", str(emptied))
+        first = load(path)[0]["question_id"]
+        self.assertEqual(len(imp.draft["dataset"]["task_ids"]), 5)
+        self.assertEqual({(r["outcome"], r["reason"]) for r in imp.records if r["task_id"] == first},
+                         {("unscoreable", "missing_artifact")})
+
+    def test_livecodebench_types(self) -> None:
+        path = H / "livecodebench" / "output" / "Canned-Model" / "Scenario.codegeneration_4_0.2_eval_all.json"
+        deep = "[" * 100_000 + "]" * 100_000
+        cases = {"graded 1": (lambda d: d[0].__setitem__("graded_list", [1, 1, 1, 1]), "graded_list"),
+                 "metadata text": (lambda d: d[0].__setitem__("metadata", "notjson"), "[0].metadata"),
+                 "metadata deep": (lambda d: d[0]["metadata"].__setitem__(1, deep), "[0].metadata[1]")}
+        for label, (edit, fragment) in cases.items():
+            with self.subTest(label):
+                edited = self.edited(path, "lcb.json", edit)
+                self.assertInputError(self.run_gate("import", "livecodebench", str(edited)), str(edited), fragment)
+
+    def test_openhands_evaluation_file_is_checked(self) -> None:
+        """A duplicate instance in the evaluation beside output.jsonl, a report that disagrees with it, and two
+        systems in one file are refused."""
+        lines = (OH / "output.jsonl").read_text(encoding="utf-8").splitlines()
+        evaluated = (OH / "output.swebench_eval.jsonl").read_text(encoding="utf-8").splitlines()
+        folder = self.dir / "oh"
+        folder.mkdir()
+        (folder / "output.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (folder / "output.swebench_eval.jsonl").write_text("\n".join([*evaluated, evaluated[2]]) + "\n", encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "openhands", str(folder / "output.jsonl")), "again")
+        flipped = json.loads(evaluated[2])
+        flipped["test_result"]["report"]["resolved"] = True
+        (folder / "output.swebench_eval.jsonl").write_text("\n".join([*evaluated[:2], json.dumps(flipped), *evaluated[3:]])
+                                                           + "\n", encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "openhands", str(folder / "output.jsonl")), "disagree on resolved")
+        other = json.loads(lines[1])
+        other["metadata"]["llm_config"]["model"] = "another-model"
+        (folder / "output.jsonl").write_text("\n".join([lines[0], json.dumps(other), *lines[2:]]) + "\n", encoding="utf-8")
+        (folder / "output.swebench_eval.jsonl").unlink()
+        self.assertInputError(self.run_gate("import", "openhands", str(folder / "output.jsonl")), "2 systems")
+
+    def test_lm_eval_pass_at_1_must_be_a_count(self) -> None:
+        """pass@1 0.7 over 5 generations is no count of passes (3.5): refused, not rounded to 4."""
+        source = LM / "full" / f"samples_humaneval_local_5_{LM_DATE}.jsonl"
+        folder = self.dir / "lm"
+        folder.mkdir()
+        lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+        lines[0]["pass@1"] = 0.7
+        path = folder / source.name
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "lm-eval", str(path)), "pass@1 0.7")
+
+    def test_one_report_twice_is_not_two_seeds(self) -> None:
+        report = next(H.glob("mle-bench/run-group-seed0/*.json"))
+        copy = self.write_json("copy_grading_report.json", load(report))
+        self.assertInputError(self.run_gate("import", "mle-bench", str(report), str(copy)), "a seed counted twice")
+
+    def test_bigcodebench_failed_tasks_must_be_a_list(self) -> None:
+        folder = self.dir / "bcb"
+        folder.mkdir()
+        for path in (H / "bigcodebench" / "run").glob(f"{BCB}_*.json"):
+            data = load(path)
+            if "failed_tasks" in data:
+                data["failed_tasks"] = "BigCodeBench/1"
+            (folder / path.name).write_text(json.dumps(data), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "bigcodebench", str(folder)), "failed_tasks: expected a list")
+
+    def test_aider_one_system_and_no_symlinked_exercise(self) -> None:
+        import shutil
+
+        run = self.dir / "run"
+        shutil.copytree(AIDER, run)
+        (run / "python" / "exercises" / "practice" / "bowling2").symlink_to(run / "python" / "exercises" / "practice" / "bowling")
+        imp = self.import_ok("aider", str(run))
+        self.assertEqual(len(imp.draft["dataset"]["task_ids"]), 8)
+        results = run / "python" / "exercises" / "practice" / "grep" / ".aider.results.json"
+        data = load(results)
+        data["model"] = "another-model"
+        results.write_text(json.dumps(data), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "aider", str(run)), "one claim is one system")
+
+    def test_check_on_a_harness_file_names_its_importer(self) -> None:
+        """`check --runs` given a harness's own file names the right importer (BigCodeBench's shares keys with
+        Inspect's logs; LiveCodeBench's is a JSON array)."""
+        manifest = self.write_json("m.json", valid_ledger()[0])
+        for fmt, path in (("bigcodebench", H / "bigcodebench" / "run" / f"{BCB}_eval_results.json"),
+                          ("evalplus", H / "evalplus" / "samples_eval_results.json"),
+                          ("livecodebench", H / "livecodebench" / "output" / "Canned-Model" /
+                           "Scenario.codegeneration_4_0.2_eval_all.json"),
+                          ("mle-bench", next(H.glob("mle-bench/run-group-seed0/*.json"))),
+                          ("lm-eval", LM / "full" / f"samples_mbpp_local_{LM_DATE}.jsonl")):
+            with self.subTest(fmt):
+                code, _out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(path))
+                self.assertEqual(code, 2)
+                self.assertIn(f"import {fmt} ", err)
+
+
+class WhatToDoNext(HarnessCase):
+    def test_the_control_to_do_names_the_harness_commands(self) -> None:
+        """A draft from evalplus checked without controls: the finding names EvalPlus's no-edit and known-fix runs
+        (the envelope says "EvalPlus (plus tests)"; the registry's names are lower case)."""
+        imp = self.import_ok("evalplus", str(H / "evalplus" / "samples_eval_results.json"))
+        report = self.gated(imp)
+        message = next(f["message"] for f in report["findings"] if f["code"] == "controls_incomplete")
+        self.assertIn("canonical_solution", message)
+
+    def test_attrition_past_the_cap_does_not_offer_to_raise_the_ceiling(self) -> None:
+        """OpenHands with 6 of 11 unscoreable (54.5%): raising max_unscoreable (capped at 0.5) cannot help, so the
+        finding does not suggest it; at 3 of 11 it would."""
+        imp = self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids", str(OH / "declared_ids.txt"))
+        report = self.gated(imp)
+        message = next(f["message"] for f in report["findings"] if f["code"] == "attrition_exceeded")
+        self.assertIn("54.5%", message)
+        self.assertNotIn("raise max_unscoreable", message)
+        self.assertIn("past what max_unscoreable may allow", message)
