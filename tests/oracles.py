@@ -94,6 +94,17 @@ def wilson_real(p: float, n: float, z: float) -> tuple[float, float]:
     return (-b - disc) / (2 * a), (-b + disc) / (2 * a)
 
 
+def monotone_clustered_interval(sums: Sequence[int], sizes: Sequence[int],
+                                confidence: float = 0.95) -> tuple[float, float, float]:
+    """clustered_interval, its lower end never above the same clusters' all-pass interval's and its upper never
+    below their none-pass interval's (samples mode: a result near a boundary is never held tighter than the
+    boundary itself)."""
+    rate, low, high = clustered_interval(sums, sizes, confidence)
+    _, all_low, _ = clustered_interval(list(sizes), sizes, confidence)
+    _, _, none_high = clustered_interval([0] * len(sizes), sizes, confidence)
+    return rate, min(low, all_low), max(high, none_high)
+
+
 def clustered_interval(sums: Sequence[int], sizes: Sequence[int], confidence: float = 0.95) -> tuple[float, float, float]:
     """A clustered mean and its interval: Wilson on the Kish effective sample size, with the small-cluster factor.
 

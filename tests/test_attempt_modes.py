@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from tests.builders import as_samples, record, retry_ledger, samples_ledger, samples_records, slice_manifest, valid_ledger
 from tests.oracles import (
-    clustered_interval,
+    monotone_clustered_interval,
     exact_pass_at_k,
     exact_pass_hat_k,
     rate_text,
@@ -339,7 +339,7 @@ class SamplesMode(GateCase):
             with self.subTest(pats=pats):
                 _, report = self.check_json(*samples_ledger(pats))
                 scored = [(p.count("p"), p.count("p") + p.count("f")) for p in pats.values() if p.strip("u")]
-                rate, low, high = clustered_interval([s for s, _ in scored], [n for _, n in scored])
+                rate, low, high = monotone_clustered_interval([s for s, _ in scored], [n for _, n in scored])
                 sec = report["secondary"]
                 self.assertEqual((sec["k"], sec["n"]), (sum(s for s, _ in scored), sum(n for _, n in scored)))
                 self.assertLessEqual(abs(sec["rate"] - rate), 1e-12)
