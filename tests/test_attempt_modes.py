@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 
 from tests.builders import as_samples, record, retry_ledger, samples_ledger, samples_records, slice_manifest, valid_ledger
 from tests.oracles import (
-    monotone_clustered_interval,
     exact_pass_at_k,
     exact_pass_hat_k,
+    monotone_clustered_interval,
     rate_text,
     samples_interval,
     wilson,
