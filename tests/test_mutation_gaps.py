@@ -592,3 +592,32 @@ if __name__ == "__main__":
     import unittest
 
     unittest.main()
+
+
+class SurvivorsOfSeed20261202(GateCase):
+    """What survived the sample drawn with seed 20261202 (200 of 25,038 mutants, gate.py at c8b36fd)."""
+
+    def test_a_declared_stratum_with_no_record_keeps_its_line(self) -> None:
+        """Strata a: 39, b: 1 declared, every record in a: the report lists b with its declared 1 and no task.
+        Kills `set(seen) | set(declared) & set(withheld)` in _strata_lines (gate.py:4196 at c8b36fd), which
+        lists only the strata seen or withheld."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["strata"] = {"a": 39, "b": 1}
+        for rec in records:
+            rec["stratum"] = "a"
+        _, report = self.check_json(manifest, records)
+        self.assertEqual([(s["name"], s["declared"], s["tasks"]) for s in report["strata"]], [("a", 39, 40), ("b", 1, 0)])
+
+    def test_two_tasks_two_runs_satterthwaite_df(self) -> None:
+        """2 tasks x 2 runs, 2 samples each: r1 passes 0 and 0, r2 passes 1 and 2 (cells 0, 0, 1/2, 1). MS_task
+        1/16, MS_run 9/16, MS_resid 1/16: the run term enters, and Satterthwaite's df is (1/16 + 8/16)^2 /
+        ((1/16)^2/1 + (9/16)^2/1 + (1/16)^2/1) = 81/83. Kills `max(2, (T-1)(R-1))` for `max(1, ...)` in
+        crossed_size (gate.py:2005 at c8b36fd): 162/165."""
+        ids = ["t1", "t2"]
+        manifest = make_manifest(ids, controls=[], replicates=["r1", "r2"], attempt_mode="samples", attempt_budget=2)
+        passes = {("r1", "t1"): 0, ("r1", "t2"): 0, ("r2", "t1"): 1, ("r2", "t2"): 2}
+        records = [record(t, "pass" if a <= passes[(run, t)] else "fail", attempt=a, run_id=run)
+                   for run in ("r1", "r2") for t in ids for a in (1, 2)]
+        _, report = self.check_json(manifest, records)
+        self.assertEqual(report["replicates"]["df_method"], "satterthwaite")
+        self.assertAlmostEqual(report["replicates"]["df"], 81 / 83, places=12)
