@@ -9522,7 +9522,6 @@ RANK_RENDERERS: Renderers = MappingProxyType({
     "text": lambda r: render_rank_text(r), "json": lambda r: _dump(rank_json(r)),
     "markdown": lambda r: render_rank_markdown(r), "svg": lambda r: render_rank_svg(r),
 })
-FORMATS = tuple(REPORT_RENDERERS)
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -9591,8 +9590,10 @@ def _output_spec(text: str) -> tuple[str, Path]:
     return kind, _path(path)
 
 
-def _output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="report format (default: text)")
+def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> None:
+    """--format (its choices the command's own renderer table, so a format no renderer has cannot be asked for),
+    --json, --confidence and --output."""
+    parser.add_argument("--format", choices=sorted(renderers), default="text", help="report format (default: text)")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
                         help="confidence level of every interval (default: 0.95)")
@@ -10010,7 +10011,7 @@ def _check_parser(sub: Any) -> None:
                                   "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
     check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
     check.add_argument("--runs", required=True, type=_path, help="one JSON attempt record per line (JSONL)")
-    _output_options(check)
+    _output_options(check, REPORT_RENDERERS)
     check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
     check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
                                        "BLOCKED unless it equals the headline at its written precision")
@@ -10076,7 +10077,7 @@ def _compare_parser(sub: Any) -> None:
     compare.add_argument("--by-cluster", action="store_true",
                          help="variance by the records' cluster (repository) instead of by task: for a claim about "
                               "new repositories, not this suite's")
-    _output_options(compare)
+    _output_options(compare, COMPARE_RENDERERS)
     compare.set_defaults(handler=_cmd_compare)
 
 
@@ -10103,7 +10104,7 @@ def _rank_parser(sub: Any) -> None:
     parser.add_argument("--runs", action="append", type=_path, help="that system's records")
     parser.add_argument("--list", type=_path, metavar="FILE",
                         help='a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to FILE')
-    _output_options(parser)
+    _output_options(parser, RANK_RENDERERS)
     parser.set_defaults(handler=_cmd_rank)
 
 
