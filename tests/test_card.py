@@ -411,6 +411,8 @@ class Verify(CardCase):
         self.assertEqual(lines[0], DRIFT)
         self.assertTrue(any(re.search(r"added\b.*\bty-n-06\b", line) for line in lines), out)
         self.assertTrue(any(re.search(r"removed\b.*\bpy-n-06\b", line) for line in lines), out)
+        self.assertIn("  ! removed: py-n-06", lines)  # that task alone (a mutant listed every task)
+        self.assertIn("  ! added: ty-n-06", lines)
         changed = {re.search(r"changed: (\S+)", line).group(1): line for line in lines if "changed:" in line}  # type: ignore[union-attr]
         self.assertEqual(set(changed), {"py-w-01", "ty-n-02", "ty-n-03"}, out)
         self.assertIn("commit", changed["py-w-01"])

@@ -104,6 +104,7 @@ class OpenHands(HarnessCase):
         self.assertIn("submitted instances: 10", text)
         self.assertIn("resolved instances: 2", text)
         imp = self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids", str(OH / "declared_ids.txt"))
+        self.assertIn("(2 resolved here, of 10 line(s) in output.jsonl)", imp.err)
         self.assertRate(imp, Fraction(2, 11), 11)
         self.assertTrue(self.claim(imp, "20%"))
 
@@ -430,3 +431,28 @@ class WhatToDoNext(HarnessCase):
         self.assertIn("54.5%", message)
         self.assertNotIn("raise max_unscoreable", message)
         self.assertIn("past what max_unscoreable may allow", message)
+
+
+class Provenance(HarnessCase):
+    def test_a_folder_input_is_hashed_file_by_file(self) -> None:
+        """The draft's provenance gives a folder input (aider's run) the sha256 of each file's relative path and
+        sha256, in path order, computed here; a changed file changes it."""
+        import hashlib
+        import shutil
+
+        run = self.dir / "run"
+        shutil.copytree(AIDER, run)
+
+        def tree(folder: Path) -> str:
+            digest = hashlib.sha256()
+            for item in sorted(p for p in folder.rglob("*") if p.is_file()):
+                inner = hashlib.sha256(item.read_bytes()).hexdigest()
+                digest.update(f"{item.relative_to(folder).as_posix()}\0{inner}\n".encode())
+            return digest.hexdigest()
+
+        first = self.import_ok("aider", str(run), name="first").draft["provenance"]["files"][0]["sha256"]
+        self.assertEqual(first, tree(run))
+        (run / "python" / "exercises" / "practice" / "zipper" / "note.txt").write_text("x", encoding="utf-8")
+        second = self.import_ok("aider", str(run), name="second").draft["provenance"]["files"][0]["sha256"]
+        self.assertEqual(second, tree(run))
+        self.assertNotEqual(first, second)
