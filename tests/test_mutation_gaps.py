@@ -621,3 +621,19 @@ class SurvivorsOfSeed20261202(GateCase):
         _, report = self.check_json(manifest, records)
         self.assertEqual(report["replicates"]["df_method"], "satterthwaite")
         self.assertAlmostEqual(report["replicates"]["df"], 81 / 83, places=12)
+
+    def test_a_mapping_that_nests_past_the_stack_is_named_by_its_first_40_characters(self) -> None:
+        """Under a low recursion limit, a predicate 300 `not`s deep is refused as nesting too deeply, quoting its
+        first 40 characters. Kills `source[:41]` for `source[:40]` in compile_mapping (gate.py:8171 at c8b36fd);
+        within the 2,000-character limit the interpreter's own stack is deep enough, so only this reaches it."""
+        import sys
+
+        source = "not " * 300 + "ok"
+        limit = sys.getrecursionlimit()
+        try:
+            sys.setrecursionlimit(250)
+            with self.assertRaises(gate.MetricError) as raised:
+                gate.compile_mapping(source, False)
+        finally:
+            sys.setrecursionlimit(limit)
+        self.assertEqual(str(raised.exception), f"{source[:40]!r}... nests too deeply")
