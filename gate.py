@@ -4348,33 +4348,8 @@ def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | N
     design = effective_size([Fraction(s) for (s, _), _ in shapes], [n for (_, n), _ in shapes],
                             [w for _, w in shapes], plan.confidence)
     low, high = wilson_p(design.mean, design.effective, plan.confidence)
-    if design.mean in (0.0, 1.0):
-        low, high = _boundary_by_neighbours([(s, n, w) for (s, n), w in shapes], plan.confidence)
     return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"), len(totals.cluster_sums),
                        design.effective)
-
-
-def _boundary_by_neighbours(shapes: Sequence[tuple[int, int, int]], confidence: float) -> tuple[float, float]:
-    """The by-cluster interval at 0 (or N) events, where the clusters show no variance to read: bounded by its
-    neighbours, the designs with one event more (one fewer) in one cluster of each shape (sum, size, count).
-    The upper end at 0 events is the smallest any neighbour's reaches (the lower end at N, the largest), so the
-    interval is monotone with every neighbour: 0/500 never wider than 1/500 (issue 24: [0, 0.733] beside
-    [0, 0.025] on SWE-bench Verified's 12 repositories)."""
-    none = all(s == 0 for s, _, _ in shapes)
-    ends = []
-    for index, (s, n, w) in enumerate(shapes):
-        if n == 0:
-            continue
-        moved = [(s + (1 if none else -1), n, 1)] + ([(s, n, w - 1)] if w > 1 else [])
-        rest = [shape for other, shape in enumerate(shapes) if other != index]
-        layout = [*moved, *rest]
-        design = effective_size([Fraction(a) for a, _, _ in layout], [b for _, b, _ in layout], [c for _, _, c in layout],
-                                confidence)
-        low, high = wilson_p(design.mean, design.effective, confidence)
-        ends.append(high if none else low)
-    if not ends:
-        return (0.0, 1.0)
-    return (0.0, min(ends)) if none else (max(ends), 1.0)
 
 
 def _median(values: Iterable[float]) -> float | None:

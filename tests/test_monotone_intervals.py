@@ -1,10 +1,11 @@
-"""Intervals are monotone at the boundary (issue 24, point 1): a worse result never prints a tighter interval.
+"""Intervals at the boundary (issue 24, point 1): no interval tighter than the all-pass (none-pass) interval of
+the same design.
 
 Samples mode (the clusters are the tasks): no interval's lower end above the all-pass interval's of the same
-design, no upper end below the none-pass one's. The by-cluster line at 0 (or N) events, where the clusters
-show no variance: bounded by its neighbours, the designs with one event more (fewer) in one cluster of each
-shape. Replicates: no interval tighter at the boundary than the boundary's own. Expected values come from
-tests/oracles.py (clustered_interval: Kish, CR1, Korn-Graubard, Wilson, in fractions), not from gate.py.
+design, no upper end below the none-pass one's. Replicates: the same against the replicates' boundary. Expected
+values come from tests/oracles.py (clustered_interval: Kish, CR1, Korn-Graubard, Wilson, in fractions), not from
+gate.py. (The by-cluster line's boundary rule is still open: bounding 0 events by the tightest one-event
+neighbour made it monotone but cost coverage badly under strong clustering, 0.55 at ICC 0.6, so it was withdrawn.)
 """
 
 from __future__ import annotations
@@ -16,10 +17,6 @@ import gate
 from tests.builders import make_manifest, record
 from tests.oracles import clustered_interval, monotone_clustered_interval
 from tests.support import GateCase
-
-# SWE-bench Verified's 500 instances by repository (12 clusters)
-REPOSITORIES = {"django": 231, "sympy": 75, "sphinx": 44, "matplotlib": 34, "scikit-learn": 32, "xarray": 22,
-                "astropy": 22, "pytest": 19, "pylint": 10, "requests": 8, "seaborn": 2, "flask": 1}
 
 
 class SamplesMode(GateCase):
@@ -50,52 +47,6 @@ class SamplesMode(GateCase):
         assert none is not None and one is not None
         self.assertGreaterEqual(one.high, none.high)
         self.assertAlmostEqual(none.high, clustered_interval([0] * 40, [5] * 40)[2], places=9)
-
-
-class ByCluster(GateCase):
-    def test_zero_events_bounded_by_its_neighbours(self) -> None:
-        """0/500 on the 12 repositories printed [0, 0.733] beside 1/500's [0, 0.025]. Its upper end is now the
-        smallest any one-event neighbour reaches (the oracle's, over an event in a cluster of each size), so
-        it is below every neighbour's."""
-        sizes = list(REPOSITORIES.values())
-        shapes = sorted((0, n, sizes.count(n)) for n in set(sizes))
-        low, high = gate._boundary_by_neighbours(shapes, 0.95)
-        neighbours = []
-        for index in range(len(sizes)):
-            sums = [0] * len(sizes)
-            sums[index] = 1
-            neighbours.append(clustered_interval(sums, sizes)[2])
-        self.assertEqual(low, 0.0)
-        self.assertAlmostEqual(high, min(neighbours), places=9)
-        self.assertLess(high, 0.733)
-        self.assertTrue(all(high <= n + 1e-12 for n in neighbours))
-
-    def test_all_events_mirror(self) -> None:
-        sizes = list(REPOSITORIES.values())
-        shapes = sorted((n, n, sizes.count(n)) for n in set(sizes))
-        low, high = gate._boundary_by_neighbours(shapes, 0.95)
-        neighbours = []
-        for index in range(len(sizes)):
-            sums = list(sizes)
-            sums[index] -= 1
-            neighbours.append(clustered_interval(sums, sizes)[1])
-        self.assertEqual(high, 1.0)
-        self.assertAlmostEqual(low, max(neighbours), places=9)
-
-    def test_the_line_a_check_prints(self) -> None:
-        """Through check: 12 tasks in 4 clusters, none passing (the positive control fails too, so the claim is
-        BLOCKED, but the line is printed): its upper end is at most the same ledger's with one pass."""
-        repos = {f"t{i:02d}": f"r{i % 4}" for i in range(12)}
-        ids = sorted(repos)
-        manifest = make_manifest(ids, controls=[])
-        reports = []
-        for passing in ((), ("t05",)):
-            records = [record(t, "pass" if t in passing else "fail", cluster=repos[t]) for t in ids]
-            _, report = self.check_json(manifest, records)
-            reports.append(report["headline_by_cluster"])
-        zero, one = reports
-        self.assertEqual(zero["k"], 0)
-        self.assertLessEqual(zero["ci_high"], one["ci_high"])
 
 
 class Replicates(GateCase):
