@@ -637,3 +637,17 @@ class SurvivorsOfSeed20261202(GateCase):
         finally:
             sys.setrecursionlimit(limit)
         self.assertEqual(str(raised.exception), f"{source[:40]!r}... nests too deeply")
+
+    def test_a_claim_of_the_scoreable_only_rate_does_not_match(self) -> None:
+        """29/37 (the scoreable-only rate of the shipped 29/8/3 ledger) quoted as the claim: BLOCKED with
+        claim_is_secondary, and the JSON's claim says it does not match. Kills `ClaimCheck(text, True, ...)` for
+        False in check_claim (gate.py:4642 at c8b36fd)."""
+        _, report = self.check_json(*valid_ledger(), "--claim", "29/37")
+        self.assertIn("claim_is_secondary", [f["code"] for f in report["findings"]])
+        self.assertIs(report["claim"]["matches"], False)
+
+    def test_a_non_printable_astral_character_is_escaped_with_eight_digits(self) -> None:
+        """U+E0001 (LANGUAGE TAG, a format character) is shown as \\U000e0001, U+FFFF as \\uffff. Kills `code !=
+        0x10000` for `code < 0x10000` in _escape_char (gate.py:5283 at c8b36fd), which wrote \\ue0001."""
+        self.assertEqual(gate.visible("a\U000e0001b"), "a\\U000e0001b")
+        self.assertEqual(gate.visible("\uffff"), "\\uffff")
