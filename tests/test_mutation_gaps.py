@@ -651,3 +651,29 @@ class SurvivorsOfSeed20261202(GateCase):
         0x10000` for `code < 0x10000` in _escape_char (gate.py:5283 at c8b36fd), which wrote \\ue0001."""
         self.assertEqual(gate.visible("a\U000e0001b"), "a\\U000e0001b")
         self.assertEqual(gate.visible("\uffff"), "\\uffff")
+
+    def test_a_mapped_cost_and_token_count_keep_their_values(self) -> None:
+        """--cost-usd and --input-tokens through the mapping importer: 0.12345 dollars stays 0.12345 (a wall clock
+        is rounded to the millisecond, a cost never) and 1234 tokens stay the integer 1234. Kills `field <
+        "wall_clock_s"` for `==` in _measure (gate.py:8333 at c8b36fd), which read costs and tokens as wall clocks."""
+        path = self.write_jsonl("records.jsonl", [{"id": "a", "ok": True, "usd": 0.12345, "tok": 1234, "secs": 1.23456}])
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok", "--cost-usd", "usd",
+                                       "--input-tokens", "tok", "--wall-clock-s", "secs")
+        self.assertEqual(code, 0, err)
+        rec = json.loads(out)
+        self.assertEqual((rec["cost_usd"], rec["input_tokens"], rec["wall_clock_s"]), (0.12345, 1234, 1.235))
+        self.assertIs(type(rec["input_tokens"]), int)
+
+    def test_several_jobs_without_config_name_the_first(self) -> None:
+        """Two Harbor jobs, neither with its config.json: refused naming the first job given. Kills
+        `unconfigured[-1]` for `unconfigured[0]` in import_harbor (gate.py:7888 at c8b36fd)."""
+        base = FIXTURES / "harbor" / "thinharness-20task"
+        jobs = []
+        for cell in ("dna-insert--pi", "dna-insert--thinharness"):
+            target = self.dir / cell / "job"
+            shutil.copytree(base / cell / "job", target)
+            (target / "config.json").unlink()
+            jobs.append(target)
+        code, _out, err = self.run_gate("import", "harbor", *map(str, jobs))
+        self.assertEqual(code, 2, err)
+        self.assertTrue(err.startswith(f"gate.py: error: {jobs[0]}: no config.json"), err)
