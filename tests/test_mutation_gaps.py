@@ -677,3 +677,45 @@ class SurvivorsOfSeed20261202(GateCase):
         code, _out, err = self.run_gate("import", "harbor", *map(str, jobs))
         self.assertEqual(code, 2, err)
         self.assertTrue(err.startswith(f"gate.py: error: {jobs[0]}: no config.json"), err)
+
+    def test_a_mapped_samples_file_fills_every_missing_sample(self) -> None:
+        """--samples: task a holds samples 1-3, task b only 1-2; b's sample 3 is written as missing_artifact.
+        Kills `range(1, budget + 0)` for `budget + 1` in _mapping_imported (gate.py:8370 at c8b36fd)."""
+        rows = [{"id": "a", "n": n, "ok": True} for n in (1, 2, 3)] + [{"id": "b", "n": n, "ok": False} for n in (1, 2)]
+        path = self.write_jsonl("samples.jsonl", rows)
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok", "--attempt", "n",
+                                       "--samples")
+        self.assertEqual(code, 0, err)
+        got = {(r["task_id"], r["attempt"]): (r["outcome"], r["reason"]) for r in map(json.loads, out.splitlines())}
+        self.assertEqual(got[("b", 3)], ("unscoreable", "missing_artifact"))
+        self.assertEqual(len(got), 6)
+
+    def test_every_pair_b_only_has_the_interval_down_to_minus_one(self) -> None:
+        """B alone passes on all 10 pairs: the difference is -1 and Tango's interval reaches -1 exactly. (The
+        survivor `c > n` for `c >= n` in tango_interval, gate.py:2064 at c8b36fd, is equivalent: at c = n the root
+        it then solves for is -1.0 to the bit, n = 1..299 at 90/95/99%; this pins the figure both give.)"""
+        low, high = gate.tango_interval(0, 10, 10, 0.95)
+        self.assertEqual(low, -1.0)
+        self.assertLess(high, 0.0)
+
+    def test_a_budget_of_15_prints_pass_at_k_up_to_10_and_15(self) -> None:
+        """Samples mode with 15 samples a task: the text card prints pass@2 to pass@10 and pass@15, not pass@11 to
+        pass@14 (the JSON has them all). Kills `k <= budget` for `k == budget` in _shown_k (gate.py:5328 at
+        c8b36fd)."""
+        ids = ["neg-01", "pos-01", "t1", "t2"]
+        manifest = make_manifest(ids, attempt_mode="samples", attempt_budget=15)
+        passes = {"neg-01": 0, "pos-01": 15, "t1": 7, "t2": 12}
+        records = [record(t, "pass" if a <= passes[t] else "fail", attempt=a) for t in ids for a in range(1, 16)]
+        _, out, _ = self.check(manifest, records)
+        shown = sorted(int(k) for k in re.findall(r"pass@(\d+)", out) if int(k) > 1)
+        self.assertEqual(sorted(set(shown)), [*range(2, 11), 15])
+
+    def test_the_markdown_card_calls_the_known_fix_bound_a_floor(self) -> None:
+        """examples/card: the no-edit run's bound is a ceiling, the known-fix run's a floor, in Markdown too. Kills
+        `run.role <= "no_edit"` for `==` in render_markdown (gate.py:5677 at c8b36fd)."""
+        card = Path(__file__).resolve().parent.parent / "examples" / "card"
+        code, md, err = self.run_gate("--manifest", str(card / "bench.manifest.json"), "--runs", str(card / "runs.jsonl"),
+                                      "--format", "markdown")
+        self.assertEqual(code, 0, err)
+        self.assertIn("| control run known_fix (floor 0.95;", md)
+        self.assertIn("| control run no_edit (ceiling 0.05;", md)
