@@ -7559,10 +7559,62 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     ledger, joined on task id, the runs ordered by their start time and each run's trials numbered after
     the earlier runs' (so its headline is the mean of the runs' accuracies).
     """
-    runs = _tb_runs(options.files)
+    notes: list[str] = []
+    parsed, declared, per_run = _tb_one_claim(options.files, notes)
+    run_ids = [_tb_run_id(run, trials) for run, trials in parsed]
+    run_id = run_ids[0]
+    if len(parsed) > 1:
+        parents = {_folder_name(_absolute(run.results_path).parent.parent) for run, _ in parsed}
+        run_id = next(iter(parents)) if len(parents) == 1 else "+".join(run_ids)
+        notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: {', '.join(run_ids)}")
+    budget = per_run * len(parsed)
+    if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
+        raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, more than the gate "
+                        f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
+    records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)), per_run, this_run)
+               for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
+               for tid in declared for n in range(1, per_run + 1)]
+    meta = next((run.meta for run, _ in parsed if run.meta), {})
+    lock = next((run.lock for run, _ in parsed if run.lock), {})
+    subset = _tb_subset([run for run, _ in parsed], len(declared), notes)
+    dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
+    harness = _sub(lock.get("harness"))
+    return Imported(
+        records=_finished(records, notes),
+        task_ids=tuple(declared),
+        attempt_mode="retry" if budget == 1 else "samples",  # one trial a task: its verdict, no samples
+        attempt_budget=budget,
+        extra_reasons=(),
+        run_id=run_id,
+        source="terminal-bench",
+        dataset_name=(f"{dataset_name}=={version}" if isinstance(version, str) else str(dataset_name))
+        if isinstance(dataset_name, str) else None,
+        envelope=_tb_envelope(meta, lock),
+        rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
+        + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
+        notes=tuple(notes),
+        subset=subset,
+        measured=_tb_system(parsed[0][0]),
+        timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
+                     "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
+        draft_todo=() if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
+            "dataset: confirm the run covered its whole dataset: run_metadata.json records the tasks that ran, not "
+            "whether `tb run` named them (--task-id); if it did, add dataset.subset {\"selection\": \"--task-id ...\"} "
+            "(the run folder's tb.lock records the command line, and the gate reads it when it is there)",),
+        provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
+                    else "the tasks with trials in results.json (no run_metadata.json given)",
+                    **({"runs": run_ids} if len(parsed) > 1 else {}),
+                    **({"harness_version": f"terminal-bench {harness['version']}"}
+                       if isinstance(harness.get("version"), str) else {})},
+    )
+
+
+def _tb_one_claim(files: Sequence[Path], notes: list[str]) -> tuple[list[tuple[_TbRun, _Trials]], list[str], int]:
+    """The runs in the order they started, each with its trials; the declared tasks; the attempts a run. Refused
+    unless they are one claim: one system, one declared suite, one attempt count."""
+    runs = _tb_runs(files)
     parsed = [(run, _tb_trials(run.results, str(run.results_path))) for run in runs]
     parsed.sort(key=lambda item: (_tb_started(*item), str(item[0].results_path)))
-    notes: list[str] = []
     declared_sets = []
     for run, trials in parsed:
         _tb_meta_matches(run, trials)
@@ -7578,24 +7630,11 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     if len(budgets) > 1:
         raise GateError(f"import terminal-bench: the runs ran different numbers of attempts "
                         f"({', '.join(map(str, sorted(budgets)))}); import each run separately")
-    per_run = budgets.pop()
-    declared = sorted(set().union(*declared_sets))
-    run_ids = [_tb_run_id(run, trials) for run, trials in parsed]
-    if len(parsed) == 1:
-        run_id = run_ids[0]
-    else:
-        parents = {_folder_name(_absolute(run.results_path).parent.parent) for run, _ in parsed}
-        run_id = next(iter(parents)) if len(parents) == 1 else "+".join(run_ids)
-        notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: {', '.join(run_ids)}")
-    budget = per_run * len(parsed)
-    if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
-        raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, more than the gate "
-                        f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
-    records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)), per_run, this_run)
-               for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
-               for tid in declared for n in range(1, per_run + 1)]
-    meta = next((run.meta for run, _ in parsed if run.meta), {})
-    lock = next((run.lock for run, _ in parsed if run.lock), {})
+    return parsed, sorted(set().union(*declared_sets)), budgets.pop()
+
+
+def _tb_envelope(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, object]:
+    """The instrument as run_metadata.json and tb.lock record it: dataset, checkout, timeouts."""
     envelope: dict[str, object] = {"harness": "terminal-bench"}
     for key in ("dataset_name", "dataset_version"):
         if meta.get(key) is not None:
@@ -7606,46 +7645,27 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     for key in ("global_timeout_multiplier", "global_agent_timeout_sec", "global_test_timeout_sec"):
         if config.get(key) is not None:
             envelope[key] = config[key]
-    agent, model, kwargs = _tb_identity(parsed[0][0])
+    return envelope
+
+
+def _tb_system(run: _TbRun) -> dict[str, object]:
+    """What was measured: the agent, its model and its keyword arguments."""
+    agent, model, kwargs = _tb_identity(run)
     system: dict[str, object] = {key: value for key, value in (("agent", agent), ("model", model)) if value != "?"}
     if kwargs:
         system["agent_kwargs"] = json.loads(kwargs)
-    dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
-    selections = sorted({s for s in (_tb_selection(run) for run, _ in parsed) if s})
-    subset: dict[str, object] | None = None
-    if selections:
-        subset = {"selection": "; ".join(selections)}
-        notes.append(f"a subset: the run selected {len(declared)} task(s) of its dataset ({subset['selection']}): the "
-                     "claim is about these tasks only, and says so")
-    harness = _sub(next((run.lock for run, _ in parsed if run.lock), {}).get("harness"))
-    return Imported(
-        records=_finished(records, notes),
-        task_ids=tuple(declared),
-        attempt_mode="retry" if budget == 1 else "samples",  # one trial a task: its verdict, no samples
-        attempt_budget=budget,
-        extra_reasons=(),
-        run_id=run_id,
-        source="terminal-bench",
-        dataset_name=(f"{dataset_name}=={version}" if isinstance(version, str) else str(dataset_name))
-        if isinstance(dataset_name, str) else None,
-        envelope=envelope,
-        rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
-        + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
-        notes=tuple(notes),
-        subset=subset,
-        measured=system,
-        timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
-                     "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
-        draft_todo=() if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
-            "dataset: confirm the run covered its whole dataset: run_metadata.json records the tasks that ran, not "
-            "whether `tb run` named them (--task-id); if it did, add dataset.subset {\"selection\": \"--task-id ...\"} "
-            "(the run folder's tb.lock records the command line, and the gate reads it when it is there)",),
-        provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
-                    else "the tasks with trials in results.json (no run_metadata.json given)",
-                    **({"runs": run_ids} if len(parsed) > 1 else {}),
-                    **({"harness_version": f"terminal-bench {harness['version']}"}
-                       if isinstance(harness.get("version"), str) else {})},
-    )
+    return system
+
+
+def _tb_subset(runs: Sequence[_TbRun], tasks: int, notes: list[str]) -> dict[str, object] | None:
+    """The task selection the runs' tb.lock records (--task-id, --n-tasks), noted, or None."""
+    selections = sorted({s for s in map(_tb_selection, runs) if s})
+    if not selections:
+        return None
+    subset: dict[str, object] = {"selection": "; ".join(selections)}
+    notes.append(f"a subset: the run selected {tasks} task(s) of its dataset ({subset['selection']}): the claim is "
+                 "about these tasks only, and says so")
+    return subset
 
 
 # -- Harbor (Terminal-Bench 2.x and other Harbor datasets) ----------
@@ -7921,46 +7941,88 @@ def import_harbor(options: ImportOptions) -> Imported:
     result.json alone is read from that file's per-trial rewards and exceptions."""
     jobs = [_harbor_job(folder) for folder in options.files]
     notes: list[str] = []
-    identity: set[tuple[str, str, str, str]] = set()
-    budgets: set[int] = set()
-    attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
-    declared: set[str] = set()
-    selections: list[str] = []
-    listed = {}
-    seen: dict[str, Path] = {}
     unconfigured = [job.folder for job in jobs if not job.config]
     if len(jobs) > 1 and unconfigured:
         raise GateError(f"{unconfigured[0]}: no config.json: several jobs are one claim only when each records its "
                         "agent's configuration and task selection; copy each job's config.json beside its "
                         "result.json, or import the jobs one at a time")
+    found = _harbor_trials_of(jobs, options.threshold, notes)
+    agent, model, source, settings = next(iter(found.identity)) if found.identity else ("?", "?", "?", "")
+    # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
+    first = _absolute(jobs[0].folder)
+    cell = first.parent if first.name == "job" else first
+    run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
+    records = _harbor_records(run_id, sorted(found.declared), found.attempts, found.budget, options.threshold,
+                              not unconfigured)
+    dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
+                                    if isinstance(d, dict)), {})
+    name = str(dataset.get("name") or source)
+    subset = _harbor_subset(found.selections, len(found.declared), name, notes)
+    return Imported(
+        records=_finished(records, notes),
+        task_ids=tuple(sorted(found.declared)),
+        attempt_mode="retry" if found.budget == 1 else "samples",
+        attempt_budget=found.budget,
+        extra_reasons=("cancelled",),
+        run_id=run_id,
+        source="harbor",
+        dataset_name=name,
+        envelope=_harbor_envelope(jobs[0], source, dataset),
+        measured={"agent": agent, "model": model, **({"agent_kwargs": json.loads(settings)} if settings else {})},
+        timeout_note="Harbor limits each task by its task.toml ([agent] timeout_sec, [verifier] timeout_sec, default "
+                     "600) times the job's timeout multipliers; give the largest total",
+        rerun_hint=f"harbor run -d {name} -a {agent} -m {model} -k {found.budget}",
+        notes=tuple(notes),
+        subset=subset,
+        draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks (task_names, "
+                    "n_tasks, exclude_task_names) is unknown: copy it beside result.json and import again, or "
+                    "declare dataset.subset {\"selection\": \"...\"} if the job ran part of its dataset",)
+        if unconfigured else (),
+        provenance={"declared_from": "the trials found (no config.json: the job's selection is unknown)"
+                    if unconfigured else "the tasks config.json names and the trials found"},
+    )
+
+
+class _HarborTrials(NamedTuple):
+    """What the jobs hold: each task's trials (start time, path, trial), the declared tasks, the selections
+    the configs name, the one (agent, model, source, settings) they ran and their one n_attempts."""
+
+    attempts: dict[str, list[tuple[str, Path, dict[str, object]]]]
+    declared: set[str]
+    selections: list[str]
+    identity: set[tuple[str, str, str, str]]
+    budget: int
+
+
+def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float, notes: list[str]) -> _HarborTrials:
+    """Every job's trials, each named once; refused unless the jobs are one claim (one system on one suite, one
+    n_attempts) and every planned trial can be named."""
+    identity: set[tuple[str, str, str, str]] = set()
+    budgets: set[int] = set()
+    attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
+    declared: set[str] = set()
+    selections: list[str] = []
+    seen: dict[str, Path] = {}
     for job in jobs:
-        budget = job.config.get("n_attempts", 1)
-        budgets.add(_int(budget, f"{job.folder}/config.json: n_attempts", 1))
+        budgets.add(_int(job.config.get("n_attempts", 1), f"{job.folder}/config.json: n_attempts", 1))
         named = _harbor_declared(job)
         planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
-        trials = _harbor_job_trials(job, named, options.threshold, notes)
+        trials = _harbor_job_trials(job, named, threshold, notes)
         if len(trials) < planned and named is None:
             raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(trials)} named by a trial folder or the "
                             "job's result.json, and config.json names no tasks outright: the missing trials cannot be "
                             "named (copy the trial folders jobs/<job>/<trial>/result.json, or the job's config.json)")
         declared.update(named or [])
         selections.extend(_harbor_selection(job))
-        listed.update({name: system for name, (system, _, _) in _harbor_listed(job).items()})
+        listed = {name: system for name, (system, _, _) in _harbor_listed(job).items()}
         for path, trial in trials:
-            where = str(path)
-            tid = _task_id(trial.get("task_name"), f"{where}: task_name")
+            tid = _task_id(trial.get("task_name"), f"{path}: task_name")
             name = str(trial.get("id") or trial.get("trial_name"))
             if name in seen:
                 raise GateError(f"import harbor: trial {name} is in {seen[name]} and in {job.folder}: a job given "
                                 "twice (or a copy of it) is not more trials; give each job once")
             seen[name] = job.folder
-            if trial.get("from_job_result"):
-                agent, model, source = listed[str(trial["trial_name"])]
-            else:
-                agent_info = _sub(trial.get("agent_info"))
-                agent, model = str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name"))
-                source = str(trial.get("source"))
-            identity.add((agent, model, source, _harbor_agent_settings(job, trial)))
+            identity.add((*_harbor_trial_system(trial, listed), _harbor_agent_settings(job, trial)))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
         notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before 0.26 counts a trial "
@@ -7971,44 +8033,28 @@ def import_harbor(options: ImportOptions) -> Imported:
                         + "): one claim is one system on one suite; import each system's jobs as a claim of its own")
     if len(budgets) > 1:
         raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
-    budget = budgets.pop()
-    # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
-    first = _absolute(jobs[0].folder)
-    cell = first.parent if first.name == "job" else first
-    run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
-    records = _harbor_records(run_id, sorted(declared), attempts, budget, options.threshold, not unconfigured)
-    agent, model, source, settings = next(iter(identity)) if identity else ("?", "?", "?", "")
-    dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
-                                    if isinstance(d, dict)), {})
-    subset: dict[str, object] | None = None
-    if selections:
-        kinds = sorted(set(selections), key=selections.index)
-        subset = {"selection": "; ".join(f"task_names ({len(declared)} named)" if kind == "task_names" else kind
-                                         for kind in kinds)}
-        notes.append(f"a subset: the job(s) selected {len(declared)} task(s) of {dataset.get('name') or source} "
-                     f"({subset['selection']}): the claim is about these tasks only, and says so")
-    return Imported(
-        records=_finished(records, notes),
-        task_ids=tuple(sorted(declared)),
-        attempt_mode="retry" if budget == 1 else "samples",
-        attempt_budget=budget,
-        extra_reasons=("cancelled",),
-        run_id=run_id,
-        source="harbor",
-        dataset_name=str(dataset.get("name") or source),
-        envelope=_harbor_envelope(jobs[0], source, dataset),
-        measured={"agent": agent, "model": model, **({"agent_kwargs": json.loads(settings)} if settings else {})},
-        timeout_note="Harbor limits each task by its task.toml ([agent] timeout_sec, [verifier] timeout_sec, default "
-                     "600) times the job's timeout multipliers; give the largest total",
-        rerun_hint=f"harbor run -d {dataset.get('name') or source} -a {agent} -m {model} -k {budget}",
-        notes=tuple(notes),
-        subset=subset,
-        draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks (task_names, "
-                    "n_tasks, exclude_task_names) is unknown: copy it beside result.json and import again, or declare "
-                    "dataset.subset {\"selection\": \"...\"} if the job ran part of its dataset",) if unconfigured else (),
-        provenance={"declared_from": "the trials found (no config.json: the job's selection is unknown)" if unconfigured
-                    else "the tasks config.json names and the trials found"},
-    )
+    return _HarborTrials(attempts, declared, selections, identity, budgets.pop())
+
+
+def _harbor_trial_system(trial: Mapping[str, Any], listed: Mapping[str, tuple[str, str, str]]) -> tuple[str, str, str]:
+    """(agent, model, source) a trial ran: its agent_info, or the job result.json's listing for a trial read from
+    that file alone."""
+    if trial.get("from_job_result"):
+        return listed[str(trial["trial_name"])]
+    agent_info = _sub(trial.get("agent_info"))
+    return str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name")), str(trial.get("source"))
+
+
+def _harbor_subset(selections: Sequence[str], tasks: int, dataset: str, notes: list[str]) -> dict[str, object] | None:
+    """The selection the jobs' configs name (task_names, n_tasks, exclude_task_names), noted, or None."""
+    if not selections:
+        return None
+    kinds = sorted(set(selections), key=selections.index)
+    subset: dict[str, object] = {"selection": "; ".join(f"task_names ({tasks} named)" if kind == "task_names" else kind
+                                                        for kind in kinds)}
+    notes.append(f"a subset: the job(s) selected {tasks} task(s) of {dataset} ({subset['selection']}): the claim is "
+                 "about these tasks only, and says so")
+    return subset
 
 
 # -- the benchmark-card design note's publish-gate report ------------
