@@ -2168,13 +2168,19 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clust
                             lambda: math.fsum(math.fsum(v) ** 2 for v in groups.values()))
 
 
+def fsum_counted(values: Iterable[tuple[float, int]]) -> float:
+    """The exact sum of each value taken its count of times: math.fsum over the same values as a task-by-task
+    sum, so the same float (fsum is correctly rounded in any order), one step a distinct value."""
+    return math.fsum(itertools.chain.from_iterable(itertools.repeat(value, count) for value, count in values))
+
+
 def paired_singles(pairs: Mapping[tuple[float, float], int], samples: int, confidence: float) -> PairedTable:
     """paired_effective with every task its own cluster, from how many tasks have each pair of rates (x_t, y_t):
-    the same sums over the same values (fsum is exact in any order), one step a distinct pair, not a task."""
+    the same sums over the same values (fsum_counted), one step a distinct pair, not a task."""
     tasks = sum(pairs.values())
 
     def total(term: Callable[[float, float], float]) -> float:
-        return math.fsum(itertools.chain.from_iterable(itertools.repeat(term(x, y), n) for (x, y), n in pairs.items()))
+        return fsum_counted((term(x, y), n) for (x, y), n in pairs.items())
 
     b_bar, c_bar = total(lambda x, y: x * (1 - y)) / tasks, total(lambda x, y: y * (1 - x)) / tasks
     diff = b_bar - c_bar
@@ -2218,8 +2224,7 @@ def cochran_q(columns: Sequence[Sequence[float]]) -> tuple[float, int, float]:
     rows = Counter(zip(*columns))  # PERF: the sums over tasks below are sums over the distinct rows (exact)
 
     def total(term: Callable[[tuple[float, ...]], Iterable[float]]) -> float:
-        return math.fsum(itertools.chain.from_iterable(
-            itertools.chain.from_iterable(itertools.repeat(tuple(term(row)), n)) for row, n in rows.items()))
+        return fsum_counted((value, n) for row, n in rows.items() for value in term(row))
 
     totals = [math.fsum(col) for col in columns]
     grand = math.fsum(totals)
@@ -3054,6 +3059,8 @@ class _Stream:
         for pattern, few in part["first"].items():
             mine = self.first.setdefault(moved(pattern), [])
             mine += few[:_LIST_LIMIT - len(mine)]
+            if len(mine) >= _LIST_LIMIT:
+                self.full.add(moved(pattern))
         self.controls.update((tid, moved(pattern)) for tid, pattern in part["controls"].items())
         self.cost.frombytes(part["cost"])
         self.tokens.frombytes(part["tokens"])
@@ -5196,9 +5203,8 @@ def difference_icc(pairs: Mapping[tuple[int, int], int], m: int) -> float | None
     if n < 2 or m < 2:
         return None
 
-    def over_tasks(term: Callable[[int, int], float]) -> float:  # one step a distinct pair (exact)
-        return math.fsum(itertools.chain.from_iterable(
-            itertools.repeat(term(min(x, m), min(y, m)), count) for (x, y), count in pairs.items()))
+    def over_tasks(term: Callable[[int, int], float]) -> float:  # one step a distinct pair (fsum_counted)
+        return fsum_counted((term(min(x, m), min(y, m)), count) for (x, y), count in pairs.items())
 
     within = over_tasks(lambda x, y: (x * (m - x) + y * (m - y)) / (m * (m - 1))) / n
     centre = over_tasks(lambda x, y: (x - y) / m) / n
