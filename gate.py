@@ -6041,6 +6041,7 @@ class Imported(NamedTuple):
     rerun_hint: str = ""
     notes: tuple[str, ...] = ()  # non-fatal observations for stderr
     subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
+    subset_unit: str = "samples"  # what the subset's "of" counts (Inspect's samples; tasks, documents)
     strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
     draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
     # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
@@ -8518,6 +8519,7 @@ class _Found(NamedTuple):
     measured: Mapping[str, object] = MappingProxyType({})
     notes: tuple[str, ...] = ()
     dataset_name: str | None = None  # what the files name the suite (its split, its hash)
+    subset_unit: str = "tasks"  # what a subset's "of" counts
     named: Sequence[str] = ()  # tasks the files name, rows or not (a task with no samples is still one)
 
 
@@ -8533,7 +8535,7 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
         if outside:
             raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
         declared, source = sorted(found.declared), f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
-        subset = {**subset, "of": len(ids)}
+        subset = {"of": len(ids), "selection": subset["selection"]}
     elif options.dataset_ids is not None:
         declared, source = _declared_ids(options.dataset_ids), "--dataset-ids"
     elif found.declared is not None:
@@ -8569,8 +8571,8 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
                     attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
                     extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": found.harness},
                     rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
-                    subset=subset, measured=found.measured, provenance={"declared_from": source},
-                    dataset_name=found.dataset_name)
+                    subset=subset, subset_unit=found.subset_unit, measured=found.measured,
+                    provenance={"declared_from": source}, dataset_name=found.dataset_name)
 
 
 def _the_file(path: Path, pattern: str, what: str) -> Path:
@@ -8723,7 +8725,7 @@ def read_openhands(options: ImportOptions) -> Imported:
         + ("" if evaluated or "swebench_eval" in path.name else "; with no output.swebench_eval.jsonl beside it (the "
            "official harness's report.json filled the flags), an incomplete instance cannot be told from an "
            "unresolved one: prefer `import swebench report.json`"),
-        declared=None, measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
+        measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
         dataset_name=dataset), options, "openhands", path)
 
 
@@ -8809,7 +8811,7 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     subset = None
     notes: list[str] = []
     if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
-        subset = {"of": original, "unit": "documents",
+        subset = {"of": original,
                   "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} documents"}
     if budget > 1:
         notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: the c passing of its n "
@@ -8824,7 +8826,7 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         if _is_int(original) else None,
         declared_from=f"the {len(seen)} documents lm-eval logged, of the task's {original}" if subset is not None else
         f"{results_file.name if results_file else ''} n-samples.{task}.original ({original})",
-        subset=subset, notes=tuple(notes),
+        subset=subset, subset_unit="documents", notes=tuple(notes),
         measured={"model": str(results.get("model_name") or _sub(results.get("config")).get("model_args") or "")}
         if results.get("model_name") or _sub(results.get("config")).get("model_args") else {}),
         options, "lm-eval", path)
@@ -8876,18 +8878,15 @@ def read_livecodebench(options: ImportOptions) -> Imported:
         named.append(tid)
         rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None, f"{at}.metadata[{i}]"), {},
                   {"index": index}) for i, g in enumerate(graded)]
-    budget = _samples_budget(sizes)
-    stated = math.fsum(sum(1 for g in p["graded_list"] if g is True) / len(p["graded_list"])
-                       for p in data if p["graded_list"]) / len(data) if data else 0.0  # (a problem of none: 0)
-    return _harness_imported(_Found(rows, True, budget, "LiveCodeBench (lcb_runner)",
-                                    f"LiveCodeBench's pass@1 is the mean over the {len(data)} problem(s) in the file: "
-                                    f"{stated:.4f}", named=named), options, "livecodebench", path)
+    return _harness_imported(_Found(rows, True, _samples_budget(sizes), "LiveCodeBench (lcb_runner)",
+                                    f"LiveCodeBench's pass@1 is the mean over the problems in the file: "
+                                    f"{_mean_rate(rows):.4f}", named=named), options, "livecodebench", path)
 
 
 # EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a sample, ...]}}.
 # A timeout is the solution's own (the child process had to be killed): a failed test, as both count it.
-def _eval_samples(path: Path, what: str) -> dict[str, list[dict[str, Any]]]:
-    data = _harness_json(path)
+def _eval_samples(data: Mapping[str, object], path: Path, what: str) -> dict[str, list[dict[str, Any]]]:
+    """The file's "eval" table: each task id with its samples, each an object."""
     table = data.get("eval")
     if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
         raise GateError(f"{path}: not {what} (an object whose \"eval\" maps each task to its samples)")
@@ -8905,7 +8904,7 @@ def _mean_rate(rows: Sequence[_Row]) -> float:
 def read_evalplus(options: ImportOptions) -> Imported:
     path = _the_file(_one_path(options.files, "evalplus"), "*eval_results.json", "EvalPlus *_eval_results.json")
     data = _harness_json(path)
-    table = _eval_samples(path, "an EvalPlus *_eval_results.json")
+    table = _eval_samples(data, path, "an EvalPlus *_eval_results.json")
     base_only = all(s.get("plus_status") is None for samples in table.values() for s in samples)
     tests = "base" if base_only else options.tests
     rows: list[_Row] = [(tid, i + 1, ("pass", None) if s.get("base_status") == "pass" and (tests == "base" or s.get("plus_status") == "pass")
@@ -8925,7 +8924,7 @@ def read_evalplus(options: ImportOptions) -> Imported:
 
 def read_bigcodebench(options: ImportOptions) -> Imported:
     path = _the_file(_one_path(options.files, "bigcodebench"), "*_eval_results.json", "BigCodeBench *_eval_results.json")
-    table = _eval_samples(path, "a BigCodeBench *_eval_results.json")
+    table = _eval_samples(_harness_json(path), path, "a BigCodeBench *_eval_results.json")
     sibling = path.with_name(path.name.replace("_eval_results.json", "_pass_at_k.json"))
     summary = _harness_json(sibling) if sibling != path and sibling.is_file() else {}
     failed = set(_id_list(summary, "failed_tasks", str(sibling))) if "failed_tasks" in summary else set()
@@ -8963,15 +8962,14 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         sorted(given.rglob("*_grading_report.json")) if given.is_dir() else [given])})
     if not reports:
         raise GateError(f"{options.files[0]}: no *_grading_report.json: give MLE-bench's grading reports, one a seed")
-    digests: dict[str, Path] = {}
-    for path in reports:  # the same report twice, however it is spaced, is one seed
-        first = digests.setdefault(hashlib.sha256(canonical_json(_harness_json(path))).hexdigest(), path)
-        if first != path:
-            raise GateError(f"{path}: the same report as {first} (the same JSON): a seed counted twice")
     rows: list[_Row] = []
     stated = []
+    digests: dict[str, Path] = {}
     for seed, path in enumerate(reports, 1):
         data = _harness_json(path)
+        first = digests.setdefault(hashlib.sha256(canonical_json(data)).hexdigest(), path)
+        if first != path:  # the same report twice, however it is spaced, is one seed
+            raise GateError(f"{path}: the same report as {first} (the same JSON): a seed counted twice")
         found = data.get("competition_reports")
         if not isinstance(found, list):
             raise GateError(f"{path}: not an MLE-bench grading report (competition_reports)")
@@ -9029,9 +9027,9 @@ def read_hal(options: ImportOptions) -> Imported:
     # order) the first N are declared, a subset of them, so a task of those that never answered still counts.
     first = options.dataset_ids[:int(limit[1])] if limit and options.dataset_ids is not None else None
     subset: dict[str, object] | None = None
-    if limit and first is not None and options.dataset_ids is not None and len(first) < len(options.dataset_ids):
-        subset = {"of": 0, "unit": "tasks",
-                  "selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of --dataset-ids, in its order)"}
+    if limit and first is not None and len(first) < len(options.dataset_ids or ()):
+        subset = {"selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of --dataset-ids, "
+                               "in its order)"}
     notes = (f"{path}: run with --max_tasks {limit[1]}: give --dataset-ids with the benchmark's task ids, in its order, "
              "to declare the run a subset of them",) if limit and options.dataset_ids is None else ()
     benchmark = config.get("benchmark_name")
@@ -9103,9 +9101,8 @@ def read_swe_agent(options: ImportOptions) -> Imported:
     if path.suffix in (".yaml", ".yml"):
         raise GateError(f"{path}: an exit-status list (each instance's exit status, no verdict): "
                         f"{_NO_VERDICTS_SWEBENCH.replace('FILE', 'preds.json')}")
-    head = _json_lines_head(path) if path.is_file() else None
-    data = head if head is not None else (_harness_json(path) if path.is_file() else {})
-    what = _no_verdicts(data) if isinstance(data, (dict, list)) else None
+    head = _json_lines_head(path)
+    what = _no_verdicts(head if head is not None else _harness_json(path))
     raise GateError(f"{path}: " + (what or "SWE-agent and mini-swe-agent write predictions (preds.json) and "
                                    f"trajectories, no verdicts: {_NO_VERDICTS_SWEBENCH}"))
 
@@ -9249,7 +9246,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
-        "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} {imp.subset.get('unit', 'samples')}, "
+        "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} {imp.subset_unit}, "
                  f"{imp.subset['selection']})"
                  if imp.subset.get("of") is not None else
                  f"{name} (subset: {_plural(len(imp.task_ids), 'task')}, {imp.subset['selection']})") if imp.subset else name,
@@ -9258,7 +9255,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "task_ids_sha256": ids_digest(imp.task_ids),
     }
     if imp.subset:
-        dataset["subset"] = {key: value for key, value in imp.subset.items() if key != "unit"}
+        dataset["subset"] = dict(imp.subset)
     if imp.strata:
         dataset["strata"] = dict(imp.strata)
     return {
