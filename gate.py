@@ -355,7 +355,8 @@ def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
         raise GateError(f"{where}:{line}: {_json_problem(exc)} (column {column})") from None
 
 
-_IN_MEMORY: dict[str, bytes] = {}  # what _runs_apart cut out, under names no file can have (they hold a NUL)
+# what _runs_apart cut out, under names no file can have (they hold a NUL)
+_IN_MEMORY: dict[str, bytes] = {}
 
 
 def open_input(path: Path) -> Any:
@@ -692,7 +693,8 @@ FREE_FORM_KEY = "notes"  # any JSON value, in any object of a manifest or card: 
 USER_PREFIX = "x-"  # keys that start with this are user data too
 
 
-@functools.lru_cache(maxsize=1024)  # PERF: near_miss normalises the same known words for every new key
+# PERF: near_miss normalises the same known words for every new key
+@functools.lru_cache(maxsize=1024)
 def _normal_key(key: str) -> str:
     return re.sub(r"[\s_\-]+", "", key).casefold()
 
@@ -715,21 +717,29 @@ def _edit_distance(a: str, b: str, limit: int) -> int:
     return previous[-1]
 
 
+if TYPE_CHECKING:  # a known word list prepared for near_miss (_near_index)
+    NearIndex = tuple[dict[str, str], dict[int, list[tuple[str, int, frozenset[str]]]],
+                      frozenset[str]]
+
+
 @functools.lru_cache(maxsize=64)
-def _near_index(known: tuple[str, ...]) -> tuple[dict[str, str], dict[int, list[tuple[str, int, frozenset[str]]]], frozenset[str]]:
-    """A known word list prepared once for near_miss: the first word of each normal form; the words by length,
-    each with its edit limit and its characters; and every character any of them has."""
+def _near_index(known: tuple[str, ...]) -> NearIndex:
+    """A known word list prepared once for near_miss: the first word of each normal form; the
+    words by length, each with its edit limit and its characters; and every character any of them
+    has."""
     normals: dict[str, str] = {}
     by_length: dict[int, list[tuple[str, int, frozenset[str]]]] = {}
     for candidate in known:
         normals.setdefault(_normal_key(candidate), candidate)
-        by_length.setdefault(len(candidate), []).append((candidate, 2 if len(candidate) >= 6 else 1, frozenset(candidate)))
+        limit = 2 if len(candidate) >= 6 else 1
+        by_length.setdefault(len(candidate), []).append((candidate, limit, frozenset(candidate)))
     return normals, by_length, frozenset("".join(known))
 
 
 def near_miss(word: str, known: Iterable[str]) -> str | None:
     """The known word this one is probably a typo of: equal but for case, `-`, `_` and spaces, or
-    within one edit (two for words of six letters or more); None when it is not close to any (or is one)."""
+    within one edit (two for words of six letters or more); None when it is not close to any (or
+    is one)."""
     known = tuple(known)
     if len(word) > 64 or word in known:
         return None
@@ -739,9 +749,11 @@ def near_miss(word: str, known: Iterable[str]) -> str | None:
         return same
     best: tuple[int, str] | None = None
     letters = frozenset(word)
-    if len(letters - alphabet) > 2:  # PERF: each character no known word has is an edit (a key with a serial number)
+    # PERF: each character no known word has is an edit (a key with a serial number)
+    if len(letters - alphabet) > 2:
         return None
-    nearby = (entry for size in range(len(word) - 2, len(word) + 3) for entry in by_length.get(size, ()))
+    nearby = (entry for size in range(len(word) - 2, len(word) + 3)
+              for entry in by_length.get(size, ()))
     for candidate, limit, other in nearby:
         if abs(len(word) - len(candidate)) > limit:
             continue
@@ -1580,9 +1592,10 @@ class ClaimCheck(NamedTuple):
 
 
 class AlignedScores(NamedTuple):
-    """Per-task passes and clusters of a sorted ledger, in task-ID order but without the IDs: a task's entry in
-    `table` is at its pattern's number in `order`. Two ledgers with the same digest hold the same IDs in the
-    same order, so they pair by position; any other pairing reads the tasks into tables (run_compare)."""
+    """Per-task passes and clusters of a sorted ledger, in task-ID order but without the IDs: a
+    task's entry in `table` is at its pattern's number in `order`. Two ledgers with the same
+    digest hold the same IDs in the same order, so they pair by position; any other pairing reads
+    the tasks into tables (run_compare)."""
 
     digest: str
     order: Sequence[int]  # each task's pattern number, in task-ID order
@@ -1593,7 +1606,8 @@ class AlignedScores(NamedTuple):
         return list(map(scores.__getitem__, self.order))
 
 
-if TYPE_CHECKING:  # what compare and rank pair on: task -> (passes, cluster), or the same in task-ID order
+# what compare and rank pair on: task -> (passes, cluster), or the same in task-ID order
+if TYPE_CHECKING:
     TaskScores = Union[Mapping[str, tuple[int, Optional[str]]], AlignedScores]
 
 
@@ -1936,8 +1950,9 @@ def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
 
 def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int], k: Fraction, n: int,
                    confidence: float, method: str, monotone: bool = False) -> Rate:
-    """k/n with Wilson's interval on the clustered mean's effective sample size; with `monotone` (samples mode:
-    the clusters are the tasks), never tighter at a boundary than the boundary's own interval."""
+    """k/n with Wilson's interval on the clustered mean's effective sample size; with `monotone`
+    (samples mode: the clusters are the tasks), never tighter at a boundary than the boundary's
+    own interval."""
     design = effective_size(sums, sizes, weights, confidence)
     if not design.units:
         return Rate(k, n, 0.0, 1.0, method)
@@ -1953,10 +1968,11 @@ def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
 
 def monotone_interval(interval: tuple[float, float], all_pass: tuple[float, float],
                       none_pass: tuple[float, float]) -> tuple[float, float]:
-    """An interval of a design whose all-pass (none-pass) data have few effective units: its lower end never
-    above the all-pass interval's, its upper never below the none-pass interval's. One failing sample among
-    200 reads as a nearly independent design (n* near N) where all 200 passing reads as T clusters, so
-    without this a worse result printed a tighter interval (issue 24: [0.971, 0.999] beside [0.908, 1])."""
+    """An interval of a design whose all-pass (none-pass) data have few effective units: its
+    lower end never above the all-pass interval's, its upper never below the none-pass
+    interval's. One failing sample among 200 reads as a nearly independent design (n* near N)
+    where all 200 passing reads as T clusters, so without this a worse result printed a tighter
+    interval (issue 24: [0.971, 0.999] beside [0.908, 1])."""
     return min(interval[0], all_pass[0]), max(interval[1], none_pass[1])
 
 
@@ -2025,7 +2041,8 @@ def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: 
         df = float(max(1, tasks - 1))
     p = grand
     if p in (0, 1):
-        return Crossed(float(p), crossed_boundary(tasks, runs, samples, confidence), df, 0.0, 0.0, 0.0)
+        boundary = crossed_boundary(tasks, runs, samples, confidence)
+        return Crossed(float(p), boundary, df, 0.0, 0.0, 0.0)
     if variance == 0:
         n_eff = Fraction(units)
     else:
@@ -2035,10 +2052,12 @@ def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: 
 
 
 def crossed_boundary(tasks: int, runs: int, samples: int, confidence: float) -> float:
-    """crossed_size's n* when every cell passes (or none does): T units, with T − 1 degrees of freedom."""
+    """crossed_size's n* when every cell passes (or none does): T units, with T − 1 degrees of
+    freedom."""
     units = runs * tasks * samples
-    factor = (t_for(confidence, units - 1) / t_for(confidence, max(1.0, tasks - 1.0))) ** 2 if units > 1 else 1.0
-    return tasks * factor
+    if units <= 1:
+        return float(tasks)
+    return tasks * (t_for(confidence, units - 1) / t_for(confidence, max(1.0, tasks - 1.0))) ** 2
 
 
 # -- paired comparison: the asymptotic McNemar test and the Tango score interval it inverts ----
@@ -2140,15 +2159,17 @@ def paired_significant(p_value: float, differing: int, alpha: float) -> bool:
     return p_value < alpha and differing >= fewest_differing(alpha)
 
 
-def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clusters: Sequence[int] | None, samples: int,
+def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float],
+                     clusters: Sequence[int] | None, samples: int,
                      confidence: float) -> PairedTable:
     """The effective 2×2 table of a paired comparison of per-task pass rates x_t (A) and y_t (B).
 
-    b_t = x_t(1 − y_t) and c_t = y_t(1 − x_t) are the shares of (A sample, B sample) pairs that only A or
-    only B passed; with d_t = b_t − c_t, D = mean d_t and ψ = mean (b_t + c_t), the cluster-robust variance
-    V of D (clusters: tasks, or repositories) gives n_eff = (ψ − D²)/V, kept within [G_eff, N] for N the
-    units, and n* = n_eff (t_{N−1}/t_df)², df = max(1, G_eff − 1). The table is n*(b̄, c̄). With one sample a task and no
-    clusters beyond tasks it is the integer table itself. clusters None: every task its own (paired_singles).
+    b_t = x_t(1 − y_t) and c_t = y_t(1 − x_t) are the shares of (A sample, B sample) pairs that
+    only A or only B passed; with d_t = b_t − c_t, D = mean d_t and ψ = mean (b_t + c_t), the
+    cluster-robust variance V of D (clusters: tasks, or repositories) gives n_eff = (ψ − D²)/V,
+    kept within [G_eff, N] for N the units, and n* = n_eff (t_{N−1}/t_df)², df = max(1, G_eff −
+    1). The table is n*(b̄, c̄). With one sample a task and no clusters beyond tasks it is the
+    integer table itself. clusters None: every task its own (paired_singles).
     """
     if clusters is None:
         return paired_singles(Counter(zip(scores_a, scores_b)), samples, confidence)
@@ -2169,14 +2190,18 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float], clust
 
 
 def fsum_counted(values: Iterable[tuple[float, int]]) -> float:
-    """The exact sum of each value taken its count of times: math.fsum over the same values as a task-by-task
-    sum, so the same float (fsum is correctly rounded in any order), one step a distinct value."""
-    return math.fsum(itertools.chain.from_iterable(itertools.repeat(value, count) for value, count in values))
+    """The exact sum of each value taken its count of times: math.fsum over the same values as a
+    task-by-task sum, so the same float (fsum is correctly rounded in any order), one step a
+    distinct value."""
+    repeated = (itertools.repeat(value, count) for value, count in values)
+    return math.fsum(itertools.chain.from_iterable(repeated))
 
 
-def paired_singles(pairs: Mapping[tuple[float, float], int], samples: int, confidence: float) -> PairedTable:
-    """paired_effective with every task its own cluster, from how many tasks have each pair of rates (x_t, y_t):
-    the same sums over the same values (fsum_counted), one step a distinct pair, not a task."""
+def paired_singles(pairs: Mapping[tuple[float, float], int], samples: int,
+                   confidence: float) -> PairedTable:
+    """paired_effective with every task its own cluster, from how many tasks have each pair of
+    rates (x_t, y_t): the same sums over the same values (fsum_counted), one step a distinct
+    pair, not a task."""
     tasks = sum(pairs.values())
 
     def total(term: Callable[[float, float], float]) -> float:
@@ -2185,14 +2210,18 @@ def paired_singles(pairs: Mapping[tuple[float, float], int], samples: int, confi
     b_bar, c_bar = total(lambda x, y: x * (1 - y)) / tasks, total(lambda x, y: y * (1 - x)) / tasks
     diff = b_bar - c_bar
     differing = sum(n for (x, y), n in pairs.items() if x * (1 - y) != y * (1 - x))
-    return _effective_table(tasks, samples, confidence, b_bar, c_bar, differing, tasks, float(tasks),
-                            lambda: total(lambda x, y: (x * (1 - y) - y * (1 - x) - diff) ** 2))
+    def spread() -> float:
+        return total(lambda x, y: (x * (1 - y) - y * (1 - x) - diff) ** 2)
+
+    return _effective_table(tasks, samples, confidence, b_bar, c_bar, differing, tasks,
+                            float(tasks), spread)
 
 
-def _effective_table(tasks: int, samples: int, confidence: float, b_bar: float, c_bar: float, differing: int,
-                     count: int, g_eff: float, spread_of: Callable[[], float]) -> PairedTable:
-    """paired_effective's table from its sums: `count` clusters, `spread_of` the sum of the clusters' squared
-    centred sums (computed only when needed)."""
+def _effective_table(tasks: int, samples: int, confidence: float, b_bar: float, c_bar: float,
+                     differing: int, count: int, g_eff: float,
+                     spread_of: Callable[[], float]) -> PairedTable:
+    """paired_effective's table from its sums: `count` clusters, `spread_of` the sum of the
+    clusters' squared centred sums (computed only when needed)."""
     diff, psi = b_bar - c_bar, b_bar + c_bar
     units = tasks * samples
     if samples == 1 and count == tasks:
@@ -2221,7 +2250,8 @@ def cochran_q(columns: Sequence[Sequence[float]]) -> tuple[float, int, float]:
     k = len(columns)
     if k < 2 or not columns[0]:
         return 0.0, max(1, k - 1), 1.0
-    rows = Counter(zip(*columns))  # PERF: the sums over tasks below are sums over the distinct rows (exact)
+    # PERF: the sums over tasks below are sums over the distinct rows (exact)
+    rows = Counter(zip(*columns))
 
     def total(term: Callable[[tuple[float, ...]], Iterable[float]]) -> float:
         return fsum_counted((value, n) for row, n in rows.items() for value in term(row))
@@ -2685,7 +2715,8 @@ class _Tally:
 
     def kind_infos(self) -> list[KindInfo]:
         if len(self.infos) != len(self.kinds):  # PERF: built once (a cluster a task: a kind a task)
-            self.infos = [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome, timed, cluster)
+            self.infos = [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome,
+                                   timed, cluster)
                           for outcome, reason, stratum, timed, cluster in self.kinds]
         return self.infos
 
@@ -2783,24 +2814,27 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
     instead of a ledger is named, with the import command that converts it.
 
-    With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a _Stream, not
-    a per-task table. The canonical path and the stream may each hand the file back (_Restart, _EndStream)
-    to be read again, so they are only tried on a regular file (of _FAST_MIN_BYTES or more); a pipe or a
-    device takes the general path. With `jobs` > 1 a large sorted ledger is first tried in worker processes;
-    with `keep_order` the stream also keeps each task's pattern in task-ID order (for compare and rank).
+    With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a
+    _Stream, not a per-task table. The canonical path and the stream may each hand the file back
+    (_Restart, _EndStream) to be read again, so they are only tried on a regular file (of
+    _FAST_MIN_BYTES or more); a pipe or a device takes the general path. With `jobs` > 1 a large
+    sorted ledger is first tried in worker processes; with `keep_order` the stream also keeps
+    each task's pattern in task-ID order (for compare and rank).
     """
     args = (path, run_id, wall_clock_limit, extra_fields, must_exist)
     try:
         try:
             if not _worth_a_fast_pass(path):
                 return _tally_runs(*args, fast_path=False)
-            if jobs > 1 and summary is not None and not keep_order and not extra_fields and _worth_workers(path):
+            if (jobs > 1 and summary is not None and not keep_order and not extra_fields
+                    and _worth_workers(path)):
                 limit = math.inf if wall_clock_limit is None else wall_clock_limit
                 tally = _tally_in_workers(path, run_id, limit, summary, jobs)
                 if tally is not None:
                     return tally
             try:
-                return _tally_runs(*args, stream=_Stream(*summary, keep_order) if summary is not None else None)
+                stream = _Stream(*summary, keep_order) if summary is not None else None
+                return _tally_runs(*args, stream=stream)
             except _EndStream:  # the stream cannot answer for this file: the per-task table
                 return _tally_runs(*args)
         except _Restart:  # a proven chunk met what only the general path reports: the whole file on that path
@@ -2812,7 +2846,8 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
         if kind is None:
             raise
         target = path
-        if kind == "aider":  # the run folder: <run>/<language>/exercises/practice/<exercise>/.aider.results.json
+        # the run folder: <run>/<language>/exercises/practice/<exercise>/.aider.results.json
+        if kind == "aider":
             target = path.parents[4] if len(path.parents) > 4 else path.parent
         if kind == "harbor":  # `import harbor` takes the job folder: jobs/<job>/result.json or jobs/<job>/<trial>/result.json
             with open_input(path) as handle:
@@ -2894,15 +2929,18 @@ class _EndStream(Exception):
 class _Stream:
     """The summary of a ledger whose task IDs arrive in order (see above)."""
 
-    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str], keep_order: bool = False) -> None:
+    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str],
+                 keep_order: bool = False) -> None:
         self.declared, self.control_ids = declared, controls
-        # With keep_order (compare, rank): each complete task's pattern number, in task-ID order, so that two
-        # ledgers of the same tasks pair by position without a table of IDs (see AlignedScores)
+        # With keep_order (compare, rank): each complete task's pattern number, in task-ID order, so
+        # that two ledgers of the same tasks pair by position without a table of IDs (see
+        # AlignedScores)
         self.numbers: dict[int | tuple[int, ...], int] = {}
         self.order: array[int] | None = array("I") if keep_order else None
         self.patterns: Counter[int | tuple[int, ...]] = Counter()
         self.first: dict[int | tuple[int, ...], list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
-        self.full: set[int | tuple[int, ...]] = set()  # the patterns whose first tasks are all listed
+        # the patterns whose first tasks are all listed
+        self.full: set[int | tuple[int, ...]] = set()
         self.controls: dict[str, int | tuple[int, ...]] = {}
         self.count = 0
         self.digest: Any = hashlib.sha256()  # a worker's stream collects the text instead (_Joined)
@@ -3859,14 +3897,18 @@ def _per_task(plan: Plan) -> bool:
     return plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
 
 
-def _exits_by_pattern(patterns: Iterable[int | tuple[int, ...]], kinds: Sequence[KindInfo], plan: Plan,
-                      timing_required: bool) -> dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]]:
-    """task_exit for each attempt pattern. Patterns that differ only in their attempts' clusters (a cluster a task
-    makes each task its own pattern) share one computation on the kinds without clusters; each then takes its
-    own cluster, or none and the problem task_exit names when its attempts name two."""
+def _exits_by_pattern(patterns: Iterable[int | tuple[int, ...]], kinds: Sequence[KindInfo],
+                      plan: Plan, timing_required: bool
+                      ) -> dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]]:
+    """task_exit for each attempt pattern. Patterns that differ only in their attempts' clusters
+    (a cluster a task makes each task its own pattern) share one computation on the kinds without
+    clusters; each then takes its own cluster, or none and the problem task_exit names when its
+    attempts name two."""
     numbers: dict[tuple[Any, ...], int] = {}  # a kind without its cluster -> its number among those
-    same = [numbers.setdefault(kind[:-1], len(numbers)) for kind in kinds]  # (cluster is KindInfo's last field)
-    bare = [KindInfo(code, reason, stratum, outcome, timed) for code, reason, stratum, outcome, timed in numbers]
+    # (cluster is KindInfo's last field)
+    same = [numbers.setdefault(kind[:-1], len(numbers)) for kind in kinds]
+    bare = [KindInfo(code, reason, stratum, outcome, timed)
+            for code, reason, stratum, outcome, timed in numbers]
     low = _KIND_MASK  # pack_attempt: the kind in the low bits, the attempt number above them
     found: dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]] = {}
     memo = {}
@@ -4036,9 +4078,10 @@ def fold_task_id(tid: str) -> str:
 
 def _lookalikes(ids: Collection[str]) -> list[tuple[str, ...]]:
     """Groups of distinct task IDs that look the same once folded."""
-    # PERF: distinct ASCII IDs fold by lower-casing alone, so when no ID has a capital letter none folds onto
-    # another, and when lower-casing keeps them distinct neither does any; both are checked in C, the first on
-    # the IDs' joined text (a search an ID took a fifth of a second at 10^6).
+    # PERF: distinct ASCII IDs fold by lower-casing alone, so when no ID has a capital letter none
+    # folds onto another, and when lower-casing keeps them distinct neither does any; both are
+    # checked in C, the first on the IDs' joined text (a search an ID took a fifth of a second at
+    # 10^6).
     joined = "\n".join(ids)
     if joined.isascii() and (joined == joined.lower() or len(set(map(str.lower, ids))) == len(ids)):
         return []
@@ -4327,8 +4370,8 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
             secondary = clustered_rate([Fraction(c) for c, _ in shapes], [m for _, m in shapes],
                                        [totals.scored[x] for x in shapes], Fraction(sum(c * totals.scored[(c, m)]
                                                                                      for c, m in shapes)),
-                                       sum(m * totals.scored[(c, m)] for c, m in shapes), conf, "wilson-kish",
-                                       monotone=True)
+                                       sum(m * totals.scored[(c, m)] for c, m in shapes), conf,
+                                       "wilson-kish", monotone=True)
         pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_at_k))
         every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_hat_k))
         return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k, every_k)
@@ -4348,15 +4391,15 @@ def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | N
     Korn-Graubard factor: effective_size), when every declared task ran and named its cluster."""
     if not totals.clustered or totals.clustered != plan.task_count:
         return None
-    # PERF: clusters of the same sum and size enter every sum alike, so each shape is weighted by its count (a
-    # cluster a task: two shapes, not 10^6 exact fractions)
+    # PERF: clusters of the same sum and size enter every sum alike, so each shape is weighted by
+    # its count (a cluster a task: two shapes, not 10^6 exact fractions)
     shapes = sorted(Counter(zip(map(totals.cluster_sums.__getitem__, totals.cluster_sizes),
                                 totals.cluster_sizes.values())).items())
     design = effective_size([Fraction(s) for (s, _), _ in shapes], [n for (_, n), _ in shapes],
                             [w for _, w in shapes], plan.confidence)
     low, high = wilson_p(design.mean, design.effective, plan.confidence)
-    return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"), len(totals.cluster_sums),
-                       design.effective)
+    return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"),
+                       len(totals.cluster_sums), design.effective)
 
 
 def _median(values: Iterable[float]) -> float | None:
@@ -4730,9 +4773,10 @@ def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
             f"{lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}) exited unscoreable, above the ceiling of "
             f"{lost.ceiling:g} (max_unscoreable): too few verdicts for the headline to stand for the suite; fix what "
             "stops the harness from grading and run again"
-            + (f" (or, for a reason you can defend, raise max_unscoreable to at most {MAX_UNSCOREABLE_LIMIT:g})"
-               if lost.share <= MAX_UNSCOREABLE_LIMIT else f": {lost.share:.1%} is past what max_unscoreable may allow "
-               f"({MAX_UNSCOREABLE_LIMIT:g})")))]
+            + (" (or, for a reason you can defend, raise max_unscoreable to at most "
+               f"{MAX_UNSCOREABLE_LIMIT:g})" if lost.share <= MAX_UNSCOREABLE_LIMIT
+               else f": {lost.share:.1%} is past what max_unscoreable may allow "
+                    f"({MAX_UNSCOREABLE_LIMIT:g})")))]
     return []
 
 
@@ -4768,9 +4812,11 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
     return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger, budget), findings
 
 
-def _pattern_score(plan: Plan, tally: _Tally) -> Callable[[int | tuple[int, ...]], tuple[int, str | None]]:
-    """What compare pairs on, for an attempt pattern: its passes and its cluster. Retry mode: 1 if any attempt
-    within budget passed (the task's exit); samples mode: how many distinct samples within budget passed."""
+def _pattern_score(plan: Plan,
+                   tally: _Tally) -> Callable[[int | tuple[int, ...]], tuple[int, str | None]]:
+    """What compare pairs on, for an attempt pattern: its passes and its cluster. Retry mode: 1
+    if any attempt within budget passed (the task's exit); samples mode: how many distinct
+    samples within budget passed."""
     info = tally.kind_infos()
 
     def score(packed: int | tuple[int, ...]) -> tuple[int, str | None]:
@@ -4783,18 +4829,21 @@ def _pattern_score(plan: Plan, tally: _Tally) -> Callable[[int | tuple[int, ...]
 
 
 def _scores_by_task(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
-    """Each task's passes and cluster (_pattern_score), each distinct attempt pattern scored once."""
+    """Each task's passes and cluster (_pattern_score), each distinct attempt pattern scored
+    once."""
     score = _pattern_score(plan, tally)
     scored = {packed: score(packed) for packed in set(tally.tasks.values())}
     return dict(zip(tally.tasks, map(scored.__getitem__, tally.tasks.values())))
 
 
 def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:
-    """The scores compare and rank pair on: a sorted stream's stay in task-ID order (AlignedScores)."""
+    """The scores compare and rank pair on: a sorted stream's stay in task-ID order
+    (AlignedScores)."""
     stream = tally.stream
     if stream is not None and stream.order is not None:
         score = _pattern_score(plan, tally)
-        return AlignedScores(stream.digest.hexdigest(), stream.order, [score(p) for p in stream.numbers])
+        table = [score(p) for p in stream.numbers]
+        return AlignedScores(stream.digest.hexdigest(), stream.order, table)
     return _scores_by_task(plan, tally)
 
 
@@ -4847,10 +4896,10 @@ def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str
 
 
 class _runs_apart:
-    """A runs file cut into one in-memory file a run, for the runs wanted, in one pass over it: a context manager
-    whose value maps each run_id to a name open_input reads its lines from (a temporary file a run cost a
-    quarter of a millisecond to write and read again: 10,000 runs took 5 s). Only for a file already read
-    whole, so every line is valid."""
+    """A runs file cut into one in-memory file a run, for the runs wanted, in one pass over it: a
+    context manager whose value maps each run_id to a name open_input reads its lines from (a
+    temporary file a run cost a quarter of a millisecond to write and read again: 10,000 runs
+    took 5 s). Only for a file already read whole, so every line is valid."""
 
     def __init__(self, path: Path, wanted: set[str]) -> None:
         self.path, self.wanted = path, wanted
@@ -4922,7 +4971,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
         return first._replace(findings=()), Replicates(tuple(heads), 0.0, 0.0, 0.0), findings
     design = crossed_size(cells, m, plan.confidence)
     low, high = wilson_p(design.mean, design.effective, plan.confidence)
-    boundary = crossed_boundary(len(cells[0]), len(cells), m, plan.confidence)  # all pass or none: T units
+    # all pass or none: T units
+    boundary = crossed_boundary(len(cells[0]), len(cells), m, plan.confidence)
     low, high = monotone_interval((low, high), wilson_p(1.0, boundary, plan.confidence),
                                   wilson_p(0.0, boundary, plan.confidence))
     total = sum((r.k for _, r in heads), Fraction(0))
@@ -4961,9 +5011,10 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
 
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
               claim: str | None = None, keep_scores: bool | str = False, jobs: int = 1) -> Report:
-    """Gate one claim: the manifest, its card and control runs, the runs file, and an optional claim (with
-    `jobs` worker processes for a large runs file). keep_scores: the per-task scores compare and rank pair on,
-    in task-ID order where the ledger allows (AlignedScores), or "table" for a table by task ID."""
+    """Gate one claim: the manifest, its card and control runs, the runs file, and an optional
+    claim (with `jobs` worker processes for a large runs file). keep_scores: the per-task scores
+    compare and rank pair on, in task-ID order where the ledger allows (AlignedScores), or
+    "table" for a table by task ID."""
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
@@ -4982,8 +5033,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         gated, run_findings = _gated_run(manifest, run_id)
         summary = None if keep_scores == "table" or _per_task(plan) else \
             (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
-        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields, summary=summary, jobs=jobs,
-                           keep_order=bool(keep_scores))
+        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields,
+                           summary=summary, jobs=jobs, keep_order=bool(keep_scores))
         if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
             raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
                             f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
@@ -5092,15 +5143,17 @@ def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: 
 def _aligned(reports: Sequence[Report]) -> list[AlignedScores] | None:
     """Every side's scores in task-ID order over the same tasks (the same digest), or None."""
     scores = [r.scores for r in reports]
-    if all(isinstance(s, AlignedScores) for s in scores) and len({s.digest for s in scores}) == 1:  # type: ignore[union-attr]
-        return cast("list[AlignedScores]", scores)
-    return None
+    if not all(isinstance(s, AlignedScores) for s in scores):
+        return None
+    aligned = cast("list[AlignedScores]", scores)
+    return aligned if len({s.digest for s in aligned}) == 1 else None
 
 
 def _scored_by_id(reports: Sequence[Report], systems: Sequence[tuple[Path, Path, str | None]],
                   confidence: float) -> list[Report]:
-    """The reports with their scores in tables by task ID: a report whose scores are in task-ID order (which
-    name no task) is gated again with a table (sides of different tasks, or clusters named task by task)."""
+    """The reports with their scores in tables by task ID: a report whose scores are in task-ID
+    order (which name no task) is gated again with a table (sides of different tasks, or clusters
+    named task by task)."""
     return [run_check(manifest, runs, run_id, confidence, keep_scores="table")
             if isinstance(report.scores, AlignedScores) else report
             for report, (manifest, runs, run_id) in zip(reports, systems)]
@@ -5112,14 +5165,16 @@ def _scores_table(report: Report) -> Mapping[str, tuple[int, str | None]]:
     return scores
 
 
-def _paired_scores(a: Report, b: Report, by_cluster: bool) -> tuple[list[int], list[int], list[int] | None, list[Finding]]:
-    """Both sides' passes per shared task (a declared task with no record passed nothing), and each task's
-    cluster number: its own (None: every task alone), or with by_cluster the cluster its records name (the
-    same on both sides)."""
+def _paired_scores(a: Report, b: Report, by_cluster: bool
+                   ) -> tuple[list[int], list[int], list[int] | None, list[Finding]]:
+    """Both sides' passes per shared task (a declared task with no record passed nothing), and
+    each task's cluster number: its own (None: every task alone), or with by_cluster the cluster
+    its records name (the same on both sides)."""
     aligned = None if by_cluster else _aligned((a, b))
     if aligned is not None:  # the same tasks in the same order: paired by position
         count = len(aligned[0].order)
-        padding = unrecorded(a.manifest.task_count, count, a.manifest.path, "compare pairs every declared task")
+        padding = unrecorded(a.manifest.task_count, count, a.manifest.path,
+                             "compare pairs every declared task")
         return aligned[0].passes() + [0] * padding, aligned[1].passes() + [0] * padding, None, []
     scores_a, scores_b = _scores_table(a), _scores_table(b)
     tasks = sorted(set(scores_a) | set(scores_b))
@@ -5156,17 +5211,19 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     """
     keep: bool | str = "table" if by_cluster else True
     sides = ((a_manifest, a_runs, a_run_id), (b_manifest, b_runs, b_run_id))
-    a, b = (run_check(manifest, runs, run_id, confidence, keep_scores=keep) for manifest, runs, run_id in sides)
+    a, b = (run_check(manifest, runs, run_id, confidence, keep_scores=keep)
+            for manifest, runs, run_id in sides)
     if not by_cluster and _aligned((a, b)) is None:
         a, b = _scored_by_id((a, b), sides, confidence)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
-    if by_cluster and not any(c for _, c in _scores_table(a).values()) and not any(c for _, c in _scores_table(b).values()):
+    if by_cluster and not any(c for side in (a, b) for _, c in _scores_table(side).values()):
         raise GateError("compare --by-cluster: neither side's records name a cluster (the records' \"cluster\" field)")
     xs, ys, clusters, cluster_findings = _paired_scores(a, b, by_cluster)
     findings.extend(cluster_findings)
     samples = a.attempt_budget if a.attempt_mode == "samples" else 1
     m = max(1, samples)
-    pairs = Counter(zip(xs, ys))  # PERF: the tables below are sums over the distinct pairs, not over the tasks
+    # PERF: the tables below are sums over the distinct pairs, not over the tasks
+    pairs = Counter(zip(xs, ys))
     table = None
     if samples == 1:
         both = sum(n for (x, y), n in pairs.items() if x and y)
@@ -5195,15 +5252,17 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
 
 
 def difference_icc(pairs: Mapping[tuple[int, int], int], m: int) -> float | None:
-    """The between-task share of the variance of a one-sample paired difference (what `plan --icc` takes), from
-    how many tasks have each pair of pass counts (A's, B's) of m samples each: the within-task variance of A's
-    and B's samples (unbiased, m/(m-1)) summed, and the between-task variance of the per-task differences less
-    what the within part explains; None when neither varies."""
+    """The between-task share of the variance of a one-sample paired difference (what `plan
+    --icc` takes), from how many tasks have each pair of pass counts (A's, B's) of m samples
+    each: the within-task variance of A's and B's samples (unbiased, m/(m-1)) summed, and the
+    between-task variance of the per-task differences less what the within part explains; None
+    when neither varies."""
     n = sum(pairs.values())
     if n < 2 or m < 2:
         return None
 
-    def over_tasks(term: Callable[[int, int], float]) -> float:  # one step a distinct pair (fsum_counted)
+    # one step a distinct pair (fsum_counted)
+    def over_tasks(term: Callable[[int, int], float]) -> float:
         return fsum_counted((term(min(x, m), min(y, m)), count) for (x, y), count in pairs.items())
 
     within = over_tasks(lambda x, y: (x * (m - x) + y * (m - y)) / (m * (m - 1))) / n
@@ -5263,11 +5322,13 @@ def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
     m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
     rate = [min(x, m) / m for x in range(m + 1)]
     if aligned is not None:  # the same tasks in the same order: paired by position
-        count, passes = len(aligned[0].order), [list(map(rate.__getitem__, s.passes())) for s in aligned]
+        count = len(aligned[0].order)
+        passes = [list(map(rate.__getitem__, s.passes())) for s in aligned]
     else:
         tables = [_scores_table(r) for r in reports]
         tasks = sorted({tid for scores in tables for tid in scores})
-        count, passes = len(tasks), [[rate[min(scores.get(t, (0, None))[0], m)] for t in tasks] for scores in tables]
+        count = len(tasks)
+        passes = [[rate[min(scores.get(t, (0, None))[0], m)] for t in tasks] for scores in tables]
     padding = unrecorded(reports[0].manifest.task_count, count, reports[0].manifest.path,
                          f"rank compares every declared task in each of its {k * (k - 1) // 2:,} pairs of systems",
                          k * (k - 1) // 2 + k)
@@ -5284,7 +5345,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
     reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
     if _aligned(reports) is None:
-        reports = tuple(_scored_by_id(reports, [(manifest, runs, None) for manifest, runs in systems], confidence))
+        sides = [(manifest, runs, None) for manifest, runs in systems]
+        reports = tuple(_scored_by_id(reports, sides, confidence))
     seen: dict[tuple[str, str | None], int] = {}
     for number, report in enumerate(reports, 1):  # one runs file may hold several systems' runs, each pinned
         first = seen.setdefault((report.ledger.runs_sha256, report.gated_run), number)
@@ -6041,7 +6103,7 @@ class Imported(NamedTuple):
     rerun_hint: str = ""
     notes: tuple[str, ...] = ()  # non-fatal observations for stderr
     subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
-    subset_unit: str = "samples"  # what the subset's "of" counts (Inspect's samples; tasks, documents)
+    subset_unit: str = "samples"  # what a subset's "of" counts (Inspect: samples; tasks, documents)
     strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
     draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
     # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
@@ -7616,9 +7678,10 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     )
 
 
-def _tb_one_claim(files: Sequence[Path], notes: list[str]) -> tuple[list[tuple[_TbRun, _Trials]], list[str], int]:
-    """The runs in the order they started, each with its trials; the declared tasks; the attempts a run. Refused
-    unless they are one claim: one system, one declared suite, one attempt count."""
+def _tb_one_claim(files: Sequence[Path],
+                  notes: list[str]) -> tuple[list[tuple[_TbRun, _Trials]], list[str], int]:
+    """The runs in the order they started, each with its trials; the declared tasks; the attempts
+    a run. Refused unless they are one claim: one system, one declared suite, one attempt count."""
     runs = _tb_runs(files)
     parsed = [(run, _tb_trials(run.results, str(run.results_path))) for run in runs]
     parsed.sort(key=lambda item: (_tb_started(*item), str(item[0].results_path)))
@@ -7626,13 +7689,14 @@ def _tb_one_claim(files: Sequence[Path], notes: list[str]) -> tuple[list[tuple[_
     for run, trials in parsed:
         _tb_meta_matches(run, trials)
         notes.extend(trials.notes)
-        declared_sets.append(_tb_declared(run, sorted({tid for tid, _ in trials.by_key}), trials.budget, notes))
+        ran = sorted({tid for tid, _ in trials.by_key})
+        declared_sets.append(_tb_declared(run, ran, trials.budget, notes))
         notes.append(_tb_accuracy_note(run.results, trials, str(run.results_path)))
     _tb_one_system([run for run, _ in parsed])
     with_meta = [set(d) for (run, _), d in zip(parsed, declared_sets) if run.meta_path is not None]
     if len(with_meta) > 1 and any(d != with_meta[0] for d in with_meta):
-        raise GateError("import terminal-bench: the runs' run_metadata.json declare different task sets: "
-                        "one claim is over one suite; import each run separately")
+        raise GateError("import terminal-bench: the runs' run_metadata.json declare different task "
+                        "sets: one claim is over one suite; import each run separately")
     budgets = {trials.budget for _, trials in parsed}
     if len(budgets) > 1:
         raise GateError(f"import terminal-bench: the runs ran different numbers of attempts "
@@ -7647,7 +7711,8 @@ def _tb_envelope(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, 
         if meta.get(key) is not None:
             envelope[key] = meta[key]
     if isinstance(meta.get("commit_hash"), str) and meta["commit_hash"] not in ("", "unknown"):
-        envelope["toolchain_sha"] = meta["commit_hash"]  # run_metadata's commit_hash: the checkout `tb run` ran in
+        # run_metadata's commit_hash: the checkout `tb run` ran in
+        envelope["toolchain_sha"] = meta["commit_hash"]
     config = _sub(lock.get("run_config"))
     for key in ("global_timeout_multiplier", "global_agent_timeout_sec", "global_test_timeout_sec"):
         if config.get(key) is not None:
@@ -7658,7 +7723,8 @@ def _tb_envelope(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, 
 def _tb_system(run: _TbRun) -> dict[str, object]:
     """What was measured: the agent, its model and its keyword arguments."""
     agent, model, kwargs = _tb_identity(run)
-    system: dict[str, object] = {key: value for key, value in (("agent", agent), ("model", model)) if value != "?"}
+    system: dict[str, object] = {key: value for key, value in (("agent", agent), ("model", model))
+                                 if value != "?"}
     if kwargs:
         system["agent_kwargs"] = json.loads(kwargs)
     return system
@@ -7670,8 +7736,8 @@ def _tb_subset(runs: Sequence[_TbRun], tasks: int, notes: list[str]) -> dict[str
     if not selections:
         return None
     subset: dict[str, object] = {"selection": "; ".join(selections)}
-    notes.append(f"a subset: the run selected {tasks} task(s) of its dataset ({subset['selection']}): the claim is "
-                 "about these tasks only, and says so")
+    notes.append(f"a subset: the run selected {tasks} task(s) of its dataset "
+                 f"({subset['selection']}): the claim is about these tasks only, and says so")
     return subset
 
 
@@ -7950,19 +8016,21 @@ def import_harbor(options: ImportOptions) -> Imported:
     notes: list[str] = []
     unconfigured = [job.folder for job in jobs if not job.config]
     if len(jobs) > 1 and unconfigured:
-        raise GateError(f"{unconfigured[0]}: no config.json: several jobs are one claim only when each records its "
-                        "agent's configuration and task selection; copy each job's config.json beside its "
-                        "result.json, or import the jobs one at a time")
+        raise GateError(f"{unconfigured[0]}: no config.json: several jobs are one claim only when "
+                        "each records its agent's configuration and task selection; copy each "
+                        "job's config.json beside its result.json, or import the jobs one at a "
+                        "time")
     found = _harbor_trials_of(jobs, options.threshold, notes)
-    agent, model, source, settings = next(iter(found.identity)) if found.identity else ("?", "?", "?", "")
-    # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that holds them.
+    agent, model, source, settings = next(iter(found.identity), ("?", "?", "?", ""))
+    # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that
+    # holds them.
     first = _absolute(jobs[0].folder)
     cell = first.parent if first.name == "job" else first
     run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
-    records = _harbor_records(run_id, sorted(found.declared), found.attempts, found.budget, options.threshold,
-                              not unconfigured)
-    dataset: dict[str, Any] = next((d for d in _list(jobs[0].config.get("datasets", []), "config.json: datasets")
-                                    if isinstance(d, dict)), {})
+    records = _harbor_records(run_id, sorted(found.declared), found.attempts, found.budget,
+                              options.threshold, not unconfigured)
+    datasets = _list(jobs[0].config.get("datasets", []), "config.json: datasets")
+    dataset: dict[str, Any] = next((d for d in datasets if isinstance(d, dict)), {})
     name = str(dataset.get("name") or source)
     subset = _harbor_subset(found.selections, len(found.declared), name, notes)
     return Imported(
@@ -7975,24 +8043,29 @@ def import_harbor(options: ImportOptions) -> Imported:
         source="harbor",
         dataset_name=name,
         envelope=_harbor_envelope(jobs[0], source, dataset),
-        measured={"agent": agent, "model": model, **({"agent_kwargs": json.loads(settings)} if settings else {})},
-        timeout_note="Harbor limits each task by its task.toml ([agent] timeout_sec, [verifier] timeout_sec, default "
-                     "600) times the job's timeout multipliers; give the largest total",
+        measured={"agent": agent, "model": model,
+                  **({"agent_kwargs": json.loads(settings)} if settings else {})},
+        timeout_note="Harbor limits each task by its task.toml ([agent] timeout_sec, [verifier] "
+                     "timeout_sec, default 600) times the job's timeout multipliers; give the "
+                     "largest total",
         rerun_hint=f"harbor run -d {name} -a {agent} -m {model} -k {found.budget}",
         notes=tuple(notes),
         subset=subset,
-        draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks (task_names, "
-                    "n_tasks, exclude_task_names) is unknown: copy it beside result.json and import again, or "
-                    "declare dataset.subset {\"selection\": \"...\"} if the job ran part of its dataset",)
+        draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks "
+                    "(task_names, n_tasks, exclude_task_names) is unknown: copy it beside "
+                    "result.json and import again, or declare dataset.subset {\"selection\": "
+                    "\"...\"} if the job ran part of its dataset",)
         if unconfigured else (),
-        provenance={"declared_from": "the trials found (no config.json: the job's selection is unknown)"
+        provenance={"declared_from": "the trials found (no config.json: the job's selection is "
+                                     "unknown)"
                     if unconfigured else "the tasks config.json names and the trials found"},
     )
 
 
 class _HarborTrials(NamedTuple):
-    """What the jobs hold: each task's trials (start time, path, trial), the declared tasks, the selections
-    the configs name, the one (agent, model, source, settings) they ran and their one n_attempts."""
+    """What the jobs hold: each task's trials (start time, path, trial), the declared tasks, the
+    selections the configs name, the one (agent, model, source, settings) they ran and their one
+    n_attempts."""
 
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]]
     declared: set[str]
@@ -8001,9 +8074,10 @@ class _HarborTrials(NamedTuple):
     budget: int
 
 
-def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float, notes: list[str]) -> _HarborTrials:
-    """Every job's trials, each named once; refused unless the jobs are one claim (one system on one suite, one
-    n_attempts) and every planned trial can be named."""
+def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
+                      notes: list[str]) -> _HarborTrials:
+    """Every job's trials, each named once; refused unless the jobs are one claim (one system on
+    one suite, one n_attempts) and every planned trial can be named."""
     identity: set[tuple[str, str, str, str]] = set()
     budgets: set[int] = set()
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
@@ -8011,7 +8085,8 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float, notes: list[
     selections: list[str] = []
     seen: dict[str, Path] = {}
     for job in jobs:
-        budgets.add(_int(job.config.get("n_attempts", 1), f"{job.folder}/config.json: n_attempts", 1))
+        budget = job.config.get("n_attempts", 1)
+        budgets.add(_int(budget, f"{job.folder}/config.json: n_attempts", 1))
         named = _harbor_declared(job)
         planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
         trials = _harbor_job_trials(job, named, threshold, notes)
@@ -8043,24 +8118,28 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float, notes: list[
     return _HarborTrials(attempts, declared, selections, identity, budgets.pop())
 
 
-def _harbor_trial_system(trial: Mapping[str, Any], listed: Mapping[str, tuple[str, str, str]]) -> tuple[str, str, str]:
-    """(agent, model, source) a trial ran: its agent_info, or the job result.json's listing for a trial read from
-    that file alone."""
+def _harbor_trial_system(trial: Mapping[str, Any],
+                         listed: Mapping[str, tuple[str, str, str]]) -> tuple[str, str, str]:
+    """(agent, model, source) a trial ran: its agent_info, or the job result.json's listing for a
+    trial read from that file alone."""
     if trial.get("from_job_result"):
         return listed[str(trial["trial_name"])]
     agent_info = _sub(trial.get("agent_info"))
-    return str(agent_info.get("name")), str(_sub(agent_info.get("model_info")).get("name")), str(trial.get("source"))
+    model = _sub(agent_info.get("model_info")).get("name")
+    return str(agent_info.get("name")), str(model), str(trial.get("source"))
 
 
-def _harbor_subset(selections: Sequence[str], tasks: int, dataset: str, notes: list[str]) -> dict[str, object] | None:
-    """The selection the jobs' configs name (task_names, n_tasks, exclude_task_names), noted, or None."""
+def _harbor_subset(selections: Sequence[str], tasks: int, dataset: str,
+                   notes: list[str]) -> dict[str, object] | None:
+    """The selection the jobs' configs name (task_names, n_tasks, exclude_task_names), noted, or
+    None."""
     if not selections:
         return None
     kinds = sorted(set(selections), key=selections.index)
     subset: dict[str, object] = {"selection": "; ".join(f"task_names ({tasks} named)" if kind == "task_names" else kind
                                                         for kind in kinds)}
-    notes.append(f"a subset: the job(s) selected {tasks} task(s) of {dataset} ({subset['selection']}): the claim is "
-                 "about these tasks only, and says so")
+    notes.append(f"a subset: the job(s) selected {tasks} task(s) of {dataset} "
+                 f"({subset['selection']}): the claim is about these tasks only, and says so")
     return subset
 
 
@@ -8483,7 +8562,8 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
     todo = [] if options.dataset_ids is not None else [
         f"the declared set is only the {len(seen)} task(s) the file holds: give --dataset-ids FILE with the suite's "
         "task ids, so a task the harness dropped is counted"]
-    extra = sorted({cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"} - set(BUILTIN_REASONS))
+    reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
+    extra = sorted(reasons - set(BUILTIN_REASONS))
     harness = "SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench" else f"mapping ({fmt})"
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
                     attempt_mode="samples" if spec.samples else "retry", attempt_budget=budget,
@@ -8495,13 +8575,15 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
 
 # -- the coding benchmarks' own per-task files ------------------------------------------------
 #
-# Each reader turns its harness's file into attempt rows and says what the harness declared and stated; one
-# finisher (_harness_imported) then adds every declared task x attempt the files lack as missing_artifact, and
-# notes the harness's own figure beside the full-denominator count. Mappings are read from each harness's
-# released writer (docs/importers.md, tests/fixtures/harnesses/SOURCES.md).
+# Each reader turns its harness's file into attempt rows and says what the harness declared and
+# stated; one finisher (_harness_imported) then adds every declared task x attempt the files lack as
+# missing_artifact, and notes the harness's own figure beside the full-denominator count. Mappings
+# are read from each harness's released writer (docs/importers.md,
+# tests/fixtures/harnesses/SOURCES.md).
 
 
-if TYPE_CHECKING:  # one attempt a harness reader found: task, attempt, verdict, measures, the harness's own fields
+# one attempt a harness reader found: task, attempt, verdict, measures, the harness's own fields
+if TYPE_CHECKING:
     _Row = tuple[str, int, Verdict, dict[str, object], dict[str, object]]
 
 
@@ -8513,28 +8595,33 @@ class _Found(NamedTuple):
     budget: int
     harness: str  # the envelope's harness, with the version the file names where it does
     stated: str  # the harness's own figure and its denominator, for the note
-    declared: Sequence[str] | None = None  # the set the files declare themselves (else --dataset-ids, else what they hold)
+    # the set the files declare themselves (else --dataset-ids, else what they hold)
+    declared: Sequence[str] | None = None
     declared_from: str = ""
     subset: Mapping[str, object] | None = None
     measured: Mapping[str, object] = MappingProxyType({})
     notes: tuple[str, ...] = ()
     dataset_name: str | None = None  # what the files name the suite (its split, its hash)
     subset_unit: str = "tasks"  # what a subset's "of" counts
-    named: Sequence[str] = ()  # tasks the files name, rows or not (a task with no samples is still one)
+    # tasks the files name, rows or not (a task with no samples is still one)
+    named: Sequence[str] = ()
 
 
 def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
-    """Every declared task x attempt of the rows (a declared one the files lack is missing_artifact), with the
-    harness's own figure held against the gate's full denominator in a note."""
+    """Every declared task x attempt of the rows (a declared one the files lack is
+    missing_artifact), with the harness's own figure held against the gate's full denominator in
+    a note."""
     seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
     subset = found.subset
     if options.dataset_ids is not None and subset is not None and found.declared is not None:
-        # a run of part of the suite (lm-eval --limit, HAL --max_tasks): the part is declared, the suite is its `of`
+        # a run of part of the suite (lm-eval --limit, HAL --max_tasks): the part is declared, the
+        # suite is its `of`
         ids = _declared_ids(options.dataset_ids)
         outside = set(found.declared).difference(ids)
         if outside:
             raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
-        declared, source = sorted(found.declared), f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
+        declared = sorted(found.declared)
+        source = f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
         subset = {"of": len(ids), "selection": subset["selection"]}
     elif options.dataset_ids is not None:
         declared, source = _declared_ids(options.dataset_ids), "--dataset-ids"
@@ -8547,7 +8634,8 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
         raise GateError(f"{path}: tasks not in the declared set ({source}): {_preview(stray)}")
     if not found.rows and not declared:
         raise GateError(f"{path}: no tasks to import")
-    run = _folder_name(path if path.is_dir() else path.parent) if fmt in ("aider", "mle-bench") else path.stem
+    folder = path if path.is_dir() else path.parent
+    run = _folder_name(folder) if fmt in ("aider", "mle-bench") else path.stem
     records = [_record(run, tid, attempt, verdict, {"format": fmt, **own}, measures)
                for tid, attempt, verdict, measures, own in found.rows]
     have = {(tid, attempt) for tid, attempt, *_ in found.rows}
@@ -8559,14 +8647,17 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
                                        {"format": fmt, "absent": True}))
     counts = Counter(cast(str, r["outcome"]) for r in records)
     absent = sorted(set(declared) - recorded)
-    notes = [f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} pass, {counts['fail']} fail, "
-             f"{counts['unscoreable']} unscoreable attempt(s) over {len(declared)} task(s)"
-             + (f"; {len(absent)} declared task(s) have no result and are missing_artifact ({_preview(absent)})"
+    notes = [f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} pass, "
+             f"{counts['fail']} fail, {counts['unscoreable']} unscoreable attempt(s) over "
+             f"{len(declared)} task(s)"
+             + (f"; {len(absent)} declared task(s) have no result and are missing_artifact "
+                f"({_preview(absent)})"
                 if absent else ""), *found.notes]
     todo = [] if options.dataset_ids is not None or found.declared is not None else [
-        f"the declared set is only the {len(seen)} task(s) the files hold: give --dataset-ids FILE with the suite's "
-        "task ids, so a task the harness dropped is counted"]
-    extra = sorted({cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"} - set(BUILTIN_REASONS))
+        f"the declared set is only the {len(seen)} task(s) the files hold: give --dataset-ids FILE "
+        "with the suite's task ids, so a task the harness dropped is counted"]
+    reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
+    extra = sorted(reasons - set(BUILTIN_REASONS))
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
                     attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
                     extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": found.harness},
@@ -8576,15 +8667,18 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
 
 
 def _the_file(path: Path, pattern: str, what: str) -> Path:
-    """FILE itself, or the one file in the folder FILE (or below it) whose name matches `pattern`."""
+    """FILE itself, or the one file in the folder FILE (or below it) whose name matches
+    `pattern`."""
     if not path.exists():
         raise GateError(f"{path}: cannot read: no such file or folder")
     if not path.is_dir():
         return path
     found = sorted(p for p in path.rglob(pattern) if p.is_file())
     if len(found) != 1:
-        raise GateError(f"{path}: {len(found)} {pattern} files in the folder: give the {what} itself"
-                        + (f" ({', '.join(str(p) for p in found[:3])}{', ...' if len(found) > 3 else ''})" if found else ""))
+        raise GateError(f"{path}: {len(found)} {pattern} files in the folder: give the {what} "
+                        "itself"
+                        + (" "
+                           f"({', '.join(str(p) for p in found[:3])}{', ...' if len(found) > 3 else ''})" if found else ""))
     return found[0]
 
 
@@ -8605,8 +8699,9 @@ def _samples_budget(per_task: Mapping[str, int]) -> int:
     return max(per_task.values(), default=1)
 
 
-# NoCode-bench (ZJU-CTAG/NoCode-bench evaluation/eval.py): one line an instance; `notes` marks one the harness
-# could not run (no report); `applied: false` (the patch did not apply) is a fail, as the harness counts it.
+# NoCode-bench (ZJU-CTAG/NoCode-bench evaluation/eval.py): one line an instance; `notes` marks one
+# the harness could not run (no report); `applied: false` (the patch did not apply) is a fail, as
+# the harness counts it.
 def read_nocode_bench(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "nocode-bench")
     rows: list[_Row] = []
@@ -8614,7 +8709,8 @@ def read_nocode_bench(options: ImportOptions) -> Imported:
     for number, rec in _jsonl_objects(path):
         at = f"{path}:{number}"
         if "resolved" not in rec or "instance_id" not in rec:
-            raise GateError(f"{at}: not a NoCode-bench evaluation_details.jsonl line (instance_id, resolved, applied): "
+            raise GateError(f"{at}: not a NoCode-bench evaluation_details.jsonl line (instance_id, "
+                            "resolved, applied): "
                             f"{_no_verdicts(rec) or 'import the evaluation_details.jsonl that evaluation/eval.py writes'}")
         tid = _task_id(rec["instance_id"], f"{at}: instance_id")
         _once(seen, tid, at, number)
@@ -8626,16 +8722,18 @@ def read_nocode_bench(options: ImportOptions) -> Imported:
         rows.append((tid, 1, verdict, {}, {"line": number, "applied": rec.get("applied")}))
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
     return _harness_imported(_Found(rows, False, 1, "NoCode-bench (evaluation/eval.py)",
-                                    f"NoCode-bench's Success% is resolved over every task it ran: {passed}/{len(rows)} "
-                                    "(a line with notes, the harness could not run the instance, counts as a failure "
-                                    "there and as unscoreable env_flake here; `applied: false` is a fail: the file "
-                                    "cannot tell a model patch that did not apply from a test patch that did not)"),
+                                    "NoCode-bench's Success% is resolved over every task it ran: "
+                                    f"{passed}/{len(rows)} (a line with notes, the harness could "
+                                    "not run the instance, counts as a failure there and as "
+                                    "unscoreable env_flake here; `applied: false` is a fail: the "
+                                    "file cannot tell a model patch that did not apply from a test "
+                                    "patch that did not)"),
                              options, "nocode-bench", path)
 
 
-# OpenHands (evaluation/benchmarks/swe_bench/eval_infer.py, scripts/eval/update_output_with_eval.py): the verdict
-# is a report of five flags, at the top level of output.jsonl after evaluation or under test_result in
-# output.swebench_eval.jsonl.
+# OpenHands (evaluation/benchmarks/swe_bench/eval_infer.py,
+# scripts/eval/update_output_with_eval.py): the verdict is a report of five flags, at the top level
+# of output.jsonl after evaluation or under test_result in output.swebench_eval.jsonl.
 _OPENHANDS_FLAGS: tuple[tuple[str, Verdict], ...] = (
     ("resolved", ("pass", None)), ("test_timeout", ("unscoreable", "harness_timeout")),
     ("error_eval", ("unscoreable", "grader_error")), ("empty_generation", ("fail", None)),
@@ -8643,22 +8741,27 @@ _OPENHANDS_FLAGS: tuple[tuple[str, Verdict], ...] = (
 
 
 def _openhands_verdict(rec: Mapping[str, Any]) -> Verdict | None:
-    """A line's verdict: its report's first flag set, else what its error says; None for a line with neither."""
-    report = rec.get("report") if isinstance(rec.get("report"), dict) else _sub(rec.get("test_result")).get("report")
+    """A line's verdict: its report's first flag set, else what its error says; None for a line
+    with neither."""
+    report = rec.get("report")
+    if not isinstance(report, dict):
+        report = _sub(rec.get("test_result")).get("report")
     flagged = next((verdict for flag, verdict in _OPENHANDS_FLAGS if report.get(flag) is True), None) \
         if isinstance(report, dict) else None
     error = str(rec.get("error") or "")
     if flagged is not None:
         return flagged
     if error.startswith("Timeout after"):
-        return ("unscoreable", "harness_timeout")  # the evaluation itself timed out (EvalTimeoutException)
+        # the evaluation itself timed out (EvalTimeoutException)
+        return ("unscoreable", "harness_timeout")
     if error.startswith("Maximum retries"):
         return ("unscoreable", "env_flake")  # the runtime failed five times
     return ("fail", None) if isinstance(report, dict) else None
 
 
 def _openhands_evaluated(path: Path) -> dict[str, Verdict | None]:
-    """The verdicts of the output.swebench_eval.jsonl beside an output.jsonl, by instance (empty if none is)."""
+    """The verdicts of the output.swebench_eval.jsonl beside an output.jsonl, by instance (empty
+    if none is)."""
     beside = path.with_name(path.name.replace(".jsonl", ".swebench_eval.jsonl"))
     if "swebench_eval" in path.name or not beside.is_file():
         return {}
@@ -8695,8 +8798,10 @@ def read_openhands(options: ImportOptions) -> Imported:
             own = verdict
             verdict = evaluated.get(tid)  # the evaluation's own line; none: never evaluated (its report is all false)
             if isinstance(rec.get("report"), dict) and verdict is not None and (own == ("pass", None)) != (verdict == ("pass", None)):
-                raise GateError(f"{at}: {tid}: its report and {path.name.replace('.jsonl', '.swebench_eval.jsonl')} "
-                                "disagree on resolved: not the same evaluation; import the evaluation file alone")
+                raise GateError(f"{at}: {tid}: its report and "
+                                f"{path.name.replace('.jsonl', '.swebench_eval.jsonl')} disagree "
+                                "on resolved: not the same evaluation; import the evaluation file "
+                                "alone")
         metrics = _sub(rec.get("metrics"))
         usage = _sub(metrics.get("accumulated_token_usage"))
         measures: dict[str, object] = {"cost_usd": _cost_field(metrics.get("accumulated_cost")),
@@ -8706,11 +8811,12 @@ def read_openhands(options: ImportOptions) -> Imported:
     if not rows:
         raise GateError(f"{path}: no lines: an OpenHands output.jsonl holds one line an instance")
     if all(verdict == ("unscoreable", "missing_artifact") for _, _, verdict, _, _ in rows):
-        raise GateError(f"{path}: {_no_verdicts({'instance_id': '', 'test_result': {}, 'history': []})}")
+        raise GateError(f"{path}: "
+                        f"{_no_verdicts({'instance_id': '', 'test_result': {}, 'history': []})}")
     if len(systems) > 1:
-        raise GateError(f"{path}: {len(systems)} systems in one file (metadata agent_class / llm_config.model: "
-                        f"{_preview(sorted(' / '.join(s) for s in systems))}): one claim is one system; import each "
-                        "system's output.jsonl on its own")
+        raise GateError(f"{path}: {len(systems)} systems in one file (metadata agent_class / "
+                        f"llm_config.model: {_preview(sorted(' / '.join(s) for s in systems))}): "
+                        "one claim is one system; import each system's output.jsonl on its own")
     model = _sub(metadata.get("llm_config")).get("model")
     agent = metadata.get("agent_class")
     split = metadata.get("data_split")
@@ -8719,9 +8825,9 @@ def read_openhands(options: ImportOptions) -> Imported:
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
     return _harness_imported(_Found(
         rows, False, 1, f"OpenHands{' ' + str(metadata.get('git_commit'))[:12] if metadata.get('git_commit') else ''}",
-        f"OpenHands' output.swebench_eval.md counts resolved instances over the lines of output.jsonl ({passed} "
-        f"resolved here, of {len(rows)} line(s) in {path.name}): an instance never evaluated is unresolved there and "
-        "missing_artifact here"
+        "OpenHands' output.swebench_eval.md counts resolved instances over the lines of "
+        f"output.jsonl ({passed} resolved here, of {len(rows)} line(s) in {path.name}): an "
+        "instance never evaluated is unresolved there and missing_artifact here"
         + ("" if evaluated or "swebench_eval" in path.name else "; with no output.swebench_eval.jsonl beside it (the "
            "official harness's report.json filled the flags), an incomplete instance cannot be told from an "
            "unresolved one: prefer `import swebench report.json`"),
@@ -8729,9 +8835,10 @@ def read_openhands(options: ImportOptions) -> Imported:
         dataset_name=dataset), options, "openhands", path)
 
 
-# lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks: samples_<task>_<date>
-# .jsonl holds each document's pass@k over its generations (no verdict a generation), results_<date>.json the
-# declared documents (n-samples.original) and the stated figure.
+# lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks:
+# samples_<task>_<date> .jsonl holds each document's pass@k over its generations (no verdict a
+# generation), results_<date>.json the declared documents (n-samples.original) and the stated
+# figure.
 def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     """(the samples file, its task, the results file beside it or None)."""
     path = _one_path(options.files, "lm-eval")
@@ -8739,20 +8846,23 @@ def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     if path.is_dir() or path.name.startswith("results_"):
         results = [path] if not path.is_dir() else sorted(folder.glob("results_*.json"))
         if len(results) != 1:
-            raise GateError(f"{path}: {len(results)} results_*.json files: give one run's results file, or one task's "
-                            "samples_<task>_<date>.jsonl")
+            raise GateError(f"{path}: {len(results)} results_*.json files: give one run's results "
+                            "file, or one task's samples_<task>_<date>.jsonl")
         date = results[0].stem[len("results_"):]
         samples = sorted(folder.glob(f"samples_*_{date}.jsonl"))
         if not samples:
-            raise GateError(f"{results[0]}: no samples_<task>_{date}.jsonl beside it: lm-eval writes a verdict a document "
-                            "only with --log_samples; run it again with --log_samples and import that")
+            raise GateError(f"{results[0]}: no samples_<task>_{date}.jsonl beside it: lm-eval "
+                            "writes a verdict a document only with --log_samples; run it again "
+                            "with --log_samples and import that")
         if len(samples) > 1:
-            raise GateError(f"{results[0]}: {len(samples)} tasks ({', '.join(p.name for p in samples)}): one claim is one "
-                            f"task; import one samples file, e.g. `import lm-eval {samples[0]}`")
+            raise GateError(f"{results[0]}: {len(samples)} tasks "
+                            f"({', '.join(p.name for p in samples)}): one claim is one task; "
+                            f"import one samples file, e.g. `import lm-eval {samples[0]}`")
         path = samples[0]
     match = re.fullmatch(r"samples_(.+)_(\d{4}-\d\d-\d\dT[0-9.-]+)\.jsonl", path.name)
     if match is None:
-        raise GateError(f"{path}: not an lm-eval samples_<task>_<date>.jsonl file (or results_<date>.json)")
+        raise GateError(f"{path}: not an lm-eval samples_<task>_<date>.jsonl file (or "
+                        "results_<date>.json)")
     results_file = folder / f"results_{match[2]}.json"
     return path, match[1], results_file if results_file.is_file() else None
 
@@ -8771,15 +8881,17 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
     one = next((float(scores[key]) for key in ("pass@1", "pass_at_1") if key in scores), None)
     if one is not None:
         if not 0 <= one <= 1 or abs(round(one * n) / n - one) > 1e-9:  # (NaN fails the first test)
-            raise GateError(f"{at}: pass@1 {one!r} is not a count of passes over the document's {n} generation(s)")
+            raise GateError(f"{at}: pass@1 {one!r} is not a count of passes over the document's "
+                            f"{n} generation(s)")
         return round(one * n)
     for key, value in sorted(scores.items()):
         k = int(re.sub(r"\D", "", key))
         found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else None
         if found is not None:
             return found
-    raise GateError(f"{at}: no pass@k the gate can read ({', '.join(scores) or 'none'}): the lm-eval samples of a code "
-                    "task (humaneval, mbpp) carry pass@1 or pass@k a document")
+    raise GateError(f"{at}: no pass@k the gate can read ({', '.join(scores) or 'none'}): the "
+                    "lm-eval samples of a code task (humaneval, mbpp) carry pass@1 or pass@k a "
+                    "document")
 
 
 def read_lm_eval(options: ImportOptions) -> Imported:
@@ -8804,27 +8916,32 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     counts = _sub(_sub(results.get("n-samples")).get(task))
     original, effective = counts.get("original"), counts.get("effective")
     if _is_int(original) and not len(seen) <= cast(int, original) <= MAX_TASK_COUNT:
-        raise GateError(f"{results_file}: n-samples.{task}.original: {original!r} documents, with {len(seen)} logged "
-                        f"(at most {MAX_TASK_COUNT:,}, and no fewer than those logged)")
+        raise GateError(f"{results_file}: n-samples.{task}.original: {original!r} documents, with "
+                        f"{len(seen)} logged (at most {MAX_TASK_COUNT:,}, and no fewer than those "
+                        "logged)")
     stated_key = next((key for key in _sub(_sub(results.get("results")).get(task)) if re.match(r"pass(?:@|_at_)1,", key)), None)
     stated = _sub(_sub(results.get("results")).get(task)).get(stated_key) if stated_key else None
     subset = None
     notes: list[str] = []
     if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
         subset = {"of": original,
-                  "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} documents"}
+                  "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} "
+                               "documents"}
     if budget > 1:
-        notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: the c passing of its n "
-                     "generations are written as samples 1..c (their order is not in the file; pass@k and pass^k "
-                     "need only c)")
+        notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: "
+                     "the c passing of its n generations are written as samples 1..c (their order "
+                     "is not in the file; pass@k and pass^k need only c)")
     return _harness_imported(_Found(
-        rows, budget > 1, budget, f"lm-evaluation-harness {results.get('lm_eval_version') or ''}".strip(),
-        f"lm-eval states {stated_key or 'pass@1'} = {stated!r} for {task}, the mean over the {len(seen)} document(s) "
-        "it logged" if stated is not None else f"no results_<date>.json beside {path.name}: the declared documents "
+        rows, budget > 1, budget, "lm-evaluation-harness "
+                                  f"{results.get('lm_eval_version') or ''}".strip(),
+        f"lm-eval states {stated_key or 'pass@1'} = {stated!r} for {task}, the mean over the "
+        f"{len(seen)} "
+        "document(s) it logged" if stated is not None else f"no results_<date>.json beside {path.name}: the declared documents "
         "are only those logged",
         declared=sorted(seen) if subset is not None else [f"{task}/{i}" for i in range(cast(int, original))]
         if _is_int(original) else None,
-        declared_from=f"the {len(seen)} documents lm-eval logged, of the task's {original}" if subset is not None else
+        declared_from=f"the {len(seen)} documents lm-eval logged, of "
+                      f"the task's {original}" if subset is not None else
         f"{results_file.name if results_file else ''} n-samples.{task}.original ({original})",
         subset=subset, subset_unit="documents", notes=tuple(notes),
         measured={"model": str(results.get("model_name") or _sub(results.get("config")).get("model_args") or "")}
@@ -8832,17 +8949,18 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         options, "lm-eval", path)
 
 
-# LiveCodeBench (lcb_runner/evaluation/compute_code_generation_metrics.py, testing_util.py): a problem's graded_list
-# holds a verdict a sample; metadata[i].error_code -5 is the test runner's own failure (IndexError: its global
-# timeout), not the program's; -2 (wrong answer), -3 (time limit) and -4 (runtime error) are the program's.
+# LiveCodeBench (lcb_runner/evaluation/compute_code_generation_metrics.py, testing_util.py): a
+# problem's graded_list holds a verdict a sample; metadata[i].error_code -5 is the test runner's own
+# failure (IndexError: its global timeout), not the program's; -2 (wrong answer), -3 (time limit)
+# and -4 (runtime error) are the program's.
 def _lcb_verdict(graded: object, meta: object, where: str) -> Verdict:
     if graded is True:
         return ("pass", None)
     try:
         info = json.loads(meta) if isinstance(meta, str) else meta
     except (ValueError, RecursionError):
-        raise GateError(f"{where}: expected a JSON object (LiveCodeBench writes one a sample), got text that is not "
-                        "one") from None
+        raise GateError(f"{where}: expected a JSON object (LiveCodeBench writes one a sample), got "
+                        "text that is not one") from None
     if info is not None and not isinstance(info, dict):
         _expected(where, "a JSON object", info)
     info = info or {}
@@ -8855,8 +8973,8 @@ def read_livecodebench(options: ImportOptions) -> Imported:
     path = _the_file(_one_path(options.files, "livecodebench"), "*_eval_all.json", "LiveCodeBench *_eval_all.json")
     data = load_json_file(path, cap=MAX_HARNESS_BYTES)
     if not isinstance(data, list) or not all(isinstance(p, dict) and "question_id" in p for p in data):
-        raise GateError(f"{path}: not a LiveCodeBench *_eval_all.json (a list of problems with question_id and "
-                        "graded_list)")
+        raise GateError(f"{path}: not a LiveCodeBench *_eval_all.json (a list of problems with "
+                        "question_id and graded_list)")
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     sizes: dict[str, int] = {}
@@ -8865,8 +8983,8 @@ def read_livecodebench(options: ImportOptions) -> Imported:
         at = f"{path}: [{index}]"
         graded = problem.get("graded_list")
         if not isinstance(graded, list):
-            raise GateError(f"{at}: no graded_list: this file was not evaluated; run lcb_runner with --evaluate and "
-                            "import its *_eval_all.json")
+            raise GateError(f"{at}: no graded_list: this file was not evaluated; run lcb_runner "
+                            "with --evaluate and import its *_eval_all.json")
         tid = _task_id(problem["question_id"], f"{at}.question_id")
         _once(seen, tid, at, index + 1)
         if not all(isinstance(g, bool) for g in graded):
@@ -8879,17 +8997,20 @@ def read_livecodebench(options: ImportOptions) -> Imported:
         rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None, f"{at}.metadata[{i}]"), {},
                   {"index": index}) for i, g in enumerate(graded)]
     return _harness_imported(_Found(rows, True, _samples_budget(sizes), "LiveCodeBench (lcb_runner)",
-                                    f"LiveCodeBench's pass@1 is the mean over the problems in the file: "
+                                    "LiveCodeBench's pass@1 is the mean over the problems in the "
+                                    "file: "
                                     f"{_mean_rate(rows):.4f}", named=named), options, "livecodebench", path)
 
 
-# EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a sample, ...]}}.
-# A timeout is the solution's own (the child process had to be killed): a failed test, as both count it.
+# EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a
+# sample, ...]}}. A timeout is the solution's own (the child process had to be killed): a failed
+# test, as both count it.
 def _eval_samples(data: Mapping[str, object], path: Path, what: str) -> dict[str, list[dict[str, Any]]]:
     """The file's "eval" table: each task id with its samples, each an object."""
     table = data.get("eval")
     if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
-        raise GateError(f"{path}: not {what} (an object whose \"eval\" maps each task to its samples)")
+        raise GateError(f"{path}: not {what} (an object whose \"eval\" maps each task to its "
+                        "samples)")
     return {_task_id(tid, f"{path}: eval key"): [_obj(s, f"{path}: eval.{tid}") for s in samples]
             for tid, samples in table.items()}
 
@@ -8911,13 +9032,15 @@ def read_evalplus(options: ImportOptions) -> Imported:
              else ("fail", None), {}, {"base_status": s.get("base_status"), "plus_status": s.get("plus_status")})
             for tid, samples in table.items() for i, s in enumerate(samples)]
     budget = _samples_budget({tid: len(s) for tid, s in table.items()})
-    notes = ((f"{path}: run with --base-only: no plus tests, so the claim is the base tests' ({tests} tests)",)
+    notes = ((f"{path}: run with --base-only: no plus tests, so the claim is the base tests' "
+              f"({tests} tests)",)
              if base_only and options.tests == "plus" else ())
     name = "HumanEval+/MBPP+ (base and plus tests)" if tests == "plus" else "HumanEval/MBPP (base tests only)"
     digest = data.get("hash")
     return _harness_imported(_Found(rows, True, budget, f"EvalPlus ({tests} tests)",
-                                    f"EvalPlus prints pass@1 over the {len(table)} task(s) in the file for {name}: "
-                                    f"{_mean_rate(rows):.4f}; a timeout is the solution's and fails",
+                                    f"EvalPlus prints pass@1 over the {len(table)} task(s) in the "
+                                    f"file for {name}: {_mean_rate(rows):.4f}; a timeout is the "
+                                    "solution's and fails",
                                     notes=notes, dataset_name=f"{name}, dataset md5 {digest}" if isinstance(digest, str)
                                     else None, named=list(table)), options, "evalplus", path)
 
@@ -8930,22 +9053,26 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
     failed = set(_id_list(summary, "failed_tasks", str(sibling))) if "failed_tasks" in summary else set()
     notes = []
     if failed and failed >= set(table) and any(s.get("status") == "pass" for v in table.values() for s in v):
-        notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt run (the ground "
-                     "truth was not checked), so no task is held unscoreable for it")
+        notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt "
+                     "run (the ground truth was not checked), so no task is held unscoreable for "
+                     "it")
         failed = set()
     rows: list[_Row] = [(tid, i + 1, ("unscoreable", "env_flake") if tid in failed else
              ("pass", None) if s.get("status") == "pass" else ("fail", None), {}, {"status": s.get("status")})
             for tid, samples in table.items() for i, s in enumerate(samples)]
     if failed:
-        notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} task(s) fails in this "
-                     f"environment (failed_tasks, gt_pass_rate {summary.get('gt_pass_rate')}): its samples are "
-                     f"unscoreable env_flake ({_preview(sorted(failed & set(table)))}), where BigCodeBench's pass@1 "
+        notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} task(s) "
+                     "fails in this environment (failed_tasks, gt_pass_rate "
+                     f"{summary.get('gt_pass_rate')}): its samples are unscoreable env_flake "
+                     f"({_preview(sorted(failed & set(table)))}), where BigCodeBench's pass@1 "
                      "counts them")
     stated = summary.get("pass@1")
     budget = _samples_budget({tid: len(s) for tid, s in table.items()})
     return _harness_imported(_Found(
-        rows, True, budget, f"BigCodeBench ({summary.get('split', '?')}/{summary.get('subset', '?')})",
-        f"BigCodeBench states pass@1 {stated!r} over the {len(table)} task(s) in the file" if stated is not None else
+        rows, True, budget, "BigCodeBench "
+                            f"({summary.get('split', '?')}/{summary.get('subset', '?')})",
+        f"BigCodeBench states pass@1 {stated!r} over the {len(table)} "
+        "task(s) in the file" if stated is not None else
         f"no {sibling.name} beside the file: its pass@1 and ground-truth check are not read",
         measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {}, notes=tuple(notes),
         dataset_name=f"BigCodeBench {summary['split']}/{summary['subset']}"
@@ -8953,15 +9080,17 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
         options, "bigcodebench", path)
 
 
-# MLE-bench (mlebench/grade.py): one grading report a run group (a seed); a competition passes with any medal. A
-# missing submission, or one the grader could not score, is not a scored attempt: missing_artifact, and
-# grader_error (the report cannot tell an invalid submission from a grader that failed: Grader.__call__ returns
-# None for both). Each stays in the denominator; MLE-bench counts them as no medal.
+# MLE-bench (mlebench/grade.py): one grading report a run group (a seed); a competition passes with
+# any medal. A missing submission, or one the grader could not score, is not a scored attempt:
+# missing_artifact, and grader_error (the report cannot tell an invalid submission from a grader
+# that failed: Grader.__call__ returns None for both). Each stays in the denominator; MLE-bench
+# counts them as no medal.
 def read_mle_bench(options: ImportOptions) -> Imported:
     reports = sorted({report for given in options.files for report in (
         sorted(given.rglob("*_grading_report.json")) if given.is_dir() else [given])})
     if not reports:
-        raise GateError(f"{options.files[0]}: no *_grading_report.json: give MLE-bench's grading reports, one a seed")
+        raise GateError(f"{options.files[0]}: no *_grading_report.json: give MLE-bench's grading "
+                        "reports, one a seed")
     rows: list[_Row] = []
     stated = []
     digests: dict[str, Path] = {}
@@ -8969,7 +9098,8 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         data = _harness_json(path)
         first = digests.setdefault(hashlib.sha256(canonical_json(data)).hexdigest(), path)
         if first != path:  # the same report twice, however it is spaced, is one seed
-            raise GateError(f"{path}: the same report as {first} (the same JSON): a seed counted twice")
+            raise GateError(f"{path}: the same report as {first} (the same JSON): a seed counted "
+                            "twice")
         found = data.get("competition_reports")
         if not isinstance(found, list):
             raise GateError(f"{path}: not an MLE-bench grading report (competition_reports)")
@@ -8987,29 +9117,33 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         stated.append(f"{data.get('total_medals')}/{data.get('total_runs')}")
     return _harness_imported(_Found(
         rows, len(reports) > 1, len(reports), "MLE-bench (mlebench grade)",
-        f"MLE-bench's report totals are medals over the competitions each report holds ({', '.join(stated)}), not "
-        "over the split" + ("" if options.dataset_ids is not None else
-                            "; give the split with --dataset-ids (experiments/splits/*.txt)")), options, "mle-bench",
+        "MLE-bench's report totals are medals over the competitions each report holds "
+        f"({', '.join(stated)}), not over the split" + ("" if options.dataset_ids is not None else
+                            "; give the split with --dataset-ids "
+                            "(experiments/splits/*.txt)")), options, "mle-bench",
         reports[0])
 
 
-# HAL (hal/benchmarks/base_benchmark.py): successful_tasks and failed_tasks; where raw_eval_results is a SWE-bench
-# run report, its lists decide (HAL folds error_ids into failed_tasks and puts an empty patch in neither).
+# HAL (hal/benchmarks/base_benchmark.py): successful_tasks and failed_tasks; where raw_eval_results
+# is a SWE-bench run report, its lists decide (HAL folds error_ids into failed_tasks and puts an
+# empty patch in neither).
 def read_hal(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "hal")
     data = _harness_json(path)
     results, config = _sub(data.get("results")), _sub(data.get("config"))
     if "successful_tasks" not in results and "failed_tasks" not in results:
-        raise GateError(f"{path}: not a HAL *_UPLOAD.json (results.successful_tasks, results.failed_tasks)")
+        raise GateError(f"{path}: not a HAL *_UPLOAD.json (results.successful_tasks, "
+                        "results.failed_tasks)")
     report = _sub(data.get("raw_eval_results"))
     lists = {outcome: _id_list(results, key, f"{path}: results") if results.get(key) is not None else []
              for outcome, key in (("pass", "successful_tasks"), ("fail", "failed_tasks"))}
     both = set(lists["pass"]) & set(lists["fail"])
     if both:
-        raise GateError(f"{path}: results: {_preview(sorted(both))} in both successful_tasks and failed_tasks: one "
-                        "verdict a task")
+        raise GateError(f"{path}: results: {_preview(sorted(both))} in both successful_tasks and "
+                        "failed_tasks: one verdict a task")
     verdicts: dict[str, Verdict] = {}
-    if "resolved_ids" in report:  # a SWE-bench run report: its own lists, the first that names a task deciding
+    # a SWE-bench run report: its own lists, the first that names a task deciding
+    if "resolved_ids" in report:
         for key, verdict in (("incomplete_ids", ("unscoreable", "missing_artifact")), ("empty_patch_ids", ("fail", None)),
                              ("error_ids", ("unscoreable", "grader_error")), ("unresolved_ids", ("fail", None)),
                              ("resolved_ids", ("pass", None))):
@@ -9023,38 +9157,45 @@ def read_hal(options: ImportOptions) -> Imported:
             for tid, verdict in sorted(verdicts.items())]
     agent, model = config.get("agent_name"), _sub(config.get("agent_args")).get("model_name")
     limit = re.search(r"--max_tasks[ =](\d+)", str(config.get("run_command") or ""))
-    # A --max_tasks N run takes the benchmark's first N tasks: with --dataset-ids (the benchmark's tasks, in its
-    # order) the first N are declared, a subset of them, so a task of those that never answered still counts.
+    # A --max_tasks N run takes the benchmark's first N tasks: with --dataset-ids (the benchmark's
+    # tasks, in its order) the first N are declared, a subset of them, so a task of those that never
+    # answered still counts.
     first = options.dataset_ids[:int(limit[1])] if limit and options.dataset_ids is not None else None
     subset: dict[str, object] | None = None
     if limit and first is not None and len(first) < len(options.dataset_ids or ()):
-        subset = {"selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of --dataset-ids, "
-                               "in its order)"}
-    notes = (f"{path}: run with --max_tasks {limit[1]}: give --dataset-ids with the benchmark's task ids, in its order, "
-             "to declare the run a subset of them",) if limit and options.dataset_ids is None else ()
+        subset = {"selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of "
+                               "--dataset-ids, in its order)"}
+    notes = (f"{path}: run with --max_tasks {limit[1]}: give --dataset-ids with the benchmark's "
+             "task ids, in its order, to "
+             "declare the run a subset of them",) if limit and options.dataset_ids is None else ()
     benchmark = config.get("benchmark_name")
     return _harness_imported(_Found(
         rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
-        f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a fixed task count for "
-        "swebench_verified_mini, the tasks that produced output for corebench)",
+        f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a "
+        "fixed task count for swebench_verified_mini, the tasks that produced output for "
+        "corebench)",
         measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
         declared=first if subset else None, subset=subset, notes=notes,
         declared_from=f"the first {limit[1]} of --dataset-ids (HAL --max_tasks)" if subset and limit else "",
         dataset_name=benchmark if isinstance(benchmark, str) and benchmark else None), options, "hal", path)
 
 
-# aider's benchmark (benchmark/benchmark.py): a run folder of <lang>/exercises/practice/<exercise>/, each with a
-# .aider.results.json once it ran: tests_outcomes is one verdict a try (retry mode); {"exception"} is a crash.
+# aider's benchmark (benchmark/benchmark.py): a run folder of <lang>/exercises/practice/<exercise>/,
+# each with a .aider.results.json once it ran: tests_outcomes is one verdict a try (retry mode);
+# {"exception"} is a crash.
 def read_aider(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "aider")
     if path.suffix in (".yml", ".yaml"):
-        raise GateError(f"{path}: aider's leaderboard YAML holds each run's totals, no verdict an exercise: import the "
-                        "run folder (tmp.benchmarks/<date>--<name>/) whose exercises hold .aider.results.json")
+        raise GateError(f"{path}: aider's leaderboard YAML holds each run's totals, no verdict an "
+                        "exercise: import the run folder (tmp.benchmarks/<date>--<name>/) whose "
+                        "exercises hold .aider.results.json")
     if not path.is_dir():
-        raise GateError(f"{path}: expected aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)")
+        raise GateError(f"{path}: expected aider's benchmark run folder "
+                        "(tmp.benchmarks/<date>--<name>/)")
     exercises = sorted(p for p in path.glob("*/exercises/practice/*") if p.is_dir() and not p.is_symlink())
     if not exercises:
-        raise GateError(f"{path}: no <language>/exercises/practice/<exercise>/ folders: not an aider benchmark run")
+        raise GateError(f"{path}: no <language>/exercises/practice/<exercise>/ folders: not an "
+                        "aider benchmark run")
     rows: list[_Row] = []
     measured: dict[str, object] = {}
     budget = 1
@@ -9070,7 +9211,8 @@ def read_aider(options: ImportOptions) -> Imported:
         outcomes = rec.get("tests_outcomes")
         if not isinstance(outcomes, list) or not all(isinstance(o, bool) for o in outcomes):
             raise GateError(f"{found}: tests_outcomes: expected a list of true/false, one a try")
-        # (its duration is the model's time summed over the tries, no try's own: not a wall clock an attempt)
+        # (its duration is the model's time summed over the tries, no try's own: not a wall clock an
+        # attempt)
         measures: dict[str, object] = {"cost_usd": _cost_field(rec.get("cost")),
                                        "input_tokens": _count_field(rec.get("prompt_tokens")),
                                        "output_tokens": _count_field(rec.get("completion_tokens"))}
@@ -9081,30 +9223,35 @@ def read_aider(options: ImportOptions) -> Imported:
         system: dict[str, object] = {k: v for k, v in (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
                   if isinstance(v, str) and v}
         if measured and system and system != measured:
-            raise GateError(f"{found}: {system}, where the run's other exercises have {measured}: one claim is one "
-                            "system; a run folder mixing models or edit formats is not one")
+            raise GateError(f"{found}: {system}, where the run's other exercises have {measured}: "
+                            "one claim is one system; a run folder mixing models or edit formats "
+                            "is not one")
         measured = measured or system
     completed = len({tid for tid, *_ in rows})
     passed = len({tid for tid, _, v, _, _ in rows if v[0] == "pass"})
     return _harness_imported(_Found(
         rows, False, budget, "aider benchmark (benchmark/benchmark.py)",
-        f"aider's pass_rate_{budget} divides by the exercises with a results file: {passed}/{completed}",
+        f"aider's pass_rate_{budget} divides by the exercises with a results file: "
+        f"{passed}/{completed}",
         declared=[f"{f.parts[-4]}/{f.name}" for f in exercises],
         declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured), options, "aider", path)
 
 
 def read_swe_agent(options: ImportOptions) -> Imported:
-    """SWE-agent and mini-swe-agent write predictions and trajectories, never a verdict: refused, saying how to grade."""
+    """SWE-agent and mini-swe-agent write predictions and trajectories, never a verdict: refused,
+    saying how to grade."""
     path = _one_path(options.files, "swe-agent")
     if not path.is_file():
-        raise GateError(f"{path}: cannot read: not a file (give SWE-agent's preds.json, all_preds.jsonl or a trajectory)")
+        raise GateError(f"{path}: cannot read: not a file (give SWE-agent's preds.json, "
+                        "all_preds.jsonl or a trajectory)")
     if path.suffix in (".yaml", ".yml"):
         raise GateError(f"{path}: an exit-status list (each instance's exit status, no verdict): "
                         f"{_NO_VERDICTS_SWEBENCH.replace('FILE', 'preds.json')}")
     head = _json_lines_head(path)
     what = _no_verdicts(head if head is not None else _harness_json(path))
-    raise GateError(f"{path}: " + (what or "SWE-agent and mini-swe-agent write predictions (preds.json) and "
-                                   f"trajectories, no verdicts: {_NO_VERDICTS_SWEBENCH}"))
+    raise GateError(f"{path}: " + (what or "SWE-agent and mini-swe-agent write predictions "
+                                           "(preds.json) and trajectories, no verdicts: "
+                                           f"{_NO_VERDICTS_SWEBENCH}"))
 
 
 # -- the registry, the draft manifest and control runs ---------------
@@ -9152,39 +9299,51 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                                   "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING), "swe-polybench"),
                  takes_dataset_ids=True),
-    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the split's ids)",
+    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the "
+                                 "split's ids)",
                  read_nocode_bench, takes_dataset_ids=True,
-                 no_edit="predictions whose patch changes nothing the tests read, through evaluation/eval.py",
-                 known_fix="the split's own feature_patch as each prediction, through evaluation/eval.py"),
+                 no_edit="predictions whose patch changes nothing the tests read, through "
+                         "evaluation/eval.py",
+                 known_fix="the split's own feature_patch as each prediction, through "
+                           "evaluation/eval.py"),
     ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
                               "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True,
-                 no_edit="an output.jsonl whose git_patch changes nothing the tests read, through eval_infer.sh",
+                 no_edit="an output.jsonl whose git_patch changes nothing the tests read, through "
+                         "eval_infer.sh",
                  known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh"),
-    ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task (--log_samples),\n"
-                            "with results_<date>.json beside it (or that results file, or their folder)", read_lm_eval),
-    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's problems)",
+    ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task "
+                            "(--log_samples),\nwith results_<date>.json beside it (or that results "
+                            "file, or their folder)", read_lm_eval),
+    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's "
+                                  "problems)",
                  read_livecodebench, takes_dataset_ids=True),
-    ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the default, or base)", read_evalplus,
+    ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
+                             "default, or base)", read_evalplus,
                  takes_dataset_ids=True, options=("tests",),
-                 no_edit="a samples file whose solution for every task is its prompt alone (no body), through "
-                         "evalplus.evaluate",
-                 known_fix="a samples file of every task's canonical_solution (the dataset's own), through "
-                           "evalplus.evaluate"),
-    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json beside it",
+                 no_edit="a samples file whose solution for every task is its prompt alone (no "
+                         "body), through evalplus.evaluate",
+                 known_fix="a samples file of every task's canonical_solution (the dataset's own), "
+                           "through evalplus.evaluate"),
+    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json "
+                                 "beside it",
                  read_bigcodebench, takes_dataset_ids=True,
-                 no_edit="a samples file whose solution for every task is its prompt alone, through "
-                         "bigcodebench.evaluate",
-                 known_fix="a samples file of every task's canonical_solution, through bigcodebench.evaluate (its "
-                           "own ground-truth check, gt_pass_rate, is the same run)"),
-    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's competitions)",
+                 no_edit="a samples file whose solution for every task is its prompt alone, "
+                         "through bigcodebench.evaluate",
+                 known_fix="a samples file of every task's canonical_solution, through "
+                           "bigcodebench.evaluate (its own ground-truth check, gt_pass_rate, is "
+                           "the same run)"),
+    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's "
+                              "competitions)",
                  read_mle_bench, takes_dataset_ids=True),
     ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True),
-    ImportFormat("aider", "aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)", read_aider,
+    ImportFormat("aider", "aider's benchmark run folder "
+                          "(tmp.benchmarks/<date>--<name>/)", read_aider,
                  no_edit="the exercises' stubs as they are, tested the same way (no model edit)",
-                 known_fix="each exercise's example solution (.meta/example.*) in place of its stub, tested the same "
-                           "way"),
-    ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no verdicts),\n"
-                              "naming the SWE-bench harness command that grades them", read_swe_agent),
+                 known_fix="each exercise's example solution (.meta/example.*) in place of its "
+                           "stub, tested the same way"),
+    ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no "
+                              "verdicts),\nnaming the SWE-bench harness command "
+                              "that grades them", read_swe_agent),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
                    functools.partial(import_mapping, fmt=name), takes_dataset_ids=True, options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
@@ -9615,8 +9774,8 @@ def _output_spec(text: str) -> tuple[str, Path]:
 
 
 def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> None:
-    """--format (its choices the command's own renderer table, so a format no renderer has cannot be asked for),
-    --json, --confidence and --output."""
+    """--format (its choices the command's own renderer table, so a format no renderer has cannot
+    be asked for), --json, --confidence and --output."""
     parser.add_argument("--format", choices=sorted(renderers), default="text", help="report format (default: text)")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
@@ -9960,7 +10119,8 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
     if "partial_as" in fmt.options and args.partial_as != "fail":
         mapping.append(f"--partial-as {args.partial_as}: a partial score (P) counts as {args.partial_as} (default fail)")
     if "tests" in fmt.options and args.tests != "plus":
-        mapping.append(f"--tests {args.tests}: a sample passes on the base tests alone (default plus: base and plus)")
+        mapping.append(f"--tests {args.tests}: a sample passes on the base tests alone (default "
+                       "plus: base and plus)")
     return mapping
 
 
@@ -10193,8 +10353,9 @@ def _import_parser(sub: Any) -> None:
                          help="a record the mapping cannot read (a missing path, a value that does not compare): an "
                               "input error naming the line and path (default), or unscoreable missing_artifact")
     parser.add_argument("--tests", choices=("plus", "base"), default="plus",
-                        help="evalplus: plus (a sample passes the base and the plus tests: HumanEval+/MBPP+, the "
-                             "default) or base (HumanEval/MBPP's own tests): two claims, never mixed")
+                        help="evalplus: plus (a sample passes the base and the plus tests: "
+                             "HumanEval+/MBPP+, the default) or base (HumanEval/MBPP's own tests): "
+                             "two claims, never mixed")
     parser.add_argument("--model", metavar="MODEL",
                         help="inspect: import only this model's logs (eval.model, e.g. openai/gpt-4o) from the files "
                              "or folders given; logs of several models are otherwise refused (one claim, one system)")
