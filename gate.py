@@ -8136,7 +8136,8 @@ def _harbor_subset(selections: Sequence[str], tasks: int, dataset: str,
     if not selections:
         return None
     kinds = sorted(set(selections), key=selections.index)
-    subset: dict[str, object] = {"selection": "; ".join(f"task_names ({tasks} named)" if kind == "task_names" else kind
+    named = f"task_names ({tasks} named)"
+    subset: dict[str, object] = {"selection": "; ".join(named if kind == "task_names" else kind
                                                         for kind in kinds)}
     notes.append(f"a subset: the job(s) selected {tasks} task(s) of {dataset} "
                  f"({subset['selection']}): the claim is about these tasks only, and says so")
@@ -8659,11 +8660,13 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
     reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
     extra = sorted(reasons - set(BUILTIN_REASONS))
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
-                    attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
-                    extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": found.harness},
-                    rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
-                    subset=subset, subset_unit=found.subset_unit, measured=found.measured,
-                    provenance={"declared_from": source}, dataset_name=found.dataset_name)
+                    attempt_mode="samples" if found.samples else "retry",
+                    attempt_budget=found.budget, extra_reasons=tuple(extra), run_id=run, source=fmt,
+                    envelope={"harness": found.harness},
+                    rerun_hint="the harness command that wrote the file", notes=tuple(notes),
+                    draft_todo=tuple(todo), subset=subset, subset_unit=found.subset_unit,
+                    measured=found.measured, provenance={"declared_from": source},
+                    dataset_name=found.dataset_name)
 
 
 def _the_file(path: Path, pattern: str, what: str) -> Path:
@@ -8675,10 +8678,9 @@ def _the_file(path: Path, pattern: str, what: str) -> Path:
         return path
     found = sorted(p for p in path.rglob(pattern) if p.is_file())
     if len(found) != 1:
+        listed = f" ({_preview(str(p) for p in found)})" if found else ""
         raise GateError(f"{path}: {len(found)} {pattern} files in the folder: give the {what} "
-                        "itself"
-                        + (" "
-                           f"({', '.join(str(p) for p in found[:3])}{', ...' if len(found) > 3 else ''})" if found else ""))
+                        f"itself{listed}")
     return found[0]
 
 
@@ -8709,9 +8711,10 @@ def read_nocode_bench(options: ImportOptions) -> Imported:
     for number, rec in _jsonl_objects(path):
         at = f"{path}:{number}"
         if "resolved" not in rec or "instance_id" not in rec:
+            instead = (_no_verdicts(rec)
+                       or "import the evaluation_details.jsonl that evaluation/eval.py writes")
             raise GateError(f"{at}: not a NoCode-bench evaluation_details.jsonl line (instance_id, "
-                            "resolved, applied): "
-                            f"{_no_verdicts(rec) or 'import the evaluation_details.jsonl that evaluation/eval.py writes'}")
+                            f"resolved, applied): {instead}")
         tid = _task_id(rec["instance_id"], f"{at}: instance_id")
         _once(seen, tid, at, number)
         resolved = rec["resolved"]
@@ -8746,11 +8749,12 @@ def _openhands_verdict(rec: Mapping[str, Any]) -> Verdict | None:
     report = rec.get("report")
     if not isinstance(report, dict):
         report = _sub(rec.get("test_result")).get("report")
-    flagged = next((verdict for flag, verdict in _OPENHANDS_FLAGS if report.get(flag) is True), None) \
-        if isinstance(report, dict) else None
+    if isinstance(report, dict):
+        flagged = next((verdict for flag, verdict in _OPENHANDS_FLAGS if report.get(flag) is True),
+                       None)
+        if flagged is not None:
+            return flagged
     error = str(rec.get("error") or "")
-    if flagged is not None:
-        return flagged
     if error.startswith("Timeout after"):
         # the evaluation itself timed out (EvalTimeoutException)
         return ("unscoreable", "harness_timeout")
@@ -8785,29 +8789,36 @@ def read_openhands(options: ImportOptions) -> Imported:
     for number, rec in _jsonl_objects(path):
         at = f"{path}:{number}"
         if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
+            instead = (_no_verdicts(rec)
+                       or "import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl")
             raise GateError(f"{at}: not an OpenHands output line (instance_id, test_result): "
-                            f"{_no_verdicts(rec) or 'import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl'}")
+                            f"{instead}")
         tid = _task_id(rec["instance_id"], f"{at}: instance_id")
         _once(seen, tid, at, number)
         meta = _sub(rec.get("metadata"))
         if meta:  # (a line the runtime gave up on may carry none)
-            systems.add((str(meta.get("agent_class")), str(_sub(meta.get("llm_config")).get("model"))))
+            model = _sub(meta.get("llm_config")).get("model")
+            systems.add((str(meta.get("agent_class")), str(model)))
         metadata = metadata or meta
         verdict = _openhands_verdict(rec)
         if evaluated and not str(rec.get("error") or "").startswith("Maximum retries"):
             own = verdict
-            verdict = evaluated.get(tid)  # the evaluation's own line; none: never evaluated (its report is all false)
-            if isinstance(rec.get("report"), dict) and verdict is not None and (own == ("pass", None)) != (verdict == ("pass", None)):
+            # the evaluation's own line; none: never evaluated (its report is all false)
+            verdict = evaluated.get(tid)
+            passes = (own == ("pass", None)) != (verdict == ("pass", None))
+            if isinstance(rec.get("report"), dict) and verdict is not None and passes:
                 raise GateError(f"{at}: {tid}: its report and "
                                 f"{path.name.replace('.jsonl', '.swebench_eval.jsonl')} disagree "
                                 "on resolved: not the same evaluation; import the evaluation file "
                                 "alone")
         metrics = _sub(rec.get("metrics"))
         usage = _sub(metrics.get("accumulated_token_usage"))
-        measures: dict[str, object] = {"cost_usd": _cost_field(metrics.get("accumulated_cost")),
-                    "input_tokens": _count_field(usage.get("prompt_tokens")),
-                    "output_tokens": _count_field(usage.get("completion_tokens"))}
-        rows.append((tid, 1, verdict or ("unscoreable", "missing_artifact"), measures, {"line": number}))
+        measures: dict[str, object] = {
+            "cost_usd": _cost_field(metrics.get("accumulated_cost")),
+            "input_tokens": _count_field(usage.get("prompt_tokens")),
+            "output_tokens": _count_field(usage.get("completion_tokens"))}
+        verdict = verdict or ("unscoreable", "missing_artifact")
+        rows.append((tid, 1, verdict, measures, {"line": number}))
     if not rows:
         raise GateError(f"{path}: no lines: an OpenHands output.jsonl holds one line an instance")
     if all(verdict == ("unscoreable", "missing_artifact") for _, _, verdict, _, _ in rows):
@@ -8820,23 +8831,27 @@ def read_openhands(options: ImportOptions) -> Imported:
     model = _sub(metadata.get("llm_config")).get("model")
     agent = metadata.get("agent_class")
     split = metadata.get("data_split")
-    dataset = f"{metadata['dataset']}{' (' + split + ')' if isinstance(split, str) and split else ''}" \
-        if isinstance(metadata.get("dataset"), str) and metadata["dataset"] else None
+    named, commit = metadata.get("dataset"), metadata.get("git_commit")
+    dataset = None
+    if isinstance(named, str) and named:
+        dataset = f"{named} ({split})" if isinstance(split, str) and split else named
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
+    official = "" if evaluated or "swebench_eval" in path.name else (
+        "; with no output.swebench_eval.jsonl beside it (the official harness's report.json "
+        "filled the flags), an incomplete instance cannot be told from an unresolved one: prefer "
+        "`import swebench report.json`")
     return _harness_imported(_Found(
-        rows, False, 1, f"OpenHands{' ' + str(metadata.get('git_commit'))[:12] if metadata.get('git_commit') else ''}",
+        rows, False, 1, f"OpenHands {str(commit)[:12]}" if commit else "OpenHands",
         "OpenHands' output.swebench_eval.md counts resolved instances over the lines of "
         f"output.jsonl ({passed} resolved here, of {len(rows)} line(s) in {path.name}): an "
-        "instance never evaluated is unresolved there and missing_artifact here"
-        + ("" if evaluated or "swebench_eval" in path.name else "; with no output.swebench_eval.jsonl beside it (the "
-           "official harness's report.json filled the flags), an incomplete instance cannot be told from an "
-           "unresolved one: prefer `import swebench report.json`"),
-        measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
+        "instance never evaluated is unresolved there and missing_artifact here" + official,
+        measured={k: v for k, v in (("agent", agent), ("model", model))
+                  if isinstance(v, str) and v},
         dataset_name=dataset), options, "openhands", path)
 
 
 # lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks:
-# samples_<task>_<date> .jsonl holds each document's pass@k over its generations (no verdict a
+# samples_<task>_<date>.jsonl holds each document's pass@k over its generations (no verdict a
 # generation), results_<date>.json the declared documents (n-samples.original) and the stated
 # figure.
 def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
@@ -8876,8 +8891,10 @@ def _passes_from_pass_at_k(value: float, n: int, k: int) -> int | None:
 
 
 def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
-    """How many of a document's n generations passed, from its pass@1 (c/n), or by inverting a pass@k."""
-    scores = {key: value for key, value in rec.items() if re.fullmatch(r"pass(?:@|_at_)\d+", key) and _is_number(value)}
+    """How many of a document's n generations passed, from its pass@1 (c/n), or by inverting a
+    pass@k."""
+    scores = {key: value for key, value in rec.items()
+              if re.fullmatch(r"pass(?:@|_at_)\d+", key) and _is_number(value)}
     one = next((float(scores[key]) for key in ("pass@1", "pass_at_1") if key in scores), None)
     if one is not None:
         if not 0 <= one <= 1 or abs(round(one * n) / n - one) > 1e-9:  # (NaN fails the first test)
@@ -8911,16 +8928,19 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         n = len(kept[0]) if isinstance(kept, list) and kept and isinstance(kept[0], list) else 1
         c = _lm_eval_passes(rec, n, at)
         budget = max(budget, n)
-        own = {"doc_id": doc, **({"task_id": _sub(rec.get("doc")).get("task_id")} if _sub(rec.get("doc")).get("task_id") else {})}
-        rows += [(tid, attempt, ("pass", None) if attempt <= c else ("fail", None), {}, own) for attempt in range(1, n + 1)]
+        named = _sub(rec.get("doc")).get("task_id")
+        own = {"doc_id": doc, **({"task_id": named} if named else {})}
+        rows += [(tid, attempt, ("pass", None) if attempt <= c else ("fail", None), {}, own)
+                 for attempt in range(1, n + 1)]
     counts = _sub(_sub(results.get("n-samples")).get(task))
     original, effective = counts.get("original"), counts.get("effective")
     if _is_int(original) and not len(seen) <= cast(int, original) <= MAX_TASK_COUNT:
         raise GateError(f"{results_file}: n-samples.{task}.original: {original!r} documents, with "
                         f"{len(seen)} logged (at most {MAX_TASK_COUNT:,}, and no fewer than those "
                         "logged)")
-    stated_key = next((key for key in _sub(_sub(results.get("results")).get(task)) if re.match(r"pass(?:@|_at_)1,", key)), None)
-    stated = _sub(_sub(results.get("results")).get(task)).get(stated_key) if stated_key else None
+    figures = _sub(_sub(results.get("results")).get(task))
+    stated_key = next((key for key in figures if re.match(r"pass(?:@|_at_)1,", key)), None)
+    stated = figures.get(stated_key) if stated_key else None
     subset = None
     notes: list[str] = []
     if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
@@ -8931,22 +8951,23 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: "
                      "the c passing of its n generations are written as samples 1..c (their order "
                      "is not in the file; pass@k and pass^k need only c)")
+    said = (f"lm-eval states {stated_key or 'pass@1'} = {stated!r} for {task}, the mean over the "
+            f"{len(seen)} document(s) it logged") if stated is not None else (
+        f"no results_<date>.json beside {path.name}: the declared documents are only those logged")
+    declared: list[str] | None = None
+    source = f"{results_file.name if results_file else ''} n-samples.{task}.original ({original})"
+    if subset is not None:
+        declared = sorted(seen)
+        source = f"the {len(seen)} documents lm-eval logged, of the task's {original}"
+    elif _is_int(original):
+        declared = [f"{task}/{i}" for i in range(cast(int, original))]
+    model = results.get("model_name") or _sub(results.get("config")).get("model_args")
+    version = results.get("lm_eval_version")
+    harness = f"lm-evaluation-harness {version}" if version else "lm-evaluation-harness"
     return _harness_imported(_Found(
-        rows, budget > 1, budget, "lm-evaluation-harness "
-                                  f"{results.get('lm_eval_version') or ''}".strip(),
-        f"lm-eval states {stated_key or 'pass@1'} = {stated!r} for {task}, the mean over the "
-        f"{len(seen)} "
-        "document(s) it logged" if stated is not None else f"no results_<date>.json beside {path.name}: the declared documents "
-        "are only those logged",
-        declared=sorted(seen) if subset is not None else [f"{task}/{i}" for i in range(cast(int, original))]
-        if _is_int(original) else None,
-        declared_from=f"the {len(seen)} documents lm-eval logged, of "
-                      f"the task's {original}" if subset is not None else
-        f"{results_file.name if results_file else ''} n-samples.{task}.original ({original})",
+        rows, budget > 1, budget, harness, said, declared=declared, declared_from=source,
         subset=subset, subset_unit="documents", notes=tuple(notes),
-        measured={"model": str(results.get("model_name") or _sub(results.get("config")).get("model_args") or "")}
-        if results.get("model_name") or _sub(results.get("config")).get("model_args") else {}),
-        options, "lm-eval", path)
+        measured={"model": str(model)} if model else {}), options, "lm-eval", path)
 
 
 # LiveCodeBench (lcb_runner/evaluation/compute_code_generation_metrics.py, testing_util.py): a
