@@ -8986,20 +8986,22 @@ def _lcb_verdict(graded: object, meta: object, where: str) -> Verdict:
         _expected(where, "a JSON object", info)
     info = info or {}
     if info.get("error_code") == -5:
-        return ("unscoreable", "harness_timeout" if "IndexError" in str(info.get("error")) else "grader_error")
+        timeout = "IndexError" in str(info.get("error"))  # the runner's global timeout (see above)
+        return ("unscoreable", "harness_timeout" if timeout else "grader_error")
     return ("fail", None)
 
 
 def read_livecodebench(options: ImportOptions) -> Imported:
-    path = _the_file(_one_path(options.files, "livecodebench"), "*_eval_all.json", "LiveCodeBench *_eval_all.json")
+    path = _the_file(_one_path(options.files, "livecodebench"), "*_eval_all.json",
+                     "LiveCodeBench *_eval_all.json")
     data = load_json_file(path, cap=MAX_HARNESS_BYTES)
-    if not isinstance(data, list) or not all(isinstance(p, dict) and "question_id" in p for p in data):
+    if not isinstance(data, list) or not all(isinstance(p, dict) and "question_id" in p
+                                             for p in data):
         raise GateError(f"{path}: not a LiveCodeBench *_eval_all.json (a list of problems with "
                         "question_id and graded_list)")
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     sizes: dict[str, int] = {}
-    named: list[str] = []
     for index, problem in enumerate(data):
         at = f"{path}: [{index}]"
         graded = problem.get("graded_list")
@@ -9014,19 +9016,21 @@ def read_livecodebench(options: ImportOptions) -> Imported:
         if not isinstance(meta, list):
             _expected(f"{at}.metadata", "a list, one entry a sample", meta)
         sizes[tid] = len(graded)
-        named.append(tid)
-        rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None, f"{at}.metadata[{i}]"), {},
-                  {"index": index}) for i, g in enumerate(graded)]
-    return _harness_imported(_Found(rows, True, _samples_budget(sizes), "LiveCodeBench (lcb_runner)",
+        rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None,
+                                           f"{at}.metadata[{i}]"), {}, {"index": index})
+                 for i, g in enumerate(graded)]
+    return _harness_imported(_Found(rows, True, _samples_budget(sizes),
+                                    "LiveCodeBench (lcb_runner)",
                                     "LiveCodeBench's pass@1 is the mean over the problems in the "
-                                    "file: "
-                                    f"{_mean_rate(rows):.4f}", named=named), options, "livecodebench", path)
+                                    f"file: {_mean_rate(rows):.4f}", named=list(sizes)),
+                             options, "livecodebench", path)
 
 
 # EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a
 # sample, ...]}}. A timeout is the solution's own (the child process had to be killed): a failed
 # test, as both count it.
-def _eval_samples(data: Mapping[str, object], path: Path, what: str) -> dict[str, list[dict[str, Any]]]:
+def _eval_samples(data: Mapping[str, object], path: Path,
+                  what: str) -> dict[str, list[dict[str, Any]]]:
     """The file's "eval" table: each task id with its samples, each an object."""
     table = data.get("eval")
     if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
@@ -9044,43 +9048,60 @@ def _mean_rate(rows: Sequence[_Row]) -> float:
 
 
 def read_evalplus(options: ImportOptions) -> Imported:
-    path = _the_file(_one_path(options.files, "evalplus"), "*eval_results.json", "EvalPlus *_eval_results.json")
+    path = _the_file(_one_path(options.files, "evalplus"), "*eval_results.json",
+                     "EvalPlus *_eval_results.json")
     data = _harness_json(path)
     table = _eval_samples(data, path, "an EvalPlus *_eval_results.json")
     base_only = all(s.get("plus_status") is None for samples in table.values() for s in samples)
     tests = "base" if base_only else options.tests
-    rows: list[_Row] = [(tid, i + 1, ("pass", None) if s.get("base_status") == "pass" and (tests == "base" or s.get("plus_status") == "pass")
-             else ("fail", None), {}, {"base_status": s.get("base_status"), "plus_status": s.get("plus_status")})
-            for tid, samples in table.items() for i, s in enumerate(samples)]
+
+    def verdict(sample: Mapping[str, Any]) -> Verdict:
+        plus = tests == "base" or sample.get("plus_status") == "pass"
+        return ("pass", None) if sample.get("base_status") == "pass" and plus else ("fail", None)
+
+    rows: list[_Row] = [(tid, i + 1, verdict(s), {}, {"base_status": s.get("base_status"),
+                                                    "plus_status": s.get("plus_status")})
+                        for tid, samples in table.items() for i, s in enumerate(samples)]
     budget = _samples_budget({tid: len(s) for tid, s in table.items()})
     notes = ((f"{path}: run with --base-only: no plus tests, so the claim is the base tests' "
               f"({tests} tests)",)
              if base_only and options.tests == "plus" else ())
-    name = "HumanEval+/MBPP+ (base and plus tests)" if tests == "plus" else "HumanEval/MBPP (base tests only)"
+    name = ("HumanEval+/MBPP+ (base and plus tests)" if tests == "plus"
+            else "HumanEval/MBPP (base tests only)")
     digest = data.get("hash")
     return _harness_imported(_Found(rows, True, budget, f"EvalPlus ({tests} tests)",
                                     f"EvalPlus prints pass@1 over the {len(table)} task(s) in the "
                                     f"file for {name}: {_mean_rate(rows):.4f}; a timeout is the "
                                     "solution's and fails",
-                                    notes=notes, dataset_name=f"{name}, dataset md5 {digest}" if isinstance(digest, str)
-                                    else None, named=list(table)), options, "evalplus", path)
+                                    notes=notes, named=list(table),
+                                    dataset_name=f"{name}, dataset md5 {digest}"
+                                    if isinstance(digest, str) else None),
+                             options, "evalplus", path)
 
 
 def read_bigcodebench(options: ImportOptions) -> Imported:
-    path = _the_file(_one_path(options.files, "bigcodebench"), "*_eval_results.json", "BigCodeBench *_eval_results.json")
+    path = _the_file(_one_path(options.files, "bigcodebench"), "*_eval_results.json",
+                     "BigCodeBench *_eval_results.json")
     table = _eval_samples(_harness_json(path), path, "a BigCodeBench *_eval_results.json")
     sibling = path.with_name(path.name.replace("_eval_results.json", "_pass_at_k.json"))
     summary = _harness_json(sibling) if sibling != path and sibling.is_file() else {}
-    failed = set(_id_list(summary, "failed_tasks", str(sibling))) if "failed_tasks" in summary else set()
+    failed = set(_id_list(summary, "failed_tasks", str(sibling))
+                 if "failed_tasks" in summary else ())
     notes = []
-    if failed and failed >= set(table) and any(s.get("status") == "pass" for v in table.values() for s in v):
+    passing = any(s.get("status") == "pass" for v in table.values() for s in v)
+    if failed and failed >= set(table) and passing:
         notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt "
                      "run (the ground truth was not checked), so no task is held unscoreable for "
                      "it")
         failed = set()
-    rows: list[_Row] = [(tid, i + 1, ("unscoreable", "env_flake") if tid in failed else
-             ("pass", None) if s.get("status") == "pass" else ("fail", None), {}, {"status": s.get("status")})
-            for tid, samples in table.items() for i, s in enumerate(samples)]
+
+    def verdict(tid: str, sample: Mapping[str, Any]) -> Verdict:
+        if tid in failed:
+            return ("unscoreable", "env_flake")
+        return ("pass", None) if sample.get("status") == "pass" else ("fail", None)
+
+    rows: list[_Row] = [(tid, i + 1, verdict(tid, s), {}, {"status": s.get("status")})
+                        for tid, samples in table.items() for i, s in enumerate(samples)]
     if failed:
         notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} task(s) "
                      "fails in this environment (failed_tasks, gt_pass_rate "
@@ -9088,16 +9109,17 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
                      f"({_preview(sorted(failed & set(table)))}), where BigCodeBench's pass@1 "
                      "counts them")
     stated = summary.get("pass@1")
-    budget = _samples_budget({tid: len(s) for tid, s in table.items()})
+    said = (f"BigCodeBench states pass@1 {stated!r} over the {len(table)} task(s) in the file"
+            if stated is not None else
+            f"no {sibling.name} beside the file: its pass@1 and ground-truth check are not read")
+    split, part = summary.get("split"), summary.get("subset")
     return _harness_imported(_Found(
-        rows, True, budget, "BigCodeBench "
-                            f"({summary.get('split', '?')}/{summary.get('subset', '?')})",
-        f"BigCodeBench states pass@1 {stated!r} over the {len(table)} "
-        "task(s) in the file" if stated is not None else
-        f"no {sibling.name} beside the file: its pass@1 and ground-truth check are not read",
-        measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {}, notes=tuple(notes),
-        dataset_name=f"BigCodeBench {summary['split']}/{summary['subset']}"
-        if isinstance(summary.get("split"), str) and isinstance(summary.get("subset"), str) else None, named=list(table)),
+        rows, True, _samples_budget({tid: len(s) for tid, s in table.items()}),
+        f"BigCodeBench ({split or '?'}/{part or '?'})", said,
+        measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {},
+        notes=tuple(notes), named=list(table),
+        dataset_name=f"BigCodeBench {split}/{part}"
+        if isinstance(split, str) and isinstance(part, str) else None),
         options, "bigcodebench", path)
 
 
@@ -9130,18 +9152,21 @@ def read_mle_bench(options: ImportOptions) -> Imported:
             rec = _obj(item, at)
             tid = _task_id(rec.get("competition_id"), f"{at}.competition_id")
             _once(seen, tid, at, index + 1)
-            verdict: Verdict = ("unscoreable", "missing_artifact") if rec.get("submission_exists") is False else \
-                ("unscoreable", "grader_error") if rec.get("valid_submission") is False else \
-                ("pass", None) if rec.get("any_medal") is True else ("fail", None)
-            rows.append((tid, seed, verdict, {}, {"report": path.name, "submission_exists": rec.get("submission_exists"),
+            verdict: Verdict = ("pass", None) if rec.get("any_medal") is True else ("fail", None)
+            if rec.get("valid_submission") is False:
+                verdict = ("unscoreable", "grader_error")
+            if rec.get("submission_exists") is False:
+                verdict = ("unscoreable", "missing_artifact")
+            rows.append((tid, seed, verdict, {}, {"report": path.name,
+                                                  "submission_exists": rec.get("submission_exists"),
                                                   "valid_submission": rec.get("valid_submission")}))
         stated.append(f"{data.get('total_medals')}/{data.get('total_runs')}")
     return _harness_imported(_Found(
         rows, len(reports) > 1, len(reports), "MLE-bench (mlebench grade)",
         "MLE-bench's report totals are medals over the competitions each report holds "
-        f"({', '.join(stated)}), not over the split" + ("" if options.dataset_ids is not None else
-                            "; give the split with --dataset-ids "
-                            "(experiments/splits/*.txt)")), options, "mle-bench",
+        f"({', '.join(stated)}), not over the split"
+        + ("" if options.dataset_ids is not None else
+           "; give the split with --dataset-ids (experiments/splits/*.txt)")), options, "mle-bench",
         reports[0])
 
 
@@ -9156,8 +9181,8 @@ def read_hal(options: ImportOptions) -> Imported:
         raise GateError(f"{path}: not a HAL *_UPLOAD.json (results.successful_tasks, "
                         "results.failed_tasks)")
     report = _sub(data.get("raw_eval_results"))
-    lists = {outcome: _id_list(results, key, f"{path}: results") if results.get(key) is not None else []
-             for outcome, key in (("pass", "successful_tasks"), ("fail", "failed_tasks"))}
+    lists = {outcome: _id_list(results, key, f"{path}: results") if results.get(key) is not None
+             else [] for outcome, key in (("pass", "successful_tasks"), ("fail", "failed_tasks"))}
     both = set(lists["pass"]) & set(lists["fail"])
     if both:
         raise GateError(f"{path}: results: {_preview(sorted(both))} in both successful_tasks and "
@@ -9165,40 +9190,46 @@ def read_hal(options: ImportOptions) -> Imported:
     verdicts: dict[str, Verdict] = {}
     # a SWE-bench run report: its own lists, the first that names a task deciding
     if "resolved_ids" in report:
-        for key, verdict in (("incomplete_ids", ("unscoreable", "missing_artifact")), ("empty_patch_ids", ("fail", None)),
-                             ("error_ids", ("unscoreable", "grader_error")), ("unresolved_ids", ("fail", None)),
-                             ("resolved_ids", ("pass", None))):
-            for tid in _id_list(report, key, f"{path}: raw_eval_results") if report.get(key) is not None else ():
-                verdicts.setdefault(tid, verdict)
+        for key, verdict in (("incomplete_ids", ("unscoreable", "missing_artifact")),
+                             ("empty_patch_ids", ("fail", None)),
+                             ("error_ids", ("unscoreable", "grader_error")),
+                             ("unresolved_ids", ("fail", None)), ("resolved_ids", ("pass", None))):
+            if report.get(key) is not None:
+                for tid in _id_list(report, key, f"{path}: raw_eval_results"):
+                    verdicts.setdefault(tid, verdict)
     for outcome in ("fail", "pass"):
         for tid in lists[outcome]:
             verdicts.setdefault(tid, (outcome, None))
     walls = _sub(data.get("wall_clock_times"))
-    rows: list[_Row] = [(tid, 1, verdict, {"wall_clock_s": walls.get(tid) if _is_number(walls.get(tid)) else None}, {})
-            for tid, verdict in sorted(verdicts.items())]
+    rows: list[_Row] = [(tid, 1, verdict, {"wall_clock_s": walls[tid]} if _is_number(walls.get(tid))
+                         else {}, {}) for tid, verdict in sorted(verdicts.items())]
     agent, model = config.get("agent_name"), _sub(config.get("agent_args")).get("model_name")
     limit = re.search(r"--max_tasks[ =](\d+)", str(config.get("run_command") or ""))
     # A --max_tasks N run takes the benchmark's first N tasks: with --dataset-ids (the benchmark's
     # tasks, in its order) the first N are declared, a subset of them, so a task of those that never
     # answered still counts.
-    first = options.dataset_ids[:int(limit[1])] if limit and options.dataset_ids is not None else None
+    ids = options.dataset_ids
+    first = ids[:int(limit[1])] if limit and ids is not None else None
     subset: dict[str, object] | None = None
-    if limit and first is not None and len(first) < len(options.dataset_ids or ()):
+    if limit and first is not None and len(first) < len(ids or ()):
         subset = {"selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of "
                                "--dataset-ids, in its order)"}
     notes = (f"{path}: run with --max_tasks {limit[1]}: give --dataset-ids with the benchmark's "
-             "task ids, in its order, to "
-             "declare the run a subset of them",) if limit and options.dataset_ids is None else ()
+             "task ids, in its order, to declare the run a subset of them",) \
+        if limit and ids is None else ()
     benchmark = config.get("benchmark_name")
     return _harness_imported(_Found(
         rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
         f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a "
         "fixed task count for swebench_verified_mini, the tasks that produced output for "
         "corebench)",
-        measured={k: v for k, v in (("agent", agent), ("model", model)) if isinstance(v, str) and v},
+        measured={k: v for k, v in (("agent", agent), ("model", model))
+                  if isinstance(v, str) and v},
         declared=first if subset else None, subset=subset, notes=notes,
-        declared_from=f"the first {limit[1]} of --dataset-ids (HAL --max_tasks)" if subset and limit else "",
-        dataset_name=benchmark if isinstance(benchmark, str) and benchmark else None), options, "hal", path)
+        declared_from=f"the first {limit[1]} of --dataset-ids (HAL --max_tasks)"
+        if subset and limit else "",
+        dataset_name=benchmark if isinstance(benchmark, str) and benchmark else None),
+        options, "hal", path)
 
 
 # aider's benchmark (benchmark/benchmark.py): a run folder of <lang>/exercises/practice/<exercise>/,
@@ -9213,7 +9244,8 @@ def read_aider(options: ImportOptions) -> Imported:
     if not path.is_dir():
         raise GateError(f"{path}: expected aider's benchmark run folder "
                         "(tmp.benchmarks/<date>--<name>/)")
-    exercises = sorted(p for p in path.glob("*/exercises/practice/*") if p.is_dir() and not p.is_symlink())
+    exercises = sorted(p for p in path.glob("*/exercises/practice/*")
+                       if p.is_dir() and not p.is_symlink())
     if not exercises:
         raise GateError(f"{path}: no <language>/exercises/practice/<exercise>/ folders: not an "
                         "aider benchmark run")
@@ -9239,10 +9271,10 @@ def read_aider(options: ImportOptions) -> Imported:
                                        "output_tokens": _count_field(rec.get("completion_tokens"))}
         tries = outcomes or [False]
         budget = max(budget, len(tries))
-        rows += [(tid, i + 1, ("pass", None) if ok else ("fail", None), measures if i == len(tries) - 1 else {}, {})
-                 for i, ok in enumerate(tries)]
-        system: dict[str, object] = {k: v for k, v in (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
-                  if isinstance(v, str) and v}
+        rows += [(tid, i + 1, ("pass", None) if ok else ("fail", None),
+                  measures if i == len(tries) - 1 else {}, {}) for i, ok in enumerate(tries)]
+        named = (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
+        system: dict[str, object] = {k: v for k, v in named if isinstance(v, str) and v}
         if measured and system and system != measured:
             raise GateError(f"{found}: {system}, where the run's other exercises have {measured}: "
                             "one claim is one system; a run folder mixing models or edit formats "
@@ -9255,7 +9287,8 @@ def read_aider(options: ImportOptions) -> Imported:
         f"aider's pass_rate_{budget} divides by the exercises with a results file: "
         f"{passed}/{completed}",
         declared=[f"{f.parts[-4]}/{f.name}" for f in exercises],
-        declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured), options, "aider", path)
+        declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured),
+        options, "aider", path)
 
 
 def read_swe_agent(options: ImportOptions) -> Imported:
@@ -9375,7 +9408,8 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
 
 def control_commands(harness: object) -> str:
     """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
-    text = str(harness or "").lower()  # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
+    # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
+    text = str(harness or "").lower()
     name = next((key for key in IMPORTERS if text.replace("_", "-").startswith(key.replace("_", "-"))
                  or text.startswith(key.split("-")[0])), None)
     fmt = IMPORTERS.get(name) if name else None
@@ -9797,7 +9831,8 @@ def _output_spec(text: str) -> tuple[str, Path]:
 def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> None:
     """--format (its choices the command's own renderer table, so a format no renderer has cannot
     be asked for), --json, --confidence and --output."""
-    parser.add_argument("--format", choices=sorted(renderers), default="text", help="report format (default: text)")
+    parser.add_argument("--format", choices=sorted(renderers), default="text",
+                        help="report format (default: text)")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
                         help="confidence level of every interval (default: 0.95)")
