@@ -2095,15 +2095,17 @@ def _root(f: Callable[[float], float], lo: float, hi: float) -> float:
     return 0.5 * (lo + hi)
 
 
-def tango_interval(b: float, c: float, n: float, confidence: float) -> tuple[float, float]:
+def tango_interval(b: float, c: float, n: float, confidence: float,
+                   critical: float | None = None) -> tuple[float, float]:
     """Tango's score interval for a paired difference p_A − p_B: the deltas the score test does not reject.
 
     b: A only, c: B only, of n pairs (counts may be fractional: an effective table). Bracketed at 0, so
-    the interval excludes 0 exactly when McNemar's test rejects.
+    the interval excludes 0 exactly when |McNemar's z| reaches the critical value (by default the
+    normal one of this confidence; the exact test's from paired_test).
     """
     if n <= 0:
         raise ValueError("a paired interval needs at least one task")
-    z = z_for(confidence)
+    z = z_for(confidence) if critical is None else critical
     z0 = tango_z(b, c, n, 0.0)
     if c >= n:
         lower = -1.0
@@ -2123,6 +2125,145 @@ def mcnemar_z(b: float, c: float) -> float:
     return 0.0 if b + c == 0 else (b - c) / math.sqrt(b + c)
 
 
+# -- the exact unconditional test of a task-level paired table (Suissa & Shuster 1991) ---------
+#
+# McNemar's statistic z² = (b − c)²/(b + c); under "A and B are the same system" each discordant
+# task is A's or B's with probability 1/2, whatever the share ψ of tasks that differ. The exact
+# unconditional p-value is the largest, over ψ in [0, 1], probability of a z² at least the one
+# observed: valid at every n, no floor needed (40 tasks, 5/0: p = 0.0257; 4/0: 0.0486). Its cost
+# grows as n², so above EXACT_MAX_TASKS the asymptotic test (with the floor) answers.
+
+EXACT_MAX_TASKS = 1000
+
+
+@functools.lru_cache(maxsize=2)
+def _half_binomial_tails(n: int) -> tuple[array[float], ...]:
+    """Row d (0..n): P(B >= k) for B ~ Binomial(d, 1/2), k = 0..d+1 (Pascal's triangle, halved)."""
+    rows = []
+    pmf = [1.0]
+    for d in range(n + 1):
+        if d:
+            pmf = [(left + right) * 0.5 for left, right in zip([0.0, *pmf], [*pmf, 0.0])]
+        tails = array("d", itertools.accumulate(reversed(pmf)))
+        tails.reverse()
+        tails.append(0.0)
+        rows.append(tails)
+    return tuple(rows)
+
+
+def _discordant_tails(n: int, t: Fraction) -> list[float]:
+    """For d = 0..n discordant tasks: P(z² >= t), z² = (2B − d)²/d, B ~ Binomial(d, 1/2); exact in
+    t (a tie counts), as z² takes rational values."""
+    rows = _half_binomial_tails(n)
+    num, den = t.numerator, t.denominator
+    tails = [1.0 if num <= 0 else 0.0]
+    for d in range(1, n + 1):
+        need = -(-num * d // den)  # (2B − d)² must reach t·d, so |2B − d| at least m:
+        m = math.isqrt(need - 1) + 1 if need > 0 else 0
+        m += (m - d) % 2  # the least integer whose square reaches it, of the parity of d
+        tails.append(1.0 if m == 0 else 0.0 if m > d else min(1.0, 2.0 * rows[d][(d + m) // 2]))
+    return tails
+
+
+@functools.lru_cache(maxsize=4)
+def _discordance_grid(n: int) -> tuple[tuple[float, int, tuple[float, ...]], ...]:
+    """ψ on a grid even in arcsin √ψ (the scale on which the probabilities move), each with its
+    Binomial(n, ψ) probabilities where they are above 1e-17 of the mode: (ψ, first d, probs)."""
+    steps = max(48, int(6 * math.sqrt(n)))
+    return tuple((psi, *_binomial_window(n, psi)) for psi in
+                 (math.sin(math.pi / 2 * i / steps) ** 2 for i in range(steps + 1)))
+
+
+def _binomial_window(n: int, psi: float) -> tuple[int, tuple[float, ...]]:
+    if psi <= 0.0 or psi >= 1.0:
+        return (0 if psi <= 0.0 else n), (1.0,)
+    mode = min(n, int((n + 1) * psi))
+    top = math.exp(math.lgamma(n + 1) - math.lgamma(mode + 1) - math.lgamma(n - mode + 1)
+                   + mode * math.log(psi) + (n - mode) * math.log1p(-psi))
+    odds = psi / (1.0 - psi)
+    up, down = [], []
+    value, d = top, mode
+    while d < n and value >= 1e-17 * top:
+        value *= (n - d) / (d + 1) * odds
+        up.append(value)
+        d += 1
+    value, d = top, mode
+    while d > 0 and value >= 1e-17 * top:
+        value *= d / ((n - d + 1) * odds)
+        down.append(value)
+        d -= 1
+    return mode - len(down), (*reversed(down), top, *up)
+
+
+def _largest_over_discordance(n: int, tails: Sequence[float]) -> float:
+    """max over ψ in [0, 1] of Σ_d Binomial(d; n, ψ) tails[d]: the grid, then golden-section search
+    around its best point."""
+    def at(first: int, probs: Sequence[float]) -> float:
+        return math.fsum(map(operator.mul, probs, tails[first:first + len(probs)]))
+
+    grid = _discordance_grid(n)
+    values = [at(first, probs) for _, first, probs in grid]
+    best = max(range(len(grid)), key=values.__getitem__)
+    lo, hi = grid[max(0, best - 1)][0], grid[min(len(grid) - 1, best + 1)][0]
+    golden = (math.sqrt(5.0) - 1.0) / 2.0
+    x1, x2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
+    f1, f2 = at(*_binomial_window(n, x1)), at(*_binomial_window(n, x2))
+    for _ in range(40):
+        if f1 < f2:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + golden * (hi - lo)
+            f2 = at(*_binomial_window(n, x2))
+        else:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - golden * (hi - lo)
+            f1 = at(*_binomial_window(n, x1))
+    return min(1.0, max(values[best], f1, f2))
+
+
+def exact_unconditional_p(b: int, c: int, n: int) -> float:
+    """Suissa & Shuster's (1991) exact unconditional p for b A-only and c B-only of n tasks."""
+    return _largest_over_discordance(n, _discordant_tails(n, Fraction((b - c) ** 2, max(1, b + c))))
+
+
+def _next_achievable(n: int, t: Fraction) -> Fraction:
+    """The least value of z² = m²/d (m of d's parity, m <= d <= n) at or above t."""
+    best = Fraction(n)
+    for d in range(1, n + 1):
+        need = math.ceil(t * d)
+        m = math.isqrt(need - 1) + 1 if need > 0 else 0
+        m += (m - d) % 2
+        if m <= d and Fraction(m * m, d) < best:
+            best = Fraction(m * m, d)
+    return best
+
+
+@functools.lru_cache(maxsize=8)
+def exact_critical(n: int, alpha: float) -> float:
+    """The |z| at which the exact test of n tasks starts to reject: just under the square root of
+    the least achievable z² whose p is below alpha, so that Tango's interval at this critical value
+    excludes 0 exactly when the exact test rejects; √n (which no other outcome reaches) when none
+    does."""
+    def rejects(t: Fraction) -> bool:
+        return _largest_over_discordance(n, _discordant_tails(n, t)) < alpha
+
+    top = Fraction(n)
+    if not rejects(top):
+        return math.sqrt(n) * (1.0 + 1e-9)
+    lo, hi = Fraction(0), top
+    # Bisect on the achievable values (two differ by at least 1/n²): rejects(t) is rejects(the
+    # next achievable value at or above t), lo never rejects and hi does.
+    while True:
+        mid = _next_achievable(n, (lo + hi) / 2)
+        if mid >= hi:  # none in the upper half: the next one after lo, if it is not hi itself
+            mid = _next_achievable(n, lo + Fraction(1, 2 * n * n))
+            if mid >= hi:
+                return math.sqrt(hi) * (1.0 - 1e-9)
+        if rejects(mid):
+            hi = mid
+        else:
+            lo = mid
+
+
 def detectable_difference(n: float, discordance: float, confidence: float, power: float = 0.8) -> float | None:
     """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at this
     discordance (Connor 1987, solved for the difference); None when none is detectable (it would exceed
@@ -2134,6 +2275,55 @@ def detectable_difference(n: float, discordance: float, confidence: float, power
         return None
     delta = math.sqrt(discordance) * (za * math.sqrt(n) + zb * math.sqrt(n - za * za + zb * zb)) / (n + zb * zb)
     return delta if delta <= discordance else None
+
+
+class PairedTest(NamedTuple):
+    """A paired comparison's test and interval, as compare and rank print them."""
+
+    low: float  # Tango's score interval for A − B, inverted at `critical`
+    high: float
+    z: float  # McNemar's statistic: Tango's score at 0
+    p_value: float
+    critical: float  # the |z| from which the test rejects
+    exact: bool  # the exact unconditional test of the task table (else the asymptotic one)
+    floor: int  # the fewest differing units a significant difference needs beyond p < alpha
+
+    @property
+    def method(self) -> str:
+        return "suissa_shuster_exact_unconditional" if self.exact else "mcnemar_asymptotic"
+
+    @property
+    def name(self) -> str:
+        return PAIRED_TEST_NAMES[self.method]
+
+    def significant(self, differing: int, alpha: float) -> bool:
+        return self.p_value < alpha and differing >= self.floor
+
+
+PAIRED_TEST_NAMES = {  # PairedTest.method -> its name in a sentence
+    "suissa_shuster_exact_unconditional": "the exact unconditional test (Suissa & Shuster 1991)",
+    "mcnemar_asymptotic": "McNemar's asymptotic test",
+}
+
+
+def paired_test(paired: PairedTable, confidence: float, task_table: bool) -> PairedTest:
+    """The test compare and rank apply, and Tango's interval that inverts it. A task table (retry
+    mode, tasks as the units) of up to EXACT_MAX_TASKS tasks takes the exact unconditional test,
+    and the interval its critical value, so p < alpha exactly when the interval excludes 0, at
+    every n. Otherwise (an effective table, or more tasks) McNemar's asymptotic test and the
+    normal critical value, with the floor of fewest_differing."""
+    alpha = 1 - confidence
+    z = mcnemar_z(paired.b, paired.c)
+    n = round(paired.n)
+    if task_table and n <= EXACT_MAX_TASKS:
+        critical = exact_critical(n, alpha)
+        p_value = exact_unconditional_p(round(paired.b), round(paired.c), n)
+        exact, floor = True, 1
+    else:
+        critical, p_value = z_for(confidence), normal_two_sided_p(z)
+        exact, floor = False, fewest_differing(alpha)
+    low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
+    return PairedTest(low, high, z, p_value, critical, exact, floor)
 
 
 class PairedTable(NamedTuple):
@@ -5081,10 +5271,7 @@ class Comparison(NamedTuple):
     b: Report
     table: tuple[int, int, int, int] | None  # retry mode: tasks both pass, A only, B only, neither
     paired: PairedTable  # what the test runs on: the task table, or the effective table of per-task rates
-    low: float  # Tango's interval for A − B
-    high: float
-    z: float  # McNemar's statistic on the paired table: the score test the interval inverts
-    p_value: float
+    test: PairedTest  # the test and Tango's interval for A − B that inverts it
     alpha: float
     significant: bool | None  # None: not assessed, the comparison is BLOCKED
     detectable: float | None  # the planning figure: None when no difference is detectable
@@ -5100,6 +5287,22 @@ class Comparison(NamedTuple):
     @property
     def diff(self) -> float:
         return self.paired.diff
+
+    @property
+    def low(self) -> float:
+        return self.test.low
+
+    @property
+    def high(self) -> float:
+        return self.test.high
+
+    @property
+    def z(self) -> float:
+        return self.test.z
+
+    @property
+    def p_value(self) -> float:
+        return self.test.p_value
 
 
 def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> list[Finding]:
@@ -5239,13 +5442,11 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         clustered = paired_effective(rates_a, rates_b, clusters, m, confidence)
         paired = clustered if clustered.n <= paired.n else clustered._replace(
             b=paired.b, c=paired.c, n=paired.n)
-    low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
-    z = mcnemar_z(paired.b, paired.c)
-    p_value = normal_two_sided_p(z)
+    test = paired_test(paired, confidence, task_table=samples == 1 and not by_cluster)
     alpha = 1 - confidence
     used = len(set(clusters)) if by_cluster and clusters is not None else None
-    significant = None if findings else paired_significant(p_value, paired.differing, alpha)
-    return Comparison(a=a, b=b, table=table, paired=paired, low=low, high=high, z=z, p_value=p_value, alpha=alpha,
+    significant = None if findings else test.significant(paired.differing, alpha)
+    return Comparison(a=a, b=b, table=table, paired=paired, test=test, alpha=alpha,
                       significant=significant, detectable=detectable_difference(paired.n, paired.discordance, confidence),
                       clusters=used, findings=tuple(findings),
                       difference_icc=difference_icc(pairs, m) if samples > 1 else None)
@@ -5288,6 +5489,7 @@ class RankedPair(NamedTuple):
     p_value: float
     p_holm: float
     separated: bool  # significant after Holm's correction
+    method: str = "mcnemar_asymptotic"  # PairedTest.method: the test the pair's p comes from
 
 
 class Ranking(NamedTuple):
@@ -5337,7 +5539,8 @@ def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
 
 def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> Ranking:
     """Gate every claim, then test them together: Cochran's (1950) Q over all of them, every pair by compare's
-    rule (McNemar/Tango on the paired table; in samples mode on the effective table of per-task rates), Holm's
+    rule (paired_test: the exact test on a task table, McNemar's on an effective one, each with
+    Tango's interval), Holm's
     (1979) correction over the pairs, and the groups of systems no corrected test separates (Piepho 2004)."""
     if len(systems) < 2:
         raise GateError("rank: give at least two ledgers (--manifest M --runs R, once for each system, or --list FILE)")
@@ -5365,12 +5568,13 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     raw = []
     for i, j in itertools.combinations(range(len(reports)), 2):
         paired = paired_effective(columns[i], columns[j], None, m, confidence)
-        low, high = tango_interval(paired.b, paired.c, paired.n, confidence)
-        raw.append((i, j, paired.diff, low, high, normal_two_sided_p(mcnemar_z(paired.b, paired.c)), paired.differing))
+        raw.append((i, j, paired, paired_test(paired, confidence, task_table=m == 1)))
     alpha = 1 - confidence
-    adjusted = holm([p for *_, p, _ in raw])
-    pairs = tuple(RankedPair(i, j, d, lo, hi, p, ph, paired_significant(ph, g, alpha))
-                  for (i, j, d, lo, hi, p, g), ph in zip(raw, adjusted))
+    adjusted = holm([test.p_value for *_, test in raw])
+    pairs = tuple(RankedPair(i, j, paired.diff, test.low, test.high, test.p_value, ph,
+                             test._replace(p_value=ph).significant(paired.differing, alpha),
+                             test.method)
+                  for (i, j, paired, test), ph in zip(raw, adjusted))
     order = tuple(sorted(range(len(reports)), key=lambda k: (-reports[k].ledger.headline.value, k)))
     separated = {(p.first, p.second) for p in pairs if p.separated}
     groups = tuple(tuple(g) for g in letter_groups(order, separated))
@@ -5932,7 +6136,7 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                  f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs; effective table "
                  f"of {paired.n:.1f} pairs (Kish, {'cluster-robust' if comp.clusters is not None else 'task-clustered'}, "
                  "Korn-Graubard)")
-    fewest = fewest_differing(comp.alpha)
+    fewest = comp.test.floor
     if comp.significant is None:
         reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
     elif comp.significant:
@@ -5974,11 +6178,9 @@ def render_compare_text(comp: Comparison) -> str:
         _label("instrument") + _instrument_text(a.manifest),
         _label("paired") + basis,
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
-        "(Tango 1998 score interval, paired)",
-        _label("test") + f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (the score test Tango's interval "
-        f"inverts; alpha {comp.alpha:.3g})",
-        _label("rule") + f"significant when p < alpha (exactly when the interval excludes 0) and A and B differ on at "
-        f"least {fewest_differing(comp.alpha)} tasks or clusters (fewer cannot reach alpha by any test)",
+        f"({_interval_name(comp.test)}, paired)",
+        _label("test") + _test_text(comp),
+        _label("rule") + _rule_text(comp.test),
         _label("reading") + reading,
         _label("planning") + plan,
         _label("verdict") + comp.verdict,
@@ -5986,6 +6188,30 @@ def render_compare_text(comp: Comparison) -> str:
     ]
     out.extend(f"  ! {f.code}: {f.message}" for f in comp.findings)
     return _lines(out)
+
+
+def _interval_name(test: PairedTest) -> str:
+    return ("Tango 1998 score interval at the exact test's critical value" if test.exact
+            else "Tango 1998 score interval")
+
+
+def _test_text(comp: Comparison) -> str:
+    """The test line: which test, its statistic and p, and where it rejects."""
+    test = comp.test
+    statistic = f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g}"
+    if test.exact:
+        tasks = _plural(round(comp.paired.n), "task")
+        return (f"{test.name[4:]}: {statistic} (it rejects from |z| >= {test.critical:.3f} on "
+                f"{tasks}; alpha {comp.alpha:.3g})")
+    return f"{statistic} (the score test Tango's interval inverts; alpha {comp.alpha:.3g})"
+
+
+def _rule_text(test: PairedTest) -> str:
+    if test.exact:
+        return ("significant when p < alpha, exactly when the interval excludes 0 (an exact test, "
+                "valid at every number of tasks)")
+    return (f"significant when p < alpha (exactly when the interval excludes 0) and A and B differ "
+            f"on at least {test.floor} tasks or clusters (fewer cannot reach alpha by any test)")
 
 
 def _instrument_text(m: Manifest) -> str:
@@ -6022,12 +6248,14 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         "effective_table": {"a_only": paired.b, "b_only": paired.c, "pairs": paired.n,
                             "discordance": paired.discordance},
         "clusters": comp.clusters,
-        "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high, "method": "tango1998_score"},
-        "test": {"method": "mcnemar_asymptotic", "z": comp.z, "p": comp.p_value},
+        "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high,
+                       "method": "tango1998_score", "critical_z": comp.test.critical},
+        "test": {"method": comp.test.method, "z": comp.z, "p": comp.p_value},
         "alpha": comp.alpha,
         "differing_units": paired.differing,
-        "decision_rule": {"rule": "p < alpha and differing_units >= fewest_differing", "p_below_alpha":
-                          comp.p_value < comp.alpha, "fewest_differing": fewest_differing(comp.alpha),
+        "decision_rule": {"rule": "p < alpha" if comp.test.exact else
+                          "p < alpha and differing_units >= fewest_differing", "p_below_alpha":
+                          comp.p_value < comp.alpha, "fewest_differing": comp.test.floor,
                           "units": "clusters" if comp.clusters is not None else "tasks"},
         "significant": comp.significant,
         "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True,
@@ -6057,8 +6285,10 @@ def render_compare_markdown(comp: Comparison) -> str:
                 f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", ""]
     else:
         out += [f"Paired on {_md(basis)}.", ""]
-    out += [f"A - B = {comp.diff:+.3f}, {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] (Tango score interval, paired); "
-            f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g}.", "", f"Reading: {_md(reading)}.", "",
+    interval = (f"{_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
+                f"({_interval_name(comp.test)}, paired)")
+    out += [f"A - B = {comp.diff:+.3f}, {interval}; {_md(_test_text(comp))}.", "",
+            f"Reading: {_md(reading)}.", "",
             f"Planning: {_md(plan)}.", ""]
     if comp.findings:
         out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in comp.findings]
@@ -9635,9 +9865,11 @@ def _rank_summary(rank: Ranking) -> tuple[str, str]:
     omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
                + ("the systems are not all alike" if rank.q_p < rank.alpha else
                   f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
-    pairs = (f"{count} of {len(rank.pairs)} pairs significant on this suite and envelope after Holm's correction "
-             f"(alpha {rank.alpha:.3g}); systems sharing a letter are not distinguishable; each pair's own interval "
-             "and p (JSON, Markdown) are unadjusted, so one may exclude 0 where Holm's p does not reach alpha")
+    by = " or ".join(PAIRED_TEST_NAMES[method] for method in sorted({p.method for p in rank.pairs}))
+    pairs = (f"{count} of {len(rank.pairs)} pairs significant by {by} on this suite and envelope "
+             f"after Holm's correction (alpha {rank.alpha:.3g}); systems sharing a letter are not "
+             "distinguishable; each pair's own interval and p (JSON, Markdown) are unadjusted, "
+             "so one may exclude 0 where Holm's p does not reach alpha")
     return omnibus, pairs
 
 
@@ -9676,7 +9908,7 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
         "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
         "pairs": [{"first": rank.systems[p.first].manifest.claim_id, "second": rank.systems[p.second].manifest.claim_id,
                    "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "ci_adjusted": False, "p": p.p_value,
-                   "p_holm": p.p_holm,
+                   "p_holm": p.p_holm, "method": p.method,
                    "significant": p.separated} for p in rank.pairs],
         "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id for i in g]}
                    for n, g in enumerate(rank.groups)],

@@ -8,11 +8,14 @@ Stdlib only; every figure comes from gate.py's own functions, so it measures the
 
 1. compare's actual size (retry mode), by exact enumeration. Under H0 the two systems' discordant cells
    are equally likely, p12 = p21 = psi/2, so with S = b + c ~ Binomial(n, psi) and b | S = s ~
-   Binomial(s, 1/2), size(psi) = sum_s Bin(s; n, psi) R(s), R(s) = P(the gate rejects | s). R(s) is summed
-   over every table once; size(psi) is then exact for each psi on a grid of 2000 points in (0, 1]. The
-   same for the retired rule (exact conditional McNemar) for comparison. n = 40 and n = 100.
-2. The power of that rule at the planning figure compare prints (detectable_difference), by the same
-   enumeration with b | S ~ Binomial(s, p12/psi): the figure is meant to be the 80%-power difference.
+   Binomial(s, 1/2), size(psi) = sum_s Bin(s; n, psi) R(s), R(s) = P(the rule rejects | s). R(s) is summed
+   over every table once; size(psi) is then exact for each psi on a grid of 2000 points in (0, 1]. Three
+   rules: the gate's (the exact unconditional test, Suissa & Shuster 1991), the one it replaced this round
+   (McNemar's asymptotic test with the floor of 6 differing tasks), and the exact conditional McNemar test
+   retired before that.
+2. Power, by the same enumeration with b | S ~ Binomial(s, p12/psi): at the planning figure compare prints
+   (detectable_difference, meant to be the 80%-power difference), and at set differences for 40 and 100
+   tasks, the gate's rule beside the one it replaced.
 3. The samples-mode interval's coverage, by seeded simulation: T tasks x m samples, each task's true rate
    p_t ~ Beta with mean mu and intraclass correlation rho, c_t ~ Binomial(m, p_t); coverage of mu by
    samples_rate's interval, and by the retired clustered Wald interval (mean +- z SE, Miller 2024).
@@ -43,12 +46,21 @@ def _log_binom(n: int, k: int, p: float) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * math.log(p) + (n - k) * math.log1p(-p)
 
 
-def _rejects_gate(b: int, c: int, alpha: float) -> bool:
-    """The gate's own rule on a retry-mode table: McNemar's p < alpha, and at least fewest_differing tasks differ."""
+def _rejects_gate(b: int, c: int, n: int, alpha: float) -> bool:
+    """The gate's own rule on a retry-mode table of n tasks (paired_test): the exact unconditional test, which
+    rejects exactly when |z| reaches its critical value (tests/test_exact_test.py checks the two agree)."""
+    if n > gate.EXACT_MAX_TASKS:
+        return _rejects_floor(b, c, n, alpha)
+    return abs(gate.mcnemar_z(b, c)) >= gate.exact_critical(n, alpha)
+
+
+def _rejects_floor(b: int, c: int, n: int, alpha: float) -> bool:
+    """The rule it replaced: McNemar's asymptotic p < alpha, and at least fewest_differing tasks differ."""
     return gate.paired_significant(gate.normal_two_sided_p(gate.mcnemar_z(b, c)), b + c, alpha)
 
 
-def _rejects_exact(b: int, c: int, alpha: float) -> bool:
+def _rejects_exact(b: int, c: int, n: int, alpha: float) -> bool:
+    """The exact conditional McNemar test (a binomial test on the discordant tasks), retired earlier."""
     s, k = b + c, min(b, c)
     if s == 0:
         return False
@@ -56,12 +68,15 @@ def _rejects_exact(b: int, c: int, alpha: float) -> bool:
     return min(Fraction(1), tail) < Fraction(alpha)
 
 
+RULES = {"gate": _rejects_gate, "floor": _rejects_floor, "exact": _rejects_exact}
+
+
 def conditional_power(n: int, share: float, rule: str, alpha: float) -> list[float]:
     """R(s) for s = 0..n: P(the rule rejects | s discordant pairs), b | s ~ Binomial(s, share)."""
-    rejects = _rejects_gate if rule == "gate" else _rejects_exact
+    rejects = RULES[rule]
     out = []
     for s in range(n + 1):
-        out.append(math.fsum(math.exp(_log_binom(s, b, share)) for b in range(s + 1) if rejects(b, s - b, alpha)))
+        out.append(math.fsum(math.exp(_log_binom(s, b, share)) for b in range(s + 1) if rejects(b, s - b, n, alpha)))
     return out
 
 
@@ -71,16 +86,16 @@ def averaged(n: int, psi: float, given_s: list[float]) -> float:
 
 def size_table(alpha: float) -> None:
     print("## 1. compare's actual size at nominal", alpha, "(exact enumeration, retry mode)\n")
-    print("| tasks | the gate's rule: max size over psi (at psi) | retired exact McNemar: max size | size at psi 0.1, 0.2, 0.3, 0.5 (gate) |")
-    print("|---:|---|---|---|")
+    print("| tasks | the gate's rule (exact unconditional): max size over psi (at psi) | replaced (asymptotic, floor "
+          "of 6): max size | retired exact conditional McNemar: max size | size at psi 0.1, 0.2, 0.3, 0.5 (gate) |")
+    print("|---:|---|---|---|---|")
     grid = [i / 2000 for i in range(1, 2001)]
     for n in (6, 10, 20, 40, 100):
-        gate_r, exact_r = conditional_power(n, 0.5, "gate", alpha), conditional_power(n, 0.5, "exact", alpha)
-        sizes = [(averaged(n, psi, gate_r), psi) for psi in grid]
-        exact_sizes = [averaged(n, psi, exact_r) for psi in grid]
-        worst, at = max(sizes)
-        few = ", ".join(f"{averaged(n, psi, gate_r):.4f}" for psi in (0.1, 0.2, 0.3, 0.5))
-        print(f"| {n} | {worst:.4f} (psi {at:.4f}) | {max(exact_sizes):.4f} | {few} |")
+        given = {rule: conditional_power(n, 0.5, rule, alpha) for rule in RULES}
+        worst, at = max((averaged(n, psi, given["gate"]), psi) for psi in grid)
+        floor, exact = (max(averaged(n, psi, given[rule]) for psi in grid) for rule in ("floor", "exact"))
+        few = ", ".join(f"{averaged(n, psi, given['gate']):.4f}" for psi in (0.1, 0.2, 0.3, 0.5))
+        print(f"| {n} | {worst:.4f} (psi {at:.4f}) | {floor:.4f} | {exact:.4f} | {few} |")
     print()
 
 
@@ -96,6 +111,15 @@ def power_table(alpha: float) -> None:
                 continue
             given_s = conditional_power(n, (psi + mdd) / (2 * psi), "gate", alpha)
             print(f"| {n} | {psi} | {mdd:.4f} | {averaged(n, psi, given_s):.4f} |")
+    print()
+    print("Power at set differences, the gate's rule beside the one it replaced (exact):\n")
+    print("| tasks | discordance | A - B | gate (exact unconditional) | replaced (asymptotic, floor of 6) |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in (40, 100):
+        for psi, delta in ((0.1, 0.1), (0.2, 0.1), (0.2, 0.15), (0.3, 0.15)):
+            share = (psi + delta) / (2 * psi)
+            cells = [averaged(n, psi, conditional_power(n, share, rule, alpha)) for rule in ("gate", "floor")]
+            print(f"| {n} | {psi} | {delta} | {cells[0]:.4f} | {cells[1]:.4f} |")
     print()
 
 

@@ -188,9 +188,11 @@ def tango_z(b: float, c: float, n: float, delta: float) -> float:
     return numerator / math.sqrt(variance)
 
 
-def tango_interval(b: float, c: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
-    """Tango's score interval: the deltas whose score test does not reject, by bisection on tango_z."""
-    z = z_of(confidence)
+def tango_interval(b: float, c: float, n: float, confidence: float = 0.95,
+                   critical: float | None = None) -> tuple[float, float]:
+    """Tango's score interval: the deltas whose score test does not reject (|z| below the normal quantile, or
+    below `critical`), by bisection on tango_z."""
+    z = z_of(confidence) if critical is None else critical
 
     def solve(target: float) -> float:
         low, high = -1.0, 1.0
@@ -210,6 +212,47 @@ def mcnemar_p(b: float, c: float) -> float:
     if b + c == 0:
         return 1.0
     return math.erfc(abs(b - c) / math.sqrt(b + c) / math.sqrt(2))
+
+
+@functools.cache
+def exact_unconditional(n: int, grid: int = 4000) -> dict[Fraction, float]:
+    """Suissa and Shuster's (1991) exact unconditional p-value for each value McNemar's z² = (b − c)²/(b + c)
+    takes on n paired tasks: the largest, over ψ (the chance a task is discordant), of P(z² >= the value) when
+    b + c ~ Binomial(n, ψ) and b | b + c ~ Binomial(b + c, 1/2). Every outcome enumerated with integer binomial
+    coefficients; ψ on `grid` + 1 points even in arcsin √ψ, endpoints included (no refinement: a grid's maximum
+    is below the true one by at most about 1e-4 of it)."""
+    mass: dict[tuple[int, Fraction], int] = {}  # (d, z²) -> how many b give it, of 2^d
+    for d in range(n + 1):
+        for b in range(d + 1):
+            z2 = Fraction((2 * b - d) ** 2, d) if d else Fraction(0)
+            mass[d, z2] = mass.get((d, z2), 0) + math.comb(d, b)
+    levels = sorted({z2 for _, z2 in mass}, reverse=True)
+    rank = {level: i for i, level in enumerate(levels)}
+    cells = [(d, rank[z2], count / 2 ** d) for (d, z2), count in mass.items()]
+    best = [0.0] * len(levels)
+    for i in range(grid + 1):
+        psi = math.sin(math.pi / 2 * i / grid) ** 2
+        weights = [math.comb(n, d) * psi ** d * (1 - psi) ** (n - d) for d in range(n + 1)]
+        at_level = [0.0] * len(levels)
+        for d, r, share in cells:
+            at_level[r] += weights[d] * share
+        running = 0.0
+        for r, p in enumerate(at_level):  # from the largest z² down: P(z² >= level)
+            running += p
+            if running > best[r]:
+                best[r] = running
+    return {level: min(1.0, best[r]) for level, r in rank.items()}
+
+
+def exact_p(b: int, c: int, n: int, grid: int = 4000) -> float:
+    """The exact unconditional p-value of b A-only and c B-only tasks of n (exact_unconditional)."""
+    return exact_unconditional(n, grid)[Fraction((b - c) ** 2, b + c) if b + c else Fraction(0)]
+
+
+def exact_critical(n: int, alpha: float, grid: int = 4000) -> float | None:
+    """The least |z| at which the exact unconditional test of n tasks rejects at alpha, or None if none does."""
+    rejected = [level for level, p in exact_unconditional(n, grid).items() if p < alpha]
+    return math.sqrt(min(rejected)) if rejected else None
 
 
 def detectable(n: float, discordance: float, confidence: float = 0.95, power: float = 0.8) -> float | None:

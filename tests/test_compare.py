@@ -16,11 +16,29 @@ from typing import Any
 
 import gate
 from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
-from tests.oracles import detectable, ids_digest, mcnemar_p, paired_compare, rate_text, tango_interval, wilson
+from tests.oracles import detectable, exact_critical, exact_p, ids_digest, paired_compare, rate_text, tango_interval, wilson
 from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
 from tests.test_ci import github_env
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
+# tests/oracles.py's exact unconditional test on the tables too large to enumerate here (make_exact_unconditional.py)
+EXACT = json.loads((Path(__file__).parent / "reference" / "exact_unconditional.json").read_text(encoding="utf-8"))
+ORACLE_MAX_TASKS = 60  # above this, the stored rows of EXACT
+
+
+def exact_expected(b: int, c: int, n: int, confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """The exact unconditional test's p, its critical |z|, and Tango's interval at that critical value, all
+    from tests/oracles.py (live up to ORACLE_MAX_TASKS tasks, else its stored rows)."""
+    alpha = round(1 - confidence, 12)
+    if n <= ORACLE_MAX_TASKS:
+        p, critical = exact_p(b, c, n), exact_critical(n, alpha)
+    else:
+        row = next(r for r in EXACT["rows"] if (r["n"], r["b"], r["c"]) == (n, b, c))
+        p, critical = row["p"], row[{0.05: "critical_95", 0.01: "critical_99"}[alpha]]
+    if critical is None:
+        critical = n ** 0.5 * (1 + 1e-9)  # no outcome rejects: an interval that always holds 0
+    low, high = tango_interval(b, c, n, confidence, critical)
+    return p, critical, low, high
 
 
 def close(got: float, want: float, tolerance: float = 1e-9) -> bool:
@@ -48,9 +66,11 @@ class PairedCompare(CompareCase):
     """The paired table, the difference, the test and the reading."""
 
     def test_table_interval_and_p_against_reference_vectors(self) -> None:
-        """compare gives each reference table's counts, difference, Tango interval and McNemar p (mpmath, 50
-        digits) to 1e-9, calls it significant exactly when the reference test rejects, and gives the planning
-        figure Connor's equation gives at the observed discordance.
+        """compare gives each reference table's counts and difference; its p is the exact unconditional test's
+        (tests/oracles.py, to 2e-4: the oracle's grid) and its interval Tango's at that test's critical value (to
+        1e-6); it calls a table significant exactly when the oracle's p is below alpha and exactly when the
+        interval excludes 0; the planning figure is Connor's at the observed discordance. The reference rows'
+        asymptotic test (mpmath) is what the exact test replaced: on these rows the two decide alike.
         """
         rows = [r for r in VECTORS["tango"]["rows"] if r["a"] >= 1 and r["d"] >= 1]
         self.assertGreaterEqual(len(rows), 10)
@@ -63,9 +83,13 @@ class PairedCompare(CompareCase):
                 n = a + b + c + d
                 diff = report["difference"]
                 self.assertAlmostEqual(diff["value"], (b - c) / n, places=12)
-                self.assertTrue(close(diff["ci_low"], float(row["tango_lower"])), (diff, row["tango_float"]))
-                self.assertTrue(close(diff["ci_high"], float(row["tango_upper"])), (diff, row["tango_float"]))
-                self.assertTrue(close(report["test"]["p"], float(row["p_asymptotic"])), report["test"])
+                p, critical, low, high = exact_expected(b, c, n, conf)
+                self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
+                self.assertAlmostEqual(report["test"]["p"], p, delta=2e-4 * p + 1e-12)
+                self.assertAlmostEqual(diff["critical_z"], critical, delta=1e-6)
+                self.assertAlmostEqual(diff["ci_low"], low, delta=1e-6)
+                self.assertAlmostEqual(diff["ci_high"], high, delta=1e-6)
+                self.assertEqual(report["significant"], p < 1 - conf)
                 self.assertEqual(report["significant"], row["reject_at_conf"])
                 self.assertEqual(report["significant"], diff["ci_low"] > 0 or diff["ci_high"] < 0)
                 want = detectable(n, (b + c) / n, conf) if b + c >= gate.fewest_differing(1 - conf) else None
@@ -106,29 +130,30 @@ class PairedCompare(CompareCase):
         self.assertEqual(p, 0.0)  # z = 200: below the smallest double
 
     def test_interval_and_test_against_the_independent_oracle(self) -> None:
-        """Tables beyond the reference rows (zero cells, all discordant, tiny n) match tests/oracles.py's Tango and
-        McNemar to 1e-9.
+        """Tables beyond the reference rows (zero cells, all discordant, tiny n) match tests/oracles.py's exact
+        unconditional p and Tango's interval at its critical value.
         """
         for a, b, c, d in ((1, 0, 0, 1), (1, 3, 0, 1), (1, 0, 5, 1), (1, 38, 0, 1), (5, 7, 7, 5), (20, 1, 1, 18),
-                           (1, 97, 1, 1), (2, 0, 9, 29)):
+                           (1, 57, 1, 1), (2, 0, 9, 29)):
             with self.subTest(table=(a, b, c, d)):
                 _, report = self.compare_json(*paired_ledgers(a, b, c, d))
-                low, high = tango_interval(b, c, a + b + c + d)
-                self.assertTrue(close(report["difference"]["ci_low"], low), (report["difference"], low))
-                self.assertTrue(close(report["difference"]["ci_high"], high), (report["difference"], high))
-                self.assertTrue(close(report["test"]["p"], mcnemar_p(b, c)))
+                p, _, low, high = exact_expected(b, c, a + b + c + d)
+                self.assertAlmostEqual(report["difference"]["ci_low"], low, delta=1e-6)
+                self.assertAlmostEqual(report["difference"]["ci_high"], high, delta=1e-6)
+                self.assertAlmostEqual(report["test"]["p"], p, delta=2e-4 * p + 1e-12)
 
     def test_confidence_sets_alpha(self) -> None:
-        """--confidence 0.9 sets alpha to 0.10: (4, 9, 3, 16), p = 0.083, is not distinguishable at 95% and
+        """--confidence 0.9 sets alpha to 0.10: (4, 10, 3, 15), exact p = 0.057, is not distinguishable at 95% and
         significant at 90%, with a narrower interval.
         """
-        _, at95 = self.compare_json(*paired_ledgers(4, 9, 3, 16))
-        _, at90 = self.compare_json(*paired_ledgers(4, 9, 3, 16), "--confidence", "0.9")
+        self.assertAlmostEqual(exact_p(10, 3, 32), 0.057, delta=5e-4)
+        _, at95 = self.compare_json(*paired_ledgers(4, 10, 3, 15))
+        _, at90 = self.compare_json(*paired_ledgers(4, 10, 3, 15), "--confidence", "0.9")
         self.assertAlmostEqual(at90["alpha"], 0.1, places=12)
         self.assertEqual((at95["significant"], at90["significant"]), (False, True))
         self.assertGreater(at90["difference"]["ci_low"], at95["difference"]["ci_low"])
         self.assertGreater(at90["difference"]["ci_low"], 0)
-        code, out, _ = self.compare(*paired_ledgers(4, 9, 3, 16), "--confidence", "0.9")
+        code, out, _ = self.compare(*paired_ledgers(4, 10, 3, 15), "--confidence", "0.9")
         self.assertEqual(code, 0)
         self.assertRegex(out, r"(?m)^reading\s*: A - B is significant on this suite and envelope at 90% confidence")
 
@@ -141,9 +166,12 @@ class PairedCompare(CompareCase):
         self.assertRegex(out, r"(?m)^A\s*: claim-a: " + re.escape(rate_text(29, 40)) + "$")
         self.assertRegex(out, r"(?m)^B\s*: claim-b: " + re.escape(rate_text(30, 40)) + "$")
         self.assertRegex(out, r"(?m)^paired\s*: both pass 26, A only 3, B only 4, neither 7\b")
-        low, high = tango_interval(3, 4, 40)
+        p, _, low, high = exact_expected(3, 4, 40)
         self.assertIn(f"A - B = -0.025  95% CI [{low:+.3f}, {high:+.3f}]", out)
-        self.assertRegex(out, r"(?m)^test\s*: McNemar z = -0\.378, p = 0\.7055 ")
+        printed = re.search(r"(?m)^test\s*: exact unconditional test \(Suissa & Shuster 1991\): McNemar z = -0\.378, "
+                            r"p = ([0-9.]+) \(it rejects from \|z\| >= 2\.000 on 40 tasks; alpha 0\.05\)$", out)
+        assert printed is not None, out
+        self.assertAlmostEqual(float(printed.group(1)), p, delta=2e-4 * p + 1e-4)
         points = f"from {low * 100:+.1f} to {high * 100:+.1f} points"
         self.assertRegex(out, r"(?m)^reading\s*: not distinguishable at 95% confidence: the data fit A - B " + re.escape(points) + "$")
         self.assertNotIn("real", out)
@@ -184,9 +212,12 @@ class PairedCompare(CompareCase):
         self.assertRegex(out, r"(?m)^A\s*: claim-a: 35/40 ")
         self.assertRegex(out, r"(?m)^B\s*: claim-b: 10/40 ")
         self.assertIn("A - B = +0.625", out)
-        low, high = tango_interval(25, 0, 40)
-        self.assertRegex(out, r"(?m)^reading\s*: A - B is significant on this suite and envelope at 95% confidence "
-                         + re.escape(f"(p = {mcnemar_p(25, 0):.3g}); the data fit {low * 100:+.1f} to {high * 100:+.1f} points"))
+        p, _, low, high = exact_expected(25, 0, 40)
+        printed = re.search(r"(?m)^reading\s*: A - B is significant on this suite and envelope at 95% confidence "
+                            r"\(p = ([0-9.e-]+)\)", out)
+        assert printed is not None, out
+        self.assertAlmostEqual(float(printed.group(1)), p, delta=2e-4 * p + 0.005e-7)
+        self.assertIn(f"the data fit {low * 100:+.1f} to {high * 100:+.1f} points", out)
         self.assertIn("not a measure of how much it matters", out)
         self.assertNotIn("not distinguishable", out)
 
@@ -203,7 +234,7 @@ class PairedCompare(CompareCase):
         self.assertEqual(report["effective_table"], {"a_only": 3.0, "b_only": 4.0, "pairs": 40.0, "discordance": 7 / 40})
         self.assertIsNone(report["clusters"])
         self.assertEqual(report["difference"]["method"], "tango1998_score")
-        self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
+        self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
         self.assertAlmostEqual(report["test"]["z"], -1 / 7 ** 0.5, places=12)
         self.assertEqual((report["a"]["headline"]["k"], report["b"]["headline"]["k"]), (29, 30))
 
@@ -358,7 +389,7 @@ class CompareRendering(CompareCase):
         # the difference panel: -1..1 mapped onto 300..700
         diff = points["A - B"]
         self.assertAlmostEqual(float(diff.get("cx", "nan")), 300 + (-0.025 + 1) / 2 * 400, places=2)
-        dlo, dhi = tango_interval(0, 1, 40)
+        _, _, dlo, dhi = exact_expected(0, 1, 40)
         d_line = ci[diff.get("cy")]
         self.assertAlmostEqual(float(d_line.get("x1", "nan")), 300 + (dlo + 1) / 2 * 400, places=1)
         self.assertAlmostEqual(float(d_line.get("x2", "nan")), 300 + (dhi + 1) / 2 * 400, places=1)
@@ -532,8 +563,8 @@ class ClusteredCompare(CompareCase):
         only_a = sum(1 for x, y in zip(self.XS, self.YS) if x and not y)
         only_b = sum(1 for x, y in zip(self.XS, self.YS) if y and not x)
         self.assertEqual((only_a, only_b), (6, 0))
-        plain_low, plain_high = tango_interval(only_a, only_b, 22)
-        self.assertTrue(close(plain["difference"]["ci_low"], plain_low))
+        _, _, plain_low, plain_high = exact_expected(only_a, only_b, 22)
+        self.assertAlmostEqual(plain["difference"]["ci_low"], plain_low, delta=1e-6)
         self.assertGreater(clustered["difference"]["ci_high"] - clustered["difference"]["ci_low"], plain_high - plain_low)
         _, out, _ = self.compare(*self.ledgers(), "--by-cluster")
         self.assertRegex(out, r"(?m)^paired\s*: task exits on 22 shared tasks in 5 clusters: ")
@@ -602,17 +633,22 @@ class CompareAsACiGate(CompareCase):
 
 class CompareExplainsItsDecision(CompareCase):
     def test_the_json_gives_the_differing_units_the_test_and_the_rule(self) -> None:
-        """26/3/4/7: 7 tasks differ; the JSON says so, names the rule (p < alpha and at least fewest_differing units
-        differ), the test's method, and whether p fell below alpha, so significant: false beside a p is explained."""
+        """26/3/4/7: 7 tasks differ; the JSON says so, names the exact test and its rule (p < alpha: no floor),
+        and whether p fell below alpha. 20/5/0/15, the table the floor of six used to refuse, is significant:
+        p = 0.026 (the issue's independent figure), and the interval excludes 0."""
         _, report = self.compare_json(*paired_ledgers(26, 3, 4, 7))
         self.assertEqual(report["differing_units"], 7)
         rule = report["decision_rule"]
-        self.assertEqual(rule["rule"], "p < alpha and differing_units >= fewest_differing")
-        self.assertEqual(rule["fewest_differing"], 6)  # 2^(1-5) = 0.0625 > 0.05 >= 2^(1-6): six units at alpha 0.05
+        self.assertEqual(rule["rule"], "p < alpha")
+        self.assertEqual(rule["fewest_differing"], 1)
         self.assertEqual(rule["units"], "tasks")
         self.assertIs(rule["p_below_alpha"], report["test"]["p"] < report["alpha"])
-        self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
+        self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
         self.assertIs(report["significant"], False)
+        _, report = self.compare_json(*paired_ledgers(20, 5, 0, 15))
+        self.assertAlmostEqual(report["test"]["p"], 0.026, delta=5e-4)
+        self.assertIs(report["significant"], True)
+        self.assertGreater(report["difference"]["ci_low"], 0)
 
 
 class TheFigurePlanTakes(CompareCase):

@@ -25,7 +25,7 @@ from unittest import mock
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, record, valid_ledger
-from tests.oracles import ids_digest, mcnemar_p, wilson
+from tests.oracles import exact_p, ids_digest, wilson
 from tests.realfiles import DROID, RealFileCase
 from tests.support import FIXTURES, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
 
@@ -288,7 +288,7 @@ class RankRefusalAndMarkdown(GateCase):
         passed = {name: {"pos-01", *(f"t-{i:03d}" for i in range(p)), *(["neg-01"] if neg else [])}
                   for name, (p, neg) in plan.items()}
         names = list(plan)
-        ps = [mcnemar_p(len(passed[a] - passed[b]), len(passed[b] - passed[a])) for a, b in combinations(names, 2)]
+        ps = [exact_p(len(passed[a] - passed[b]), len(passed[b] - passed[a]), n) for a, b in combinations(names, 2)]
         self.assertTrue(all(p < 0.05 for p in holm(ps)), "precondition: every pair separated, one letter each")
         table, pairs = markdown_tables(out)
         self.assertEqual(table[0], ["place", "claim", "system", "k/n", "value", "95% CI", "group"])

@@ -15,7 +15,7 @@ from typing import Any
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, record
-from tests.oracles import mcnemar_p, paired_compare, tango_interval
+from tests.oracles import exact_critical, exact_p, paired_compare, tango_interval
 from tests.support import ROOT, SVG_NS, GateCase, assert_safe_svg
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
@@ -75,8 +75,8 @@ class SmallRankings(RankCase):
                 "delta": "ppppppppppppfffffff"}
 
     def test_statistics_against_the_oracles(self) -> None:
-        """Q, its df, every pair's difference, Tango interval, McNemar p and Holm p, and significant = Holm p < alpha,
-        all from the oracles."""
+        """Q, its df, every pair's difference, exact unconditional p (to the oracle's grid, 2e-4) and Tango interval at
+        that test's critical value, Holm p, and significant = Holm p < alpha, all from the oracles."""
         code, report = self.rank_json(*self.systems(self.PATTERNS))
         self.assertEqual(code, 0, report["findings"])
         columns = [[Fraction(m == "p") for m in "p" + pattern + "f"] for pattern in self.PATTERNS.values()]
@@ -90,12 +90,15 @@ class SmallRankings(RankCase):
             xs, ys = columns[i], columns[j]
             b = sum(1 for x, y in zip(xs, ys) if x and not y)
             c = sum(1 for x, y in zip(xs, ys) if y and not x)
-            low, high = tango_interval(b, c, len(xs))
+            critical = exact_critical(len(xs), 0.05)
+            low, high = tango_interval(b, c, len(xs), 0.95, critical)
             self.assertAlmostEqual(got["difference"], (b - c) / len(xs), places=12)
-            self.assertLessEqual(abs(got["ci_low"] - low), 1e-9)
-            self.assertLessEqual(abs(got["ci_high"] - high), 1e-9)
-            self.assertLessEqual(abs(got["p"] - mcnemar_p(b, c)), 1e-12)
-            raw.append(mcnemar_p(b, c))
+            self.assertLessEqual(abs(got["ci_low"] - low), 1e-6)
+            self.assertLessEqual(abs(got["ci_high"] - high), 1e-6)
+            p = exact_p(b, c, len(xs))
+            self.assertLessEqual(abs(got["p"] - p), 2e-4 * p + 1e-12)
+            self.assertEqual(got["method"], "suissa_shuster_exact_unconditional")
+            raw.append(got["p"])  # Holm's step-down checked on the printed p-values
         for got, want in zip(report["pairs"], holm(raw)):
             self.assertLessEqual(abs(got["p_holm"] - want), 1e-12)
             self.assertEqual(got["significant"], want < 0.05)

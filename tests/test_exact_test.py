@@ -1,0 +1,106 @@
+"""compare's and rank's test on a task table: Suissa and Shuster's (1991) exact unconditional test, and Tango's
+interval at its critical value, so that p, the interval and the reading agree at every number of tasks.
+
+Every expected figure comes from tests/oracles.py (which enumerates the outcomes with integer binomial
+coefficients), or from the issue's own figures (40 tasks: 5/0 gives p = 0.026, 4/0 gives 0.049).
+"""
+
+from __future__ import annotations
+
+import math
+import unittest
+
+import gate
+from tests.oracles import exact_critical, exact_p, exact_unconditional
+
+
+def grid_close(got: float, want: float) -> bool:
+    """The oracle's grid maximum is below the true one by at most about 1e-4 of it; the gate refines its own."""
+    return want - 1e-12 <= got + 1e-12 and got <= want * (1 + 2e-4) + 1e-12
+
+
+class ExactUnconditionalTest(unittest.TestCase):
+    def test_the_issues_figures(self) -> None:
+        """40 tasks, 5 A-only and none B-only: p = 0.026; 4/0: 0.049 (the issue's independent computation)."""
+        self.assertAlmostEqual(gate.exact_unconditional_p(5, 0, 40), 0.026, delta=5e-4)
+        self.assertAlmostEqual(gate.exact_unconditional_p(4, 0, 40), 0.049, delta=5e-4)
+        self.assertAlmostEqual(gate.exact_unconditional_p(0, 4, 40), gate.exact_unconditional_p(4, 0, 40), places=15)
+
+    def test_every_outcome_against_the_oracle(self) -> None:
+        """Every table of 6 and of 20 tasks, and every tenth of 40: the gate's p is the oracle's, never below it and at
+        most its grid's error above."""
+        for n, step in ((6, 1), (20, 1), (40, 10)):
+            outcomes = [(b, c) for b in range(n + 1) for c in range(n + 1 - b)][::step]
+            for b, c in outcomes:
+                with self.subTest(n=n, b=b, c=c):
+                    self.assertTrue(grid_close(gate.exact_unconditional_p(b, c, n), exact_p(b, c, n)),
+                                    (gate.exact_unconditional_p(b, c, n), exact_p(b, c, n)))
+
+    def test_the_critical_value_against_the_oracle(self) -> None:
+        """The least |z| at which the test rejects, for 6, 12, 20 and 40 tasks at alpha 0.05 and 0.01 (just under it,
+        by 1e-9); where no outcome rejects (6 tasks at 0.01) a value no outcome reaches."""
+        for n in (6, 12, 20, 40):
+            for alpha in (0.05, 0.01):
+                with self.subTest(n=n, alpha=alpha):
+                    got, want = gate.exact_critical(n, alpha), exact_critical(n, alpha)
+                    if want is None:
+                        self.assertGreater(got, math.sqrt(n))
+                    else:
+                        self.assertLess(got, want)
+                        self.assertAlmostEqual(got, want, delta=1e-8 * want)
+        self.assertIsNone(exact_critical(6, 0.01))
+
+    def test_p_the_interval_and_the_decision_agree_on_every_table(self) -> None:
+        """On every table of 1 to 12 tasks at 90, 95 and 99%, and every table of 40 at 95%: p < alpha exactly when
+        Tango's interval at the critical value excludes 0, and the interval holds the observed difference. (With
+        the normal critical value, 4/0 of 6 tasks gives an interval above 0 while the exact p is 0.065.)"""
+        cases = [(n, conf) for n in range(1, 13) for conf in (0.9, 0.95, 0.99)] + [(40, 0.95)]
+        for n, conf in cases:
+            for b in range(n + 1):
+                for c in range(n + 1 - b):
+                    table = gate.PairedTable(float(b), float(c), float(n), (b - c) / n, (b + c) / n, int(b + c > 0))
+                    test = gate.paired_test(table, conf, task_table=True)
+                    excludes = test.low > 0 or test.high < 0
+                    self.assertEqual(test.p_value < 1 - conf, excludes, (n, b, c, conf, test))
+                    self.assertEqual(test.significant(b + c, 1 - conf), excludes)
+                    self.assertLessEqual(test.low, (b - c) / n + 1e-12)
+                    self.assertGreaterEqual(test.high, (b - c) / n - 1e-12)
+        low, _ = gate.tango_interval(4, 0, 6, 0.95)
+        self.assertGreater(low, 0)  # the asymptotic interval would have called 4/0 of 6 a difference
+
+    def test_above_the_size_limit_the_asymptotic_test_with_its_floor(self) -> None:
+        """Past EXACT_MAX_TASKS tasks (and on an effective table at any size) the test is McNemar's asymptotic one,
+        p from the normal tail, the interval at the normal quantile, and a significant difference needs
+        fewest_differing units (6 at 5%)."""
+        n = gate.EXACT_MAX_TASKS + 1
+        table = gate.PairedTable(5.0, 0.0, float(n), 5 / n, 5 / n, 5)
+        test = gate.paired_test(table, 0.95, task_table=True)
+        self.assertEqual((test.method, test.exact, test.floor), ("mcnemar_asymptotic", False, 6))
+        self.assertAlmostEqual(test.p_value, math.erfc(math.sqrt(5) / math.sqrt(2)), places=12)
+        self.assertFalse(test.significant(5, 0.05))
+        self.assertEqual((test.low, test.high), gate.tango_interval(5, 0, n, 0.95))
+        effective = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95, task_table=False)
+        self.assertFalse(effective.exact)
+        exact = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95, task_table=True)
+        self.assertTrue(exact.exact and exact.significant(5, 0.05))
+        self.assertEqual(exact.name, "the exact unconditional test (Suissa & Shuster 1991)")
+
+    def test_the_oracle_is_a_distribution(self) -> None:
+        """The oracle's own sanity: at z² = 0 the p-value is 1, and p never rises with z²."""
+        table = exact_unconditional(12)
+        levels = sorted(table)
+        self.assertEqual(table[levels[0]], 1.0)
+        self.assertTrue(all(table[a] >= table[b] for a, b in zip(levels, levels[1:])))
+
+    def test_a_suite_at_the_size_limit_is_quick(self) -> None:
+        """The critical value and one p at EXACT_MAX_TASKS tasks: a generous bound that only catches a blow-up
+        (about 1 s here)."""
+        import time
+        start = time.perf_counter()
+        gate.exact_critical(gate.EXACT_MAX_TASKS, 0.05)
+        gate.exact_unconditional_p(30, 12, gate.EXACT_MAX_TASKS)
+        self.assertLess(time.perf_counter() - start, 60.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
