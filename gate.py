@@ -2280,50 +2280,94 @@ def detectable_difference(n: float, discordance: float, confidence: float, power
 class PairedTest(NamedTuple):
     """A paired comparison's test and interval, as compare and rank print them."""
 
-    low: float  # Tango's score interval for A − B, inverted at `critical`
+    low: float  # the interval for A − B: the differences the test does not reject
     high: float
-    z: float  # McNemar's statistic: Tango's score at 0
+    z: float  # the statistic: McNemar's z (Tango's score at 0), or Miller's t
     p_value: float
-    critical: float  # the |z| from which the test rejects
-    exact: bool  # the exact unconditional test of the task table (else the asymptotic one)
+    critical: float  # the |statistic| from which the test rejects
+    method: str  # a key of PAIRED_TESTS
     floor: int  # the fewest differing units a significant difference needs beyond p < alpha
+    df: float = math.inf  # the t statistic's degrees of freedom (inf: a normal or exact test)
+    se: float = math.nan  # Miller's test: the standard error of the mean difference
+
+    def detectable(self, paired: PairedTable, confidence: float) -> float | None:
+        """The planning figure: the |A − B| this rule detects with 80% power. Miller's test: (t +
+        z_0.8) standard errors, when the differences vary and it is below 1; a table: Connor's
+        (detectable_difference) at its size and discordance."""
+        if self.method != "miller_paired_t":
+            return detectable_difference(paired.n, paired.discordance, confidence)
+        figure = (self.critical + normal_quantile(0.8)) * self.se
+        return figure if 0 < figure < 1 else None
 
     @property
-    def method(self) -> str:
-        return "suissa_shuster_exact_unconditional" if self.exact else "mcnemar_asymptotic"
+    def exact(self) -> bool:
+        return self.method == "suissa_shuster_exact_unconditional"
 
     @property
     def name(self) -> str:
-        return PAIRED_TEST_NAMES[self.method]
+        return PAIRED_TESTS[self.method][0]
+
+    @property
+    def interval_name(self) -> str:
+        return PAIRED_TESTS[self.method][1]
 
     def significant(self, differing: int, alpha: float) -> bool:
         return self.p_value < alpha and differing >= self.floor
 
 
-PAIRED_TEST_NAMES = {  # PairedTest.method -> its name in a sentence
-    "suissa_shuster_exact_unconditional": "the exact unconditional test (Suissa & Shuster 1991)",
-    "mcnemar_asymptotic": "McNemar's asymptotic test",
+PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's name)
+    "suissa_shuster_exact_unconditional": (
+        "the exact unconditional test (Suissa & Shuster 1991)",
+        "Tango 1998 score interval at the exact test's critical value"),
+    "mcnemar_asymptotic": ("McNemar's asymptotic test", "Tango 1998 score interval"),
+    "miller_paired_t": (
+        "Miller's (2024) paired t-test on the per-task differences",
+        "mean per-task difference +- t x its standard error, Miller 2024 section 4"),
 }
 
 
 def paired_test(paired: PairedTable, confidence: float, task_table: bool) -> PairedTest:
-    """The test compare and rank apply, and Tango's interval that inverts it. A task table (retry
-    mode, tasks as the units) of up to EXACT_MAX_TASKS tasks takes the exact unconditional test,
-    and the interval its critical value, so p < alpha exactly when the interval excludes 0, at
-    every n. Otherwise (an effective table, or more tasks) McNemar's asymptotic test and the
-    normal critical value, with the floor of fewest_differing."""
+    """The test compare and rank apply to a paired table, and Tango's interval that inverts it. A
+    task table (retry mode, tasks as the units) of up to EXACT_MAX_TASKS tasks takes the exact
+    unconditional test, and the interval its critical value, so p < alpha exactly when the
+    interval excludes 0, at every n. Otherwise (an effective table, or more tasks) McNemar's
+    asymptotic test and the normal critical value, with the floor of fewest_differing."""
     alpha = 1 - confidence
     z = mcnemar_z(paired.b, paired.c)
     n = round(paired.n)
     if task_table and n <= EXACT_MAX_TASKS:
         critical = exact_critical(n, alpha)
         p_value = exact_unconditional_p(round(paired.b), round(paired.c), n)
-        exact, floor = True, 1
+        method, floor = "suissa_shuster_exact_unconditional", 1
     else:
         critical, p_value = z_for(confidence), normal_two_sided_p(z)
-        exact, floor = False, fewest_differing(alpha)
+        method, floor = "mcnemar_asymptotic", fewest_differing(alpha)
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
-    return PairedTest(low, high, z, p_value, critical, exact, floor)
+    return PairedTest(low, high, z, p_value, critical, method, floor)
+
+
+def miller_test(rates: Mapping[tuple[float, float], int], confidence: float) -> PairedTest:
+    """Miller's (2024, section 4) paired test in samples mode, from how many tasks have each pair
+    of per-task pass rates (x_t, y_t): the per-task differences d_t = x_t − y_t, their mean D and
+    standard error s/√T, t = D/SE on T − 1 degrees of freedom, and the interval D ± t_{T−1} SE
+    (within [−1, 1]), which excludes 0 exactly when p < alpha. Identical differences on every task
+    carry no spread: p is 0 (or 1 when they are all 0), and the floor of fewest_differing tasks
+    keeps a few such tasks from being called a difference."""
+    tasks = sum(rates.values())
+    mean = fsum_counted((x - y, n) for (x, y), n in rates.items()) / tasks
+    spread = fsum_counted(((x - y - mean) ** 2, n) for (x, y), n in rates.items())
+    df = float(max(1, tasks - 1))
+    se = math.sqrt(spread / df / tasks)
+    critical = t_for(confidence, df)
+    if se > 0:
+        t = mean / se
+        p_value = _t_tail(abs(t), df)
+    else:
+        t = 0.0 if mean == 0 else math.copysign(math.inf, mean)
+        p_value = 1.0 if mean == 0 else 0.0
+    low, high = max(-1.0, mean - critical * se), min(1.0, mean + critical * se)
+    return PairedTest(low, high, t, p_value, critical, "miller_paired_t",
+                      fewest_differing(1 - confidence), df, se)
 
 
 class PairedTable(NamedTuple):
@@ -5406,11 +5450,12 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
                 a_run_id: str | None = None, b_run_id: str | None = None, by_cluster: bool = False) -> Comparison:
     """Gate two claims, then compare their headlines task by task (paired) over the shared suite.
 
-    One rule, one test: McNemar's asymptotic score test on the paired table and Tango's (1998) interval,
-    which is the set of differences that test does not reject, so the interval excludes 0 exactly when
-    p < alpha. Retry mode pairs task exits (the 2×2 table); samples mode pairs per-task pass rates over
-    all samples (Miller 2024 §4), on the effective table of paired_effective. With by_cluster the
-    variance is the clusters' (repositories'), for a claim meant to generalise to new ones.
+    One rule: a test and the interval that inverts it, so the interval excludes 0 exactly when
+    p < alpha. Retry mode pairs task exits (the 2×2 table: paired_test, the exact test up to
+    EXACT_MAX_TASKS tasks); samples mode pairs per-task pass rates over all samples, by Miller's
+    (2024 §4) paired test on the per-task differences (miller_test). With by_cluster the variance is
+    the clusters' (repositories'), on the effective table of paired_effective, for a claim meant to
+    generalise to new ones.
     """
     keep: bool | str = "table" if by_cluster else True
     sides = ((a_manifest, a_runs, a_run_id), (b_manifest, b_runs, b_run_id))
@@ -5442,12 +5487,15 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         clustered = paired_effective(rates_a, rates_b, clusters, m, confidence)
         paired = clustered if clustered.n <= paired.n else clustered._replace(
             b=paired.b, c=paired.c, n=paired.n)
-    test = paired_test(paired, confidence, task_table=samples == 1 and not by_cluster)
+    if samples > 1 and not by_cluster:
+        test = miller_test(rates, confidence)
+    else:
+        test = paired_test(paired, confidence, task_table=samples == 1 and not by_cluster)
     alpha = 1 - confidence
     used = len(set(clusters)) if by_cluster and clusters is not None else None
     significant = None if findings else test.significant(paired.differing, alpha)
     return Comparison(a=a, b=b, table=table, paired=paired, test=test, alpha=alpha,
-                      significant=significant, detectable=detectable_difference(paired.n, paired.discordance, confidence),
+                      significant=significant, detectable=test.detectable(paired, confidence),
                       clusters=used, findings=tuple(findings),
                       difference_icc=difference_icc(pairs, m) if samples > 1 else None)
 
@@ -5568,7 +5616,9 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     raw = []
     for i, j in itertools.combinations(range(len(reports)), 2):
         paired = paired_effective(columns[i], columns[j], None, m, confidence)
-        raw.append((i, j, paired, paired_test(paired, confidence, task_table=m == 1)))
+        test = (paired_test(paired, confidence, task_table=True) if m == 1 else
+                miller_test(Counter(zip(columns[i], columns[j])), confidence))
+        raw.append((i, j, paired, test))
     alpha = 1 - confidence
     adjusted = holm([test.p_value for *_, test in raw])
     pairs = tuple(RankedPair(i, j, paired.diff, test.low, test.high, test.p_value, ph,
@@ -6131,11 +6181,16 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     else:
         per = f"per-task pass rates over {comp.a.attempt_budget} samples" if comp.a.attempt_budget > 1 \
             and comp.a.attempt_mode == "samples" else "task exits"
-        basis = (f"{per} on {_plural(tasks, 'shared task')}"
-                 f"{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
-                 f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs; effective table "
-                 f"of {paired.n:.1f} pairs (Kish, {'cluster-robust' if comp.clusters is not None else 'task-clustered'}, "
-                 "Korn-Graubard)")
+        shares = f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs"
+        if comp.test.method == "miller_paired_t":
+            basis = (f"{per} on {_plural(tasks, 'shared task')}: {shares}; the test runs on the "
+                     f"{tasks} per-task differences")
+        else:
+            robust = "cluster-robust" if comp.clusters is not None else "task-clustered"
+            basis = (f"{per} on {_plural(tasks, 'shared task')}"
+                     f"{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
+                     f"{shares}; effective table of {paired.n:.1f} pairs (Kish, {robust}, "
+                     "Korn-Graubard)")
     fewest = comp.test.floor
     if comp.significant is None:
         reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
@@ -6178,7 +6233,7 @@ def render_compare_text(comp: Comparison) -> str:
         _label("instrument") + _instrument_text(a.manifest),
         _label("paired") + basis,
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
-        f"({_interval_name(comp.test)}, paired)",
+        f"({comp.test.interval_name}, paired)",
         _label("test") + _test_text(comp),
         _label("rule") + _rule_text(comp.test),
         _label("reading") + reading,
@@ -6190,14 +6245,13 @@ def render_compare_text(comp: Comparison) -> str:
     return _lines(out)
 
 
-def _interval_name(test: PairedTest) -> str:
-    return ("Tango 1998 score interval at the exact test's critical value" if test.exact
-            else "Tango 1998 score interval")
-
-
 def _test_text(comp: Comparison) -> str:
     """The test line: which test, its statistic and p, and where it rejects."""
     test = comp.test
+    if test.method == "miller_paired_t":
+        return (f"{test.name[0].upper()}{test.name[1:]}: t = {comp.z:+.3f} on {test.df:g} df, p = "
+                f"{comp.p_value:.4g} (it rejects from |t| >= {test.critical:.3f}; "
+                f"alpha {comp.alpha:.3g})")
     statistic = f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g}"
     if test.exact:
         tasks = _plural(round(comp.paired.n), "task")
@@ -6250,7 +6304,8 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         "clusters": comp.clusters,
         "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high,
                        "method": "tango1998_score", "critical_z": comp.test.critical},
-        "test": {"method": comp.test.method, "z": comp.z, "p": comp.p_value},
+        "test": {"method": comp.test.method, "z": comp.z, "p": comp.p_value,
+                 "df": comp.test.df if math.isfinite(comp.test.df) else None},
         "alpha": comp.alpha,
         "differing_units": paired.differing,
         "decision_rule": {"rule": "p < alpha" if comp.test.exact else
@@ -6286,7 +6341,7 @@ def render_compare_markdown(comp: Comparison) -> str:
     else:
         out += [f"Paired on {_md(basis)}.", ""]
     interval = (f"{_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
-                f"({_interval_name(comp.test)}, paired)")
+                f"({comp.test.interval_name}, paired)")
     out += [f"A - B = {comp.diff:+.3f}, {interval}; {_md(_test_text(comp))}.", "",
             f"Reading: {_md(reading)}.", "",
             f"Planning: {_md(plan)}.", ""]
@@ -9865,7 +9920,7 @@ def _rank_summary(rank: Ranking) -> tuple[str, str]:
     omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
                + ("the systems are not all alike" if rank.q_p < rank.alpha else
                   f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
-    by = " or ".join(PAIRED_TEST_NAMES[method] for method in sorted({p.method for p in rank.pairs}))
+    by = " or ".join(PAIRED_TESTS[method][0] for method in sorted({p.method for p in rank.pairs}))
     pairs = (f"{count} of {len(rank.pairs)} pairs significant by {by} on this suite and envelope "
              f"after Holm's correction (alpha {rank.alpha:.3g}); systems sharing a letter are not "
              "distinguishable; each pair's own interval and p (JSON, Markdown) are unadjusted, "

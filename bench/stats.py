@@ -19,8 +19,10 @@ Stdlib only; every figure comes from gate.py's own functions, so it measures the
 3. The samples-mode interval's coverage, by seeded simulation: T tasks x m samples, each task's true rate
    p_t ~ Beta with mean mu and intraclass correlation rho, c_t ~ Binomial(m, p_t); coverage of mu by
    samples_rate's interval, and by the retired clustered Wald interval (mean +- z SE, Miller 2024).
-4. compare's size in samples mode, by seeded simulation: two systems with the same per-task true rates
-   (both independent draws), the share of runs where the gate calls the difference significant.
+4. compare in samples mode, by seeded simulation: two systems whose per-task true rates share each task's
+   difficulty (A's is B's plus A - B), the share of runs where each rule calls the difference significant:
+   its size at A - B = 0 and its power above. The gate's rule is Miller's (2024 §4) paired t-test on the
+   per-task differences; the one it replaced, McNemar/Tango on the effective table.
 """
 
 from __future__ import annotations
@@ -163,20 +165,37 @@ def coverage_table(reps: int) -> None:
     print()
 
 
+def _samples_rules(xs: list[float], ys: list[float], m: int) -> tuple[bool, bool]:
+    """(the gate's rule: Miller's paired test, the rule it replaced: McNemar/Tango on the effective table),
+    each: is the difference called significant at 5%?"""
+    rates: dict[tuple[float, float], int] = {}
+    for pair in zip(xs, ys):
+        rates[pair] = rates.get(pair, 0) + 1
+    table = gate.paired_effective(xs, ys, None, m, 0.95)
+    miller = gate.miller_test(rates, 0.95).significant(table.differing, 0.05)
+    effective = gate.paired_test(table, 0.95, task_table=False).significant(table.differing, 0.05)
+    return miller, effective
+
+
 def samples_size_table(reps: int) -> None:
-    print(f"## 4. samples-mode compare: size at nominal 0.05 ({reps} seeded replications a cell)\n")
-    print("| tasks x samples | true rate | ICC | share called significant |")
-    print("|---|---:|---:|---:|")
-    for cell, (tasks, m, mu, rho) in enumerate([(40, 5, 0.5, 0.3), (40, 5, 0.8, 0.6), (40, 3, 0.3, 0.1), (20, 5, 0.5, 0.6)]):
+    print(f"## 4. samples-mode compare: size and power at nominal 0.05 ({reps} seeded replications a cell)\n")
+    print("Each task's true rate p_t ~ Beta(mean, ICC); A's is p_t + A - B (within [0, 1]), B's p_t: the systems")
+    print("share which tasks are hard, as two versions of one agent do.\n")
+    print("| tasks x samples | true rate | ICC | A - B | gate (Miller's paired t) | replaced (effective table) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    cells = [(40, 5, 0.5, 0.3, 0.0), (40, 5, 0.8, 0.6, 0.0), (40, 3, 0.3, 0.1, 0.0), (20, 5, 0.5, 0.6, 0.0),
+             (10, 5, 0.5, 0.3, 0.0), (40, 5, 0.5, 0.3, 0.05), (40, 5, 0.5, 0.3, 0.1), (40, 5, 0.8, 0.6, 0.1),
+             (20, 5, 0.5, 0.6, 0.1), (100, 5, 0.5, 0.3, 0.05)]
+    for cell, (tasks, m, mu, rho, delta) in enumerate(cells):
         rng = random.Random(SEED * 1000 + cell)
-        hits = 0
+        hits = [0, 0]
         for _ in range(reps):
             rates = [_beta(rng, mu, rho) for _ in range(tasks)]
-            xs = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
+            xs = [sum(rng.random() < min(1.0, p + delta) for _ in range(m)) / m for p in rates]
             ys = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
-            table = gate.paired_effective(xs, ys, list(range(tasks)), m, 0.95)
-            hits += gate.paired_significant(gate.normal_two_sided_p(gate.mcnemar_z(table.b, table.c)), table.differing, 0.05)
-        print(f"| {tasks} x {m} | {mu} | {rho} | {hits / reps:.4f} |")
+            for i, called in enumerate(_samples_rules(xs, ys, m)):
+                hits[i] += called
+        print(f"| {tasks} x {m} | {mu} | {rho} | {delta} | {hits[0] / reps:.4f} | {hits[1] / reps:.4f} |")
     print()
 
 

@@ -16,7 +16,17 @@ from typing import Any
 
 import gate
 from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
-from tests.oracles import detectable, exact_critical, exact_p, ids_digest, paired_compare, rate_text, tango_interval, wilson
+from tests.oracles import (
+    detectable,
+    exact_critical,
+    exact_p,
+    ids_digest,
+    miller_paired,
+    paired_compare,
+    rate_text,
+    tango_interval,
+    wilson,
+)
 from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
 from tests.test_ci import github_env
 
@@ -326,13 +336,15 @@ class AttemptContracts(GateCase):
         self.assertGreater(report["a"]["headline"]["rate"], report["b"]["headline"]["rate"])
         self.assertIsNone(report["paired"])  # no 2x2 table of tasks in samples mode
         counts_a, counts_b = [3, *[2] * 18, 0], [3, *[1] * 18, 0]
-        diff, low, high, p, n_star = paired_compare(counts_a, counts_b, 3)
+        diff, low, high, p, t = miller_paired(counts_a, counts_b, 3)
         self.assertAlmostEqual(report["difference"]["value"], diff, places=12)
         self.assertAlmostEqual(diff, 18 / 20 * (2 / 3 - 1 / 3), places=12)
         self.assertTrue(close(report["difference"]["ci_low"], low))
         self.assertTrue(close(report["difference"]["ci_high"], high))
         self.assertTrue(close(report["test"]["p"], p))
-        self.assertTrue(close(report["effective_table"]["pairs"], n_star))
+        self.assertEqual((report["test"]["method"], report["test"]["df"]), ("miller_paired_t", 19))
+        self.assertTrue(close(report["test"]["z"], t))
+        self.assertTrue(close(report["effective_table"]["pairs"], paired_compare(counts_a, counts_b, 3)[4]))
         _code, text, _ = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
                                        "--against-runs", b[1])
         self.assertRegex(text, r"(?m)^paired\s*: per-task pass rates over 3 samples on 20 shared tasks: ")
@@ -447,8 +459,9 @@ class SamplesCompareExample(GateCase):
     """examples/compare-samples: the audit's case, where pairing on first samples reverses the answer."""
 
     def test_example_is_current(self) -> None:
-        """compare.txt is what compare prints today: B slightly ahead over every sample and not distinguishable, where
-        the first samples alone (A 33/40, B 4/40) would put A far ahead."""
+        """compare.txt is what compare prints today: B ahead over every sample, and significantly so by Miller's
+        paired test (p = 0.037, interval [-0.087, -0.003]: the issue's independent figures), where the first
+        samples alone (A 33/40, B 4/40) would put A far ahead."""
         folder = ROOT / "examples" / "compare-samples"
         args = ["compare", "--manifest", str(folder / "a.manifest.json"), "--runs", str(folder / "a.jsonl"),
                 "--against-manifest", str(folder / "b.manifest.json"), "--against-runs", str(folder / "b.jsonl")]
@@ -456,8 +469,9 @@ class SamplesCompareExample(GateCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(text, (folder / "compare.txt").read_text(encoding="utf-8"),
                          "compare.txt is stale: run python3 examples/compare-samples/make_example.py")
-        self.assertIn("A - B = -0.045", text)
-        self.assertIn("not distinguishable", text)
+        self.assertIn("A - B = -0.045  95% CI [-0.087, -0.003]", text)
+        self.assertRegex(text, r"p = 0\.037\d* ")
+        self.assertIn("A - B is significant", text)
         firsts = {}
         for side in ("a", "b"):
             rows = [json.loads(line) for line in (folder / f"{side}.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -482,14 +496,16 @@ class ComparableInstruments(GateCase):
 
 
 class SamplesCompare(CompareCase):
-    """Samples mode pairs on every sample (Miller 2024 §4), on the effective table of per-task rates."""
+    """Samples mode pairs on every sample: Miller's (2024 §4) paired test on the per-task differences."""
 
     COUNTS_A = [5, 4, 3, 5, 2, 0, 5, 4, 1, 0, 3, 5, 5, 2, 4, 0, 0, 5, 3, 4] * 2
     COUNTS_B = [4, 4, 1, 5, 3, 0, 2, 3, 1, 0, 4, 4, 5, 1, 3, 0, 0, 5, 3, 2] * 2
 
     def test_the_reference_rows(self) -> None:
-        """compare on the reference rows (40 x 5, 10 x 3, 12 x 4, one sample a task) gives their difference, Tango
-        interval and p to 1e-9.
+        """compare on the reference rows (40 x 5, 10 x 3, 12 x 4) gives the difference, interval and p of Miller's
+        paired test by tests/oracles.py to 1e-9, and calls a row significant exactly when that p is below 0.05 and
+        the interval excludes 0 (every row has at least 6 differing tasks or none differs). The effective table
+        the reference vectors hold is still the JSON's `effective_table` and the by-cluster analysis's basis.
         """
         for row in VECTORS["samples_compare"]["rows"]:
             if row.get("interval") is None or row["m"] == 1:
@@ -497,11 +513,15 @@ class SamplesCompare(CompareCase):
             with self.subTest(row=row["name"]):
                 _, report = self.compare_json(*paired_samples(row["cA"], row["cB"], row["m"]))
                 # the builder adds the two controls: pos-01 passes every sample in both, neg-01 none
-                diff, low, high, p, _ = paired_compare([row["m"], *row["cA"], 0], [row["m"], *row["cB"], 0], row["m"])
+                counts_a, counts_b = [row["m"], *row["cA"], 0], [row["m"], *row["cB"], 0]
+                diff, low, high, p, _ = miller_paired(counts_a, counts_b, row["m"])
                 self.assertTrue(close(report["difference"]["value"], diff))
                 self.assertTrue(close(report["difference"]["ci_low"], low), (report["difference"], low))
                 self.assertTrue(close(report["difference"]["ci_high"], high))
                 self.assertTrue(close(report["test"]["p"], p))
+                self.assertEqual(report["significant"], p < 0.05 and (low > 0 or high < 0))
+                n_star = paired_compare(counts_a, counts_b, row["m"])[4]
+                self.assertTrue(close(report["effective_table"]["pairs"], n_star))
         row = next(r for r in VECTORS["samples_compare"]["rows"] if r["name"] == "T40_m5")
         diff, low, high, _, _ = paired_compare(row["cA"], row["cB"], 5)
         self.assertTrue(close(low, row["interval"][0]) and close(high, row["interval"][1]))  # the oracle is the vectors'
@@ -528,12 +548,13 @@ class SamplesCompare(CompareCase):
         self.assertAlmostEqual(samples["test"]["p"], retry["test"]["p"], places=12)
 
     def test_identical_counts_are_no_difference(self) -> None:
-        """Two runs with the same per-task counts differ by exactly 0, p = 1, and the interval straddles 0."""
+        """Two runs with the same per-task counts differ by exactly 0 on every task: p = 1, not significant, and the
+        interval is the one value the differences take (they have no spread), 0."""
         _, report = self.compare_json(*paired_samples(self.COUNTS_A, self.COUNTS_A, 5))
         self.assertEqual(report["difference"]["value"], 0.0)
         self.assertEqual(report["test"]["p"], 1.0)
-        self.assertLess(report["difference"]["ci_low"], 0)
-        self.assertGreater(report["difference"]["ci_high"], 0)
+        self.assertIs(report["significant"], False)
+        self.assertEqual((report["difference"]["ci_low"], report["difference"]["ci_high"]), (0.0, 0.0))
 
 
 class ClusteredCompare(CompareCase):

@@ -15,7 +15,7 @@ from typing import Any
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, record
-from tests.oracles import exact_critical, exact_p, paired_compare, tango_interval
+from tests.oracles import exact_critical, exact_p, miller_paired, tango_interval
 from tests.support import ROOT, SVG_NS, GateCase, assert_safe_svg
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
@@ -131,7 +131,8 @@ class SmallRankings(RankCase):
         columns = [[Fraction(c, 3) for c in counts[name]] for name in patterns]
         self.assertAlmostEqual(report["omnibus"]["q"], float(cochran_q(columns)), places=9)
         for got, (i, j) in zip(report["pairs"], itertools.combinations(list(patterns), 2)):
-            diff, low, high, p, _ = paired_compare(counts[i], counts[j], 3)
+            diff, low, high, p, _ = miller_paired(counts[i], counts[j], 3)
+            self.assertEqual(got["method"], "miller_paired_t")
             self.assertAlmostEqual(got["difference"], diff, places=12)
             self.assertLessEqual(abs(got["ci_low"] - low), 1e-9)
             self.assertLessEqual(abs(got["ci_high"] - high), 1e-9)
