@@ -2288,13 +2288,13 @@ class PairedTest(NamedTuple):
     method: str  # a key of PAIRED_TESTS
     floor: int  # the fewest differing units a significant difference needs beyond p < alpha
     df: float = math.inf  # the t statistic's degrees of freedom (inf: a normal or exact test)
-    se: float = math.nan  # Miller's test: the standard error of the mean difference
+    se: float = math.nan  # a test on the per-task differences: the mean difference's standard error
 
     def detectable(self, paired: PairedTable, confidence: float) -> float | None:
-        """The planning figure: the |A − B| this rule detects with 80% power. Miller's test: (t +
-        z_0.8) standard errors, when the differences vary and it is below 1; a table: Connor's
-        (detectable_difference) at its size and discordance."""
-        if self.method != "miller_paired_t":
+        """The planning figure: the |A − B| this rule detects with 80% power. A test on the per-task
+        differences: (critical + z_0.8) standard errors, when they vary and it is below 1; a
+        table: Connor's (detectable_difference) at its size and discordance."""
+        if math.isnan(self.se):
             return detectable_difference(paired.n, paired.discordance, confidence)
         figure = (self.critical + normal_quantile(0.8)) * self.se
         return figure if 0 < figure < 1 else None
@@ -2320,6 +2320,10 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
         "the exact unconditional test (Suissa & Shuster 1991)",
         "Tango 1998 score interval at the exact test's critical value"),
     "mcnemar_asymptotic": ("McNemar's asymptotic test", "Tango 1998 score interval"),
+    "wild_cluster_bootstrap": (
+        "the wild cluster restricted bootstrap (Cameron, Gelbach & Miller 2008)",
+        "mean per-task difference +- the bootstrap's critical t x its cluster-robust "
+        "standard error"),
     "miller_paired_t": (
         "Miller's (2024) paired t-test on the per-task differences",
         "mean per-task difference +- t x its standard error, Miller 2024 section 4"),
@@ -2368,6 +2372,61 @@ def miller_test(rates: Mapping[tuple[float, float], int], confidence: float) -> 
     low, high = max(-1.0, mean - critical * se), min(1.0, mean + critical * se)
     return PairedTest(low, high, t, p_value, critical, "miller_paired_t",
                       fewest_differing(1 - confidence), df, se)
+
+
+# -- compare --by-cluster: the wild cluster restricted bootstrap (Cameron, Gelbach & Miller 2008) --
+
+WILD_ENUMERATE = 12  # up to this many clusters every sign pattern is drawn (2^12 = 4,096): exact
+WILD_DRAWS = 9999  # above it, this many patterns from a fixed seed: the same output each time
+WILD_SEED = 20081001
+
+
+def _cluster_t(sums: Sequence[float], sizes: Sequence[int], tasks: int) -> tuple[float, float]:
+    """The mean per-task difference and its cluster-robust (CR1) standard error, from the clusters'
+    sums of the differences and their sizes."""
+    mean = math.fsum(sums) / tasks
+    count = len(sums)
+    spread = math.fsum((total - size * mean) ** 2 for total, size in zip(sums, sizes))
+    return mean, math.sqrt(count / (count - 1) * spread) / tasks
+
+
+def wild_cluster_test(sums: Sequence[float], sizes: Sequence[int], confidence: float) -> PairedTest:
+    """compare --by-cluster's test: the wild cluster restricted bootstrap of the cluster-robust t on
+    the per-task differences, Rademacher weights. Under "A and B are the same system" each cluster's
+    differences are as likely negated, so t is referred to its values over the clusters' sign
+    patterns (every pattern up to WILD_ENUMERATE clusters, else WILD_DRAWS seeded ones). The
+    interval is D ± c·SE with c the bootstrap's critical |t|, so it excludes 0 exactly when p <
+    alpha; with few clusters no pattern set can reach alpha, and the test never rejects."""
+    count, tasks = len(sums), sum(sizes)
+    if count < 2:
+        return PairedTest(-1.0, 1.0, 0.0, 1.0, math.inf, "wild_cluster_bootstrap", 1)
+    mean, se = _cluster_t(sums, sizes, tasks)
+
+    def t_of(total: float, error: float) -> float:
+        return abs(total) / error if error > 0 else (0.0 if total == 0 else math.inf)
+
+    if count <= WILD_ENUMERATE:
+        patterns: Iterable[tuple[int, ...]] = itertools.product((1, -1), repeat=count)
+    else:
+        import random  # PERF: here, not at start-up: only a comparison of many clusters draws
+
+        draw = random.Random(WILD_SEED)
+        patterns = (tuple(draw.choice((1, -1)) for _ in range(count)) for _ in range(WILD_DRAWS))
+    values = sorted((t_of(*_cluster_t([w * v for w, v in zip(signs, sums)], sizes, tasks))
+                     for signs in patterns), reverse=True)
+    observed = t_of(mean, se)
+    alpha = 1 - confidence
+    at_least = sum(1 for value in values if value >= observed * (1 - 1e-12))
+    p_value = at_least / len(values)
+    kth = values[max(1, math.ceil(alpha * len(values))) - 1]  # reject exactly when observed > kth
+    critical = kth if p_value < alpha else max(kth, observed)
+    low, high = max(-1.0, mean - critical * se), min(1.0, mean + critical * se)
+    if p_value >= alpha:  # at critical = observed an end is 0 itself, whatever the rounding says
+        low = min(low, 0.0) if abs(low) > 1e-12 * se else 0.0
+        high = max(high, 0.0) if abs(high) > 1e-12 * se else 0.0
+    statistic = math.copysign(observed, mean) if math.isfinite(observed) else observed
+    return PairedTest(low, high, statistic, p_value, critical, "wild_cluster_bootstrap", 1,
+                      se=se)
 
 
 class PairedTable(NamedTuple):
@@ -5453,9 +5512,9 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     One rule: a test and the interval that inverts it, so the interval excludes 0 exactly when
     p < alpha. Retry mode pairs task exits (the 2×2 table: paired_test, the exact test up to
     EXACT_MAX_TASKS tasks); samples mode pairs per-task pass rates over all samples, by Miller's
-    (2024 §4) paired test on the per-task differences (miller_test). With by_cluster the variance is
-    the clusters' (repositories'), on the effective table of paired_effective, for a claim meant to
-    generalise to new ones.
+    (2024 §4) paired test on the per-task differences (miller_test). With by_cluster the test is
+    the wild cluster restricted bootstrap over the clusters (repositories), for a claim meant to
+    generalise to new ones; the JSON's effective table is then the cluster-robust one.
     """
     keep: bool | str = "table" if by_cluster else True
     sides = ((a_manifest, a_runs, a_run_id), (b_manifest, b_runs, b_run_id))
@@ -5482,15 +5541,18 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
     for (x, y), n in pairs.items():
         rates[min(x, m) / m, min(y, m) / m] += n
     paired = paired_singles(rates, m, confidence)
-    if by_cluster:  # the cluster analysis is for generalising: it may widen the task-level one, never narrow it
+    if by_cluster and clusters is not None:  # for generalising to new clusters (repositories)
         rates_a, rates_b = [min(x, m) / m for x in xs], [min(y, m) / m for y in ys]
-        clustered = paired_effective(rates_a, rates_b, clusters, m, confidence)
-        paired = clustered if clustered.n <= paired.n else clustered._replace(
-            b=paired.b, c=paired.c, n=paired.n)
-    if samples > 1 and not by_cluster:
+        paired = paired_effective(rates_a, rates_b, clusters, m, confidence)
+        sums: dict[int, list[float]] = {}
+        for rate_a, rate_b, cluster in zip(rates_a, rates_b, clusters):
+            sums.setdefault(cluster, []).append(rate_a - rate_b)
+        test = wild_cluster_test([math.fsum(v) for v in sums.values()],
+                                 [len(v) for v in sums.values()], confidence)
+    elif samples > 1:
         test = miller_test(rates, confidence)
     else:
-        test = paired_test(paired, confidence, task_table=samples == 1 and not by_cluster)
+        test = paired_test(paired, confidence, task_table=True)
     alpha = 1 - confidence
     used = len(set(clusters)) if by_cluster and clusters is not None else None
     significant = None if findings else test.significant(paired.differing, alpha)
@@ -6245,25 +6307,50 @@ def render_compare_text(comp: Comparison) -> str:
     return _lines(out)
 
 
+def _exact_line(comp: Comparison) -> str:
+    tasks = _plural(round(comp.paired.n), "task")
+    return (f"{comp.test.name[4:]}: McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (it rejects "
+            f"from |z| >= {comp.test.critical:.3f} on {tasks}; alpha {comp.alpha:.3g})")
+
+
+def _mcnemar_line(comp: Comparison) -> str:
+    return (f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (the score test Tango's interval "
+            f"inverts; alpha {comp.alpha:.3g})")
+
+
+def _miller_line(comp: Comparison) -> str:
+    test = comp.test
+    return (f"{test.name[0].upper()}{test.name[1:]}: t = {comp.z:+.3f} on {test.df:g} df, p = "
+            f"{comp.p_value:.4g} (it rejects from |t| >= {test.critical:.3f}; "
+            f"alpha {comp.alpha:.3g})")
+
+
+def _wild_line(comp: Comparison) -> str:
+    count = comp.clusters or 0
+    patterns = (f"all {2 ** count:,} sign patterns of {count} clusters" if count <= WILD_ENUMERATE
+                else f"{WILD_DRAWS:,} seeded sign patterns of {count} clusters")
+    return (f"{comp.test.name[4:]}: cluster-robust t = {comp.z:+.3f}, p = {comp.p_value:.4g} over "
+            f"{patterns} (it rejects beyond |t| = {comp.test.critical:.3f}; "
+            f"alpha {comp.alpha:.3g})")
+
+
+TEST_LINES: dict[str, Callable[[Comparison], str]] = {  # PairedTest.method -> compare's test line
+    "suissa_shuster_exact_unconditional": _exact_line,
+    "mcnemar_asymptotic": _mcnemar_line,
+    "miller_paired_t": _miller_line,
+    "wild_cluster_bootstrap": _wild_line,
+}
+
+
 def _test_text(comp: Comparison) -> str:
     """The test line: which test, its statistic and p, and where it rejects."""
-    test = comp.test
-    if test.method == "miller_paired_t":
-        return (f"{test.name[0].upper()}{test.name[1:]}: t = {comp.z:+.3f} on {test.df:g} df, p = "
-                f"{comp.p_value:.4g} (it rejects from |t| >= {test.critical:.3f}; "
-                f"alpha {comp.alpha:.3g})")
-    statistic = f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g}"
-    if test.exact:
-        tasks = _plural(round(comp.paired.n), "task")
-        return (f"{test.name[4:]}: {statistic} (it rejects from |z| >= {test.critical:.3f} on "
-                f"{tasks}; alpha {comp.alpha:.3g})")
-    return f"{statistic} (the score test Tango's interval inverts; alpha {comp.alpha:.3g})"
+    return TEST_LINES[comp.test.method](comp)
 
 
 def _rule_text(test: PairedTest) -> str:
-    if test.exact:
-        return ("significant when p < alpha, exactly when the interval excludes 0 (an exact test, "
-                "valid at every number of tasks)")
+    if test.floor <= 1:
+        return ("significant when p < alpha, exactly when the interval excludes 0 (a test valid at "
+                "every number of tasks or clusters: with too few, p cannot go below alpha)")
     return (f"significant when p < alpha (exactly when the interval excludes 0) and A and B differ "
             f"on at least {test.floor} tasks or clusters (fewer cannot reach alpha by any test)")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from tests.oracles import (
     paired_compare,
     rate_text,
     tango_interval,
+    wild_cluster,
     wilson,
 )
 from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
@@ -568,18 +570,27 @@ class ClusteredCompare(CompareCase):
         return paired_samples(self.XS, self.YS, 1, clusters=repos or self.REPOS)
 
     def test_clustered_interval_against_the_oracle(self) -> None:
-        """With --by-cluster the interval and p are the cluster-robust ones of the oracle (5 clusters with the
-        controls'), wider than the task-level ones; without it the clusters are ignored.
-        """
+        """With --by-cluster the test is the wild cluster restricted bootstrap: its p and interval are the oracle's
+        (every sign pattern of the 5 clusters, the controls' one included), the JSON's effective table is the
+        cluster-robust one, and the interval excludes 0 exactly when p < alpha; without it the clusters are
+        ignored."""
         _, plain = self.compare_json(*self.ledgers())
         _, clustered = self.compare_json(*self.ledgers(), "--by-cluster")
         self.assertEqual(clustered["clusters"], 5)
         self.assertIsNone(plain["clusters"])
-        diff, low, high, p, n_star = paired_compare([1, *self.XS, 0], [1, *self.YS, 0], 1, ["ctl", *self.REPOS, "ctl"])
+        diffs = [Fraction(x - y) for x, y in zip([1, *self.XS, 0], [1, *self.YS, 0])]
+        diff, low, high, p = wild_cluster(diffs, ["ctl", *self.REPOS, "ctl"])
+        self.assertEqual(clustered["test"]["method"], "wild_cluster_bootstrap")
         self.assertAlmostEqual(clustered["difference"]["value"], diff, places=12)
-        self.assertTrue(close(clustered["difference"]["ci_low"], low))
+        self.assertTrue(close(clustered["difference"]["ci_low"], low), (clustered["difference"], low))
         self.assertTrue(close(clustered["difference"]["ci_high"], high))
-        self.assertTrue(close(clustered["test"]["p"], p))
+        self.assertEqual(clustered["test"]["p"], p)
+        # 5 clusters, 32 patterns; flask's and the controls' differences sum to 0, so flipping them changes
+        # nothing: 8 patterns are as far out as the data
+        self.assertEqual(p, 8 / 32)
+        self.assertIs(clustered["significant"], False)
+        self.assertLessEqual(clustered["difference"]["ci_low"], 0)
+        n_star = paired_compare([1, *self.XS, 0], [1, *self.YS, 0], 1, ["ctl", *self.REPOS, "ctl"])[4]
         self.assertTrue(close(clustered["effective_table"]["pairs"], n_star))
         only_a = sum(1 for x, y in zip(self.XS, self.YS) if x and not y)
         only_b = sum(1 for x, y in zip(self.XS, self.YS) if y and not x)
@@ -589,7 +600,23 @@ class ClusteredCompare(CompareCase):
         self.assertGreater(clustered["difference"]["ci_high"] - clustered["difference"]["ci_low"], plain_high - plain_low)
         _, out, _ = self.compare(*self.ledgers(), "--by-cluster")
         self.assertRegex(out, r"(?m)^paired\s*: task exits on 22 shared tasks in 5 clusters: ")
-        self.assertRegex(out, r"(?m)^planning\s*: .* with 5 clusters |no difference is detectable with 5 clusters")
+        self.assertRegex(out, r"(?m)^test\s*: wild cluster restricted bootstrap \(Cameron, Gelbach & Miller 2008\)")
+
+    def test_more_clusters_than_are_enumerated_draw_a_fixed_seed(self) -> None:
+        """Past WILD_ENUMERATE clusters the patterns are WILD_DRAWS seeded draws: the same p and interval run to
+        run; 14 clusters each with A ahead on 2 of 3 tasks is significant (p far below 0.05)."""
+        repos = [f"repo{i:02d}" for i in range(14) for _ in range(3)]
+        xs = [1, 1, 0] * 14
+        ys = [0, 0, 0] * 14
+        ledgers = paired_samples(xs, ys, 1, clusters=repos)
+        _, first = self.compare_json(*ledgers, "--by-cluster")
+        _, again = self.compare_json(*ledgers, "--by-cluster")
+        self.assertEqual(first["test"], again["test"])
+        self.assertEqual(first["difference"], again["difference"])
+        self.assertEqual(first["clusters"], 15)  # the controls' own
+        self.assertIs(first["significant"], True)
+        self.assertLess(first["test"]["p"], 0.01)
+        self.assertGreater(first["difference"]["ci_low"], 0)
 
     def test_a_task_in_two_clusters_is_a_finding(self) -> None:
         """A task whose cluster differs between A and B blocks with cluster_conflict naming it."""

@@ -86,8 +86,9 @@ class TooFewToTell(CompareCase):
         self.assertTrue(self.compare(ma, ra, mb, rb)["significant"])  # on these 42 tasks themselves, it is
 
     def test_the_cluster_analysis_never_narrows_the_task_level_one(self) -> None:
-        """Samples mode where tasks vary within repositories more than repositories do: the by-cluster interval is at
-        least as wide as the task-level one, and its p at least as large."""
+        """Samples mode where tasks vary within repositories more than repositories do: on this layout the
+        by-cluster bootstrap's interval is at least as wide as the task-level one and its p at least as large
+        (4 clusters: 16 sign patterns, so its p is at least 2/16)."""
         counts_a = [5, 0, 5, 0, 4, 1, 5, 0, 3, 2, 5, 0] * 3
         counts_b = [4, 0, 4, 1, 3, 1, 4, 0, 3, 1, 4, 1] * 3
         repos = ["r1", "r2", "r3", "r4"] * 9
@@ -96,6 +97,8 @@ class TooFewToTell(CompareCase):
         width = [r["difference"]["ci_high"] - r["difference"]["ci_low"] for r in (plain, clustered)]
         self.assertGreaterEqual(width[1], width[0] - 1e-12)
         self.assertGreaterEqual(clustered["test"]["p"], plain["test"]["p"] - 1e-12)
+        self.assertGreaterEqual(clustered["test"]["p"], 2 / 16)
+        self.assertEqual(clustered["test"]["method"], "wild_cluster_bootstrap")
 
     def test_a_blocked_comparison_is_not_assessed(self) -> None:
         """A BLOCKED compare does not say significant (JSON null, text "not assessed")."""
