@@ -2197,9 +2197,11 @@ def _binomial_window(n: int, psi: float) -> tuple[int, tuple[float, ...]]:
 
 def _largest_over_discordance(n: int, tails: Sequence[float]) -> float:
     """max over ψ in [0, 1] of Σ_d Binomial(d; n, ψ) tails[d]: the grid, then golden-section search
-    around its best point."""
+    around its best point (24 steps: the bracket shrinks to 1e-5 of a grid step, and the sum is
+    flat at its top, so the maximum is found to far below the printed digits)."""
     def at(first: int, probs: Sequence[float]) -> float:
-        return math.fsum(map(operator.mul, probs, tails[first:first + len(probs)]))
+        total: float = sum(map(operator.mul, probs, tails[first:first + len(probs)]))  # PERF: in C
+        return total
 
     grid = _discordance_grid(n)
     values = [at(first, probs) for _, first, probs in grid]
@@ -2208,7 +2210,7 @@ def _largest_over_discordance(n: int, tails: Sequence[float]) -> float:
     golden = (math.sqrt(5.0) - 1.0) / 2.0
     x1, x2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
     f1, f2 = at(*_binomial_window(n, x1)), at(*_binomial_window(n, x2))
-    for _ in range(40):
+    for _ in range(24):
         if f1 < f2:
             lo, x1, f1 = x1, x2, f2
             x2 = lo + golden * (hi - lo)
@@ -2220,9 +2222,15 @@ def _largest_over_discordance(n: int, tails: Sequence[float]) -> float:
     return min(1.0, max(values[best], f1, f2))
 
 
+@functools.lru_cache(maxsize=4096)
+def _exact_tail(n: int, t: Fraction) -> float:
+    """The exact test's p for an observed z² of t on n tasks (rank's pairs often share one)."""
+    return _largest_over_discordance(n, _discordant_tails(n, t))
+
+
 def exact_unconditional_p(b: int, c: int, n: int) -> float:
     """Suissa & Shuster's (1991) exact unconditional p for b A-only and c B-only of n tasks."""
-    return _largest_over_discordance(n, _discordant_tails(n, Fraction((b - c) ** 2, max(1, b + c))))
+    return _exact_tail(n, Fraction((b - c) ** 2, max(1, b + c)))
 
 
 def _next_achievable(n: int, t: Fraction) -> Fraction:
@@ -2244,7 +2252,7 @@ def exact_critical(n: int, alpha: float) -> float:
     excludes 0 exactly when the exact test rejects; √n (which no other outcome reaches) when none
     does."""
     def rejects(t: Fraction) -> bool:
-        return _largest_over_discordance(n, _discordant_tails(n, t)) < alpha
+        return _exact_tail(n, t) < alpha
 
     top = Fraction(n)
     if not rejects(top):
@@ -2441,15 +2449,11 @@ class PairedTable(NamedTuple):
 
 
 def fewest_differing(alpha: float) -> int:
-    """The fewest units that must differ before any test can reach alpha: a sign-flip test over G units whose
-    differences all point one way has p = 2^(1−G), which no exact test goes below (McNemar's conditional
-    test is this floor on a 2x2 table)."""
+    """The floor the asymptotic rules keep: the fewest differing units a sign-flip test over them
+    needs to reach alpha, as G units all one way give p = 2^(1−G) (McNemar's conditional test is
+    this floor on a 2x2 table). The exact unconditional test also counts the tasks that agree, and
+    can go below it (5 of 40 one way: 0.026)."""
     return max(1, math.floor(1 - math.log2(alpha)) + 1) if 0 < alpha < 1 else 1
-
-
-def paired_significant(p_value: float, differing: int, alpha: float) -> bool:
-    """The compare rule: p < alpha, and enough units differ for any test to reach alpha at all."""
-    return p_value < alpha and differing >= fewest_differing(alpha)
 
 
 def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float],
@@ -5391,21 +5395,6 @@ class Comparison(NamedTuple):
     def diff(self) -> float:
         return self.paired.diff
 
-    @property
-    def low(self) -> float:
-        return self.test.low
-
-    @property
-    def high(self) -> float:
-        return self.test.high
-
-    @property
-    def z(self) -> float:
-        return self.test.z
-
-    @property
-    def p_value(self) -> float:
-        return self.test.p_value
 
 
 def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> list[Finding]:
@@ -6229,6 +6218,7 @@ def _plural(count: float, word: str) -> str:
 
 def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     """The paired line's basis, the reading and the planning figure, in words shared by every format."""
+    test = comp.test
     conf, paired = comp.a.confidence, comp.paired
     tasks = comp.a.manifest.task_count
     level = _pct(conf)[:-3]
@@ -6244,7 +6234,7 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         per = f"per-task pass rates over {comp.a.attempt_budget} samples" if comp.a.attempt_budget > 1 \
             and comp.a.attempt_mode == "samples" else "task exits"
         shares = f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs"
-        if comp.test.method == "miller_paired_t":
+        if test.method == "miller_paired_t":
             basis = (f"{per} on {_plural(tasks, 'shared task')}: {shares}; the test runs on the "
                      f"{tasks} per-task differences")
         else:
@@ -6253,21 +6243,21 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                      f"{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
                      f"{shares}; effective table of {paired.n:.1f} pairs (Kish, {robust}, "
                      "Korn-Graubard)")
-    fewest = comp.test.floor
+    fewest = test.floor
     if comp.significant is None:
         reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
     elif comp.significant:
-        reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = {comp.p_value:.3g}); "
-                   f"the data fit {_points(comp.low)} to {_points(comp.high)} points: a difference between these "
+        reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = {test.p_value:.3g}); "
+                   f"the data fit {_points(test.low)} to {_points(test.high)} points: a difference between these "
                    "runs, not a measure of how much it matters")
-    elif comp.p_value < comp.alpha:
+    elif test.p_value < comp.alpha:
         reading = (f"not distinguishable at {level} confidence: A and B differ on only {_plural(paired.differing, 'unit')} "
                    f"({'clusters' if comp.clusters is not None else 'tasks'}), and no test can reach alpha "
-                   f"{comp.alpha:.3g} on fewer than {fewest}; the data fit A - B from {_points(comp.low)} to "
-                   f"{_points(comp.high)} points")
+                   f"{comp.alpha:.3g} on fewer than {fewest}; the data fit A - B from {_points(test.low)} to "
+                   f"{_points(test.high)} points")
     else:
-        reading = (f"not distinguishable at {level} confidence: the data fit A - B from {_points(comp.low)} to "
-                   f"{_points(comp.high)} points")
+        reading = (f"not distinguishable at {level} confidence: the data fit A - B from {_points(test.low)} to "
+                   f"{_points(test.high)} points")
     icc = (f"; the between-task share of the difference's variance is {comp.difference_icc:.3f} (`plan --icc`)"
            if comp.difference_icc is not None else "")
     if comp.detectable is None:
@@ -6281,6 +6271,7 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
 
 def render_compare_text(comp: Comparison) -> str:
     """A comparison as plain text: both headlines, the paired basis, the difference, the test and the reading."""
+    test = comp.test
     a, b = comp.a, comp.b
     conf = a.confidence
     basis, reading, plan = _compare_sentences(comp)
@@ -6294,8 +6285,8 @@ def render_compare_text(comp: Comparison) -> str:
         _label("systems") + f"A {system_text(a.manifest)}; B {system_text(b.manifest)}",
         _label("instrument") + _instrument_text(a.manifest),
         _label("paired") + basis,
-        _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
-        f"({comp.test.interval_name}, paired)",
+        _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{test.low:+.3f}, {test.high:+.3f}] "
+        f"({test.interval_name}, paired)",
         _label("test") + _test_text(comp),
         _label("rule") + _rule_text(comp.test),
         _label("reading") + reading,
@@ -6308,29 +6299,32 @@ def render_compare_text(comp: Comparison) -> str:
 
 
 def _exact_line(comp: Comparison) -> str:
+    test = comp.test
     tasks = _plural(round(comp.paired.n), "task")
-    return (f"{comp.test.name[4:]}: McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (it rejects "
-            f"from |z| >= {comp.test.critical:.3f} on {tasks}; alpha {comp.alpha:.3g})")
+    return (f"{test.name[4:]}: McNemar z = {test.z:+.3f}, p = {test.p_value:.4g} (it rejects "
+            f"from |z| >= {test.critical:.3f} on {tasks}; alpha {comp.alpha:.3g})")
 
 
 def _mcnemar_line(comp: Comparison) -> str:
-    return (f"McNemar z = {comp.z:+.3f}, p = {comp.p_value:.4g} (the score test Tango's interval "
+    test = comp.test
+    return (f"McNemar z = {test.z:+.3f}, p = {test.p_value:.4g} (the score test Tango's interval "
             f"inverts; alpha {comp.alpha:.3g})")
 
 
 def _miller_line(comp: Comparison) -> str:
     test = comp.test
-    return (f"{test.name[0].upper()}{test.name[1:]}: t = {comp.z:+.3f} on {test.df:g} df, p = "
-            f"{comp.p_value:.4g} (it rejects from |t| >= {test.critical:.3f}; "
+    return (f"{test.name[0].upper()}{test.name[1:]}: t = {test.z:+.3f} on {test.df:g} df, p = "
+            f"{test.p_value:.4g} (it rejects from |t| >= {test.critical:.3f}; "
             f"alpha {comp.alpha:.3g})")
 
 
 def _wild_line(comp: Comparison) -> str:
+    test = comp.test
     count = comp.clusters or 0
     patterns = (f"all {2 ** count:,} sign patterns of {count} clusters" if count <= WILD_ENUMERATE
                 else f"{WILD_DRAWS:,} seeded sign patterns of {count} clusters")
-    return (f"{comp.test.name[4:]}: cluster-robust t = {comp.z:+.3f}, p = {comp.p_value:.4g} over "
-            f"{patterns} (it rejects beyond |t| = {comp.test.critical:.3f}; "
+    return (f"{test.name[4:]}: cluster-robust t = {test.z:+.3f}, p = {test.p_value:.4g} over "
+            f"{patterns} (it rejects beyond |t| = {test.critical:.3f}; "
             f"alpha {comp.alpha:.3g})")
 
 
@@ -6375,6 +6369,7 @@ def _fail_on_text(comp: Comparison) -> str:
 
 def compare_json(comp: Comparison) -> dict[str, Any]:
     """A comparison as a JSON-ready dict, with both sides' full reports."""
+    test = comp.test
     paired = comp.paired
     table = None
     if comp.table is not None:
@@ -6389,15 +6384,15 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         "effective_table": {"a_only": paired.b, "b_only": paired.c, "pairs": paired.n,
                             "discordance": paired.discordance},
         "clusters": comp.clusters,
-        "difference": {"value": comp.diff, "ci_low": comp.low, "ci_high": comp.high,
-                       "method": "tango1998_score", "critical_z": comp.test.critical},
-        "test": {"method": comp.test.method, "z": comp.z, "p": comp.p_value,
-                 "df": comp.test.df if math.isfinite(comp.test.df) else None},
+        "difference": {"value": comp.diff, "ci_low": test.low, "ci_high": test.high,
+                       "method": "tango1998_score", "critical_z": test.critical},
+        "test": {"method": test.method, "z": test.z, "p": test.p_value,
+                 "df": test.df if math.isfinite(test.df) else None},
         "alpha": comp.alpha,
         "differing_units": paired.differing,
-        "decision_rule": {"rule": "p < alpha" if comp.test.exact else
+        "decision_rule": {"rule": "p < alpha" if test.exact else
                           "p < alpha and differing_units >= fewest_differing", "p_below_alpha":
-                          comp.p_value < comp.alpha, "fewest_differing": comp.test.floor,
+                          test.p_value < comp.alpha, "fewest_differing": test.floor,
                           "units": "clusters" if comp.clusters is not None else "tasks"},
         "significant": comp.significant,
         "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True,
@@ -6409,6 +6404,7 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
 
 def render_compare_markdown(comp: Comparison) -> str:
     """A comparison in Markdown: the headlines, the paired table and the difference."""
+    test = comp.test
     conf = comp.a.confidence
     basis, reading, plan = _compare_sentences(comp)
     level = _pct(conf)[:-3]
@@ -6427,8 +6423,8 @@ def render_compare_markdown(comp: Comparison) -> str:
                 f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", ""]
     else:
         out += [f"Paired on {_md(basis)}.", ""]
-    interval = (f"{_pct(conf)} [{comp.low:+.3f}, {comp.high:+.3f}] "
-                f"({comp.test.interval_name}, paired)")
+    interval = (f"{_pct(conf)} [{test.low:+.3f}, {test.high:+.3f}] "
+                f"({test.interval_name}, paired)")
     out += [f"A - B = {comp.diff:+.3f}, {interval}; {_md(_test_text(comp))}.", "",
             f"Reading: {_md(reading)}.", "",
             f"Planning: {_md(plan)}.", ""]
@@ -6441,10 +6437,11 @@ def render_compare_markdown(comp: Comparison) -> str:
 
 def render_compare_svg(comp: Comparison) -> str:
     """A comparison as an SVG: both headlines, and the paired difference on its own axis."""
+    test = comp.test
     title = f"{comp.a.manifest.claim_id} vs {comp.b.manifest.claim_id}: {comp.verdict}"
     rates = [_rate_row(f"{side} {r.manifest.claim_id}" + (f" ({system_text(r.manifest)})" if r.manifest.measured else ""),
                        r.ledger.headline) for side, r in (("A", comp.a), ("B", comp.b))]
-    diff = [PlotRow("A - B", comp.diff, comp.low, comp.high)]
+    diff = [PlotRow("A - B", comp.diff, test.low, test.high)]
     conf = _pct(comp.a.confidence)
     return render_svg(title, [(f"headline rate, {conf}", 0.0, 1.0, rates),
                               (f"paired difference A - B, {conf}", -1.0, 1.0, diff)])
@@ -10331,10 +10328,11 @@ FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
                        args.run_id, args.against_run_id, args.by_cluster)
+    test = comp.test
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
-    headline = f"A - B = {comp.diff:+.3f} [{comp.low:+.3f}, {comp.high:+.3f}]"
+    headline = f"A - B = {comp.diff:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
     outputs = {"significant": "true" if comp.significant else "false", "direction": compare_direction(comp),
-               "difference": f"{comp.diff:.6g}", "ci_low": f"{comp.low:.6g}", "ci_high": f"{comp.high:.6g}"}
+               "difference": f"{comp.diff:.6g}", "ci_low": f"{test.low:.6g}", "ci_high": f"{test.high:.6g}"}
     if args.fail_on is not None:
         comp = comp._replace(fail_on=(args.fail_on, comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
         outputs["fail_on"] = "failed" if comp.fail_on and comp.fail_on[1] else "passed"

@@ -60,7 +60,7 @@ def _rejects_gate(b: int, c: int, n: int, alpha: float) -> bool:
 
 def _rejects_floor(b: int, c: int, n: int, alpha: float) -> bool:
     """The rule it replaced: McNemar's asymptotic p < alpha, and at least fewest_differing tasks differ."""
-    return gate.paired_significant(gate.normal_two_sided_p(gate.mcnemar_z(b, c)), b + c, alpha)
+    return gate.normal_two_sided_p(gate.mcnemar_z(b, c)) < alpha and b + c >= gate.fewest_differing(alpha)
 
 
 def _rejects_exact(b: int, c: int, n: int, alpha: float) -> bool:

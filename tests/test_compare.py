@@ -35,7 +35,7 @@ from tests.test_ci import github_env
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
 # tests/oracles.py's exact unconditional test on the tables too large to enumerate here (make_exact_unconditional.py)
 EXACT = json.loads((Path(__file__).parent / "reference" / "exact_unconditional.json").read_text(encoding="utf-8"))
-ORACLE_MAX_TASKS = 60  # above this, the stored rows of EXACT
+ORACLE_MAX_TASKS = 40  # above this, the stored rows of EXACT (the oracle costs n² a table)
 
 
 def exact_expected(b: int, c: int, n: int, confidence: float = 0.95) -> tuple[float, float, float, float]:

@@ -16,7 +16,11 @@ COMMANDS = {
                 "--runs", str(ROOT / "examples" / "compare" / "a.jsonl"),
                 "--against-manifest", str(ROOT / "examples" / "compare" / "b.manifest.json"),
                 "--against-runs", str(ROOT / "examples" / "compare" / "b.jsonl")],
-    "rank": ["--list", str(ROOT / "examples" / "rank" / "systems.json")],
+    # three of examples/rank's systems: every format of a ranking, without gating all 25 of them four times
+    "rank": [arg for name in ("01-claude-4-5-opus-medium-20251101", "19-claude-3-7-sonnet-20250219",
+                              "25-qwen2-5-coder-32b-instruct")
+             for arg in ("--manifest", str(ROOT / "examples" / "rank" / "systems" / f"{name}.manifest.json"),
+                         "--runs", str(ROOT / "examples" / "rank" / "systems" / f"{name}.jsonl"))],
 }
 
 
