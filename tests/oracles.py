@@ -120,6 +120,23 @@ def monotone_clustered_interval(sums: Sequence[int], sizes: Sequence[int],
     return rate, min(low, all_low), max(high, none_high)
 
 
+def cluster_line_interval(sums: Sequence[int], sizes: Sequence[int],
+                          confidence: float = 0.95) -> tuple[float, float, float]:
+    """The headline by cluster: clustered_interval away from the boundary; at 0 (N) events Wilson's interval on
+    G = the number of clusters (the worst case: whole clusters pass or fail together, so the G clusters are G
+    trials); every other interval's lower end at most the all-pass one's and its upper at least the none-pass
+    one's."""
+    rate, low, high = clustered_interval(sums, sizes, confidence)
+    clusters, z = len(sizes), z_of(confidence)
+    _, none_high = wilson_real(0.0, clusters, z)
+    all_low, _ = wilson_real(1.0, clusters, z)
+    if sum(sums) == 0:
+        return rate, 0.0, none_high
+    if sum(sums) == sum(sizes):
+        return rate, all_low, 1.0
+    return rate, min(low, all_low), max(high, none_high)
+
+
 def clustered_interval(sums: Sequence[int], sizes: Sequence[int], confidence: float = 0.95) -> tuple[float, float, float]:
     """A clustered mean and its interval: Wilson on the Kish effective sample size, with the small-cluster factor.
 
