@@ -2149,7 +2149,9 @@ def mcnemar_z(b: float, c: float) -> float:
 # task is A's or B's with probability 1/2, whatever the share ψ of tasks that differ. The exact
 # unconditional p-value is the largest, over ψ in [0, 1], probability of a z² at least the one
 # observed: valid at every n, no floor needed (40 tasks, 5/0: p = 0.0257; 4/0: 0.0486). Its cost
-# grows as n², so above EXACT_MAX_TASKS the asymptotic test (with the floor) answers.
+# grows as n², so above EXACT_MAX_TASKS tasks the exact conditional test (McNemar's, binomial on
+# the differing tasks, also valid at every n) answers while at most EXACT_MAX_TASKS tasks differ,
+# and the asymptotic test beyond, where the two agree.
 
 EXACT_MAX_TASKS = 1000
 
@@ -2290,6 +2292,33 @@ def exact_critical(n: int, alpha: float) -> float:
             lo = mid
 
 
+def _conditional_tails(s: int) -> list[Fraction]:
+    """Index d (of s's parity, 0..s): McNemar's exact conditional p for |b − c| = d among s
+    differing tasks, P(|2B − s| >= d) with B ~ Binomial(s, 1/2), exact (0 where d has the other
+    parity)."""
+    tails = [Fraction(0)] * (s + 1)
+    upper = 0
+    for d in range(s, -1, -2):
+        upper += math.comb(s, (s + d) // 2)
+        tails[d] = Fraction(1) if d == 0 else Fraction(2 * upper, 2 ** s)
+    return tails
+
+
+def exact_conditional_p(b: int, c: int) -> float:
+    """McNemar's exact conditional p: the two-sided binomial test of b A-only against c B-only."""
+    return 1.0 if b + c == 0 else float(min(Fraction(1), _conditional_tails(b + c)[abs(b - c)]))
+
+
+def conditional_critical(s: int, alpha: float) -> float:
+    """The |z| = d/√s at which the conditional test of s differing tasks starts to reject, just
+    under it (as exact_critical); √s, which no outcome passes, when none rejects (s < 6 at 5%)."""
+    tails = _conditional_tails(s)
+    rejecting = [d for d in range(s % 2, s + 1, 2) if d and tails[d] < alpha]
+    if not rejecting:
+        return math.sqrt(max(1, s)) * (1.0 + 1e-9)
+    return rejecting[0] / math.sqrt(s) * (1.0 - 1e-9)
+
+
 def detectable_difference(n: float, discordance: float, confidence: float, power: float = 0.8) -> float | None:
     """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at this
     discordance (Connor 1987, solved for the difference); None when none is detectable (it would exceed
@@ -2326,10 +2355,6 @@ class PairedTest(NamedTuple):
         return figure if 0 < figure < 1 else None
 
     @property
-    def exact(self) -> bool:
-        return self.method == "suissa_shuster_exact_unconditional"
-
-    @property
     def name(self) -> str:
         return PAIRED_TESTS[self.method][0]
 
@@ -2342,6 +2367,9 @@ class PairedTest(NamedTuple):
 
 
 PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's name)
+    "mcnemar_exact_conditional": (
+        "McNemar's exact conditional test (binomial on the differing tasks)",
+        "Tango 1998 score interval at the conditional test's critical value"),
     "suissa_shuster_exact_unconditional": (
         "the exact unconditional test (Suissa & Shuster 1991)",
         "Tango 1998 score interval at the exact test's critical value"),
@@ -2360,18 +2388,23 @@ def paired_test(paired: PairedTable, confidence: float, task_table: bool) -> Pai
     """The test compare and rank apply to a paired table, and Tango's interval that inverts it. A
     task table (retry mode, tasks as the units) of up to EXACT_MAX_TASKS tasks takes the exact
     unconditional test, and the interval its critical value, so p < alpha exactly when the
-    interval excludes 0, at every n. Otherwise (an effective table, or more tasks) McNemar's
-    asymptotic test and the normal critical value, with the floor of fewest_differing."""
+    interval excludes 0, at every n; a larger one the exact conditional test while at most
+    EXACT_MAX_TASKS tasks differ, likewise. Otherwise McNemar's asymptotic test and the normal
+    critical value (an effective table keeps the floor of fewest_differing)."""
     alpha = 1 - confidence
     z = mcnemar_z(paired.b, paired.c)
     n = round(paired.n)
+    b, c = round(paired.b), round(paired.c)
     if task_table and n <= EXACT_MAX_TASKS:
         critical = exact_critical(n, alpha)
-        p_value = exact_unconditional_p(round(paired.b), round(paired.c), n)
+        p_value = exact_unconditional_p(b, c, n)
         method, floor = "suissa_shuster_exact_unconditional", 1
-    else:
+    elif task_table and b + c <= EXACT_MAX_TASKS:
+        critical, p_value = conditional_critical(b + c, alpha), exact_conditional_p(b, c)
+        method, floor = "mcnemar_exact_conditional", 1
+    else:  # a task table here has over EXACT_MAX_TASKS differing tasks: the floor cannot bind
         critical, p_value = z_for(confidence), normal_two_sided_p(z)
-        method, floor = "mcnemar_asymptotic", fewest_differing(alpha)
+        method, floor = "mcnemar_asymptotic", 1 if task_table else fewest_differing(alpha)
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
     return PairedTest(low, high, z, p_value, critical, method, floor)
 
@@ -6346,7 +6379,18 @@ def _wild_line(comp: Comparison) -> str:
             f"alpha {comp.alpha:.3g})")
 
 
+def _conditional_line(comp: Comparison) -> str:
+    test = comp.test
+    count = round(comp.paired.b + comp.paired.c)
+    differing = _plural(count, "differing task")
+    where = (f"no split of {differing} reaches alpha" if test.critical > math.sqrt(max(1, count))
+             else f"it rejects from |z| >= {test.critical:.3f} on {differing}")
+    return (f"{test.name}: McNemar z = {test.z:+.3f}, p = {test.p_value:.4g} ({where}; "
+            f"alpha {comp.alpha:.3g})")
+
+
 TEST_LINES: dict[str, Callable[[Comparison], str]] = {  # PairedTest.method -> compare's test line
+    "mcnemar_exact_conditional": _conditional_line,
     "suissa_shuster_exact_unconditional": _exact_line,
     "mcnemar_asymptotic": _mcnemar_line,
     "miller_paired_t": _miller_line,
@@ -6408,7 +6452,7 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
                  "df": test.df if math.isfinite(test.df) else None},
         "alpha": comp.alpha,
         "differing_units": paired.differing,
-        "decision_rule": {"rule": "p < alpha" if test.exact else
+        "decision_rule": {"rule": "p < alpha" if test.floor <= 1 else
                           "p < alpha and differing_units >= fewest_differing", "p_below_alpha":
                           test.p_value < comp.alpha, "fewest_differing": test.floor,
                           "units": "clusters" if comp.clusters is not None else "tasks"},

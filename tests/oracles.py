@@ -246,6 +246,14 @@ def mcnemar_p(b: float, c: float) -> float:
     return math.erfc(abs(b - c) / math.sqrt(b + c) / math.sqrt(2))
 
 
+def exact_conditional(b: int, c: int) -> Fraction:
+    """McNemar's exact conditional p: over every split j/(s − j) of the s = b + c differing tasks (each A's with
+    probability 1/2), the chance of a split at least as uneven as b/c."""
+    s = b + c
+    return sum((Fraction(math.comb(s, j), 2 ** s) for j in range(s + 1) if abs(2 * j - s) >= abs(b - c)),
+               Fraction(0))
+
+
 @functools.cache
 def exact_unconditional(n: int, grid: int = 4000) -> dict[Fraction, float]:
     """Suissa and Shuster's (1991) exact unconditional p-value for each value McNemar's z² = (b − c)²/(b + c)

@@ -250,6 +250,23 @@ class PairedCompare(CompareCase):
         self.assertAlmostEqual(report["test"]["z"], -1 / 7 ** 0.5, places=12)
         self.assertEqual((report["a"]["headline"]["k"], report["b"]["headline"]["k"]), (29, 30))
 
+    def test_past_the_exact_tests_size_the_conditional_test_reads_the_same(self) -> None:
+        """1,001 tasks: McNemar's exact conditional test. 5 A-only and none B-only: p = 1/16 (every one of the 2^5
+        splits as uneven is 0/5 or 5/0), not significant, the interval through 0, and the line says no split of 5
+        reaches alpha; 6/0: p = 1/32, significant, the interval above 0, and the rule needs no floor."""
+        for a_only, p, significant in ((5, 1 / 16, False), (6, 1 / 32, True)):
+            ledgers = paired_ledgers(500, a_only, 0, 501 - a_only)
+            _, report = self.compare_json(*ledgers)
+            self.assertEqual(report["test"]["method"], "mcnemar_exact_conditional")
+            self.assertEqual(report["test"]["p"], p)
+            self.assertEqual(report["significant"], significant)
+            self.assertEqual(report["difference"]["ci_low"] > 0, significant)
+            self.assertEqual(report["decision_rule"]["rule"], "p < alpha")
+            _, out, _ = self.compare(*ledgers)
+            where = "no split of 5 differing tasks reaches alpha" if a_only == 5 else "rejects from |z| >= 2.449 on 6"
+            self.assertIn(where, out)
+            self.assertIn("not distinguishable" if not significant else "A - B is significant", out)
+
     def test_envelope_mismatch(self) -> None:
         """Envelopes that differ block with envelope_mismatch naming the fields that differ and no other."""
         ma, ra, mb, rb = paired_ledgers(29, 0, 1, 10)

@@ -11,7 +11,7 @@ import math
 import unittest
 
 import gate
-from tests.oracles import exact_critical, exact_p, exact_unconditional
+from tests.oracles import exact_conditional, exact_critical, exact_p, exact_unconditional
 
 
 def grid_close(got: float, want: float) -> bool:
@@ -68,21 +68,39 @@ class ExactUnconditionalTest(unittest.TestCase):
         low, _ = gate.tango_interval(4, 0, 6, 0.95)
         self.assertGreater(low, 0)  # the asymptotic interval would have called 4/0 of 6 a difference
 
-    def test_above_the_size_limit_the_asymptotic_test_with_its_floor(self) -> None:
-        """Past EXACT_MAX_TASKS tasks (and on an effective table at any size) the test is McNemar's asymptotic one,
-        p from the normal tail, the interval at the normal quantile, and a significant difference needs
-        fewest_differing units (6 at 5%)."""
+    def test_above_the_size_limit_the_exact_conditional_test(self) -> None:
+        """Past EXACT_MAX_TASKS tasks, while at most that many differ: McNemar's exact conditional test, its p the
+        oracle's, and no floor: p < alpha exactly when the interval excludes 0 (5/0 of 1,001 tasks: p = 1/16, not
+        significant; 6/0: 1/32, significant), where the floor used to say "not significant" beside p = 0.025."""
         n = gate.EXACT_MAX_TASKS + 1
-        table = gate.PairedTable(5.0, 0.0, float(n), 5 / n, 5 / n, 5)
+        for b, c in [(b, c) for b in range(13) for c in range(13)] + [(27, 13), (300, 240), (700, 300)]:
+            table = gate.PairedTable(float(b), float(c), float(n), (b - c) / n, (b + c) / n, b + c)
+            test = gate.paired_test(table, 0.95, task_table=True)
+            self.assertEqual((test.method, test.floor), ("mcnemar_exact_conditional", 1))
+            self.assertAlmostEqual(test.p_value, float(exact_conditional(b, c)), places=14)
+            excludes = test.low > 0 or test.high < 0
+            self.assertEqual(test.p_value < 0.05, excludes, (b, c, test))
+            self.assertEqual(test.significant(b + c, 0.05), excludes)
+        five = gate.paired_test(gate.PairedTable(5.0, 0.0, float(n), 5 / n, 5 / n, 5), 0.95, task_table=True)
+        six = gate.paired_test(gate.PairedTable(6.0, 0.0, float(n), 6 / n, 6 / n, 6), 0.95, task_table=True)
+        self.assertEqual((five.p_value, six.p_value), (1 / 16, 1 / 32))
+        self.assertEqual((five.significant(5, 0.05), six.significant(6, 0.05)), (False, True))
+        self.assertEqual(six.name, "McNemar's exact conditional test (binomial on the differing tasks)")
+
+    def test_past_the_differing_limit_the_asymptotic_test(self) -> None:
+        """More than EXACT_MAX_TASKS differing tasks: McNemar's asymptotic test, p from the normal tail, the interval
+        at the normal quantile; an effective table at any size keeps the floor of fewest_differing (6 at 5%)."""
+        n = 3000
+        table = gate.PairedTable(600.0, 500.0, float(n), 100 / n, 1100 / n, 1100)
         test = gate.paired_test(table, 0.95, task_table=True)
-        self.assertEqual((test.method, test.exact, test.floor), ("mcnemar_asymptotic", False, 6))
-        self.assertAlmostEqual(test.p_value, math.erfc(math.sqrt(5) / math.sqrt(2)), places=12)
-        self.assertFalse(test.significant(5, 0.05))
-        self.assertEqual((test.low, test.high), gate.tango_interval(5, 0, n, 0.95))
+        self.assertEqual((test.method, test.floor), ("mcnemar_asymptotic", 1))
+        self.assertAlmostEqual(test.p_value, math.erfc(100 / math.sqrt(1100) / math.sqrt(2)), places=12)
+        self.assertEqual((test.low, test.high), gate.tango_interval(600, 500, n, 0.95))
+        self.assertAlmostEqual(test.p_value, float(exact_conditional(600, 500)), delta=3e-4)
         effective = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95, task_table=False)
-        self.assertFalse(effective.exact)
+        self.assertEqual((effective.method, effective.floor), ("mcnemar_asymptotic", 6))
         exact = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95, task_table=True)
-        self.assertTrue(exact.exact and exact.significant(5, 0.05))
+        self.assertTrue(exact.significant(5, 0.05))
         self.assertEqual(exact.name, "the exact unconditional test (Suissa & Shuster 1991)")
 
     def test_the_oracle_is_a_distribution(self) -> None:
