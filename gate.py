@@ -78,6 +78,10 @@ if TYPE_CHECKING:
     AttemptMode = Literal["retry", "samples"]
     ControlRunRole = Literal["no_edit", "known_fix"]
     Gating = Literal["claim", "no_edit", "known_fix"]  # what a ledger is gated as: the claim or one of its control runs
+    # A task's attempts, each packed as kind | (attempt − 1) << 32 (pack_attempt): an int for one, a tuple for more
+    AttemptPattern = Union[int, tuple[int, ...]]
+    # What a record's outcome, reason, stratum, timing and cluster spell together: the key of a kind number
+    RecordKind = tuple[Any, Any, Any, bool, Any]
 else:
     def cast(_type, value):
         return value
@@ -2987,7 +2991,7 @@ def attempt_number(packed: int) -> int:
     return (packed >> _KIND_BITS) + 1
 
 
-def task_attempts(value: int | tuple[int, ...]) -> tuple[int, ...]:
+def task_attempts(value: AttemptPattern) -> tuple[int, ...]:
     """A task's packed attempts in order of attempt number (then kind)."""
     return (value,) if type(value) is int else tuple(sorted(cast("tuple[int, ...]", value)))
 
@@ -3021,8 +3025,8 @@ class _Tally:
     """Per-task state while streaming: memory grows with tasks, not with the file."""
 
     def __init__(self) -> None:
-        self.tasks: dict[str, int | tuple[int, ...]] = {}  # task -> its packed attempt(s)
-        self.kinds: dict[Any, int] = {}  # (outcome, reason, stratum, timed, cluster) -> kind number
+        self.tasks: dict[str, AttemptPattern] = {}  # task -> its packed attempt(s)
+        self.kinds: dict[RecordKind, int] = {}  # (outcome, reason, stratum, timed, cluster) -> kind number
         self.infos: list[KindInfo] = []  # the kinds as kind_infos gives them
         self.run_ids: set[str] = set()  # the runs gated
         self.all_run_ids: set[str] = set()  # every run in the file
@@ -3037,11 +3041,11 @@ class _Tally:
         self.stream: _Stream | None = None  # in place of `tasks` when the IDs arrived in order (see _Stream)
 
     # What settle reads of the tasks, from the per-task table or from the sorted stream's summary.
-    def patterns(self) -> Counter[int | tuple[int, ...]]:
+    def patterns(self) -> Counter[AttemptPattern]:
         """How many tasks have each attempt pattern."""
         return self.stream.patterns if self.stream is not None else Counter(self.tasks.values())  # PERF: in C
 
-    def pattern_of(self, tid: str) -> int | tuple[int, ...] | None:
+    def pattern_of(self, tid: str) -> AttemptPattern | None:
         """A control task's attempt pattern (the stream keeps the controls')."""
         return self.stream.controls.get(tid) if self.stream is not None else self.tasks.get(tid)
 
@@ -3080,7 +3084,7 @@ def _bad_field(where: str, line: int, key: str, expected: str, value: object) ->
     _expected(f"{where}:{line}: {key}", expected, value)
 
 
-def _new_kind(kinds: dict[Any, int], key: tuple[Any, Any, Any, bool, Any], where: str, line: int) -> int:
+def _new_kind(kinds: dict[RecordKind, int], key: RecordKind, where: str, line: int) -> int:
     """Validate an (outcome, reason, stratum, timed, cluster) combination the first time it is seen."""
     outcome, reason, stratum, _, cluster = key
     if cluster is not None and not is_task_id(cluster):
@@ -3283,13 +3287,13 @@ class _Stream:
         # With keep_order (compare, rank): each complete task's pattern number, in task-ID order, so
         # that two ledgers of the same tasks pair by position without a table of IDs (see
         # AlignedScores)
-        self.numbers: dict[int | tuple[int, ...], int] = {}
+        self.numbers: dict[AttemptPattern, int] = {}
         self.order: array[int] | None = array("I") if keep_order else None
-        self.patterns: Counter[int | tuple[int, ...]] = Counter()
-        self.first: dict[int | tuple[int, ...], list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
+        self.patterns: Counter[AttemptPattern] = Counter()
+        self.first: dict[AttemptPattern, list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
         # the patterns whose first tasks are all listed
-        self.full: set[int | tuple[int, ...]] = set()
-        self.controls: dict[str, int | tuple[int, ...]] = {}
+        self.full: set[AttemptPattern] = set()
+        self.controls: dict[str, AttemptPattern] = {}
         self.count = 0
         self.digest: Any = hashlib.sha256()  # a worker's stream collects the text instead (_Joined)
         self.folds: dict[str, list[str]] = {}  # lower-cased ID -> the IDs with a capital letter that fold to it
@@ -3330,10 +3334,10 @@ class _Stream:
         self.close(done, patterns)
         return False
 
-    def pattern(self) -> int | tuple[int, ...]:
+    def pattern(self) -> AttemptPattern:
         return self.open[0] if len(self.open) == 1 else tuple(self.open)
 
-    def close(self, tids: Sequence[str], patterns: Sequence[int | tuple[int, ...]]) -> None:
+    def close(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]) -> None:
         """Count complete tasks (in order, none seen before); the first few tasks of each pattern are found by one
         C-level scan a pattern while a chunk has few patterns, by one pass over the chunk when it has many."""
         if not tids:
@@ -3456,7 +3460,7 @@ class _Stream:
         tally.records += part["records"]
         tally.over_envelope.merge(part["over_count"], part["over"])
 
-    def named(self, troubled: set[int | tuple[int, ...]]) -> Iterator[tuple[str, int | tuple[int, ...]]]:
+    def named(self, troubled: set[AttemptPattern]) -> Iterator[tuple[str, AttemptPattern]]:
         return ((tid, pattern) for pattern in troubled for tid in self.first.get(pattern, ()))
 
     def lookalikes(self) -> list[tuple[str, ...]]:
@@ -3680,7 +3684,7 @@ def _add_cost(costs: dict[str, float | tuple[float, ...]], tid: str, cost: float
     costs[tid] = float(cost) if previous is None else (*previous, cost) if isinstance(previous, tuple) else (previous, cost)
 
 
-def _add_attempts(tasks: dict[str, int | tuple[int, ...]], tids: Iterable[str], packed: Iterable[int]) -> None:
+def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str], packed: Iterable[int]) -> None:
     """Add each attempt to its task's entry: an int for one attempt, a tuple of them for more."""
     for tid, attempt in zip(tids, packed):
         previous = tasks.get(tid)
@@ -3848,11 +3852,11 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
 _JOBS_MIN_BYTES = 1 << 24  # PERF: below 16 MiB a worker saves less than its start and its merge cost (bench/)
 
 
-def _unchanged(pattern: int | tuple[int, ...]) -> int | tuple[int, ...]:
+def _unchanged(pattern: AttemptPattern) -> AttemptPattern:
     return pattern
 
 
-def _renumbered(kinds: list[int], pattern: int | tuple[int, ...]) -> int | tuple[int, ...]:
+def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
     """An attempt pattern with a worker's kind numbers replaced by the parent's (kinds[worker's number])."""
     if type(pattern) is int:
         return kinds[pattern & _KIND_MASK] | (pattern & ~_KIND_MASK)
@@ -3936,7 +3940,7 @@ def _range_summary(path: Path, start: int, end: int, run_id: str | None, limit: 
     return [json.dumps(part).encode("ascii"), stream.cost.tobytes(), stream.tokens.tobytes(), *ids]
 
 
-def _pattern(value: int | list[int]) -> int | tuple[int, ...]:
+def _pattern(value: int | list[int]) -> AttemptPattern:
     """An attempt pattern read back from JSON (a tuple of attempts arrives as a list)."""
     return value if type(value) is int else tuple(cast("list[int]", value))
 
@@ -4245,9 +4249,9 @@ def _per_task(plan: Plan) -> bool:
     return plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
 
 
-def _exits_by_pattern(patterns: Iterable[int | tuple[int, ...]], kinds: Sequence[KindInfo],
+def _exits_by_pattern(patterns: Iterable[AttemptPattern], kinds: Sequence[KindInfo],
                       plan: Plan, timing_required: bool
-                      ) -> dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]]:
+                      ) -> dict[AttemptPattern, tuple[TaskExit, tuple[AttemptProblem, ...]]]:
     """task_exit for each attempt pattern. Patterns that differ only in their attempts' clusters
     (a cluster a task makes each task its own pattern) share one computation on the kinds without
     clusters; each then takes its own cluster, or none and the problem task_exit names when its
@@ -4258,11 +4262,11 @@ def _exits_by_pattern(patterns: Iterable[int | tuple[int, ...]], kinds: Sequence
     bare = [KindInfo(code, reason, stratum, outcome, timed)
             for code, reason, stratum, outcome, timed in numbers]
     low = _KIND_MASK  # pack_attempt: the kind in the low bits, the attempt number above them
-    found: dict[int | tuple[int, ...], tuple[TaskExit, tuple[AttemptProblem, ...]]] = {}
+    found: dict[AttemptPattern, tuple[TaskExit, tuple[AttemptProblem, ...]]] = {}
     memo = {}
     for pattern in patterns:
         if type(pattern) is int:  # PERF: one attempt, the usual pattern
-            key: int | tuple[int, ...] = same[pattern & low] | (pattern & ~low)
+            key: AttemptPattern = same[pattern & low] | (pattern & ~low)
             clusters = {kinds[pattern & low].cluster}
         else:
             key = tuple(same[e & low] | (e & ~low) for e in cast("tuple[int, ...]", pattern))
@@ -5161,13 +5165,13 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
 
 
 def _pattern_score(plan: Plan,
-                   tally: _Tally) -> Callable[[int | tuple[int, ...]], tuple[int, str | None]]:
+                   tally: _Tally) -> Callable[[AttemptPattern], tuple[int, str | None]]:
     """What compare pairs on, for an attempt pattern: its passes and its cluster. Retry mode: 1
     if any attempt within budget passed (the task's exit); samples mode: how many distinct
     samples within budget passed."""
     info = tally.kind_infos()
 
-    def score(packed: int | tuple[int, ...]) -> tuple[int, str | None]:
+    def score(packed: AttemptPattern) -> tuple[int, str | None]:
         attempts = task_attempts(packed)
         passing = {attempt_number(e) for e in attempts
                    if info[attempt_kind(e)].code == PASS and attempt_number(e) <= plan.attempt_budget}
