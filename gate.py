@@ -1001,6 +1001,26 @@ class ControlRun(NamedTuple):
         return cast(float, self.max_pass_rate if self.role == "no_edit" else self.min_pass_rate)
 
 
+class AttemptContract(NamedTuple):
+    """What an attempt is and how many a task gets: one place to ask instead of testing the mode.
+
+    Retry mode: a task passes if any attempt within the budget passed, and attempts stop at a pass.
+    Samples mode: every task runs `budget` samples; a task's score is its passing samples out of
+    `budget`, and pass@1 is their mean over tasks."""
+
+    mode: AttemptMode
+    budget: int
+
+    @property
+    def samples(self) -> bool:
+        return self.mode == "samples"
+
+    @property
+    def units(self) -> int:
+        """What one task counts for in a pooled or paired rate: its samples, or 1 (its exit)."""
+        return self.budget if self.mode == "samples" else 1
+
+
 class MetricSpec(NamedTuple):
     name: str
     numerator: str
@@ -1621,8 +1641,7 @@ class Report(NamedTuple):
     manifest: Manifest
     ledger: Ledger
     confidence: float
-    attempt_mode: AttemptMode
-    attempt_budget: int
+    contract: AttemptContract
     control_runs: tuple[ControlRunResult, ...]
     not_a_claim_about: tuple[str, ...]
     card_digest: str | None
@@ -2872,8 +2891,7 @@ class Plan(NamedTuple):
     withheld: frozenset[str]
     controls: tuple[Control, ...]
     control_run_roles: frozenset[str]
-    attempt_budget: int
-    attempt_mode: AttemptMode
+    contract: AttemptContract
     reasons: frozenset[str]
     wall_clock_limit: float | None
     metrics: tuple[CompiledMetric, ...]
@@ -2949,8 +2967,7 @@ def make_plan(manifest: Manifest, context: CardContext | None, confidence: float
         withheld=withheld,
         controls=manifest.controls,
         control_run_roles=frozenset(run.role for run in manifest.control_runs),
-        attempt_budget=budget,
-        attempt_mode=manifest.attempt_mode,
+        contract=AttemptContract(manifest.attempt_mode, budget),
         reasons=manifest.reasons,
         wall_clock_limit=manifest.wall_clock_limit,
         metrics=metrics,
@@ -4090,9 +4107,9 @@ def _numbering_problems(numbers: Sequence[int], plan: Plan) -> list[AttemptProbl
         problems.append(("repeated", ()))
     if numbers[-1] != distinct:
         problems.append(("gap", ()))
-    if numbers[-1] > plan.attempt_budget:
+    if numbers[-1] > plan.contract.budget:
         problems.append(("over_budget", (numbers[-1],)))
-    if plan.attempt_mode == "samples" and distinct < plan.attempt_budget:
+    if plan.contract.samples and distinct < plan.contract.budget:
         problems.append(("short", (distinct,)))
     return problems
 
@@ -4106,7 +4123,7 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
     sample, not a retry; `timing_required`: some attempts in the file carry wall_clock_s, so
     every one must.
     """
-    budget = plan.attempt_budget
+    budget = plan.contract.budget
     numbers = [attempt_number(e) for e in entries]
     problems = _numbering_problems(numbers, plan)
     outcome, reason, passes, scored, first = NO_EXIT, None, 0, 0, None
@@ -4143,7 +4160,7 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
         passes += kind.code == PASS
         if outcome != PASS:
             outcome, reason = kind.code, None
-    if plan.attempt_mode == "retry" and first_pass is not None and numbers[-1] > first_pass:
+    if not plan.contract.samples and first_pass is not None and numbers[-1] > first_pass:
         problems.append(("after_pass", (first_pass,)))
     if len(strata) > 1 and plan.task_strata is None:
         problems.append(("stratum", ()))
@@ -4373,18 +4390,18 @@ class Totals:
             self.first_pass += weight
         for label in exit_.unscoreable:
             self.attempt_reasons[label] = self.attempt_reasons.get(label, 0) + weight
-        samples = plan.attempt_mode == "samples"
+        samples = plan.contract.samples
         if samples:
             self.passes[passes] += weight
             if exit_.scored:
                 self.scored[(passes, exit_.scored)] += weight
-            at_least, every = passk_table[min(passes, plan.attempt_budget)]
+            at_least, every = passk_table[min(passes, plan.contract.budget)]
             for terms, value in zip(self.pass_at_k, at_least):
                 terms.append(value * weight)
             for terms, value in zip(self.pass_hat_k, every):
                 terms.append(value * weight)
         if exit_.cluster is not None:
-            score, units = (min(passes, plan.attempt_budget), plan.attempt_budget) if samples else (int(code == PASS), 1)
+            score, units = (min(passes, plan.contract.budget), plan.contract.budget) if samples else (int(code == PASS), 1)
             self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster, 0) + score * weight
             self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster, 0) + units * weight
             self.clustered += weight
@@ -4402,9 +4419,9 @@ class Totals:
 
 def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     totals = Totals()
-    budget = plan.attempt_budget
+    budget = plan.contract.budget
     passk_table: dict[int, tuple[list[float], list[float]]] = {}
-    if plan.attempt_mode == "samples":
+    if plan.contract.samples:
         # PERF: only the pass counts that occur, each in O(budget): the work is bounded by the records read
         passk_table = {c: (pass_at_k_all(budget, c), pass_hat_k_all(budget, c))
                        for c in {min(e.passes, budget) for e in groups}}
@@ -4488,7 +4505,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
 
 def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], str]], ...]:
     """Attempt problem -> (finding code, what the tasks have, how each is named)."""
-    budget = plan.attempt_budget
+    budget = plan.contract.budget
     allowed = ", ".join(sorted(plan.reasons))
     return (
         ("repeated", "attempt_repeated",
@@ -4545,17 +4562,17 @@ def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
 def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -> Finding | None:
     """How one control task exited, judged against what it expects."""
     tid = control.task_id
-    in_budget = [kinds[attempt_kind(e)] for e in entries if attempt_number(e) <= plan.attempt_budget]
+    in_budget = [kinds[attempt_kind(e)] for e in entries if attempt_number(e) <= plan.contract.budget]
     codes = [kind.code for kind in in_budget]
     if NO_EXIT in codes:
         return None  # an outcome outside the buckets is unknown_outcome, not an unscoreable control
     scored = [code for code in codes if code in (PASS, FAIL)]
-    if not scored or (UNSCOREABLE in codes and plan.attempt_mode == "samples"):
+    if not scored or (UNSCOREABLE in codes and plan.contract.samples):
         reasons = sorted({str(kinds[attempt_kind(e)].reason) for e in entries if kinds[attempt_kind(e)].code == UNSCOREABLE})
         return finding("control_inconclusive", (
             f"{tid}: the {control.role} control is unscoreable ({', '.join(reasons) or 'no scored attempt'}); "
             "the instrument is unproven"))
-    if plan.attempt_mode == "samples":
+    if plan.contract.samples:
         got = "pass" if all(code == PASS for code in scored) else ("fail" if PASS not in scored else "mixed")
     else:
         got = "pass" if PASS in scored else "fail"
@@ -4606,8 +4623,8 @@ def _judge_envelope(plan: Plan, tally: _Tally) -> list[Finding]:
 
 
 def _stratum_rate(bucket: _StratumTotals, tasks: int, plan: Plan) -> Rate | None:
-    if plan.attempt_mode == "samples":
-        return samples_rate(bucket.passes, tasks, plan.attempt_budget, plan.confidence)
+    if plan.contract.samples:
+        return samples_rate(bucket.passes, tasks, plan.contract.budget, plan.confidence)
     return wilson_rate(bucket.passed, tasks, plan.confidence)
 
 
@@ -4651,7 +4668,7 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
 def counts_the_headline(metric: CompiledMetric, plan: Plan) -> bool:
     """Does a metric count exactly what the gate's headline counts: passing tasks over every declared
     task? Only in retry mode: in samples mode the headline is pass@1, and a metric counts task exits."""
-    if metric.numerator is None or metric.denominator is not None or plan.attempt_mode != "retry":
+    if metric.numerator is None or metric.denominator is not None or plan.contract.samples:
         return False
     return metric.fields == {"outcome"} and [metric.numerator({"outcome": o}) for o in BUCKETS] == [True, False, False]
 
@@ -4663,12 +4680,12 @@ def _headline_claim(metric: CompiledMetric, plan: Plan, n: int) -> Finding | Non
         return None
     pass_only = metric.numerator is not None and metric.fields == {"outcome"} and [
         metric.numerator({"outcome": o}) for o in BUCKETS] == [True, False, False]
-    if pass_only and plan.attempt_mode == "retry" and n < plan.task_count:
+    if pass_only and not plan.contract.samples and n < plan.task_count:
         return finding("headline_denominator_shrunk", (
             f"headline metric {spec.name!r} divides by {n} of {plan.task_count} tasks "
             f"(denominator {spec.denominator!r}); the headline keeps the full denominator: "
             f"use {_TASK_COUNT!r} and show the narrower rate as a labelled secondary metric"))
-    headline = ("pass@1, the mean pass rate over all samples" if plan.attempt_mode == "samples"
+    headline = ("pass@1, the mean pass rate over all samples" if plan.contract.samples
                 else f"outcome == 'pass' over all {plan.task_count} declared tasks")
     return finding("headline_redefined", (
         f"metric {spec.name!r} is marked headline but counts {spec.numerator!r} over {spec.denominator!r}; "
@@ -4679,8 +4696,8 @@ def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tup
     """Each declared metric's rate; an undefined metric, or one marked headline that is not the headline, is a finding."""
     findings = []
     lines = []
-    basis = (f"pass@{plan.attempt_budget}: a task counts as passed if any of its samples passed"
-             if plan.attempt_mode == "samples" else "")
+    basis = (f"pass@{plan.contract.budget}: a task counts as passed if any of its samples passed"
+             if plan.contract.samples else "")
     for metric, (k, n, k2, n2), withheld in zip(plan.metrics, counts.rows, counts.withheld):
         spec = metric.spec
         problem = metric.problem or withheld
@@ -4713,8 +4730,8 @@ class Rates(NamedTuple):
 
 def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
     """The headline over the full declared denominator, and the labelled rates beside it."""
-    conf, budget, n = plan.confidence, plan.attempt_budget, plan.task_count
-    if plan.attempt_mode == "samples":
+    conf, budget, n = plan.confidence, plan.contract.budget, plan.task_count
+    if plan.contract.samples:
         headline = samples_rate(totals.passes, n, budget, conf)
         secondary = None
         if totals.scored:
@@ -5137,7 +5154,7 @@ def _control_budget(plan: Plan, runs: Path) -> int:
     prove the harness whatever the claim's budget), never more than the claim's."""
     tally = tally_runs(runs, None, plan.wall_clock_limit, frozenset())
     most = max((attempt_number(e) for packed in tally.tasks.values() for e in task_attempts(packed)), default=1)
-    return max(1, min(most, plan.attempt_budget))
+    return max(1, min(most, plan.contract.budget))
 
 
 def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[ControlRunResult, list[Finding]]:
@@ -5148,7 +5165,7 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
     produced a verdict would pass any ceiling.
     """
     budget = _control_budget(plan, run.runs)
-    ledger = gate_runs(control_run_plan(plan, run.role)._replace(attempt_budget=budget), run.runs)
+    ledger = gate_runs(control_run_plan(plan, run.role)._replace(contract=plan.contract._replace(budget=budget)), run.runs)
     findings = list(prefixed(run.role, ledger.findings))
     rate = ledger.headline.value
     lost = ledger.counts["unscoreable"]
@@ -5174,8 +5191,8 @@ def _pattern_score(plan: Plan,
     def score(packed: AttemptPattern) -> tuple[int, str | None]:
         attempts = task_attempts(packed)
         passing = {attempt_number(e) for e in attempts
-                   if info[attempt_kind(e)].code == PASS and attempt_number(e) <= plan.attempt_budget}
-        return (len(passing) if plan.attempt_mode == "samples" else int(bool(passing)),
+                   if info[attempt_kind(e)].code == PASS and attempt_number(e) <= plan.contract.budget}
+        return (len(passing) if plan.contract.samples else int(bool(passing)),
                 info[attempt_kind(attempts[0])].cluster)
     return score
 
@@ -5301,7 +5318,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
                     f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
                 continue
             ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
-            lost = attrition(ledger, plan.attempt_mode, plan.attempt_budget, ceiling)  # every run holds to the ceiling
+            lost = attrition(ledger, plan.contract.mode, plan.contract.budget, ceiling)  # every run holds to the ceiling
             findings.extend(prefixed(f"R{number}", [*ledger.findings, *_judge_attrition(ledger, lost)]))
             present.append((rid, ledger, _scores_by_task(plan, tally)))
     undeclared = sorted(seen - set(run_ids))
@@ -5311,7 +5328,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
             f"({_name_some(undeclared, len(undeclared))}): list them, or gate them apart")))
     if not present:
         raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) has a record")
-    m = plan.attempt_budget if plan.attempt_mode == "samples" else 1
+    m = plan.contract.units
     tasks = sorted({tid for _, _, scores in present for tid in scores})
     padding = unrecorded(plan.task_count, len(tasks), manifest_path,
                          f"the replicates are combined task by task over their {len(present)} runs", len(present))
@@ -5387,11 +5404,11 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
             (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
         tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields,
                            summary=summary, jobs=jobs, keep_order=bool(keep_scores))
-        if plan.attempt_mode == "samples" and plan.attempt_budget > tally.records:
-            raise GateError(f"{runs_path}: attempt_budget {plan.attempt_budget} in samples mode, but the file holds "
-                            f"{tally.records} attempt record(s): no task can have {plan.attempt_budget} samples")
+        if plan.contract.samples and plan.contract.budget > tally.records:
+            raise GateError(f"{runs_path}: attempt_budget {plan.contract.budget} in samples mode, but the file holds "
+                            f"{tally.records} attempt record(s): no task can have {plan.contract.budget} samples")
         ledger = settle(tally, plan)
-    lost = attrition(ledger, plan.attempt_mode, plan.attempt_budget, manifest.max_unscoreable)
+    lost = attrition(ledger, plan.contract.mode, plan.contract.budget, manifest.max_unscoreable)
     all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings,
                     *(_judge_attrition(ledger, lost) if replicates is None else ())]  # replicates: each run, above
     control_results = []
@@ -5408,8 +5425,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         manifest=manifest,
         ledger=ledger,
         confidence=confidence,
-        attempt_mode=plan.attempt_mode,
-        attempt_budget=plan.attempt_budget,
+        contract=plan.contract,
         control_runs=tuple(control_results),
         not_a_claim_about=context.card.not_a_claim_about if context else (),
         card_digest=str(context.card.dataset_digest) if context else None,
@@ -5460,10 +5476,10 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
         findings.append(finding("dataset_digest_mismatch", (
             f"{first} declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, {second} declares "
             f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
-    if (a.attempt_mode, a.attempt_budget) != (b.attempt_mode, b.attempt_budget):
+    if a.contract != b.contract:
         findings.append(finding("attempt_contract_mismatch", (
-            f"{first} counts {a.attempt_mode} mode with a budget of {a.attempt_budget}, {second} {b.attempt_mode} mode "
-            f"with {b.attempt_budget}: the two headlines are different quantities")))
+            f"{first} counts {a.contract.mode} mode with a budget of {a.contract.budget}, {second} "
+            f"{b.contract.mode} mode with {b.contract.budget}: the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
     differ = sorted(k for k in set(env_a) | set(env_b)
@@ -5571,7 +5587,7 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         raise GateError("compare --by-cluster: neither side's records name a cluster (the records' \"cluster\" field)")
     xs, ys, clusters, cluster_findings = _paired_scores(a, b, by_cluster)
     findings.extend(cluster_findings)
-    samples = a.attempt_budget if a.attempt_mode == "samples" else 1
+    samples = a.contract.units
     m = max(1, samples)
     # PERF: the tables below are sums over the distinct pairs, not over the tasks
     pairs = Counter(zip(xs, ys))
@@ -5675,7 +5691,7 @@ def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
     """Every system's per-task pass rate over the shared tasks (a declared task with no record passed nothing)."""
     aligned = _aligned(reports)
     k = len(reports)
-    m = reports[0].attempt_budget if reports[0].attempt_mode == "samples" else 1
+    m = reports[0].contract.units
     rate = [min(x, m) / m for x in range(m + 1)]
     if aligned is not None:  # the same tasks in the same order: paired by position
         count = len(aligned[0].order)
@@ -5808,7 +5824,7 @@ def _label(name: str, width: int = 12) -> str:
 def _text_ledger(report: Report) -> list[str]:
     """The ledger: entries, exits by bucket, and in samples mode the attempts."""
     m, led = report.manifest, report.ledger
-    samples = report.attempt_mode == "samples"
+    samples = report.contract.samples
     out = [
         _label("claim") + m.claim_id,
         *([_label("system") + system_text(m)] if m.measured else []),
@@ -5818,7 +5834,7 @@ def _text_ledger(report: Report) -> list[str]:
         *([_label("declared") + m.declared_from] if m.declared_from else []),
         _label("entries") + str(led.entries),
         _label("exits") + str(led.exits)
-        + (f" (pass@{report.attempt_budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
+        + (f" (pass@{report.contract.budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
     ]
     ceiling = _ceiling_text(report.attrition)
     for bucket in BUCKETS:
@@ -5859,8 +5875,8 @@ def _subset_text(m: Manifest, entries: int) -> str:
 def _text_rates(report: Report) -> list[str]:
     """The headline, and every labelled rate beside it."""
     led, conf = report.ledger, report.confidence
-    samples = report.attempt_mode == "samples"
-    note = f" (mean over tasks of c/{report.attempt_budget})" if samples else ""
+    samples = report.contract.samples
+    note = f" (mean over tasks of c/{report.contract.budget})" if samples else ""
     reps = report.replicates
     if reps is not None:
         note += f" (mean of {_plural(len(reps.runs), 'replicate run')})"
@@ -5889,12 +5905,12 @@ def _text_rates(report: Report) -> list[str]:
                    + " (the import's choices that decide a verdict)")
     if led.first_attempt is not None:
         out.append(_label("first try") + _rate_text(led.first_attempt, conf)
-                   + f"  <- labelled: first attempt only, of a budget of {report.attempt_budget}")
+                   + f"  <- labelled: first attempt only, of a budget of {report.contract.budget}")
     if led.pass_at_k:
-        shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k if _shown_k(k, report.attempt_budget))
+        shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k if _shown_k(k, report.contract.budget))
         out.append(_label("pass@k") + shown + "  <- labelled: pass@k (any of k samples passes), not the headline")
     if led.pass_hat_k:
-        shown = "  ".join(f"pass^{k} {value:.3f}" for k, value in led.pass_hat_k if _shown_k(k, report.attempt_budget))
+        shown = "  ".join(f"pass^{k} {value:.3f}" for k, value in led.pass_hat_k if _shown_k(k, report.contract.budget))
         out.append(_label("pass^k") + shown + "  <- labelled: pass^k (all k samples pass), not the headline")
     if report.not_a_claim_about:
         out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
@@ -5946,7 +5962,7 @@ def _text_instrument(report: Report) -> list[str]:
         out.append(_label("cost") + _cost_text(led.cost))
     timing = "" if led.timing != "none" else " (per-task wall clock not verified: no attempt carries wall_clock_s)"
     out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items())) + timing)
-    out.append(_label("budget") + f"{report.attempt_budget} attempt(s) per task, {report.attempt_mode} mode")
+    out.append(_label("budget") + f"{report.contract.budget} attempt(s) per task, {report.contract.mode} mode")
     if report.ignored_runs:
         ignored = "; ".join(f"{rid} {_rate_text(rate, conf)}" for rid, rate in report.ignored_runs)
         out.append(_label("run") + f"{report.gated_run} gated; not gated, in the same file: {ignored}")
@@ -6046,8 +6062,8 @@ def report_json(report: Report) -> dict[str, Any]:
                     "subset": None if m.subset is None else {"of": m.subset[0], "selection": m.subset[1]},
                     "declared_from": m.declared_from},
         "verdict_mapping": list(m.verdict_mapping),
-        "attempt_mode": report.attempt_mode,
-        "attempt_budget": report.attempt_budget,
+        "attempt_mode": report.contract.mode,
+        "attempt_budget": report.contract.budget,
         "first_attempt": rate_json(led.first_attempt),
         "pass_at_k": {str(k): value for k, value in led.pass_at_k},
         "pass_hat_k": {str(k): value for k, value in led.pass_hat_k},
@@ -6099,8 +6115,8 @@ def _md_rate(rate: Rate | None) -> str:
 
 def _contract_text(report: Report) -> str:
     """The attempt contract in words: what counts as an attempt, and what the headline and the buckets count."""
-    budget = report.attempt_budget
-    if report.attempt_mode == "samples":
+    budget = report.contract.budget
+    if report.contract.samples:
         return (f"samples mode, {_plural(budget, 'sample')} a task: the headline is pass@1, the mean over tasks of "
                 f"passing samples / {budget}; a task exits pass if any sample passed (pass@{budget})")
     return f"retry mode, up to {_plural(budget, 'attempt')} a task: a task passes if an attempt within the budget passed"
@@ -6109,7 +6125,7 @@ def _contract_text(report: Report) -> str:
 def render_markdown(report: Report) -> str:
     """The report card in Markdown, for a README, a pull request or a CI step summary."""
     m, led, conf = report.manifest, report.ledger, report.confidence
-    samples = report.attempt_mode == "samples"
+    samples = report.contract.samples
     out = [f"### benchgate: {_md(m.claim_id)} is **{report.verdict}**", "",
            f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
            f"{led.entries} entries, {led.exits} exits"
@@ -6120,7 +6136,7 @@ def render_markdown(report: Report) -> str:
               f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
            f"System: {_md(system_text(m))}. Instrument: {_md(_instrument_text(m))}.", "",
            f"Attempt contract: {_md(_contract_text(report))}.", "",
-           f"| bucket | tasks{f' (exits at pass@{report.attempt_budget})' if samples else ''} |", "|---|---:|"]
+           f"| bucket | tasks{f' (exits at pass@{report.contract.budget})' if samples else ''} |", "|---|---:|"]
     for bucket in BUCKETS:
         extra = ""
         if bucket == "unscoreable" and led.reasons:
@@ -6152,10 +6168,10 @@ def render_markdown(report: Report) -> str:
                    f"| {_md_rate(run.ledger.headline)} |")
     if led.pass_hat_k:
         out += ["", "pass^k, all k samples pass (not the headline): " + ", ".join(
-            f"pass^{k} = {v:.3f}" for k, v in led.pass_hat_k if _shown_k(k, report.attempt_budget))]
+            f"pass^{k} = {v:.3f}" for k, v in led.pass_hat_k if _shown_k(k, report.contract.budget))]
     if led.pass_at_k:
         out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k
-                                                              if _shown_k(k, report.attempt_budget))]
+                                                              if _shown_k(k, report.contract.budget))]
     if report.ignored_runs:
         out += ["", f"Gated run {_md(str(report.gated_run))}; not gated, in the same file: "
                 + "; ".join(f"{_md(rid)} {_count(rate.k)}/{rate.n}" for rid, rate in report.ignored_runs) + "."]
@@ -6277,7 +6293,7 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     conf, paired = comp.a.confidence, comp.paired
     tasks = comp.a.manifest.task_count
     level = _pct(conf)[:-3]
-    samples = f" x {comp.a.attempt_budget} samples" if comp.a.attempt_mode == "samples" and comp.a.attempt_budget > 1 else ""
+    samples = f" x {comp.a.contract.units} samples" if comp.a.contract.units > 1 else ""
     units = _plural(comp.clusters, "cluster") if comp.clusters is not None else f"{_plural(tasks, 'task')}{samples}"
     if any(f.code == "dataset_digest_mismatch" for f in comp.findings):
         basis = "not paired: the two claims are over different suites (dataset_digest_mismatch)"
@@ -6286,8 +6302,8 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({_plural(tasks, 'shared task')}; "
                  "a task passes if any attempt within budget passed)")
     else:
-        per = f"per-task pass rates over {comp.a.attempt_budget} samples" if comp.a.attempt_budget > 1 \
-            and comp.a.attempt_mode == "samples" else "task exits"
+        per = (f"per-task pass rates over {comp.a.contract.units} samples" if comp.a.contract.units > 1
+               else "task exits")
         shares = f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs"
         if test.method == "miller_paired_t":
             basis = (f"{per} on {_plural(tasks, 'shared task')}: {shares}; the test runs on the "
