@@ -1468,8 +1468,16 @@ def prefixed(prefix: str, findings: Iterable[Finding]) -> tuple[Finding, ...]:
 def _order(item: Any) -> tuple[tuple[int, Any], ...]:
     """A total order for finding details, which may mix None, numbers and strings."""
     parts = item if isinstance(item, tuple) else (item,)
-    return tuple((0, part) if type(part) in (int, float) else (1, part) if type(part) is str else (2, repr(part))
-                 for part in parts)
+    return tuple(_order_key(part) for part in parts)
+
+
+def _order_key(part: Any) -> tuple[int, Any]:
+    """Numbers first, then strings, then anything else by its repr."""
+    if type(part) in (int, float):
+        return (0, part)
+    if type(part) is str:
+        return (1, part)
+    return (2, repr(part))
 
 
 class FirstFew:
@@ -2204,7 +2212,12 @@ def _discordant_tails(n: int, t: Fraction) -> list[float]:
         need = -(-num * d // den)  # (2B − d)² must reach t·d, so |2B − d| at least m:
         m = math.isqrt(need - 1) + 1 if need > 0 else 0
         m += (m - d) % 2  # the least integer whose square reaches it, of the parity of d
-        tails.append(1.0 if m == 0 else 0.0 if m > d else min(1.0, 2.0 * rows[d][(d + m) // 2]))
+        if m == 0:
+            tails.append(1.0)
+        elif m > d:
+            tails.append(0.0)
+        else:
+            tails.append(min(1.0, 2.0 * rows[d][(d + m) // 2]))
     return tails
 
 
@@ -2485,7 +2498,9 @@ def wild_cluster_test(sums: Sequence[float], sizes: Sequence[int], confidence: f
     mean, se = _cluster_t(sums, sizes, tasks)
 
     def t_of(total: float, error: float) -> float:
-        return abs(total) / error if error > 0 else (0.0 if total == 0 else math.inf)
+        if error > 0:
+            return abs(total) / error
+        return 0.0 if total == 0 else math.inf
 
     if count <= WILD_ENUMERATE:
         patterns: Iterable[tuple[int, ...]] = itertools.product((1, -1), repeat=count)
@@ -3092,7 +3107,9 @@ class _Tally:
     def timing(self) -> str:
         """Whether the attempts carry wall_clock_s: "all", "none" or "some"."""
         timed = {key[3] for key in self.kinds}
-        return "some" if len(timed) > 1 else "all" if True in timed else "none"
+        if len(timed) > 1:
+            return "some"
+        return "all" if True in timed else "none"
 
 
 def _bad_field(where: str, line: int, key: str, expected: str, value: object) -> NoReturn:
@@ -3677,8 +3694,7 @@ class _FastPath:
         if "" not in ins and "" not in outs and not any(totals):
             sums: list[int | None] = list(map(int.__add__, map(int, ins), map(int, outs)))
         else:
-            sums = [int(total) if total else int(i or 0) + int(o or 0) if i or o else None
-                    for total, i, o in zip(totals, ins, outs)]
+            sums = list(map(_token_sum, totals, ins, outs))
         if max(filter(None, sums), default=0) > _MAX_COUNT:
             raise GateError("a token total is past the bound")  # the general path names the line (see _Restart)
         if self.stream is not None:
@@ -3695,10 +3711,22 @@ class _FastPath:
                     tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
 
+def _token_sum(total: str, ins: str, outs: str) -> int | None:
+    """A record's tokens as the groups spell them: its total, else input + output, else none."""
+    if total:
+        return int(total)
+    return int(ins or 0) + int(outs or 0) if ins or outs else None
+
+
 def _add_cost(costs: dict[str, float | tuple[float, ...]], tid: str, cost: float) -> None:
     """A task's costs, one an attempt, summed at the end (exactly, in any order)."""
     previous = costs.get(tid)
-    costs[tid] = float(cost) if previous is None else (*previous, cost) if isinstance(previous, tuple) else (previous, cost)
+    if previous is None:
+        costs[tid] = float(cost)
+    elif isinstance(previous, tuple):
+        costs[tid] = (*previous, cost)
+    else:
+        costs[tid] = (previous, cost)
 
 
 def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str], packed: Iterable[int]) -> None:
@@ -4573,7 +4601,10 @@ def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[Ki
             f"{tid}: the {control.role} control is unscoreable ({', '.join(reasons) or 'no scored attempt'}); "
             "the instrument is unproven"))
     if plan.contract.samples:
-        got = "pass" if all(code == PASS for code in scored) else ("fail" if PASS not in scored else "mixed")
+        if PASS not in scored:
+            got = "fail"
+        else:
+            got = "pass" if all(code == PASS for code in scored) else "mixed"
     else:
         got = "pass" if PASS in scored else "fail"
     if got != control.expected:
@@ -4657,7 +4688,8 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
         if name in plan.withheld:
             lines.append(StratumLine(name, count, bucket.tasks if bucket else 0, None, withheld=True))
             continue
-        tasks = count if count is not None else (bucket.tasks if bucket else 0)
+        found = bucket.tasks if bucket else 0
+        tasks = count if count is not None else found
         if bucket is None or tasks == 0:
             lines.append(StratumLine(name, count, 0, None))
             continue
@@ -5309,8 +5341,12 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:  # one more pass, not one a replicate
         for number, rid in enumerate(run_ids, 1):
             try:
-                tally = whole if number == 1 else tally_runs(files[rid], rid, plan.wall_clock_limit,
-                                                              plan.extra_fields) if rid in files else None
+                if number == 1:
+                    tally = whole
+                elif rid in files:
+                    tally = tally_runs(files[rid], rid, plan.wall_clock_limit, plan.extra_fields)
+                else:
+                    tally = None
             except GateError:  # a bad line: read the file itself, so the error names its own line
                 tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields, must_exist=False)
             if tally is None or not tally.run_ids:
@@ -5378,6 +5414,13 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
     return []
 
 
+def _report_run(pinned: str | None, ledger: Ledger) -> str | None:
+    """The run a report gates: the one pinned, else the file's only run (None when it holds several)."""
+    if pinned is not None:
+        return pinned
+    return ledger.run_ids[0] if len(ledger.run_ids) == 1 else None
+
+
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
               claim: str | None = None, keep_scores: bool | str = False, jobs: int = 1) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional
@@ -5432,7 +5475,7 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         claim=claim_check,
         findings=tuple(all_findings),
         scores=_task_scores(plan, tally) if keep_scores and tally is not None else None,
-        gated_run=gated if gated is not None else (ledger.run_ids[0] if len(ledger.run_ids) == 1 else None),
+        gated_run=_report_run(gated, ledger),
         ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None and tally is not None else (),
         replicates=replicates,
         attrition=lost,
@@ -5769,7 +5812,9 @@ def _escape_char(char: str) -> str:
     special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
     if char in special:
         return special[char]
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: str) -> str:
@@ -5939,7 +5984,9 @@ def _text_breakdown(report: Report) -> list[str]:
         out.append(_label("metrics").rstrip())
         width = max(12, *(len(x.name) + 1 for x in led.metrics))
         for metric in led.metrics:
-            mark = "  <- headline metric" if metric.headline else f"  <- {metric.basis}" if metric.basis else ""
+            mark = f"  <- {metric.basis}" if metric.basis else ""
+            if metric.headline:
+                mark = "  <- headline metric"
             text = _rate_text(metric.rate, conf, metric.unit) if metric.defined else "undefined (see findings)"
             out.append("  " + _label(metric.name, width) + text + (mark if metric.defined else ""))
     return out
@@ -6157,8 +6204,12 @@ def render_markdown(report: Report) -> str:
     if led.first_attempt:
         out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
     for s in led.strata:
-        text = ("withheld (below floor) | | |" if s.withheld else f"declared {s.declared}, unverified | | |"
-                if not s.verified else f"{_md_rate(s.rate)} |")
+        if s.withheld:
+            text = "withheld (below floor) | | |"
+        elif not s.verified:
+            text = f"declared {s.declared}, unverified | | |"
+        else:
+            text = f"{_md_rate(s.rate)} |"
         out.append(f"| stratum {_md(s.name)} | " + text)
     for x in led.metrics:
         out.append(f"| metric {_md(x.name)}{' (headline)' if x.headline else ''} | {_md_rate(x.rate)} |")
@@ -6264,8 +6315,10 @@ def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
     rows.append(_rate_row(f"{prefix}secondary: scoreable only", led.secondary))
     for s in led.strata:
         label = f"{prefix}stratum {s.name}"
-        rows.append(PlotRow(label, None, 0, 0, "withheld") if s.withheld
-                    else PlotRow(label, None, 0, 0, "unverified") if not s.verified else _rate_row(label, s.rate))
+        if s.withheld or not s.verified:
+            rows.append(PlotRow(label, None, 0, 0, "withheld" if s.withheld else "unverified"))
+        else:
+            rows.append(_rate_row(label, s.rate))
     rows.extend(_rate_row(f"{prefix}metric {x.name}", x.rate) for x in led.metrics)
     return rows
 
@@ -6490,9 +6543,10 @@ def render_compare_markdown(comp: Comparison) -> str:
     conf = comp.a.confidence
     basis, reading, plan = _compare_sentences(comp)
     level = _pct(conf)[:-3]
-    head = ("the comparison is not assessed" if comp.significant is None else
-            f"A - B is significant at {level} on this suite and envelope" if comp.significant else
-            f"A and B are not distinguishable at {level}")
+    heads = {None: "the comparison is not assessed",
+             True: f"A - B is significant at {level} on this suite and envelope",
+             False: f"A and B are not distinguishable at {level}"}
+    head = heads[comp.significant]
     out = [f"### benchgate compare: **{comp.verdict}**, {head}", "",
            f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
            f"| A {_md(comp.a.manifest.claim_id)} | {_md_rate(comp.a.ledger.headline)} |",
@@ -6719,7 +6773,9 @@ _NO_VERDICTS_SWEBENCH = ("grade them with `python -m swebench.harness.run_evalua
 def _no_verdicts(data: object) -> str | None:
     """What a file is when it is a known kind that carries no verdicts (SWE-bench predictions, an OpenHands
     output.jsonl record before evaluation, an agent's trajectory), with what to import instead; else None."""
-    values = list(data.values()) if isinstance(data, dict) else data if isinstance(data, list) else []
+    values = list(data.values()) if isinstance(data, dict) else []
+    if isinstance(data, list):
+        values = data
     if (isinstance(data, dict) and set(data) >= _PREDICTION_KEYS) or (values and all(
             isinstance(v, dict) and set(v) >= _PREDICTION_KEYS for v in values)):
         return ("SWE-bench predictions (instance_id, model_patch: the patches an agent wrote, as SWE-agent's "
@@ -7095,7 +7151,10 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     if given:
         _swebench_same_run(folder, given[0])
     report = _swebench_read_report(given[0], given[1], dataset_ids) if given else None
-    declared = report.declared if report else _declared_ids(dataset_ids) if dataset_ids is not None else instances
+    if report:
+        declared = report.declared
+    else:
+        declared = _declared_ids(dataset_ids) if dataset_ids is not None else instances
     stray = set(instances).difference(declared)
     if stray:
         source = f"the run report {given[0]}" if given else "--dataset-ids"
@@ -7722,7 +7781,10 @@ def import_inspect(options: ImportOptions) -> Imported:
     set_ids = {str(part.spec.get("eval_set_id") or "") for part in parts}
     run_ids = {cast(str, rec["run_id"]) for part in parts for rec in part.records}
     shared = next(iter(set_ids)) if len(set_ids) == 1 and "" not in set_ids else None
-    run_id = shared if many and shared else next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))
+    if many and shared:
+        run_id = shared
+    else:
+        run_id = next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))
     records = [dict(rec, run_id=shared) if many and shared else rec for part in parts for rec in part.records]
     if len(run_ids) > 1 and not (many and shared):
         notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not one eval set: each "
@@ -8107,8 +8169,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         extra_reasons=(),
         run_id=run_id,
         source="terminal-bench",
-        dataset_name=(f"{dataset_name}=={version}" if isinstance(version, str) else str(dataset_name))
-        if isinstance(dataset_name, str) else None,
+        dataset_name=_tb_dataset_name(dataset_name, version),
         envelope=_tb_envelope(meta, lock),
         rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
         + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
@@ -8153,6 +8214,13 @@ def _tb_one_claim(files: Sequence[Path],
         raise GateError(f"import terminal-bench: the runs ran different numbers of attempts "
                         f"({', '.join(map(str, sorted(budgets)))}); import each run separately")
     return parsed, sorted(set().union(*declared_sets)), budgets.pop()
+
+
+def _tb_dataset_name(name: Any, version: Any) -> str | None:
+    """Terminal-Bench's dataset as `name==version` (the name alone without a version; None without a name)."""
+    if not isinstance(name, str):
+        return None
+    return f"{name}=={version}" if isinstance(version, str) else name
 
 
 def _tb_envelope(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, object]:
@@ -8718,8 +8786,14 @@ if TYPE_CHECKING:
 
 
 def _kind(value: Any) -> str:
-    return "boolean" if isinstance(value, bool) else "number" if _is_number(value) else \
-        "string" if isinstance(value, str) else "null" if value is None else "structure"
+    """A JSON value's kind as the predicate language names it."""
+    if isinstance(value, bool):
+        return "boolean"
+    if _is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "null" if value is None else "structure"
 
 
 def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
@@ -9171,8 +9245,11 @@ def read_nocode_bench(options: ImportOptions) -> Imported:
         resolved = rec["resolved"]
         if not isinstance(resolved, bool):
             _expected(f"{at}: resolved", "true or false", resolved)
-        verdict: Verdict = ("pass", None) if resolved else \
-            ("unscoreable", "env_flake") if "notes" in rec else ("fail", None)
+        verdict: Verdict = ("fail", None)
+        if resolved:
+            verdict = ("pass", None)
+        elif "notes" in rec:
+            verdict = ("unscoreable", "env_flake")
         rows.append((tid, 1, verdict, {}, {"line": number, "applied": rec.get("applied")}))
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
     return _harness_imported(_Found(rows, False, 1, "NoCode-bench (evaluation/eval.py)",
@@ -9888,6 +9965,14 @@ def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | 
             "--draft-manifest THIS_FILE (or negative/positive control tasks with expected outcomes under controls)")
 
 
+def _subset_name(name: str, imp: Imported, subset: Mapping[str, object]) -> str:
+    """The dataset's name with the subset an import holds: how many of how many, and how it was chosen."""
+    selection = subset["selection"]
+    if subset.get("of") is not None:
+        return f"{name} (subset: {len(imp.task_ids)} of {subset['of']} {imp.subset_unit}, {selection})"
+    return f"{name} (subset: {_plural(len(imp.task_ids), 'task')}, {selection})"
+
+
 def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> dict[str, object]:
     """A starting manifest from what the harness declared; `check` refuses it until a person completes it. `made`:
     how the import was made (its files, the verdict mapping, the command), for the provenance."""
@@ -9911,10 +9996,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
-        "name": (f"{name} (subset: {len(imp.task_ids)} of {imp.subset['of']} {imp.subset_unit}, "
-                 f"{imp.subset['selection']})"
-                 if imp.subset.get("of") is not None else
-                 f"{name} (subset: {_plural(len(imp.task_ids), 'task')}, {imp.subset['selection']})") if imp.subset else name,
+        "name": _subset_name(name, imp, imp.subset) if imp.subset else name,
         "task_count": len(imp.task_ids),
         "task_ids": list(imp.task_ids),
         "task_ids_sha256": ids_digest(imp.task_ids),
@@ -10108,8 +10190,10 @@ def render_rank_text(rank: Ranking) -> str:
     places = {index: place for place, index in enumerate(rank.order, 1)}
     for number, group in enumerate(rank.groups):
         ranks = sorted(places[i] for i in group)
-        span = f"{ranks[0]}" if len(ranks) == 1 else f"{ranks[0]}-{ranks[-1]}" if ranks == list(range(ranks[0], ranks[-1] + 1)) \
-            else ", ".join(str(x) for x in ranks)
+        if ranks == list(range(ranks[0], ranks[-1] + 1)):
+            span = f"{ranks[0]}" if len(ranks) == 1 else f"{ranks[0]}-{ranks[-1]}"
+        else:
+            span = ", ".join(str(x) for x in ranks)
         out.append(_label(f"group {group_letter(number)}") + f"ranks {span}")
     out.append(_label("verdict") + rank.verdict)
     out.extend(f"  ! {f.code}: {f.message}" for f in rank.findings)
@@ -10397,7 +10481,9 @@ def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
 
 def compare_direction(comp: Comparison) -> str:
     """Which side the comparison favours: "A_better", "B_better", or "none" (not significant, or not assessed)."""
-    return "none" if not comp.significant else "A_better" if comp.diff > 0 else "B_better"
+    if not comp.significant:
+        return "none"
+    return "A_better" if comp.diff > 0 else "B_better"
 
 
 # compare --fail-on: when a PUBLISHABLE comparison still fails a CI step (A, the candidate, against B, the baseline).
