@@ -30,6 +30,30 @@ Exit codes:
 The gate never writes to its inputs, never runs code from them and never
 touches the network. Same inputs, byte-identical output.
 
+Sections, in dependency order (each uses only the ones above it; tests/test_code_shape.py checks):
+  Constants and errors          limits, the error type main turns into an exit code
+  Files                         strict JSON in, atomic writes out
+  JSONL streaming               a runs file read a chunk of lines at a time
+  Field checks and messages     the task-ID rule, validators, inert text for messages
+  Typing at run time            NamedTuple and cast without the typing module
+  Inputs parsed once            the manifest, the card, task and ID lists as typed records
+  Results and findings          what the gate computes; the findings catalogue
+  Statistics                    intervals, tests, pass@k, rank's groups, plan's sizes
+  The predicate language        declared metrics, parsed with ast
+  The harness registry          what the gate knows of each harness (rows: Importers)
+  The plan                      what one runs file is checked against
+  The streaming tally           one pass over the runs file: the per-task table or the sorted stream
+  One exit per task             a task's attempts settled into pass, fail or unscoreable
+  Totals and judging            the exits summed, the ledger judged
+  The benchmark card            freeze and verify a task slice
+  One claim                     check: manifest, card, control runs, runs file, the quoted number
+  compare                       two ledgers paired
+  rank                          many ledgers of one suite
+  Rendering                     text, JSON, Markdown and SVG; each command's renderers by format
+  Importers                     harness result files into the ledger, each a row of the registry
+  Drafts                        a manifest from an import or a runs file, control runs added
+  The command line              argparse, the commands, main
+
 Example:
   python3 gate.py --manifest bench.manifest.json --runs runs.jsonl
   python3 gate.py digest --runs runs.jsonl
@@ -66,10 +90,10 @@ from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 
-# PERF: the typing module is for mypy only. Importing it, and building each NamedTuple through it (which
-# compiles every field's annotation), took a fifth of the installed command's start-up; at run time a
-# NamedTuple here is a plain collections.namedtuple, built the way typing builds one, and cast() is the
-# identity it is. (mypy reads the first branch: TYPE_CHECKING is true for it by name.)
+# The types mypy checks. PERF: the typing module is for mypy only (TYPE_CHECKING is true for it by name).
+# Importing it, and building each NamedTuple through it (which compiles every field's annotation), took
+# a fifth of the installed command's start-up; at run time NamedTuple and cast() are the stand-ins of
+# the section "Typing at run time", before the first typed record.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal, NamedTuple, NoReturn, Optional, Union, cast
@@ -82,24 +106,6 @@ if TYPE_CHECKING:
     AttemptPattern = Union[int, tuple[int, ...]]
     # What a record's outcome, reason, stratum, timing and cluster spell together: the key of a kind number
     RecordKind = tuple[Any, Any, Any, bool, Any]
-else:
-    def cast(_type, value):
-        return value
-
-    class _NamedTupleType(type):
-        def __new__(cls, name, bases, namespace):
-            if not bases:
-                return super().__new__(cls, name, bases, namespace)
-            fields = list(namespace.get("__annotations__", {}))
-            made = collections.namedtuple(name, fields, defaults=[namespace[f] for f in fields if f in namespace],
-                                          module=namespace["__module__"])
-            for key, value in namespace.items():
-                if key not in ("__module__", "__annotations__") and key not in made._fields:
-                    setattr(made, key, value)
-            return made
-
-    class NamedTuple(metaclass=_NamedTupleType):
-        pass
 
 __version__ = "0.1.0"
 
@@ -652,7 +658,7 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
 
 
 #####################################################################
-# Field checks shared by every loader: one task-ID rule, one validator family, one dialect
+# Field checks and messages: one task-ID rule, one validator family, one dialect, inert text
 #
 # Every message reads "<where>: <field>: expected <what>, got <what it is>", where what it is
 # comes from _type_name ("the number 5", "the string 'x'", "null", "a list", ...).
@@ -937,8 +943,55 @@ class _Fields:
         return tuple(values)
 
 
+# Output is inert: every string that came from an input passes through one escaping function for its
+# format before it is printed. Text shows every non-printable character as an escape, so no input can
+# start a line of its own or move the cursor; Markdown escapes what would start markup; SVG escapes
+# what XML gives meaning to. JSON needs none beyond json.dumps.
+
+
+def _escape_char(char: str) -> str:
+    code = ord(char)
+    special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    if char in special:
+        return special[char]
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def visible(text: str) -> str:
+    """Text as a terminal may print it: control, format and separator characters shown as escapes."""
+    if text.isprintable():  # PERF: the usual case, in C
+        return text
+    return "".join(char if char.isprintable() else _escape_char(char) for char in text)
+
+
 #####################################################################
-# Inputs parsed once into typed records: the manifest, the card, task lists, ID lists
+# Typing at run time: NamedTuple and cast without the typing module (start-up time)
+#####################################################################
+
+if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
+    def cast(_type, value):
+        return value
+
+    class _NamedTupleType(type):
+        def __new__(cls, name, bases, namespace):
+            if not bases:
+                return super().__new__(cls, name, bases, namespace)
+            fields = list(namespace.get("__annotations__", {}))
+            made = collections.namedtuple(name, fields, defaults=[namespace[f] for f in fields if f in namespace],
+                                          module=namespace["__module__"])
+            for key, value in namespace.items():
+                if key not in ("__module__", "__annotations__") and key not in made._fields:
+                    setattr(made, key, value)
+            return made
+
+    class NamedTuple(metaclass=_NamedTupleType):
+        pass
+
+
+#####################################################################
+# Inputs parsed once: the manifest, the card, task lists and ID lists as typed records
 #####################################################################
 
 
@@ -1641,6 +1694,19 @@ class AlignedScores(NamedTuple):
 # what compare and rank pair on: task -> (passes, cluster), or the same in task-ID order
 if TYPE_CHECKING:
     TaskScores = Union[Mapping[str, tuple[int, Optional[str]]], AlignedScores]
+
+
+class Attrition(NamedTuple):
+    """How many of the claim's verdicts were lost to unscoreable exits, against the ceiling in force."""
+
+    lost: int
+    of: int
+    unit: str  # "tasks" (retry mode: a task's exit) or "attempts" (samples mode: each sample is a verdict)
+    ceiling: float
+
+    @property
+    def share(self) -> float:
+        return self.lost / self.of if self.of else 0.0
 
 
 class Report(NamedTuple):
@@ -2758,7 +2824,7 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
 
 
 #####################################################################
-# The predicate language of declared metrics (parsed with ast, never evaluated)
+# The predicate language: declared metrics, parsed with ast and never evaluated
 #####################################################################
 
 if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
@@ -2887,6 +2953,127 @@ def compile_metric(spec: MetricSpec) -> tuple[CompiledMetric, frozenset[str]]:
         return CompiledMetric(spec, numerator, denominator, None, fields, strata), fields
     except MetricError as exc:
         return CompiledMetric(spec, None, None, str(exc), frozenset()), frozenset()
+
+
+#####################################################################
+# The harness registry: what the gate knows of each harness it imports
+#####################################################################
+
+# Each importer's row (its reader, options, result-file signs and control-run commands) is filled in
+# by the Importers section below, a leaf: the sections above ask only this registry.
+
+
+class Imported(NamedTuple):
+    """What one `import` produced: the ledger rows plus what the harness declared."""
+
+    records: tuple[dict[str, object], ...]
+    task_ids: tuple[str, ...]  # the declared dataset, sorted, never "what finished"
+    attempt_mode: AttemptMode
+    attempt_budget: int
+    extra_reasons: tuple[str, ...]
+    run_id: str
+    source: str  # the importer's name, which is also how check names the control commands to run
+    dataset_name: str | None = None
+    envelope: Mapping[str, object] = MappingProxyType({})
+    rerun_hint: str = ""
+    notes: tuple[str, ...] = ()  # non-fatal observations for stderr
+    subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
+    subset_unit: str = "samples"  # what a subset's "of" counts (Inspect: samples; tasks, documents)
+    strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
+    draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
+    # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
+    # changed a verdict (a selection, a model chosen), and what the harness itself says of the run.
+    provenance: Mapping[str, object] = MappingProxyType({})
+    measured: Mapping[str, object] = MappingProxyType({})  # `system`: what was measured (agent, model, configuration)
+    timeout_note: str = ""  # how the harness limits a task's time, for the draft's wall-clock item
+
+
+class FieldMapping(NamedTuple):
+    """The mapping importer's options, as the command line gave them."""
+
+    task_id: str | None
+    passed: str | None
+    unscoreable: str | None
+    reason: str
+    attempt: str | None
+    run_id: str | None
+    measures: tuple[tuple[str, str], ...]  # (record field, path)
+    samples: bool
+    unreadable: str  # "error" or "unscoreable"
+
+
+class ImportOptions(NamedTuple):
+    files: tuple[Path, ...]
+    dataset_ids: list[str] | None
+    partial_as: str
+    threshold: float
+    control: str | None = None
+    model: str | None = None  # inspect: import only this model's logs
+    mapping: FieldMapping | None = None  # jsonl, json, csv: how a record's fields make a ledger row
+    tests: str = "plus"  # evalplus: the tests a sample must pass (base, or base and plus)
+
+
+Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
+
+
+class ImportFormat(NamedTuple):
+    """One harness the gate imports: its reader and everything else the gate knows of it."""
+
+    name: str
+    summary: str  # for --help: what FILE is
+    read: Callable[[ImportOptions], Imported]
+    takes_dataset_ids: bool = False
+    options: tuple[str, ...] = ()  # the verdict options it applies: "threshold", "partial_as", "model"
+    # Which of its records show the harness ran no test (a no-edit control made of them cannot fail), and why.
+    ran_no_test: Callable[[Mapping[str, Any]], bool] | None = None
+    no_test_why: str = ""
+    no_edit: str = ""  # the harness command that makes each control run
+    known_fix: str = ""
+    # What its own result files hold near their top (each tuple one form: every byte string in it), so
+    # that one given to check as a runs file is named, with the import command that converts it
+    signs: tuple[tuple[bytes, ...], ...] = ()
+    # The path `import` takes for such a file, when it is not the file itself (a run or job folder)
+    import_target: Callable[[Path], Path] | None = None
+    holds: tuple[str, ...] = ()  # harnesses whose files its own files hold (a HAL upload, a SWE-bench report)
+
+
+_IMPORTERS: dict[str, ImportFormat] = {}
+IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType(_IMPORTERS)
+
+
+def harness_file_kind(path: Path) -> ImportFormat | None:
+    """The importer for a file that is a harness's own result file rather than a ledger, or None: of
+    the rows whose signs the file's top holds (and that no other such row `holds`), the one with the
+    most signs in a form, the registry's order breaking a tie."""
+    try:
+        with open_input(path) as handle:
+            head = handle.read(1 << 16)
+    except GateError:
+        return None
+    if head.startswith(b"PK\x03\x04"):
+        return IMPORTERS["inspect"]  # a .eval archive
+    first = head.lstrip()[:1]
+    if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
+        return None
+    matches = [(len(form), -order, fmt) for order, fmt in enumerate(IMPORTERS.values()) for form in fmt.signs
+               if all(sign in head for sign in form)]
+    held = {name for *_, fmt in matches for name in fmt.holds}
+    matches = [match for match in matches if match[2].name not in held]
+    return max(matches, key=lambda match: match[:2])[2] if matches else None
+
+
+def control_commands(harness: object) -> str:
+    """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
+    # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
+    text = str(harness or "").lower()
+    name = next((key for key in IMPORTERS if text.replace("_", "-").startswith(key.replace("_", "-"))
+                 or text.startswith(key.split("-")[0])), None)
+    fmt = IMPORTERS.get(name) if name else None
+    if fmt is None or not fmt.no_edit:
+        return ""
+    return (f"; with {fmt.name}: no-edit: {fmt.no_edit}; known-fix: {fmt.known_fix}; then "
+            f"`{invoked('import')} {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
+
 
 
 #####################################################################
@@ -3053,6 +3240,33 @@ def ids_digest(ids: Iterable[str]) -> str:
     return digest.hexdigest()
 
 
+_HAS_CAPITAL = re.compile("[A-Z]").search
+
+
+def fold_task_id(tid: str) -> str:
+    """What a task ID looks like to a reader: NFKC-normalised and case-folded."""
+    if tid.isascii():
+        return tid.lower()
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", tid).casefold()
+
+
+def _lookalikes(ids: Collection[str]) -> list[tuple[str, ...]]:
+    """Groups of distinct task IDs that look the same once folded."""
+    # PERF: distinct ASCII IDs fold by lower-casing alone, so when no ID has a capital letter none
+    # folds onto another, and when lower-casing keeps them distinct neither does any; both are
+    # checked in C, the first on the IDs' joined text (a search an ID took a fifth of a second at
+    # 10^6).
+    joined = "\n".join(ids)
+    if joined.isascii() and (joined == joined.lower() or len(set(map(str.lower, ids))) == len(ids)):
+        return []
+    groups: dict[str, list[str]] = {}
+    for tid in ids:
+        groups.setdefault(fold_task_id(tid), []).append(tid)
+    return sorted(tuple(sorted(group)) for group in groups.values() if len(group) > 1)
+
+
 class _Tally:
     """Per-task state while streaming: memory grows with tasks, not with the file."""
 
@@ -3155,45 +3369,6 @@ def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
-# What each harness's own result file holds near its top, to recognise one given as a runs file.
-_HARNESS_SIGNS = (
-    ("evalplus", (b'"eval"', b'"base_status"')),
-    ("bigcodebench", (b'"eval"', b'"solution"', b'"status"')),
-    ("lm-eval", (b'"doc_id"', b'"filtered_resps"')),
-    ("lm-eval", (b'"n-samples"', b'"configs"')),
-    ("livecodebench", (b'"question_id"', b'"graded_list"')),
-    ("mle-bench", (b'"competition_reports"',)),
-    ("hal", (b'"successful_tasks"',)),
-    ("hal", (b'"raw_eval_results"',)),
-    ("aider", (b'"tests_outcomes"',)),
-    ("openhands", (b'"instance_id"', b'"test_result"')),
-    ("nocode-bench", (b'"instance_id"', b'"resolved"', b'"P2P"')),
-    ("swe-agent", (b'"instance_id"', b'"model_patch"')),
-    ("terminal-bench", (b'"trial_name"', b'"is_resolved"')),
-    ("harbor", (b'"n_total_trials"',)),
-    ("harbor", (b'"trial_name"', b'"agent_info"', b'"verifier_result"')),  # one trial's result.json
-    ("swebench", (b'"resolved_ids"',)),
-    ("swebench", (b'"total_instances"',)),
-    ("inspect", (b'"eval"', b'"status"')),
-    ("publish-gate", (b'"outcomes"', b'"attempt_budget"')),
-)
-
-
-def harness_file_kind(path: Path) -> str | None:
-    """The importer for a file that is a harness's own result file rather than a ledger, or None."""
-    try:
-        with open_input(path) as handle:
-            head = handle.read(1 << 16)
-    except GateError:
-        return None
-    if head.startswith(b"PK\x03\x04"):
-        return "inspect"  # a .eval archive
-    first = head.lstrip()[:1]
-    if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
-        return None
-    return next((name for name, signs in _HARNESS_SIGNS if all(sign in head for sign in signs)), None)
-
-
 def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
                must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
                jobs: int = 1, keep_order: bool = False) -> _Tally:
@@ -3228,19 +3403,13 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
     except GateError as exc:
         if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
             raise
-        kind = harness_file_kind(path)
-        if kind is None:
+        fmt = harness_file_kind(path)
+        if fmt is None:
             raise
-        target = path
-        # the run folder: <run>/<language>/exercises/practice/<exercise>/.aider.results.json
-        if kind == "aider":
-            target = path.parents[4] if len(path.parents) > 4 else path.parent
-        if kind == "harbor":  # `import harbor` takes the job folder: jobs/<job>/result.json or jobs/<job>/<trial>/result.json
-            with open_input(path) as handle:
-                job_result = b'"n_total_trials"' in handle.read(1 << 16)
-            target = path.parent if job_result else path.parent.parent
-        raise GateError(f"{path}: a {kind} result file, not a ledger of attempt records: convert it with "
-                        f"`{invoked('import')} {kind} {target} -o runs.jsonl --draft-manifest bench.manifest.json`") from None
+        target = fmt.import_target(path) if fmt.import_target else path
+        raise GateError(f"{path}: a {fmt.name} result file, not a ledger of attempt records: convert it with "
+                        f"`{invoked('import')} {fmt.name} {target} -o runs.jsonl --draft-manifest "
+                        "bench.manifest.json`") from None
 
 
 # PERF: below this size the general path is as quick as compiling the canonical path's expressions
@@ -4461,33 +4630,6 @@ def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     return totals
 
 
-_HAS_CAPITAL = re.compile("[A-Z]").search
-
-
-def fold_task_id(tid: str) -> str:
-    """What a task ID looks like to a reader: NFKC-normalised and case-folded."""
-    if tid.isascii():
-        return tid.lower()
-    import unicodedata
-
-    return unicodedata.normalize("NFKC", tid).casefold()
-
-
-def _lookalikes(ids: Collection[str]) -> list[tuple[str, ...]]:
-    """Groups of distinct task IDs that look the same once folded."""
-    # PERF: distinct ASCII IDs fold by lower-casing alone, so when no ID has a capital letter none
-    # folds onto another, and when lower-casing keeps them distinct neither does any; both are
-    # checked in C, the first on the IDs' joined text (a search an ID took a fifth of a second at
-    # 10^6).
-    joined = "\n".join(ids)
-    if joined.isascii() and (joined == joined.lower() or len(set(map(str.lower, ids))) == len(ids)):
-        return []
-    groups: dict[str, list[str]] = {}
-    for tid in ids:
-        groups.setdefault(fold_task_id(tid), []).append(tid)
-    return sorted(tuple(sorted(group)) for group in groups.values() if len(group) > 1)
-
-
 def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Finding]:
     """Is this the suite the claim names: the declared IDs, their digest and their count?"""
     findings = []
@@ -5141,19 +5283,6 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
     return ClaimCheck(text, False, message), finding("claim_unsupported", message)
 
 
-class Attrition(NamedTuple):
-    """How many of the claim's verdicts were lost to unscoreable exits, against the ceiling in force."""
-
-    lost: int
-    of: int
-    unit: str  # "tasks" (retry mode: a task's exit) or "attempts" (samples mode: each sample is a verdict)
-    ceiling: float
-
-    @property
-    def share(self) -> float:
-        return self.lost / self.of if self.of else 0.0
-
-
 def attrition(ledger: Ledger, mode: AttemptMode, budget: int, ceiling: float) -> Attrition:
     if mode == "samples":
         return Attrition(sum(count for _, count in ledger.attempt_reasons), ledger.entries * budget, "attempts", ceiling)
@@ -5328,6 +5457,18 @@ class _runs_apart:
     def __exit__(self, *_: object) -> None:
         for name in self.names:
             _IN_MEMORY.pop(name, None)
+
+
+def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: int = 1) -> int:
+    """How many declared tasks no runs file records (each a fail on every side, counted `times` over), or an
+    input error when that is more than MAX_UNRECORDED cells."""
+    missing = max(0, task_count - recorded)
+    if missing * times > MAX_UNRECORDED:
+        cells = f" ({missing:,} x {times:,})" if times > 1 else ""
+        raise GateError(f"{manifest}: dataset.task_count: {task_count:,} declared tasks, {missing:,} of them with no "
+                        f"record in any runs file: {how}, and more than {MAX_UNRECORDED:,} such cells{cells} is not a "
+                        "comparison (give the suite's real task_count, or the runs that cover it)")
+    return missing
 
 
 def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manifest_path: Path,
@@ -5535,18 +5676,6 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
             f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different instruments: a ledger "
             f"balances inside one envelope{move}")))
     return findings
-
-
-def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: int = 1) -> int:
-    """How many declared tasks no runs file records (each a fail on every side, counted `times` over), or an
-    input error when that is more than MAX_UNRECORDED cells."""
-    missing = max(0, task_count - recorded)
-    if missing * times > MAX_UNRECORDED:
-        cells = f" ({missing:,} x {times:,})" if times > 1 else ""
-        raise GateError(f"{manifest}: dataset.task_count: {task_count:,} declared tasks, {missing:,} of them with no "
-                        f"record in any runs file: {how}, and more than {MAX_UNRECORDED:,} such cells{cells} is not a "
-                        "comparison (give the suite's real task_count, or the runs that cover it)")
-    return missing
 
 
 def _aligned(reports: Sequence[Report]) -> list[AlignedScores] | None:
@@ -5799,29 +5928,6 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
 #####################################################################
 # Rendering: text, JSON, Markdown and SVG, all from the computed report
 #####################################################################
-
-
-# Output is inert: every string that came from an input passes through one escaping function for its
-# format before it is printed. Text shows every non-printable character as an escape, so no input can
-# start a line of its own or move the cursor; Markdown escapes what would start markup; SVG escapes
-# what XML gives meaning to. JSON needs none beyond json.dumps.
-
-
-def _escape_char(char: str) -> str:
-    code = ord(char)
-    special = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-    if char in special:
-        return special[char]
-    if code < 0x100:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
-
-
-def visible(text: str) -> str:
-    """Text as a terminal may print it: control, format and separator characters shown as escapes."""
-    if text.isprintable():  # PERF: the usual case, in C
-        return text
-    return "".join(char if char.isprintable() else _escape_char(char) for char in text)
 
 
 def _md(text: str) -> str:
@@ -6582,8 +6688,192 @@ def render_compare_svg(comp: Comparison) -> str:
     return render_svg(title, [(f"headline rate, {conf}", 0.0, 1.0, rates),
                               (f"paired difference A - B, {conf}", -1.0, 1.0, diff)])
 
+# -- the badge, rank and plan ------------------------------------------
+
+
+def _badge_message(report: Report) -> tuple[str, str]:
+    """The badge's message and colour: "72.5% [57–84] · 29/40" in green, or "BLOCKED" in red."""
+    if report.verdict != "PUBLISHABLE":
+        return "BLOCKED", "red"
+    rate = report.ledger.headline
+    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · {_count(rate.k)}/{rate.n}"
+            + (" (subset)" if report.manifest.subset else ""), "brightgreen")
+
+
+_BADGE_COLOURS = {"brightgreen": "#4c1", "red": "#e05d44"}
+
+
+def render_badge_svg(report: Report) -> str:
+    """A self-contained README badge: "benchgate | 72.5% [57–84] · 29/40", or "benchgate | BLOCKED"."""
+    message, colour = _badge_message(report)
+    label = "benchgate"
+
+    def width(text: str) -> int:  # Verdana 11px, about 6.5 px a character, plus padding
+        return round(len(text) * 6.5) + 12
+
+    left, right = width(label), width(message)
+    total = left + right
+    title = f"{label}: {message} ({report.manifest.claim_id})"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" aria-label="{_xml(title)}">'
+            f"<title>{_xml(title)}</title>"
+            f'<rect width="{left}" height="20" fill="#555"/>'
+            f'<rect x="{left}" width="{right}" height="20" fill="{_BADGE_COLOURS[colour]}"/>'
+            '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+            f'<text x="{left / 2:g}" y="14">{_xml(label)}</text>'
+            f'<text x="{left + right / 2:g}" y="14">{_xml(message)}</text></g></svg>\n')
+
+
+def badge_json(report: Report) -> dict[str, Any]:
+    """A shields.io endpoint: https://img.shields.io/endpoint?url=<where this JSON is served>."""
+    message, colour = _badge_message(report)
+    return {"schemaVersion": 1, "label": "benchgate", "message": message, "color": colour}
+
+
+def _p_text(p: float) -> str:
+    """A p-value as printed: below the smallest double it is "< 1e-300", not 0."""
+    return "< 1e-300" if p < 1e-300 else f"{p:.4g}"
+
+
+def _rank_summary(rank: Ranking) -> tuple[str, str]:
+    """The omnibus line and the pairs line, shared by text and Markdown."""
+    count = sum(p.separated for p in rank.pairs)
+    omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
+               + ("the systems are not all alike" if rank.q_p < rank.alpha else
+                  f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
+    by = " or ".join(PAIRED_TESTS[method][0] for method in sorted({p.method for p in rank.pairs}))
+    pairs = (f"{count} of {len(rank.pairs)} pairs significant by {by} on this suite and envelope "
+             f"after Holm's correction (alpha {rank.alpha:.3g}); systems sharing a letter are not "
+             "distinguishable; each pair's own interval and p (JSON, Markdown) are unadjusted, "
+             "so one may exclude 0 where Holm's p does not reach alpha")
+    return omnibus, pairs
+
+
+def render_rank_text(rank: Ranking) -> str:
+    """A ranking as plain text: each system's headline and letters, the omnibus test, the pairs and the groups."""
+    conf = rank.systems[0].confidence
+    omnibus, pairs = _rank_summary(rank)
+    width = max(len(r.manifest.claim_id) for r in rank.systems)
+    out = []
+    for place, index in enumerate(rank.order, 1):
+        report = rank.systems[index]
+        out.append(f"{place:>3}  {report.manifest.claim_id:<{width}}  {_rate_text(report.ledger.headline, conf)}  "
+                   f"{rank.letters(index)}" + (f"  ({system_text(report.manifest)})" if report.manifest.measured else ""))
+    out += ["", _label("omnibus") + omnibus, _label("pairs") + pairs]
+    places = {index: place for place, index in enumerate(rank.order, 1)}
+    for number, group in enumerate(rank.groups):
+        ranks = sorted(places[i] for i in group)
+        if ranks == list(range(ranks[0], ranks[-1] + 1)):
+            span = f"{ranks[0]}" if len(ranks) == 1 else f"{ranks[0]}-{ranks[-1]}"
+        else:
+            span = ", ".join(str(x) for x in ranks)
+        out.append(_label(f"group {group_letter(number)}") + f"ranks {span}")
+    out.append(_label("verdict") + rank.verdict)
+    out.extend(f"  ! {f.code}: {f.message}" for f in rank.findings)
+    return _lines(out)
+
+
+def rank_json(rank: Ranking) -> dict[str, Any]:
+    """A ranking as a JSON-ready dict: every system, the omnibus test, every pair and the groups."""
+    places = {index: place for place, index in enumerate(rank.order, 1)}
+    return {
+        "schema_version": REPORT_SCHEMA_VERSION,
+        "verdict": rank.verdict,
+        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "system": r.manifest.measured,
+                     "verdict": r.verdict,
+                     "headline": {"name": r.ledger.headline_name, **(rate_json(r.ledger.headline) or {})},
+                     "letters": rank.letters(i)} for i, r in enumerate(rank.systems)],
+        "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
+        "pairs": [{"first": rank.systems[p.first].manifest.claim_id, "second": rank.systems[p.second].manifest.claim_id,
+                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "ci_adjusted": False, "p": p.p_value,
+                   "p_holm": p.p_holm, "method": p.method,
+                   "significant": p.separated} for p in rank.pairs],
+        "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id for i in g]}
+                   for n, g in enumerate(rank.groups)],
+        "alpha": rank.alpha,
+        "findings": [{"code": f.code, "message": f.message} for f in rank.findings],
+    }
+
+
+def render_rank_markdown(rank: Ranking) -> str:
+    """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold."""
+    conf = rank.systems[0].confidence
+    omnibus, pairs = _rank_summary(rank)
+    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at {_pct(conf)[:-3]}", "",
+           f"| place | claim | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---|---:|---|---|"]
+    for place, index in enumerate(rank.order, 1):
+        report = rank.systems[index]
+        out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md(system_text(report.manifest))} "
+                   f"| {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
+    out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
+            f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |", "|---|---|---:|---|---:|---:|"]
+    for p in rank.pairs:
+        out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | {_md(rank.systems[p.second].manifest.claim_id)} "
+                   f"| {p.diff:+.3f} | [{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
+    out += ["", "</details>", ""]
+    if rank.findings:
+        out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in rank.findings]
+    return "\n".join(out) + "\n"
+
+
+def render_rank_svg(rank: Ranking) -> str:
+    """A ranking as an SVG forest plot, best first, each label with its place and letters."""
+    rows = [_rate_row(f"{place}. {rank.systems[i].manifest.claim_id} [{rank.letters(i)}]", rank.systems[i].ledger.headline)
+            for place, i in enumerate(rank.order, 1)]
+    conf = _pct(rank.systems[0].confidence)
+    return render_svg(f"benchgate rank: {rank.verdict}", [(f"headline rate, {conf}; shared letter: not distinguishable",
+                                                           0.0, 1.0, rows)])
+
+
+def render_plan_text(plan: SuitePlan) -> str:
+    """`plan` as text: the question, the assumptions, the answer, and the answer for other sample counts."""
+    given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
+    out = [
+        _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of {plan.baseline:.3f} "
+        f"({_pct(plan.confidence)[:-3]} confidence, {plan.power:.0%} power, two-sided)",
+        _label("discordance") + f"{plan.psi:.3f} of tasks pass on one system only ({given})",
+        _label("samples") + f"{plan.samples} a task; between-task share of the variance (icc) {plan.icc:g}",
+        _label("tasks") + f"{plan.tasks} tasks ({plan.tasks * plan.samples} attempts a system)",
+        _label("by samples") + "  ".join(f"{k}: {n}" for k, n in plan.by_samples)
+        + "  (more samples shrink only the within-task part)",
+        _label("method") + "Connor (1987) for paired proportions, the McNemar/Tango rule compare uses; with k samples "
+        "the per-task variance is icc + (1 - icc)/k of one sample's (Miller 2024)",
+    ]
+    return _lines(out)
+
+
+def plan_json(plan: SuitePlan) -> dict[str, Any]:
+    return {"baseline": plan.baseline, "detect": plan.detect, "discordance_given": plan.discordance,
+            "discordance": plan.psi, "samples": plan.samples, "icc": plan.icc, "power": plan.power,
+            "confidence": plan.confidence, "tasks": plan.tasks,
+            "by_samples": [{"samples": k, "tasks": n} for k, n in plan.by_samples]}
+
+
+# -- each command's formats: the renderers of each output, by --format's name ----------
+
+if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
+    Renderers = Mapping[str, Callable[[Any], str]]
+REPORT_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda r: render_text(r), "json": lambda r: _dump(report_json(r)),
+    "markdown": lambda r: render_markdown(r), "svg": lambda r: render_report_svg(r),
+})
+COMPARE_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda c: render_compare_text(c), "json": lambda c: _dump(compare_json(c)),
+    "markdown": lambda c: render_compare_markdown(c), "svg": lambda c: render_compare_svg(c),
+})
+CHECK_OUTPUTS: Renderers = MappingProxyType({
+    **REPORT_RENDERERS, "badge": lambda r: render_badge_svg(r), "shields": lambda r: _dump(badge_json(r)),
+})
+RANK_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda r: render_rank_text(r), "json": lambda r: _dump(rank_json(r)),
+    "markdown": lambda r: render_rank_markdown(r), "svg": lambda r: render_rank_svg(r),
+})
+PLAN_RENDERERS: Renderers = MappingProxyType({
+    "text": lambda p: render_plan_text(p), "json": lambda p: _dump(plan_json(p)),
+})
+
+
 #####################################################################
-# Importers: harness result files into the ledger (a leaf: nothing above depends on it)
+# Importers: harness result files into the ledger (a leaf: it fills the harness registry)
 #
 # Each format is one entry of IMPORTERS (which drives the command line) and one pure function
 # `_<format>_attempt` that maps one harness verdict to (outcome, reason). Every importer writes one
@@ -6593,43 +6883,6 @@ def render_compare_svg(comp: Comparison) -> str:
 #####################################################################
 
 
-class Imported(NamedTuple):
-    """What one `import` produced: the ledger rows plus what the harness declared."""
-
-    records: tuple[dict[str, object], ...]
-    task_ids: tuple[str, ...]  # the declared dataset, sorted, never "what finished"
-    attempt_mode: AttemptMode
-    attempt_budget: int
-    extra_reasons: tuple[str, ...]
-    run_id: str
-    source: str  # the importer's name, which is also how check names the control commands to run
-    dataset_name: str | None = None
-    envelope: Mapping[str, object] = MappingProxyType({})
-    rerun_hint: str = ""
-    notes: tuple[str, ...] = ()  # non-fatal observations for stderr
-    subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
-    subset_unit: str = "samples"  # what a subset's "of" counts (Inspect: samples; tasks, documents)
-    strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
-    draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
-    # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
-    # changed a verdict (a selection, a model chosen), and what the harness itself says of the run.
-    provenance: Mapping[str, object] = MappingProxyType({})
-    measured: Mapping[str, object] = MappingProxyType({})  # `system`: what was measured (agent, model, configuration)
-    timeout_note: str = ""  # how the harness limits a task's time, for the draft's wall-clock item
-
-
-class ImportOptions(NamedTuple):
-    files: tuple[Path, ...]
-    dataset_ids: list[str] | None
-    partial_as: str
-    threshold: float
-    control: str | None = None
-    model: str | None = None  # inspect: import only this model's logs
-    mapping: FieldMapping | None = None  # jsonl, json, csv: how a record's fields make a ledger row
-    tests: str = "plus"  # evalplus: the tests a sample must pass (base, or base and plus)
-
-
-Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
 # What a harness measured beside the verdict, written into the record when present.
 MEASURES = ("wall_clock_s", "cost_usd", "input_tokens", "output_tokens")
 
@@ -8895,20 +9148,6 @@ def _read_column(record: Any, path: tuple[str, ...]) -> Any:
     return record[name]
 
 
-class FieldMapping(NamedTuple):
-    """The mapping importer's options, as the command line gave them."""
-
-    task_id: str | None
-    passed: str | None
-    unscoreable: str | None
-    reason: str
-    attempt: str | None
-    run_id: str | None
-    measures: tuple[tuple[str, str], ...]  # (record field, path)
-    samples: bool
-    unreadable: str  # "error" or "unscoreable"
-
-
 # SWE-PolyBench's per-instance result (poly_bench_evaluation/scoring.py), as a declared mapping: resolved passes;
 # no generation (no patch) or a patch that did not apply fails; a patch applied with no test logs is no verdict.
 SWE_POLYBENCH_MAPPING = FieldMapping(
@@ -9836,23 +10075,22 @@ def read_swe_agent(options: ImportOptions) -> Imported:
                                            f"{_NO_VERDICTS_SWEBENCH}"))
 
 
-# -- the registry, the draft manifest and control runs ---------------
+# -- the registry's rows ---------------------------------------------------
 
 
-class ImportFormat(NamedTuple):
-    name: str
-    summary: str  # for --help: what FILE is
-    read: Callable[[ImportOptions], Imported]
-    takes_dataset_ids: bool = False
-    options: tuple[str, ...] = ()  # the verdict options it applies: "threshold", "partial_as", "model"
-    # Which of its records show the harness ran no test (a no-edit control made of them cannot fail), and why.
-    ran_no_test: Callable[[Mapping[str, Any]], bool] | None = None
-    no_test_why: str = ""
-    no_edit: str = ""  # the harness command that makes each control run
-    known_fix: str = ""
+def _aider_target(path: Path) -> Path:
+    """`import aider` takes the run folder: <run>/<language>/exercises/practice/<exercise>/.aider.results.json."""
+    return path.parents[4] if len(path.parents) > 4 else path.parent
 
 
-IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt in (
+def _harbor_target(path: Path) -> Path:
+    """`import harbor` takes the job folder: jobs/<job>/result.json, or jobs/<job>/<trial>/result.json."""
+    with open_input(path) as handle:
+        job_result = b'"n_total_trials"' in handle.read(1 << 16)
+    return path.parent if job_result else path.parent.parent
+
+
+_IMPORTERS.update({fmt.name: fmt for fmt in (
     ImportFormat("swebench", "a swebench.harness run report (any version; the SWE-bench-java and Multi-SWE-bench\n"
                              "forms too), optionally with its index.json; an experiments results.json with\n"
                              "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
@@ -9862,21 +10100,26 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                              "no test reads (a comment in a file the tests never import), so the tests run and fail",
                  no_edit="a predictions file whose model_patch for every instance is a change no test reads (a comment "
                          "in a file the tests never import): an empty patch runs no test and cannot fail",
-                 known_fix="python -m swebench.harness.run_evaluation --predictions_path gold --run_id validate-gold"),
+                 known_fix="python -m swebench.harness.run_evaluation --predictions_path gold --run_id validate-gold",
+                 signs=((b'"resolved_ids"',), (b'"total_instances"',))),
     ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                             "or a folder (an eval set)", import_inspect,
                  options=("threshold", "partial_as", "model"),
                  no_edit="a task variant whose solver returns the untouched input (Inspect has no standard one)",
-                 known_fix="a task variant whose solver returns the target (Inspect has no standard one)"),
+                 known_fix="a task variant whose solver returns the target (Inspect has no standard one)",
+                 signs=((b'"eval"', b'"status"'),)),
     ImportFormat("terminal-bench", "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
                                    "run_metadata.json; several runs of one suite are one claim",
                  import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
-                 known_fix="tb run --dataset ... --agent oracle"),
+                 known_fix="tb run --dataset ... --agent oracle", signs=((b'"trial_name"', b'"is_resolved"'),)),
     ImportFormat("harbor", "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
                            "several jobs of one agent and dataset are one claim", import_harbor, options=("threshold",),
-                 no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle"),
+                 no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle",
+                 signs=((b'"n_total_trials"',),  # a job's result.json, then one trial's
+                        (b'"trial_name"', b'"agent_info"', b'"verifier_result"')),
+                 import_target=_harbor_target),
     ImportFormat("publish-gate", "the benchmark-card design note's report.json, when each outcome names its task",
-                 import_publish_gate),
+                 import_publish_gate, signs=((b'"outcomes"', b'"attempt_budget"'),)),
     ImportFormat("swe-polybench", "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
                                   "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING), "swe-polybench"),
@@ -9887,25 +10130,29 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                  no_edit="predictions whose patch changes nothing the tests read, through "
                          "evaluation/eval.py",
                  known_fix="the split's own feature_patch as each prediction, through "
-                           "evaluation/eval.py"),
+                           "evaluation/eval.py",
+                 signs=((b'"instance_id"', b'"resolved"', b'"P2P"'),)),
     ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
                               "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True,
                  no_edit="an output.jsonl whose git_patch changes nothing the tests read, through "
                          "eval_infer.sh",
-                 known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh"),
+                 known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh",
+                 signs=((b'"instance_id"', b'"test_result"'),)),
     ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task "
                             "(--log_samples),\nwith results_<date>.json beside it (or that results "
-                            "file, or their folder)", read_lm_eval),
+                            "file, or their folder)", read_lm_eval,
+                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"'))),
     ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's "
                                   "problems)",
-                 read_livecodebench, takes_dataset_ids=True),
+                 read_livecodebench, takes_dataset_ids=True, signs=((b'"question_id"', b'"graded_list"'),)),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
                              "default, or base)", read_evalplus,
                  takes_dataset_ids=True, options=("tests",),
                  no_edit="a samples file whose solution for every task is its prompt alone (no "
                          "body), through evalplus.evaluate",
                  known_fix="a samples file of every task's canonical_solution (the dataset's own), "
-                           "through evalplus.evaluate"),
+                           "through evalplus.evaluate",
+                 signs=((b'"eval"', b'"base_status"'),)),
     ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json "
                                  "beside it",
                  read_bigcodebench, takes_dataset_ids=True,
@@ -9913,19 +10160,23 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
                          "through bigcodebench.evaluate",
                  known_fix="a samples file of every task's canonical_solution, through "
                            "bigcodebench.evaluate (its own ground-truth check, gt_pass_rate, is "
-                           "the same run)"),
+                           "the same run)",
+                 signs=((b'"eval"', b'"solution"', b'"status"'),)),
     ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's "
                               "competitions)",
-                 read_mle_bench, takes_dataset_ids=True),
-    ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True),
+                 read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),)),
+    ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True,
+                 signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), holds=("swebench",)),
     ImportFormat("aider", "aider's benchmark run folder "
                           "(tmp.benchmarks/<date>--<name>/)", read_aider,
                  no_edit="the exercises' stubs as they are, tested the same way (no model edit)",
                  known_fix="each exercise's example solution (.meta/example.*) in place of its "
-                           "stub, tested the same way"),
+                           "stub, tested the same way",
+                 signs=((b'"tests_outcomes"',),), import_target=_aider_target),
     ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no "
                               "verdicts),\nnaming the SWE-bench harness command "
-                              "that grades them", read_swe_agent),
+                              "that grades them", read_swe_agent,
+                 signs=((b'"instance_id"', b'"model_patch"'),)),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
                    functools.partial(import_mapping, fmt=name), takes_dataset_ids=True, options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
@@ -9934,17 +10185,10 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType({fmt.name: fmt for fmt 
 )})
 
 
-def control_commands(harness: object) -> str:
-    """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
-    # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
-    text = str(harness or "").lower()
-    name = next((key for key in IMPORTERS if text.replace("_", "-").startswith(key.replace("_", "-"))
-                 or text.startswith(key.split("-")[0])), None)
-    fmt = IMPORTERS.get(name) if name else None
-    if fmt is None or not fmt.no_edit:
-        return ""
-    return (f"; with {fmt.name}: no-edit: {fmt.no_edit}; known-fix: {fmt.known_fix}; then "
-            f"`{invoked('import')} {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
+#####################################################################
+# Drafts: a manifest from an import (`import --draft-manifest`) or a runs file (`init`), and the
+# control runs added to it
+#####################################################################
 
 
 _CONTROLS_TODO = "controls: "  # how the draft's controls item starts, so a --control import can replace it
@@ -10119,185 +10363,9 @@ def _shown_options(options: Mapping[str, object]) -> str:
     return ", ".join(f"--{key.replace('_', '-')} {value!r}" for key, value in sorted(options.items())) or "no options"
 
 
-def _badge_message(report: Report) -> tuple[str, str]:
-    """The badge's message and colour: "72.5% [57–84] · 29/40" in green, or "BLOCKED" in red."""
-    if report.verdict != "PUBLISHABLE":
-        return "BLOCKED", "red"
-    rate = report.ledger.headline
-    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · {_count(rate.k)}/{rate.n}"
-            + (" (subset)" if report.manifest.subset else ""), "brightgreen")
-
-
-_BADGE_COLOURS = {"brightgreen": "#4c1", "red": "#e05d44"}
-
-
-def render_badge_svg(report: Report) -> str:
-    """A self-contained README badge: "benchgate | 72.5% [57–84] · 29/40", or "benchgate | BLOCKED"."""
-    message, colour = _badge_message(report)
-    label = "benchgate"
-
-    def width(text: str) -> int:  # Verdana 11px, about 6.5 px a character, plus padding
-        return round(len(text) * 6.5) + 12
-
-    left, right = width(label), width(message)
-    total = left + right
-    title = f"{label}: {message} ({report.manifest.claim_id})"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" aria-label="{_xml(title)}">'
-            f"<title>{_xml(title)}</title>"
-            f'<rect width="{left}" height="20" fill="#555"/>'
-            f'<rect x="{left}" width="{right}" height="20" fill="{_BADGE_COLOURS[colour]}"/>'
-            '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
-            f'<text x="{left / 2:g}" y="14">{_xml(label)}</text>'
-            f'<text x="{left + right / 2:g}" y="14">{_xml(message)}</text></g></svg>\n')
-
-
-def badge_json(report: Report) -> dict[str, Any]:
-    """A shields.io endpoint: https://img.shields.io/endpoint?url=<where this JSON is served>."""
-    message, colour = _badge_message(report)
-    return {"schemaVersion": 1, "label": "benchgate", "message": message, "color": colour}
-
-
-def _p_text(p: float) -> str:
-    """A p-value as printed: below the smallest double it is "< 1e-300", not 0."""
-    return "< 1e-300" if p < 1e-300 else f"{p:.4g}"
-
-
-def _rank_summary(rank: Ranking) -> tuple[str, str]:
-    """The omnibus line and the pairs line, shared by text and Markdown."""
-    count = sum(p.separated for p in rank.pairs)
-    omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
-               + ("the systems are not all alike" if rank.q_p < rank.alpha else
-                  f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
-    by = " or ".join(PAIRED_TESTS[method][0] for method in sorted({p.method for p in rank.pairs}))
-    pairs = (f"{count} of {len(rank.pairs)} pairs significant by {by} on this suite and envelope "
-             f"after Holm's correction (alpha {rank.alpha:.3g}); systems sharing a letter are not "
-             "distinguishable; each pair's own interval and p (JSON, Markdown) are unadjusted, "
-             "so one may exclude 0 where Holm's p does not reach alpha")
-    return omnibus, pairs
-
-
-def render_rank_text(rank: Ranking) -> str:
-    """A ranking as plain text: each system's headline and letters, the omnibus test, the pairs and the groups."""
-    conf = rank.systems[0].confidence
-    omnibus, pairs = _rank_summary(rank)
-    width = max(len(r.manifest.claim_id) for r in rank.systems)
-    out = []
-    for place, index in enumerate(rank.order, 1):
-        report = rank.systems[index]
-        out.append(f"{place:>3}  {report.manifest.claim_id:<{width}}  {_rate_text(report.ledger.headline, conf)}  "
-                   f"{rank.letters(index)}" + (f"  ({system_text(report.manifest)})" if report.manifest.measured else ""))
-    out += ["", _label("omnibus") + omnibus, _label("pairs") + pairs]
-    places = {index: place for place, index in enumerate(rank.order, 1)}
-    for number, group in enumerate(rank.groups):
-        ranks = sorted(places[i] for i in group)
-        if ranks == list(range(ranks[0], ranks[-1] + 1)):
-            span = f"{ranks[0]}" if len(ranks) == 1 else f"{ranks[0]}-{ranks[-1]}"
-        else:
-            span = ", ".join(str(x) for x in ranks)
-        out.append(_label(f"group {group_letter(number)}") + f"ranks {span}")
-    out.append(_label("verdict") + rank.verdict)
-    out.extend(f"  ! {f.code}: {f.message}" for f in rank.findings)
-    return _lines(out)
-
-
-def rank_json(rank: Ranking) -> dict[str, Any]:
-    """A ranking as a JSON-ready dict: every system, the omnibus test, every pair and the groups."""
-    places = {index: place for place, index in enumerate(rank.order, 1)}
-    return {
-        "schema_version": REPORT_SCHEMA_VERSION,
-        "verdict": rank.verdict,
-        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "system": r.manifest.measured,
-                     "verdict": r.verdict,
-                     "headline": {"name": r.ledger.headline_name, **(rate_json(r.ledger.headline) or {})},
-                     "letters": rank.letters(i)} for i, r in enumerate(rank.systems)],
-        "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
-        "pairs": [{"first": rank.systems[p.first].manifest.claim_id, "second": rank.systems[p.second].manifest.claim_id,
-                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "ci_adjusted": False, "p": p.p_value,
-                   "p_holm": p.p_holm, "method": p.method,
-                   "significant": p.separated} for p in rank.pairs],
-        "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id for i in g]}
-                   for n, g in enumerate(rank.groups)],
-        "alpha": rank.alpha,
-        "findings": [{"code": f.code, "message": f.message} for f in rank.findings],
-    }
-
-
-def render_rank_markdown(rank: Ranking) -> str:
-    """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold."""
-    conf = rank.systems[0].confidence
-    omnibus, pairs = _rank_summary(rank)
-    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at {_pct(conf)[:-3]}", "",
-           f"| place | claim | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---|---:|---|---|"]
-    for place, index in enumerate(rank.order, 1):
-        report = rank.systems[index]
-        out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md(system_text(report.manifest))} "
-                   f"| {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
-    out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
-            f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |", "|---|---|---:|---|---:|---:|"]
-    for p in rank.pairs:
-        out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | {_md(rank.systems[p.second].manifest.claim_id)} "
-                   f"| {p.diff:+.3f} | [{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
-    out += ["", "</details>", ""]
-    if rank.findings:
-        out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in rank.findings]
-    return "\n".join(out) + "\n"
-
-
-def render_rank_svg(rank: Ranking) -> str:
-    """A ranking as an SVG forest plot, best first, each label with its place and letters."""
-    rows = [_rate_row(f"{place}. {rank.systems[i].manifest.claim_id} [{rank.letters(i)}]", rank.systems[i].ledger.headline)
-            for place, i in enumerate(rank.order, 1)]
-    conf = _pct(rank.systems[0].confidence)
-    return render_svg(f"benchgate rank: {rank.verdict}", [(f"headline rate, {conf}; shared letter: not distinguishable",
-                                                           0.0, 1.0, rows)])
-
-
-def render_plan_text(plan: SuitePlan) -> str:
-    """`plan` as text: the question, the assumptions, the answer, and the answer for other sample counts."""
-    given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
-    out = [
-        _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of {plan.baseline:.3f} "
-        f"({_pct(plan.confidence)[:-3]} confidence, {plan.power:.0%} power, two-sided)",
-        _label("discordance") + f"{plan.psi:.3f} of tasks pass on one system only ({given})",
-        _label("samples") + f"{plan.samples} a task; between-task share of the variance (icc) {plan.icc:g}",
-        _label("tasks") + f"{plan.tasks} tasks ({plan.tasks * plan.samples} attempts a system)",
-        _label("by samples") + "  ".join(f"{k}: {n}" for k, n in plan.by_samples)
-        + "  (more samples shrink only the within-task part)",
-        _label("method") + "Connor (1987) for paired proportions, the McNemar/Tango rule compare uses; with k samples "
-        "the per-task variance is icc + (1 - icc)/k of one sample's (Miller 2024)",
-    ]
-    return _lines(out)
-
-
-def plan_json(plan: SuitePlan) -> dict[str, Any]:
-    return {"baseline": plan.baseline, "detect": plan.detect, "discordance_given": plan.discordance,
-            "discordance": plan.psi, "samples": plan.samples, "icc": plan.icc, "power": plan.power,
-            "confidence": plan.confidence, "tasks": plan.tasks,
-            "by_samples": [{"samples": k, "tasks": n} for k, n in plan.by_samples]}
-
-
 #####################################################################
 # The command line
 #####################################################################
-
-if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
-    Renderers = Mapping[str, Callable[[Any], str]]
-REPORT_RENDERERS: Renderers = MappingProxyType({
-    "text": lambda r: render_text(r), "json": lambda r: _dump(report_json(r)),
-    "markdown": lambda r: render_markdown(r), "svg": lambda r: render_report_svg(r),
-})
-COMPARE_RENDERERS: Renderers = MappingProxyType({
-    "text": lambda c: render_compare_text(c), "json": lambda c: _dump(compare_json(c)),
-    "markdown": lambda c: render_compare_markdown(c), "svg": lambda c: render_compare_svg(c),
-})
-CHECK_OUTPUTS: Renderers = MappingProxyType({
-    **REPORT_RENDERERS, "badge": lambda r: render_badge_svg(r), "shields": lambda r: _dump(badge_json(r)),
-})
-RANK_RENDERERS: Renderers = MappingProxyType({
-    "text": lambda r: render_rank_text(r), "json": lambda r: _dump(rank_json(r)),
-    "markdown": lambda r: render_rank_markdown(r), "svg": lambda r: render_rank_svg(r),
-})
-
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     """argparse's formatter, keeping the description's line breaks. PERF: it is given the terminal's width
@@ -10572,7 +10640,7 @@ def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
         if value is not None and not math.isfinite(value):
             raise GateError(f"plan: --{name}: expected a finite number, got {value!r}")
     plan = plan_suite(args.baseline, args.detect, args.discordance, args.samples, args.icc, args.power, args.confidence)
-    return (render_plan_text(plan) if args.format == "text" else _dump(plan_json(plan))), 0
+    return PLAN_RENDERERS[args.format](plan), 0
 
 
 def _cmd_digest(args: argparse.Namespace) -> tuple[str, int]:
@@ -10902,7 +10970,8 @@ def _plan_parser(sub: Any) -> None:
                              "samples-mode compare of the two systems prints it (typically 0.1-0.15 for correlated "
                              "agents); default 1.0, which gives extra samples no credit")
     parser.add_argument("--power", type=float, default=0.8, help="the chance of detecting it (default: 0.8)")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--format", choices=sorted(PLAN_RENDERERS), default="text",
+                        help="output format (default: text)")
     parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95, help="confidence level (default: 0.95)")
     parser.set_defaults(handler=_cmd_plan)

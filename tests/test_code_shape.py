@@ -1,14 +1,74 @@
 """The shape issue 25 asks of gate.py, kept: no chained conditional expression (an `a if p else b if q else c`
-reads as a riddle; an if/elif or a small function says it), and no function longer than 80 lines."""
+reads as a riddle; an if/elif or a small function says it), no function longer than 80 lines, and sections
+in dependency order, listed in the module docstring: no definition uses a name a later section defines (so the
+importers are a leaf: the sections above them ask the harness registry they fill)."""
 
 from __future__ import annotations
 
 import ast
+import re
 import unittest
 
+import gate
 from tests.support import ROOT
 
-TREE = ast.parse((ROOT / "gate.py").read_text(encoding="utf-8"))
+SOURCE = (ROOT / "gate.py").read_text(encoding="utf-8")
+TREE = ast.parse(SOURCE)
+BANNER = re.compile(r"^#{20,}\n# (.+)\n", re.MULTILINE)
+
+
+def sections() -> list[tuple[int, str]]:
+    """(first line, title up to its colon) of each banner, in file order."""
+    return [(SOURCE.count("\n", 0, match.start()) + 2, match.group(1).split(":")[0])
+            for match in BANNER.finditer(SOURCE)]
+
+
+def section_of(line: int, starts: list[int]) -> int:
+    return sum(1 for start in starts if start <= line)
+
+
+def annotation_nodes(tree: ast.AST) -> set[int]:
+    """The ids of every node inside an annotation (types are for mypy, not a run-time dependency)."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        notes = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            notes.append(node.returns)
+            notes += [arg.annotation for arg in (*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs,
+                                                 node.args.vararg, node.args.kwarg) if arg is not None]
+        elif isinstance(node, ast.AnnAssign):
+            notes.append(node.annotation)
+        for note in notes:
+            if note is not None:
+                inside.update(id(sub) for sub in ast.walk(note))
+    return inside
+
+
+def forward_uses() -> list[str]:
+    """Top-level definitions that use (at run time) a name a later section defines."""
+    starts = [line for line, _ in sections()]
+    defined: dict[str, int] = {}
+    for node in TREE.body:
+        names = []
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names = [node.name]
+        elif isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names = [node.target.id]
+        for name in names:
+            defined.setdefault(name, section_of(node.lineno, starts))
+    notes = annotation_nodes(TREE)
+    found = []
+    for node in TREE.body:
+        here = section_of(node.lineno, starts)
+        if here == len(starts):  # the command line may use anything
+            continue
+        for sub in ast.walk(node):
+            if (isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in notes
+                    and defined.get(sub.id, 0) > here):
+                found.append(f"line {sub.lineno}: {sub.id}")
+    return found
 
 
 class CodeShape(unittest.TestCase):
@@ -23,10 +83,22 @@ class CodeShape(unittest.TestCase):
                       and node.end_lineno is not None and node.end_lineno - node.lineno + 1 > 80)
         self.assertEqual(long, [])
 
+    def test_sections_in_dependency_order(self) -> None:
+        """No definition uses a name defined in a section below its own (the command line, last, uses them all)."""
+        self.assertEqual(forward_uses(), [])
+
+    def test_the_docstring_lists_every_section_in_order(self) -> None:
+        doc = gate.__doc__ or ""
+        listed = doc[doc.index("Sections, in dependency order"):].split("\n\n")[0].splitlines()[1:]
+        titles = [re.split(r"\s{2,}", line.strip())[0] for line in listed]
+        self.assertEqual(titles, [title for _, title in sections()])
+
     def test_the_checks_see_what_they_look_for(self) -> None:
         """The walk finds conditional expressions and functions at all (a parse of the wrong file would pass)."""
         self.assertGreater(sum(isinstance(node, ast.IfExp) for node in ast.walk(TREE)), 100)
         self.assertGreater(sum(isinstance(node, ast.FunctionDef) for node in ast.walk(TREE)), 300)
+        self.assertGreater(len(sections()), 20)
+        self.assertIn("Importers", [title for _, title in sections()])
         chained = ast.parse("x = 1 if a else 2 if b else 3")
         self.assertTrue(any(isinstance(n, ast.IfExp) and isinstance(n.orelse, ast.IfExp) for n in ast.walk(chained)))
 
