@@ -1429,63 +1429,171 @@ def read_id_list(path: Path) -> list[str]:
 # Results and findings: what the gate computes, before anything is rendered
 #####################################################################
 
-# The findings catalogue: every finding the gate can report, with its one-line meaning. Findings
-# are built only through `finding()`, and the README's findings table is tested against this.
-FINDINGS: Mapping[str, str] = MappingProxyType({
-    "dataset_digest_mismatch": "the runs' task IDs (or `dataset.task_ids`) do not hash to `task_ids_sha256`; "
-                               "in `compare`, the two claims name different suites",
-    "dataset_size_mismatch": "the runs hold a different number of distinct tasks than `task_count`",
-    "never_started": "declared tasks with no attempt record, named (needs `dataset.task_ids` or a card)",
-    "unexpected_task": "tasks in the runs that the dataset does not declare",
-    "mixed_runs": "more than one `run_id` in the file and no `--run-id`",
-    "attempt_repeated": "a task repeats an attempt number: retries are attempts, not replacements",
-    "attempt_gap": "a task's attempts are not numbered 1..a",
-    "attempt_over_budget": "a task used more attempts than `attempt_budget`",
-    "samples_incomplete": "samples mode: a task has fewer than `attempt_budget` samples",
-    "unknown_outcome": "an attempt's outcome is not pass, fail or unscoreable",
-    "uncoded_unscoreable": "an unscoreable attempt has a missing, null or unknown reason class",
-    "reason_on_scored": "a pass or fail attempt carries a reason: it is scored or unscoreable, not both",
-    "attempt_after_pass": "retry mode: a task has attempts after a passing one (attempts that go on are samples, not retries)",
-    "wall_clock_incomplete": "some attempts carry `wall_clock_s` and others do not: the per-task limit cannot be verified for those",
-    "ledger_does_not_balance": "pass + fail + unscoreable over tasks ≠ `task_count`",
-    "cluster_incomplete": "some tasks' records name a `cluster` (a repository, say) and others do not",
-    "cluster_conflict": "a task names two clusters (across its attempts, or in A and in B of a `compare`)",
-    "task_id_lookalike": "task IDs that differ only in case or Unicode form (NFKC, case-folded): one of each pair is a copy",
-    "replicate_missing": "a run the manifest's `replicates` lists has no record in the runs file",
-    "replicate_undeclared": "the runs file holds a run the manifest's `replicates` does not list",
-    "run_not_pinned": "`--run-id` chose the gated run, but neither the manifest's `run_id` nor its rerun recipe names it",
-    "draft_manifest": "the manifest is a draft written by `import --draft-manifest`: do what its `draft` list says, then delete it",
-    "placeholder_value": "a field still holds a placeholder (`TODO…`, `replace-with-…`, `<…>`) instead of a value",
-    "controls_incomplete": "no negative control expecting fail, or no positive control expecting pass "
-                           "(a no-edit or known-fix control run counts)",
-    "control_outside_dataset": "a control task is not a dataset task",
-    "control_missing": "a control task has no attempt record",
-    "control_inconclusive": "a control task is unscoreable: the instrument is unproven",
-    "control_violated": "a control task did not exit as expected: the instrument is broken, not the model",
-    "control_run_violated": "a no-edit run passes above its ceiling, or a known-fix run below its floor",
-    "control_run_inconclusive": "more than half of a control run's tasks are unscoreable: it proves nothing about the harness",
-    "attrition_exceeded": "more of the claim's verdicts were lost to unscoreable exits than `max_unscoreable` allows "
-                          "(default 0.2), or no task was scoreable at all: the run produced too few verdicts",
-    "envelope_exceeded": "an attempt's `wall_clock_s` exceeds `envelope.wall_clock_s_per_task`: "
-                         "it ran outside the instrument",
-    "envelope_incomplete": "the envelope lacks `runner`, `network`, `wall_clock_s_per_task` or `toolchain_sha`: "
-                           "the instrument is not named",
-    "strata_do_not_sum": "declared strata do not sum to `task_count`",
-    "stratum_count_mismatch": "per-stratum task counts differ from the declaration, some records lack a stratum, "
-                              "or a task sits in two strata",
-    "card_drift": "the task slice no longer matches its frozen card (added, removed and changed tasks are named)",
-    "card_manifest_mismatch": "the card's `task_ids_sha256` (or task list) is not the manifest's",
-    "attempt_budget_mismatch": "the manifest's `attempt_budget` contradicts the card's metric contract",
-    "metric_undefined": "a declared metric's predicate is not in the predicate language",
-    "headline_denominator_shrunk": "the headline metric divides by fewer tasks than the dataset holds",
-    "headline_redefined": "a metric marked `headline` counts something other than the gate's headline "
-                          "(pass over the full declared denominator, under the attempt contract)",
-    "claim_is_secondary": "`--claim`: the number is the scoreable-only rate; quote it only with its label",
-    "claim_shrunk_denominator": "`--claim`: the number equals k/(n−m): m tasks were dropped from the denominator",
-    "claim_unsupported": "`--claim`: the number matches nothing in the ledger",
-    "envelope_mismatch": "`compare`: the two runs differ in an envelope field (named); different instruments",
-    "attempt_contract_mismatch": "`compare`: the two ledgers count different attempt contracts (mode or budget); "
-                                 "their headlines are different quantities",
+# The findings catalogue: every finding the gate can report, with its one-line meaning and where it
+# is raised. Findings are built only through `finding()`; docs/findings.md is tested against this.
+
+class Rule(NamedTuple):
+    """A finding code's rule: what it means, and the functions that raise it (each holds the code;
+    tests/test_findings.py checks both ways, and runs tests/findings/<code>/, a ledger that raises it)."""
+
+    meaning: str
+    raised_by: tuple[str, ...]
+
+
+FINDINGS: Mapping[str, Rule] = MappingProxyType({
+    "dataset_digest_mismatch": Rule(
+        "the runs' task IDs (or `dataset.task_ids`) do not hash to `task_ids_sha256`; in "
+        "`compare`, the two claims name different suites",
+        ("_comparable", "_judge_suite")),
+    "dataset_size_mismatch": Rule(
+        "the runs hold a different number of distinct tasks than `task_count`",
+        ("_judge_suite",)),
+    "never_started": Rule(
+        "declared tasks with no attempt record, named (needs `dataset.task_ids` or a card)",
+        ("_judge_suite",)),
+    "unexpected_task": Rule(
+        "tasks in the runs that the dataset does not declare",
+        ("_judge_suite",)),
+    "mixed_runs": Rule(
+        "more than one `run_id` in the file and no `--run-id`",
+        ("_judge_suite",)),
+    "attempt_repeated": Rule(
+        "a task repeats an attempt number: retries are attempts, not replacements",
+        ("_attempt_findings",)),
+    "attempt_gap": Rule(
+        "a task's attempts are not numbered 1..a",
+        ("_attempt_findings",)),
+    "attempt_over_budget": Rule(
+        "a task used more attempts than `attempt_budget`",
+        ("_attempt_findings",)),
+    "samples_incomplete": Rule(
+        "samples mode: a task has fewer than `attempt_budget` samples",
+        ("_attempt_findings",)),
+    "unknown_outcome": Rule(
+        "an attempt's outcome is not pass, fail or unscoreable",
+        ("_attempt_findings",)),
+    "uncoded_unscoreable": Rule(
+        "an unscoreable attempt has a missing, null or unknown reason class",
+        ("_attempt_findings",)),
+    "reason_on_scored": Rule(
+        "a pass or fail attempt carries a reason: it is scored or unscoreable, not both",
+        ("_attempt_findings",)),
+    "attempt_after_pass": Rule(
+        "retry mode: a task has attempts after a passing one (attempts that go on are samples, "
+        "not retries)",
+        ("_attempt_findings",)),
+    "wall_clock_incomplete": Rule(
+        "some attempts carry `wall_clock_s` and others do not: the per-task limit cannot be "
+        "verified for those",
+        ("_attempt_findings",)),
+    "ledger_does_not_balance": Rule(
+        "pass + fail + unscoreable over tasks ≠ `task_count`",
+        ("_judge_balance",)),
+    "cluster_incomplete": Rule(
+        "some tasks' records name a `cluster` (a repository, say) and others do not",
+        ("_judge_clusters", "_replicate_clusters")),
+    "cluster_conflict": Rule(
+        "a task names two clusters (across its attempts, or in A and in B of a `compare`)",
+        ("_attempt_findings", "_paired_scores", "_replicate_clusters")),
+    "task_id_lookalike": Rule(
+        "task IDs that differ only in case or Unicode form (NFKC, case-folded): one of each pair "
+        "is a copy",
+        ("_judge_suite",)),
+    "replicate_missing": Rule(
+        "a run the manifest's `replicates` lists has no record in the runs file",
+        ("_gate_replicates",)),
+    "replicate_undeclared": Rule(
+        "the runs file holds a run the manifest's `replicates` does not list",
+        ("_gate_replicates",)),
+    "run_not_pinned": Rule(
+        "`--run-id` chose the gated run, but neither the manifest's `run_id` nor its rerun recipe "
+        "names it",
+        ("_gated_run",)),
+    "draft_manifest": Rule(
+        "the manifest is a draft written by `import --draft-manifest`: do what its `draft` list "
+        "says, then delete it",
+        ("_judge_manifest",)),
+    "placeholder_value": Rule(
+        "a field still holds a placeholder (`TODO…`, `replace-with-…`, `<…>`) instead of a value",
+        ("_judge_manifest",)),
+    "controls_incomplete": Rule(
+        "no negative control expecting fail, or no positive control expecting pass (a no-edit or "
+        "known-fix control run counts)",
+        ("_judge_controls",)),
+    "control_outside_dataset": Rule(
+        "a control task is not a dataset task",
+        ("_judge_controls",)),
+    "control_missing": Rule(
+        "a control task has no attempt record",
+        ("_judge_controls",)),
+    "control_inconclusive": Rule(
+        "a control task is unscoreable: the instrument is unproven",
+        ("_control_exit",)),
+    "control_violated": Rule(
+        "a control task did not exit as expected: the instrument is broken, not the model",
+        ("_control_exit",)),
+    "control_run_violated": Rule(
+        "a no-edit run passes above its ceiling, or a known-fix run below its floor",
+        ("_gate_control_run",)),
+    "control_run_inconclusive": Rule(
+        "more than half of a control run's tasks are unscoreable: it proves nothing about the "
+        "harness",
+        ("_gate_control_run",)),
+    "attrition_exceeded": Rule(
+        "more of the claim's verdicts were lost to unscoreable exits than `max_unscoreable` "
+        "allows (default 0.2), or no task was scoreable at all: the run produced too few verdicts",
+        ("_judge_attrition",)),
+    "envelope_exceeded": Rule(
+        "an attempt's `wall_clock_s` exceeds `envelope.wall_clock_s_per_task`: it ran outside the "
+        "instrument",
+        ("_judge_envelope",)),
+    "envelope_incomplete": Rule(
+        "the envelope lacks `runner`, `network`, `wall_clock_s_per_task` or `toolchain_sha`: the "
+        "instrument is not named",
+        ("_judge_manifest",)),
+    "strata_do_not_sum": Rule(
+        "declared strata do not sum to `task_count`",
+        ("_strata_lines",)),
+    "stratum_count_mismatch": Rule(
+        "per-stratum task counts differ from the declaration, some records lack a stratum, or a "
+        "task sits in two strata",
+        ("_card_findings", "_strata_lines")),
+    "card_drift": Rule(
+        "the task slice no longer matches its frozen card (added, removed and changed tasks are "
+        "named)",
+        ("_card_findings",)),
+    "card_manifest_mismatch": Rule(
+        "the card's `task_ids_sha256` (or task list) is not the manifest's",
+        ("_card_findings",)),
+    "attempt_budget_mismatch": Rule(
+        "the manifest's `attempt_budget` contradicts the card's metric contract",
+        ("_card_findings",)),
+    "metric_undefined": Rule(
+        "a declared metric's predicate is not in the predicate language",
+        ("_metric_lines",)),
+    "headline_denominator_shrunk": Rule(
+        "the headline metric divides by fewer tasks than the dataset holds",
+        ("_headline_claim",)),
+    "headline_redefined": Rule(
+        "a metric marked `headline` counts something other than the gate's headline (pass over "
+        "the full declared denominator, under the attempt contract)",
+        ("_headline_claim",)),
+    "claim_is_secondary": Rule(
+        "`--claim`: the number is the scoreable-only rate; quote it only with its label",
+        ("check_claim",)),
+    "claim_shrunk_denominator": Rule(
+        "`--claim`: the number equals k/(n−m): m tasks were dropped from the denominator",
+        ("check_claim",)),
+    "claim_unsupported": Rule(
+        "`--claim`: the number matches nothing in the ledger",
+        ("check_claim",)),
+    "envelope_mismatch": Rule(
+        "`compare`: the two runs differ in an envelope field (named); different instruments",
+        ("_comparable",)),
+    "attempt_contract_mismatch": Rule(
+        "`compare`: the two ledgers count different attempt contracts (mode or budget); their "
+        "headlines are different quantities",
+        ("_comparable",)),
 })
 # A finding of a ledger gated inside another carries that ledger's name as a prefix.
 FINDING_PREFIXES: Mapping[str, str] = MappingProxyType({

@@ -118,7 +118,7 @@ class FindingsCatalogue(GateCase):
                     prefixes[code[:-1]] = row.group(2)
                 else:
                     plain[code] = row.group(2)
-        self.assertEqual(plain, dict(gate.FINDINGS))
+        self.assertEqual(plain, {code: rule.meaning for code, rule in gate.FINDINGS.items()})
         self.assertEqual(prefixes, dict(gate.FINDING_PREFIXES))
 
     def test_a_finding_outside_the_catalogue_cannot_be_made(self) -> None:
