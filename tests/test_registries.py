@@ -1,9 +1,14 @@
 """Registries that cannot disagree (issue 25): each command offers the formats its own renderer table has, and
-renders every one of them; a format added to one table alone is offered by that command alone."""
+renders every one of them; a format added to one table alone is offered by that command alone. Each importer is one
+row of IMPORTERS: `import` offers every row, check names a row's result file from the row's signs, and the
+control-run hint is the row's commands."""
 
 from __future__ import annotations
 
 import argparse
+import re
+import tempfile
+from pathlib import Path
 from types import MappingProxyType
 from unittest import mock
 
@@ -21,6 +26,7 @@ COMMANDS = {
                               "25-qwen2-5-coder-32b-instruct")
              for arg in ("--manifest", str(ROOT / "examples" / "rank" / "systems" / f"{name}.manifest.json"),
                          "--runs", str(ROOT / "examples" / "rank" / "systems" / f"{name}.jsonl"))],
+    "plan": ["--baseline", "0.5", "--detect", "0.1"],
 }
 
 
@@ -33,7 +39,8 @@ def format_choices(command: str) -> list[str]:
 
 class EveryCommandEveryFormat(GateCase):
     def test_each_command_offers_its_own_renderers_and_renders_each(self) -> None:
-        tables = {"check": gate.REPORT_RENDERERS, "compare": gate.COMPARE_RENDERERS, "rank": gate.RANK_RENDERERS}
+        tables = {"check": gate.REPORT_RENDERERS, "compare": gate.COMPARE_RENDERERS, "rank": gate.RANK_RENDERERS,
+                  "plan": gate.PLAN_RENDERERS}
         for command, argv in COMMANDS.items():
             self.assertEqual(sorted(format_choices(command)), sorted(tables[command]), command)
             for fmt in format_choices(command):
@@ -54,3 +61,55 @@ class EveryCommandEveryFormat(GateCase):
             code, _out, err = self.run_gate("compare", *COMMANDS["compare"], "--format", "extra")
             self.assertEqual(code, 2)
             self.assertIn("invalid choice", err)
+
+
+def import_choices() -> list[str]:
+    parser = gate.build_parser(only="import")
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    action = next(a for a in sub.choices["import"]._actions if a.dest == "format")
+    return list(action.choices or ())
+
+
+class ImporterRows(GateCase):
+    def test_import_offers_every_row(self) -> None:
+        self.assertEqual(sorted(import_choices()), sorted(gate.IMPORTERS))
+
+    def test_a_file_holding_a_rows_signs_is_named_as_that_row(self) -> None:
+        """For each form of each row's signs, a JSON object with just those keys, given to check as a runs file,
+        is refused naming that row and its import command."""
+        forms = [(fmt, form) for fmt in gate.IMPORTERS.values() for form in fmt.signs]
+        self.assertGreater(len(forms), 15)
+        with tempfile.TemporaryDirectory() as tmp:
+            for number, (fmt, form) in enumerate(forms):
+                with self.subTest(row=fmt.name, form=form):
+                    path = Path(tmp) / f"result{number}.json"
+                    path.write_bytes(b"{" + b", ".join(sign + b": 1" for sign in form) + b"}\n")
+                    self.assertEqual(gate.harness_file_kind(path), fmt)
+                    code, _out, err = self.run_gate("digest", "--runs", str(path))
+                    self.assertEqual(code, 2)
+                    self.assertIn(f"a {fmt.name} result file", err)
+                    self.assertIn(f"import {fmt.name} ", err)
+
+    def test_the_control_run_hint_is_the_rows_commands(self) -> None:
+        for fmt in gate.IMPORTERS.values():
+            with self.subTest(row=fmt.name):
+                hint = gate.control_commands(fmt.name)
+                if fmt.no_edit:
+                    self.assertIn(fmt.no_edit, hint)
+                    self.assertIn(fmt.known_fix, hint)
+                else:
+                    self.assertEqual(hint, "")
+
+
+class PairedTestRows(GateCase):
+    def test_every_paired_test_has_its_names_and_its_test_line(self) -> None:
+        """A method compare or rank can choose has a name, an interval name and a test line: a test added to one
+        table alone would print a KeyError, not a comparison."""
+        self.assertEqual(set(gate.PAIRED_TESTS), set(gate.TEST_LINES))
+        for method, (name, interval) in gate.PAIRED_TESTS.items():
+            self.assertTrue(name and interval, method)
+        source = (ROOT / "gate.py").read_text(encoding="utf-8")
+        chosen = set(re.findall(r'method, floor = "(\w+)"', source)) | set(re.findall(r'"(\w+)"(?=, floor)', source))
+        chosen |= set(re.findall(r'PairedTest\([^)]*?"(\w+)"', source))
+        self.assertLessEqual(chosen, set(gate.PAIRED_TESTS))
+        self.assertGreaterEqual(len(chosen), 3)
