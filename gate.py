@@ -90,10 +90,10 @@ from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 
-# The types mypy checks. PERF: the typing module is for mypy only (TYPE_CHECKING is true for it by name).
-# Importing it, and building each NamedTuple through it (which compiles every field's annotation), took
-# a fifth of the installed command's start-up; at run time NamedTuple and cast() are the stand-ins of
-# the section "Typing at run time", before the first typed record.
+# The types mypy checks. PERF: the typing module is for mypy only (TYPE_CHECKING is true for it by
+# name). Importing it, and building each NamedTuple through it (which compiles every field's
+# annotation), took a fifth of the installed command's start-up; at run time NamedTuple and cast()
+# are the stand-ins of the section "Typing at run time", before the first typed record.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal, NamedTuple, NoReturn, Optional, Union, cast
@@ -102,9 +102,11 @@ if TYPE_CHECKING:
     AttemptMode = Literal["retry", "samples"]
     ControlRunRole = Literal["no_edit", "known_fix"]
     Gating = Literal["claim", "no_edit", "known_fix"]  # what a ledger is gated as: the claim or one of its control runs
-    # A task's attempts, each packed as kind | (attempt − 1) << 32 (pack_attempt): an int for one, a tuple for more
+    # A task's attempts, each packed as kind | (attempt − 1) << 32 (pack_attempt): an int for one, a
+    # tuple for more
     AttemptPattern = Union[int, tuple[int, ...]]
-    # What a record's outcome, reason, stratum, timing and cluster spell together: the key of a kind number
+    # What a record's outcome, reason, stratum, timing and cluster spell together: the key of a kind
+    # number
     RecordKind = tuple[Any, Any, Any, bool, Any]
 
 __version__ = "0.1.0"
@@ -131,8 +133,8 @@ MAX_DEPTH = 500
 # result file (an Inspect log) can be large, but not this large. Runs files are streamed.
 MAX_FILE_BYTES = 64 << 20
 MAX_HARNESS_BYTES = 256 << 20  # one harness file an importer reads whole (a run report, a log, a job result)
-# How the user runs the gate (`python3 gate.py`, `python3 mygate.py` or `benchgate`), set by main: messages, drafts
-# and recipes name the program as it was invoked.
+# How the user runs the gate (`python3 gate.py`, `python3 mygate.py` or `benchgate`), set by main:
+# messages, drafts and recipes name the program as it was invoked.
 _INVOKED = ["python3 gate.py"]
 
 
@@ -145,9 +147,9 @@ MAX_ATTEMPT_BUDGET = 10_000
 MAX_IMPORTED_ATTEMPTS = 10_000_000
 # A declared suite of more tasks is an input error.
 MAX_TASK_COUNT = 10_000_000
-# compare, rank and replicates pair every declared task, one that no runs file records as a fail everywhere,
-# once for each pair of systems (rank) or each replicate run: more such cells than this is refused (their work
-# would grow with a count no record backs).
+# compare, rank and replicates pair every declared task, one that no runs file records as a fail
+# everywhere, once for each pair of systems (rank) or each replicate run: more such cells than this
+# is refused (their work would grow with a count no record backs).
 MAX_UNRECORDED = 100_000
 _CHUNK_BYTES = 1 << 20
 _LIST_LIMIT = 10  # findings name at most this many tasks, then say how many more
@@ -225,8 +227,9 @@ _DECODER = json.JSONDecoder(
 )
 # Attempt records parse first without the duplicate-key hook (see the JSONL section).
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
-# A harness's own file may hold NaN where it has no number (Inspect writes a bare NaN for an unscored
-# sample); it is read as float("nan"), and an importer decides what it means where it matters.
+# A harness's own file may hold NaN where it has no number (Inspect writes a bare NaN for an
+# unscored sample); it is read as float("nan"), and an importer decides what it means where it
+# matters.
 _NAN_DECODER = json.JSONDecoder(object_pairs_hook=_strict_object, parse_constant=lambda name: float(name),
                                 parse_float=_finite_float)
 
@@ -637,7 +640,8 @@ def _chunks(handle: Any, where: str, size: float = math.inf) -> Iterator[tuple[b
             data = handle.read(int(min(_CHUNK_BYTES, size)))
             if data and not data.endswith(b"\n"):
                 data += handle.readline(MAX_LINE_BYTES + 1)
-                # the chunk's last line, whole: what the chunk held of it and what readline added, less its newline
+                # the chunk's last line, whole: what the chunk held of it and what readline added,
+                # less its newline
                 body = data[:-1] if data.endswith(b"\n") else data
                 if len(body) - body.rfind(b"\n") - 1 > MAX_LINE_BYTES:
                     last = line + body.count(b"\n")
@@ -767,8 +771,9 @@ def near_miss(word: str, known: Iterable[str]) -> str | None:
     for candidate, limit, other in nearby:
         if abs(len(word) - len(candidate)) > limit:
             continue
-        # PERF: an edit brings in at most one character the other word lacks, so the characters one word has and
-        # the other does not bound the edit distance from below: most keys are ruled out before the alignment
+        # PERF: an edit brings in at most one character the other word lacks, so the characters one
+        # word has and the other does not bound the edit distance from below: most keys are ruled
+        # out before the alignment
         if len(letters - other) > limit or len(other - letters) > limit:
             continue
         distance = _edit_distance(word, candidate, limit)
@@ -944,9 +949,9 @@ class _Fields:
 
 
 # Output is inert: every string that came from an input passes through one escaping function for its
-# format before it is printed. Text shows every non-printable character as an escape, so no input can
-# start a line of its own or move the cursor; Markdown escapes what would start markup; SVG escapes
-# what XML gives meaning to. JSON needs none beyond json.dumps.
+# format before it is printed. Text shows every non-printable character as an escape, so no input
+# can start a line of its own or move the cursor; Markdown escapes what would start markup; SVG
+# escapes what XML gives meaning to. JSON needs none beyond json.dumps.
 
 
 def _escape_char(char: str) -> str:
@@ -1002,8 +1007,9 @@ MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", 
                  "max_unscoreable")
 DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256", "subset")
 SUBSET_KEYS = ("of", "selection")
-# How an import made the ledger (written by `import --draft-manifest`): the report shows the choices that changed
-# a verdict (verdict_mapping) beside the headline, and where the declared set came from.
+# How an import made the ledger (written by `import --draft-manifest`): the report shows the choices
+# that changed a verdict (verdict_mapping) beside the headline, and where the declared set came
+# from.
 PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping", "stated", "command",
                    "replaced", "runs", "options")
 CONTROL_KEYS = ("task_id", "expected", "role")
@@ -1021,10 +1027,11 @@ ENVELOPE_HELP = {
 }
 # Envelope keys that name what is measured, not what measures it: they belong under `system`.
 SYSTEM_KEYS = ("agent", "agent_name", "agent_version", "agent_kwargs", "model", "model_name", "model_args")
-# The attrition ceiling: the largest share of the claim's verdicts that may be lost to unscoreable exits before
-# the claim is BLOCKED. At 0.2 the lost verdicts could move the headline by up to 20 points, more than the
-# whole 95% interval of a 100-task suite (about +-0.1): past it the figure measures the harness's failures
-# more than the system. A manifest may lower it, or raise it to at most MAX_UNSCOREABLE_LIMIT.
+# The attrition ceiling: the largest share of the claim's verdicts that may be lost to unscoreable
+# exits before the claim is BLOCKED. At 0.2 the lost verdicts could move the headline by up to 20
+# points, more than the whole 95% interval of a 100-task suite (about +-0.1): past it the figure
+# measures the harness's failures more than the system. A manifest may lower it, or raise it to at
+# most MAX_UNSCOREABLE_LIMIT.
 DEFAULT_MAX_UNSCOREABLE = 0.2
 MAX_UNSCOREABLE_LIMIT = 0.5
 CONTROL_ROLES = ("negative", "positive")
@@ -1033,7 +1040,8 @@ CONTROL_ROLES = ("negative", "positive")
 # below the floor.
 NO_EDIT_CEILING_LIMIT = 0.5
 KNOWN_FIX_FLOOR_LIMIT = 0.5
-# a placeholder word stands alone or before a colon (`TODO: name it`, `TBD`); `todo-app` is a real name
+# a placeholder word stands alone or before a colon (`TODO: name it`, `TBD`); `todo-app` is a real
+# name
 _PLACEHOLDER = r"\s*(?:TODO|TBD|FIXME|XXX)(?:\s*:|\s|$)|\s*replace[-_ ]with\b|\s*<[^<>]*>\s*$"
 
 
@@ -1238,6 +1246,35 @@ def _load_controls_and_runs(top: _Fields, folder: Path) -> tuple[tuple[Control, 
     return controls, runs
 
 
+def _load_subset(dataset: _Fields) -> tuple[int | None, str] | None:
+    """dataset.subset: (tasks in the whole dataset, if known; how these were chosen), or None."""
+    fields = dataset.optional_child("subset")
+    if fields is None:
+        return None
+    fields.closed(SUBSET_KEYS)
+    # (`of` is only reported, so a harness's own count of a huge dataset is kept whatever its size)
+    of = None
+    if fields.has("of") and fields.get("of") is not None:
+        of = fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT))
+    return of, fields.string("selection")
+
+
+def _load_replicates(top: _Fields) -> tuple[str, ...]:
+    """The run_ids gated together as replicates: two or more, each once, and not with run_id."""
+    if not top.has("replicates"):
+        return ()
+    replicates = top.strings("replicates")
+    if len(replicates) < 2:
+        top.fail("replicates", "lists the run_ids gated together as replicates: give at least two")
+    repeated = _first_repeat(replicates)
+    if repeated is not None:
+        top.fail("replicates", f"run {repeated!r} is listed twice")
+    if top.has("run_id"):
+        top.fail("replicates", "a manifest publishes one run (run_id) or several as replicates, "
+                 "not both")
+    return replicates
+
+
 def load_manifest(path: Path) -> Manifest:
     """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit 2)."""
     raw = _read_bytes(path)
@@ -1263,28 +1300,13 @@ def load_manifest(path: Path) -> Manifest:
     if (tasks_rel is None) != (card_rel is None):
         dataset.fail("card" if card_rel is None else "tasks", "dataset.tasks and dataset.card go together")
     card_sha256 = _digest_field(dataset, "card_sha256") if dataset.has("card_sha256") else None
-    subset_fields = dataset.optional_child("subset")
-    subset = None
-    if subset_fields is not None:
-        subset_fields.closed(SUBSET_KEYS)
-        # (`of` is only reported, so a harness's own count of a huge dataset is kept whatever its size)
-        subset = (subset_fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT))
-                  if subset_fields.has("of") and subset_fields.get("of") is not None else None,
-                  subset_fields.string("selection"))
+    subset = _load_subset(dataset)
     provenance = top.optional_child("provenance")
     if provenance is not None:
         provenance.closed(PROVENANCE_KEYS)
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
-    replicates = top.strings("replicates") if top.has("replicates") else ()
-    if top.has("replicates"):
-        if len(replicates) < 2:
-            top.fail("replicates", "lists the run_ids gated together as replicates: give at least two")
-        repeated = _first_repeat(replicates)
-        if repeated is not None:
-            top.fail("replicates", f"run {repeated!r} is listed twice")
-        if top.has("run_id"):
-            top.fail("replicates", "a manifest publishes one run (run_id) or several as replicates, not both")
+    replicates = _load_replicates(top)
     return Manifest(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
@@ -2841,9 +2863,10 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
-# The most letter groups rank shows. Piepho's groups are the maximal sets no test separates, and their number can
-# grow exponentially with the systems (8 disjoint separated triples among 24 systems: 3^8 = 6,561); past this bound
-# the letters would read as noise, so rank refuses and points at the pairs, which are always shown.
+# The most letter groups rank shows. Piepho's groups are the maximal sets no test separates, and
+# their number can grow exponentially with the systems (8 disjoint separated triples among 24
+# systems: 3^8 = 6,561); past this bound the letters would read as noise, so rank refuses and points
+# at the pairs, which are always shown.
 MAX_LETTER_GROUPS = 52
 
 
@@ -2886,7 +2909,8 @@ def tasks_needed(baseline: float, detect: float, discordance: float | None, conf
     v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
     za, zb = z_for(confidence), normal_quantile(power)
     exact = (za * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / (detect * detect)
-    # and enough tasks that the expected number that differ reaches what any test needs (fewest_differing)
+    # and enough tasks that the expected number that differ reaches what any test needs
+    # (fewest_differing)
     floor = fewest_differing(1 - confidence) / psi
     return math.ceil(max(exact, floor) - 1e-9), psi
 
@@ -3089,8 +3113,9 @@ class Imported(NamedTuple):
     subset_unit: str = "samples"  # what a subset's "of" counts (Inspect: samples; tasks, documents)
     strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
     draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
-    # How the ledger was made, for the draft's "provenance": where the declared set came from, which choices
-    # changed a verdict (a selection, a model chosen), and what the harness itself says of the run.
+    # How the ledger was made, for the draft's "provenance": where the declared set came from, which
+    # choices changed a verdict (a selection, a model chosen), and what the harness itself says of
+    # the run.
     provenance: Mapping[str, object] = MappingProxyType({})
     measured: Mapping[str, object] = MappingProxyType({})  # `system`: what was measured (agent, model, configuration)
     timeout_note: str = ""  # how the harness limits a task's time, for the draft's wall-clock item
@@ -3132,13 +3157,14 @@ class ImportFormat(NamedTuple):
     read: Callable[[ImportOptions], Imported]
     takes_dataset_ids: bool = False
     options: tuple[str, ...] = ()  # the verdict options it applies: "threshold", "partial_as", "model"
-    # Which of its records show the harness ran no test (a no-edit control made of them cannot fail), and why.
+    # Which of its records show the harness ran no test (a no-edit control made of them cannot
+    # fail), and why.
     ran_no_test: Callable[[Mapping[str, Any]], bool] | None = None
     no_test_why: str = ""
     no_edit: str = ""  # the harness command that makes each control run
     known_fix: str = ""
-    # What its own result files hold near their top (each tuple one form: every byte string in it), so
-    # that one given to check as a runs file is named, with the import command that converts it
+    # What its own result files hold near their top (each tuple one form: every byte string in it),
+    # so that one given to check as a runs file is named, with the import command that converts it
     signs: tuple[tuple[bytes, ...], ...] = ()
     # The path `import` takes for such a file, when it is not the file itself (a run or job folder)
     import_target: Callable[[Path], Path] | None = None
@@ -3336,10 +3362,10 @@ class KindInfo(NamedTuple):
 
 def ids_digest(ids: Iterable[str]) -> str:
     """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
-    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted
-    # file's IDs and turn a linear Timsort pass into a full n log n sort.
-    # PERF: a dict's or a set's keys are distinct already (the ledger passes its task dict): no copy to de-duplicate,
-    # and the digest is fed in slices, so the joined text of 10^7 IDs never exists at once.
+    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted file's IDs
+    # and turn a linear Timsort pass into a full n log n sort. PERF: a dict's or a set's keys are
+    # distinct already (the ledger passes its task dict): no copy to de-duplicate, and the digest is
+    # fed in slices, so the joined text of 10^7 IDs never exists at once.
     keys = sorted(ids) if isinstance(ids, (dict, set, frozenset)) else list(dict.fromkeys(sorted(ids)))
     digest = hashlib.sha256()
     step = 1 << 16
@@ -3576,13 +3602,15 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
 
 # -- the sorted stream -------------------------------------------------------------------------
 #
-# Harnesses and importers write a ledger in task-ID order. While the IDs arrive in order, a task is complete
-# when the next ID arrives, so instead of a table of every task the stream keeps only what settle reads:
-# how many tasks have each attempt pattern (and the first few of each, to name them), the running digest of
-# the IDs, the controls' patterns, the IDs that could be look-alikes, and each task's cost and tokens in
-# arrays. Memory then stays flat however many tasks the file holds (but for the cost arrays). An ID out of order, a chunk the canonical path does not prove, or anything
-# the summary cannot answer exactly (a declared task missing, an undeclared one, a non-ASCII ID) ends the
-# stream: the file is read again into the per-task table, so every report is the table's by construction.
+# Harnesses and importers write a ledger in task-ID order. While the IDs arrive in order, a task is
+# complete when the next ID arrives, so instead of a table of every task the stream keeps only what
+# settle reads: how many tasks have each attempt pattern (and the first few of each, to name them),
+# the running digest of the IDs, the controls' patterns, the IDs that could be look-alikes, and each
+# task's cost and tokens in arrays. Memory then stays flat however many tasks the file holds (but
+# for the cost arrays). An ID out of order, a chunk the canonical path does not prove, or anything
+# the summary cannot answer exactly (a declared task missing, an undeclared one, a non-ASCII ID)
+# ends the stream: the file is read again into the per-task table, so every report is the table's by
+# construction.
 
 
 class _EndStream(Exception):
@@ -3610,8 +3638,9 @@ class _Stream:
         self.folds: dict[str, list[str]] = {}  # lower-cased ID -> the IDs with a capital letter that fold to it
         self.last = ""  # the open task: the last ID seen, and its attempts so far
         self.open: list[int] = []
-        # Each complete task's cost (the exact sum of its attempts') and tokens, for the tasks that have them,
-        # and how many have either; the task with a cost still open, and what it has so far.
+        # Each complete task's cost (the exact sum of its attempts') and tokens, for the tasks that
+        # have them, and how many have either; the task with a cost still open, and what it has so
+        # far.
         self.cost, self.tokens, self.measured = array("d"), array("Q"), 0
         self.cost_task, self.open_cost, self.open_tokens = "", cast("list[float]", []), cast("int | None", None)
 
@@ -3780,30 +3809,33 @@ class _Stream:
 
 # -- the canonical fast path --------------------------------------------------------------------
 #
-# Most ledgers are written by a program (an importer, a harness export, json.dumps in a loop): every line
-# the same flat object, the same keys in the same order, plain ASCII values. A chunk is proven to be all
-# such lines by one anchored regular expression per key order (the match count equal to the line count),
-# and then tallied from the match groups without building a dict per record. What the expression admits
-# cannot be an input error: strings are printable ASCII without a quote or backslash (so no escape, no
-# surrogate, no control character), a task ID or cluster has no surrounding spaces, an attempt is an
-# integer >= 1, the gate's numbers have no sign or exponent and at most 15 integer digits (finite, within
-# every bound), the keys are the gate's own in a fixed order (no duplicate, no near miss), and a harness
-# object is checked as the general path would (below). Any chunk it cannot
-# prove takes the general path, and an error found while tallying a proven chunk restarts the whole file
-# on the general path, so errors and reports are the general path's by construction.
+# Most ledgers are written by a program (an importer, a harness export, json.dumps in a loop): every
+# line the same flat object, the same keys in the same order, plain ASCII values. A chunk is proven
+# to be all such lines by one anchored regular expression per key order (the match count equal to
+# the line count), and then tallied from the match groups without building a dict per record. What
+# the expression admits cannot be an input error: strings are printable ASCII without a quote or
+# backslash (so no escape, no surrogate, no control character), a task ID or cluster has no
+# surrounding spaces, an attempt is an integer >= 1, the gate's numbers have no sign or exponent and
+# at most 15 integer digits (finite, within every bound), the keys are the gate's own in a fixed
+# order (no duplicate, no near miss), and a harness object is checked as the general path would
+# (below). Any chunk it cannot prove takes the general path, and an error found while tallying a
+# proven chunk restarts the whole file on the general path, so errors and reports are the general
+# path's by construction.
 
 _FAST_CHARS = r"[ !#-\[\]-~]"  # printable ASCII but the quote and the backslash: no escape can occur
 _FAST_TEXT = rf'"({_FAST_CHARS}*)"'
 _FAST_NAME = r'"([!#-\[\]-~]+)"'  # nor a space (so no surrounding one): an ID with a space takes the general path
 _FAST_NUMBER = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17})?))'  # the group is empty for null
 _FAST_COUNT = r'(0|[1-9][0-9]{0,14})'  # a null input/output count is an error the general path names
-# The harness's own identifiers (an importer writes them last): an object of scalars and flat lists of
-# scalars, two levels deep at most. The expression only admits the shape; the chunk's harness objects are
-# then decoded together, which refuses a malformed number, NaN and (by counting keys) a repeated key.
+# The harness's own identifiers (an importer writes them last): an object of scalars and flat lists
+# of scalars, two levels deep at most. The expression only admits the shape; the chunk's harness
+# objects are then decoded together, which refuses a malformed number, NaN and (by counting keys) a
+# repeated key.
 _FAST_SCALAR = rf'(?:"{_FAST_CHARS}*"|-?[0-9][0-9.eE+-]*|true|false|null)'
 _FAST_MEMBER = rf'"{_FAST_CHARS}*" ?: ?(?:{_FAST_SCALAR}|\[(?:{_FAST_SCALAR}(?:, ?{_FAST_SCALAR})*)?\])'
-# One group a key. An optional field's group is empty when the value is null or the key is absent (the general
-# path reads both as None); the reason keeps its quotes, as "" is a reason and differs from null.
+# One group a key. An optional field's group is empty when the value is null or the key is absent
+# (the general path reads both as None); the reason keeps its quotes, as "" is a reason and differs
+# from null.
 _FAST_VALUES = {
     "run_id": rf'"({_FAST_CHARS}+)"', "task_id": _FAST_NAME, "attempt": r"([1-9][0-9]{0,8})", "outcome": _FAST_TEXT,
     "reason": rf'("{_FAST_CHARS}*"|null)', "stratum": rf'(?:null|"({_FAST_CHARS}+)")',
@@ -4162,14 +4194,15 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
 
 # -- worker processes (--jobs) -------------------------------------------------------------------
 #
-# A large ledger in task-ID order can be tallied by forked workers, one byte range each, the ranges cut
-# where one task's lines end and the next task's begin. The parent takes the first range itself (hashing
-# the file's bytes as the single process does) while each worker takes one of the others on the canonical
-# path into a _Stream, then sends its summary back down a pipe (JSON and the raw arrays, then an end frame);
-# the parent merges them in file order. Whatever cannot be answered that way (a chunk the canonical path does not
-# prove, an ID out of order within or across ranges, any error, a worker that dies) and the whole file is
-# read again in one process, as without --jobs: so every report and every error line are the single
-# process's by construction. Only where os.fork exists; off unless --jobs asks for it.
+# A large ledger in task-ID order can be tallied by forked workers, one byte range each, the ranges
+# cut where one task's lines end and the next task's begin. The parent takes the first range itself
+# (hashing the file's bytes as the single process does) while each worker takes one of the others on
+# the canonical path into a _Stream, then sends its summary back down a pipe (JSON and the raw
+# arrays, then an end frame); the parent merges them in file order. Whatever cannot be answered that
+# way (a chunk the canonical path does not prove, an ID out of order within or across ranges, any
+# error, a worker that dies) and the whole file is read again in one process, as without --jobs: so
+# every report and every error line are the single process's by construction. Only where os.fork
+# exists; off unless --jobs asks for it.
 
 _JOBS_MIN_BYTES = 1 << 24  # PERF: below 16 MiB a worker saves less than its start and its merge cost (bench/)
 
@@ -4500,7 +4533,8 @@ def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str], ext
 #####################################################################
 
 
-# Fields that do not tell one task from another: a metric reading only these treats every task alike.
+# Fields that do not tell one task from another: a metric reading only these treats every task
+# alike.
 _OUTCOME_FIELDS = frozenset({"outcome", "reason", "attempts"})
 
 
@@ -4727,7 +4761,8 @@ def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
     budget = plan.contract.budget
     passk_table: dict[int, tuple[list[float], list[float]]] = {}
     if plan.contract.samples:
-        # PERF: only the pass counts that occur, each in O(budget): the work is bounded by the records read
+        # PERF: only the pass counts that occur, each in O(budget): the work is bounded by the
+        # records read
         passk_table = {c: (pass_at_k_all(budget, c), pass_hat_k_all(budget, c))
                        for c in {min(e.passes, budget) for e in groups}}
         totals.pass_at_k = [[] for _ in range(2, budget + 1)]
@@ -5030,7 +5065,8 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
     rates = Rates("pass_rate", cast(Rate, wilson_rate(passed, n, conf)),
                   wilson_rate(passed, passed + failed, conf) if passed + failed else None,
                   wilson_rate(totals.first_pass, n, conf) if budget > 1 else None, ())
-    # A metric that counts exactly the headline may name it: the one marked headline, else the first.
+    # A metric that counts exactly the headline may name it: the one marked headline, else the
+    # first.
     named = [(spec.headline, line.name) for spec, line in zip((m.spec for m in plan.metrics), metrics) if line.headline]
     if named:
         rates = rates._replace(name=max(named, key=lambda item: item[0])[1])
@@ -5635,8 +5671,9 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     centre = math.fsum(values) / len(values)
     spread = math.sqrt(math.fsum((v - centre) ** 2 for v in values) / (len(values) - 1))
     findings.extend(_replicate_clusters(present))
-    # The bucket counts shown are the first run's (every run is gated in full); a rate of one run would read as the
-    # claim's, so the per-run rates (secondary, first try, strata, metrics, by cluster) are left out.
+    # The bucket counts shown are the first run's (every run is gated in full); a rate of one run
+    # would read as the claim's, so the per-run rates (secondary, first try, strata, metrics, by
+    # cluster) are left out.
     ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present), secondary=None,
                             first_attempt=None, strata=(), metrics=(), clustered=None, pass_at_k=(), pass_hat_k=())
     return ledger, Replicates(tuple(heads), spread, design.df, design.effective, design.run_term), findings
@@ -6262,8 +6299,8 @@ def _number(k: Fraction) -> int | float:
     return k.numerator if k.denominator == 1 else float(k)
 
 
-# The JSON reports' shape: schemas/report.schema.json describes version 1 (fields are added, never renamed;
-# a change that breaks a reader raises the version).
+# The JSON reports' shape: schemas/report.schema.json describes version 1 (fields are added, never
+# renamed; a change that breaks a reader raises the version).
 REPORT_SCHEMA_VERSION = 1
 
 
@@ -8137,8 +8174,9 @@ def import_inspect(options: ImportOptions) -> Imported:
         raise GateError(f"import inspect: the logs ran different epochs ({', '.join(map(str, sorted(epochs)))}): "
                         "their samples are not one attempt contract; import them separately")
     first = parts[0]
-    # An eval set's logs share its eval_set_id, which names the run they make together; other logs keep their
-    # own run ids (never relabelled: logs of separate runs are separate runs, and check says so).
+    # An eval set's logs share its eval_set_id, which names the run they make together; other logs
+    # keep their own run ids (never relabelled: logs of separate runs are separate runs, and check
+    # says so).
     set_ids = {str(part.spec.get("eval_set_id") or "") for part in parts}
     run_ids = {cast(str, rec["run_id"]) for part in parts for rec in part.records}
     shared = next(iter(set_ids)) if len(set_ids) == 1 and "" not in set_ids else None
@@ -8198,13 +8236,13 @@ def _inspect_task_name(log: _InspectLog) -> str:
 
 # -- Terminal-Bench 1.x (`tb run`) ----------------------------------
 
-# `<task>.N-of-M`, or `<task>.N-of-M.<run_id>` from terminal-bench 0.2.10 on. The digits are bounded,
-# so the match is linear and int() never meets a 5,000-digit number.
+# `<task>.N-of-M`, or `<task>.N-of-M.<run_id>` from terminal-bench 0.2.10 on. The digits are
+# bounded, so the match is linear and int() never meets a 5,000-digit number.
 _TRIAL_SUFFIX = r"\.(?P<n>[0-9]{1,6})-of-(?P<m>[0-9]{1,6})(?:\.(?P<run>.+))?$"
-# FailureMode values (terminal_bench/agents/failure_mode.py) for trials with is_resolved null: the tests
-# timed out, their output could not be parsed, or the harness itself raised; anything else,
-# incl. "unset"/"none"/"unknown", is missing_artifact. An agent's own failure with tests that still ran
-# (agent_timeout, context_length_exceeded, ...) keeps its true/false verdict.
+# FailureMode values (terminal_bench/agents/failure_mode.py) for trials with is_resolved null: the
+# tests timed out, their output could not be parsed, or the harness itself raised; anything else,
+# incl. "unset"/"none"/"unknown", is missing_artifact. An agent's own failure with tests that still
+# ran (agent_timeout, context_length_exceeded, ...) keeps its true/false verdict.
 _TB_NULL_REASONS = {
     "test_timeout": "harness_timeout",
     "agent_timeout": "harness_timeout",  # the tests then timed out too
@@ -8623,9 +8661,9 @@ def _tb_subset(runs: Sequence[_TbRun], tasks: int, notes: list[str]) -> dict[str
 
 # -- Harbor (Terminal-Bench 2.x and other Harbor datasets) ----------
 
-# Harbor's error policy (harbor/models/trial/error_policy.py, 0.25-0.26): which exception types leave
-# a trial without a valid reward, and what that means for the ledger. A type not listed is Harbor's
-# UNKNOWN policy: a reward, if the verifier wrote one, is valid.
+# Harbor's error policy (harbor/models/trial/error_policy.py, 0.25-0.26): which exception types
+# leave a trial without a valid reward, and what that means for the ledger. A type not listed is
+# Harbor's UNKNOWN policy: a reward, if the verifier wrote one, is valid.
 _HARBOR_ENVIRONMENT = frozenset({
     "EnvironmentStartTimeoutError", "SandboxBuildFailedError", "AgentSetupTimeoutError", "HealthcheckError",
     "SandboxLikelyOutOfMemoryError", "MemoryLimitExceededError", "SSHAccessError", "GKEExecStreamClosedError",
@@ -9084,15 +9122,16 @@ def import_publish_gate(options: ImportOptions) -> Imported:
 
 # -- the generic mapping importer: JSON Lines, JSON and CSV with a field mapping ----------------
 #
-# For a harness no named importer reads: each record's task ID, verdict and measures are found by the mapping
-# given on the command line (--task-id PATH, --pass EXPR, ...). A PATH is a dotted path into a record
-# (`test_result.report.resolved`; a list's item by its index, `scores.0`); in a CSV file it is a column's name.
-# An EXPR is the gate's predicate language over such paths, parsed with ast and never evaluated: `path == 1`,
-# `path in ('a', 'b')`, `path >= 0.5`, `and`, `or`, `not`, a bare path that holds a boolean, and the JSON
-# literals true, false and null. JSON values compare by type (true is not 1, "1" is not 1); a CSV cell is a
-# string, read as a number where the literal it meets is a number (an empty or non-numeric cell is then an
-# error naming the line and the column), as a boolean where the literal is true or false (true/false/1/0, any
-# case), and as itself where the literal is a string.
+# For a harness no named importer reads: each record's task ID, verdict and measures are found by
+# the mapping given on the command line (--task-id PATH, --pass EXPR, ...). A PATH is a dotted path
+# into a record (`test_result.report.resolved`; a list's item by its index, `scores.0`); in a CSV
+# file it is a column's name. An EXPR is the gate's predicate language over such paths, parsed with
+# ast and never evaluated: `path == 1`, `path in ('a', 'b')`, `path >= 0.5`, `and`, `or`, `not`, a
+# bare path that holds a boolean, and the JSON literals true, false and null. JSON values compare by
+# type (true is not 1, "1" is not 1); a CSV cell is a string, read as a number where the literal it
+# meets is a number (an empty or non-numeric cell is then an error naming the line and the column),
+# as a boolean where the literal is true or false (true/false/1/0, any case), and as itself where
+# the literal is a string.
 
 
 class _Unreadable(Exception):
@@ -9102,9 +9141,10 @@ class _Unreadable(Exception):
 _JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": False, "null": None})
 
 
-# A path in an expression: a word of letters, digits and _ with dots between (`test_result.report.resolved`,
-# `scores.0`, even `pass`), or any text between backquotes (`n correct`, a CSV column with a space); quoted
-# strings are literals. Each path becomes a placeholder name before ast parses the expression.
+# A path in an expression: a word of letters, digits and _ with dots between
+# (`test_result.report.resolved`, `scores.0`, even `pass`), or any text between backquotes (`n
+# correct`, a CSV column with a space); quoted strings are literals. Each path becomes a placeholder
+# name before ast parses the expression.
 _MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
 _MAP_WORDS = frozenset({"and", "or", "not", "in", "true", "false", "null", "True", "False", "None"})
 
@@ -9256,8 +9296,9 @@ def _read_column(record: Any, path: tuple[str, ...]) -> Any:
     return record[name]
 
 
-# SWE-PolyBench's per-instance result (poly_bench_evaluation/scoring.py), as a declared mapping: resolved passes;
-# no generation (no patch) or a patch that did not apply fails; a patch applied with no test logs is no verdict.
+# SWE-PolyBench's per-instance result (poly_bench_evaluation/scoring.py), as a declared mapping:
+# resolved passes; no generation (no patch) or a patch that did not apply fails; a patch applied
+# with no test logs is no verdict.
 SWE_POLYBENCH_MAPPING = FieldMapping(
     task_id="instance_id", passed="resolved", unscoreable="generation and patch_applied and not with_logs",
     reason="grader_error", attempt=None, run_id=None, measures=(), samples=False, unreadable="error")
@@ -10416,7 +10457,8 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
     }
 
 
-# A control run's bound in a draft: tight enough that a broken harness trips it, and within the limits.
+# A control run's bound in a draft: tight enough that a broken harness trips it, and within the
+# limits.
 DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_pass_rate", 0.95)}
 
 
@@ -10662,7 +10704,8 @@ def compare_direction(comp: Comparison) -> str:
     return "A_better" if comp.diff > 0 else "B_better"
 
 
-# compare --fail-on: when a PUBLISHABLE comparison still fails a CI step (A, the candidate, against B, the baseline).
+# compare --fail-on: when a PUBLISHABLE comparison still fails a CI step (A, the candidate, against
+# B, the baseline).
 FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
     "regression": lambda comp: compare_direction(comp) == "B_better",
     "difference": lambda comp: compare_direction(comp) != "none",
@@ -10814,7 +10857,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model,
                                       mapping, args.tests))
-    # A harness may write NaN where it has no number; what import writes is strict JSON, so check can read it.
+    # A harness may write NaN where it has no number; what import writes is strict JSON, so check
+    # can read it.
     lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
                     for rec in imported.records)
     draft: dict[str, Any] | None = None
@@ -11147,7 +11191,8 @@ def build_parser(prog: str = "gate.py", only: str | None = None) -> argparse.Arg
                      epilog=doc[doc.index("Commands:"):])
     parser.add_argument("--version", action="version", version=f"benchgate {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    # PERF: one command's parser when the command line names it (building all of them is a tenth of a start)
+    # PERF: one command's parser when the command line names it (building all of them is a tenth of
+    # a start)
     for add in dict.fromkeys([_COMMANDS[only]] if only in _COMMANDS else _COMMANDS.values()):
         add(sub)
     invocation = f"python3 {prog}" if prog.endswith(".py") else prog
