@@ -66,8 +66,8 @@ from __future__ import annotations
 import sys
 
 if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter would fail on with a traceback
-    sys.stderr.write(f"{(sys.argv[0] or 'gate.py').replace(chr(92), '/').split('/')[-1]}: error: benchgate needs "
-                     f"Python 3.9 or newer; this is Python "
+    sys.stderr.write(f"{(sys.argv[0] or 'gate.py').replace(chr(92), '/').split('/')[-1]}: error: "
+                     "benchgate needs Python 3.9 or newer; this is Python "
                      f"{sys.version_info[0]}.{sys.version_info[1]}\n")
     sys.exit(2)
 
@@ -206,7 +206,8 @@ def _strict_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise ValueError(f"duplicate key {key!r} in one object (the last-one-wins default hides tampering)")
+                raise ValueError(f"duplicate key {key!r} in one object (the last-one-wins default "
+                                 "hides tampering)")
             seen.add(key)
     return obj
 
@@ -345,7 +346,8 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
         if line is None:
             found = _lone_surrogate(text)
             line = text.count("\n", 0, found) + 1 if found is not None else 1
-        raise GateError(f"{where}:{line}: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff): not valid Unicode") from None
+        raise GateError(f"{where}:{line}: a string holds a lone UTF-16 surrogate "
+                        "(\\ud800-\\udfff): not valid Unicode") from None
 
 
 def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
@@ -417,7 +419,8 @@ def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
         except OSError as exc:
             raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if size > cap:
-        raise GateError(f"{path}: larger than {cap // (1 << 20)} MiB: not a file the gate reads whole")
+        raise GateError(f"{path}: larger than {cap // (1 << 20)} MiB: not a file the gate reads "
+                        "whole")
     return b"".join(chunks)
 
 
@@ -428,7 +431,8 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
         line = first_line + data.count(b"\n", 0, exc.start)
         raise GateError(f"{where}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
     if first_line == 1 and text.startswith("\ufeff"):
-        raise GateError(f"{where}:1: starts with a byte-order mark; save the file as UTF-8 without BOM")
+        raise GateError(f"{where}:1: starts with a byte-order mark; save the file as UTF-8 without "
+                        "BOM")
     return text
 
 
@@ -459,13 +463,15 @@ def refuse_clobber(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
     for index, out in enumerate(outputs):
         for source in inputs:
             if _same_file(out, source):
-                raise GateError(f"{out}: is also an input ({source}); the gate never writes over its inputs: "
-                                "choose another output path")
+                raise GateError(f"{out}: is also an input ({source}); the gate never writes over "
+                                "its inputs: choose another output path")
         for other in outputs[index + 1:]:
             if _same_file(out, other):
                 if os.path.normpath(out) == os.path.normpath(other):
-                    raise GateError(f"{out}: named as two outputs, the same file: give each output its own path")
-                raise GateError(f"{out} and {other} are the same file: give each output its own path")
+                    raise GateError(f"{out}: named as two outputs, the same file: give each output "
+                                    "its own path")
+                raise GateError(f"{out} and {other} are the same file: give each output its own "
+                                "path")
 
 
 def _umask() -> int:
@@ -584,10 +590,12 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast:
     try:
         deep = _depth_problem(text, start, newline)
         if deep is not None:
-            raise GateError(f"{where}: invalid JSON: nesting is deeper than {MAX_DEPTH} levels (column {deep - pos + 1})")
+            raise GateError(f"{where}: invalid JSON: nesting is deeper than {MAX_DEPTH} levels "
+                            f"(column {deep - pos + 1})")
         value, end = fast(text, start)
         if end > newline:
-            raise GateError(f"{where}: the record continues past the end of its line (one JSON object per line)")
+            raise GateError(f"{where}: the record continues past the end of its line (one JSON "
+                            "object per line)")
         if type(value) is not dict or text.count(":", start, end) != len(value):
             value, end = strict(text, start)
     except StopIteration:
@@ -878,7 +886,8 @@ class _Fields:
         value = self.obj.get(key, default) if default is not None else self.required(key)
         if value not in options:
             hint = did_you_mean(value, options) if isinstance(value, str) else ""
-            self.fail(key, f"expected {' or '.join(repr(o) for o in options)}, got {_type_name(value)}{hint}")
+            self.fail(key, f"expected {' or '.join(repr(o) for o in options)}, got "
+                           f"{_type_name(value)}{hint}")
         return cast(str, value)
 
     def closed(self, known: Sequence[str]) -> None:
@@ -886,8 +895,9 @@ class _Fields:
         for key in self.obj:
             if key not in known and key != FREE_FORM_KEY and not key.startswith(USER_PREFIX):
                 raise GateError(
-                    f"{self.where}: {self.name(key)}: unknown key{did_you_mean(key, known)}; the keys here are "
-                    f"{', '.join(known)}; put your own data under {FREE_FORM_KEY!r} or a key starting with {USER_PREFIX!r}")
+                    f"{self.where}: {self.name(key)}: unknown key{did_you_mean(key, known)}; the "
+                    f"keys here are {', '.join(known)}; put your own data under {FREE_FORM_KEY!r} "
+                    f"or a key starting with {USER_PREFIX!r}")
 
     def open_keys(self, known: Sequence[str]) -> None:
         """An object open by design (an envelope describes any instrument): any key is welcome,
@@ -895,8 +905,9 @@ class _Fields:
         for key in self.obj:
             close = near_miss(key, known) if key not in known and not key.startswith(USER_PREFIX) else None
             if close is not None:
-                self.fail(key, f"not a key the gate reads, and close to {close!r}: did you mean {close!r}? "
-                               f"(rename it, or start your own keys with {USER_PREFIX!r})")
+                self.fail(key, f"not a key the gate reads, and close to {close!r}: did you mean "
+                               f"{close!r}? (rename it, or start your own keys with "
+                               f"{USER_PREFIX!r})")
 
     def flag(self, key: str, default: bool | None = None) -> bool:
         value = self.obj.get(key, default) if default is not None else self.required(key)
@@ -1125,7 +1136,8 @@ class Manifest(NamedTuple):
 def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
     """Resolve a manifest-relative path; one that escapes the manifest's folder is refused."""
     if not relative or os.path.isabs(relative) or "\0" in relative:
-        raise GateError(f"{where}: {field_name}: expected a path relative to the manifest's folder, got {relative!r}")
+        raise GateError(f"{where}: {field_name}: expected a path relative to the manifest's "
+                        f"folder, got {relative!r}")
     try:
         root = base.resolve()
         target = (root / relative).resolve()
@@ -1133,7 +1145,8 @@ def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
     except FileNotFoundError:
         pass  # a missing file is named where it is read
     except (OSError, RuntimeError) as exc:  # a symlink loop is a RuntimeError before Python 3.13
-        raise GateError(f"{where}: {field_name}: {relative!r} cannot be resolved: {getattr(exc, 'strerror', None) or exc}") from None
+        raise GateError(f"{where}: {field_name}: {relative!r} cannot be resolved: "
+                        f"{getattr(exc, 'strerror', None) or exc}") from None
     if target != root and root not in target.parents:
         raise GateError(f"{where}: {field_name}: {relative!r} escapes the manifest's folder")
     return target
@@ -1185,11 +1198,13 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
     if bound is None:
         entry.fail(bound_key, f"required for a {role} control run")
     if role == "no_edit" and bound > NO_EDIT_CEILING_LIMIT:
-        entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a no-edit run that passes more than "
-                              f"{NO_EDIT_CEILING_LIMIT:g} of its tasks proves the harness broken; use at most {NO_EDIT_CEILING_LIMIT:g}")
+        entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a no-edit run that "
+                              f"passes more than {NO_EDIT_CEILING_LIMIT:g} of its tasks proves the "
+                              f"harness broken; use at most {NO_EDIT_CEILING_LIMIT:g}")
     if role == "known_fix" and bound < KNOWN_FIX_FLOOR_LIMIT:
-        entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a known-fix run that passes fewer than "
-                              f"{KNOWN_FIX_FLOOR_LIMIT:g} of its tasks proves the harness broken; use at least {KNOWN_FIX_FLOOR_LIMIT:g}")
+        entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a known-fix run that "
+                              f"passes fewer than {KNOWN_FIX_FLOOR_LIMIT:g} of its tasks proves "
+                              f"the harness broken; use at least {KNOWN_FIX_FLOOR_LIMIT:g}")
     return ControlRun(role, runs, bound, None) if role == "no_edit" else ControlRun(role, runs, None, bound)
 
 
@@ -1427,20 +1442,22 @@ def read_id_list(path: Path) -> list[str]:
         except ValueError:
             pass  # an ID that happens to start with a bracket
         else:
-            raise GateError(f"{path}:1: is a JSON document; an ID list is plain text, one task ID per line")
+            raise GateError(f"{path}:1: is a JSON document; an ID list is plain text, one task ID "
+                            "per line")
     ids: list[str] = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line[:-1] if line.endswith("\r") else line
         if not line.strip():
             continue
         if not ids and line.strip().casefold() in _ID_LIST_HEADERS:
-            raise GateError(f"{path}:{number}: {line.strip()!r} looks like a header line, not a task ID; "
-                            "an ID list is one task ID per line with no header")
+            raise GateError(f"{path}:{number}: {line.strip()!r} looks like a header line, not a "
+                            "task ID; an ID list is one task ID per line with no header")
         if not is_task_id(line):
-            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control characters")
+            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control "
+                            "characters")
         if len(line.split()) > 1:
-            raise GateError(f"{path}:{number}: holds {len(line.split())} words; an ID list is one task ID per line "
-                            "(this looks like several IDs on one line)")
+            raise GateError(f"{path}:{number}: holds {len(line.split())} words; an ID list is one "
+                            "task ID per line (this looks like several IDs on one line)")
         ids.append(line)
     if not ids:
         raise GateError(f"{path}: no task IDs")
@@ -2887,9 +2904,9 @@ def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list
         groups = [g for g, s in zip(split, members) if not any(s < h for h in members)]
         groups = [list(g) for g in dict.fromkeys(tuple(g) for g in groups)]
         if len(groups) > MAX_LETTER_GROUPS:
-            raise GateError(f"rank: the systems no test separates form more than {MAX_LETTER_GROUPS} overlapping "
-                            "groups: no letter display can show them; rank fewer systems at once (or compare the "
-                            "pairs that matter)")
+            raise GateError("rank: the systems no test separates form more than "
+                            f"{MAX_LETTER_GROUPS} overlapping groups: no letter display can show "
+                            "them; rank fewer systems at once (or compare the pairs that matter)")
     rank = {system: position for position, system in enumerate(order)}
     return sorted((sorted(g, key=rank.__getitem__) for g in groups), key=lambda g: [rank[x] for x in g])
 
@@ -2904,7 +2921,8 @@ def tasks_needed(baseline: float, detect: float, discordance: float | None, conf
     psi = independent if discordance is None else discordance
     if detect > psi:
         raise GateError(f"plan: a discordance of {psi:g} cannot carry a difference of {detect:g}: "
-                        "|p_A − p_B| is at most the share of tasks whose outcomes differ (raise --discordance)")
+                        "|p_A − p_B| is at most the share of tasks whose outcomes differ (raise "
+                        "--discordance)")
     v1 = (psi - detect * detect) * (icc + (1 - icc) / samples)
     v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
     za, zb = z_for(confidence), normal_quantile(power)
@@ -2935,20 +2953,27 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
     """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for `samples` samples
     a task and for 1, 3, 5 and 10."""
     if not 0 < baseline < 1:
-        raise GateError(f"plan: --baseline: expected a pass rate strictly between 0 and 1, got {baseline!r}")
+        raise GateError("plan: --baseline: expected a pass rate strictly between 0 and 1, got "
+                        f"{baseline!r}")
     if not 0.5 <= power < 1:
-        raise GateError(f"plan: --power: expected a chance from 0.5 to below 1 (0.8 is usual), got {power!r}")
+        raise GateError("plan: --power: expected a chance from 0.5 to below 1 (0.8 is usual), got "
+                        f"{power!r}")
     if detect < 0.001:
-        raise GateError(f"plan: --detect: expected a difference of at least 0.001 (a tenth of a point), got {detect!r}")
+        raise GateError("plan: --detect: expected a difference of at least 0.001 (a tenth of a "
+                        f"point), got {detect!r}")
     if not 0 < detect <= 1 - baseline:
-        raise GateError(f"plan: --detect: expected a difference above 0 that keeps baseline + detect <= 1 "
-                        f"(at most {1 - baseline:g} over a baseline of {baseline:g}), got {detect!r}")
+        raise GateError("plan: --detect: expected a difference above 0 that keeps baseline + "
+                        f"detect <= 1 (at most {1 - baseline:g} over a baseline of {baseline:g}), "
+                        f"got {detect!r}")
     if discordance is not None and not 0 < discordance <= 1:
-        raise GateError(f"plan: --discordance: expected the share of tasks whose outcomes differ, in (0, 1], got {discordance!r}")
+        raise GateError("plan: --discordance: expected the share of tasks whose outcomes differ, "
+                        f"in (0, 1], got {discordance!r}")
     if not 0 <= icc <= 1:
-        raise GateError(f"plan: --icc: expected the between-task share of the variance, in [0, 1], got {icc!r}")
+        raise GateError("plan: --icc: expected the between-task share of the variance, in [0, 1], "
+                        f"got {icc!r}")
     if not 1 <= samples <= MAX_ATTEMPT_BUDGET:
-        raise GateError(f"plan: --samples: expected 1 to {MAX_ATTEMPT_BUDGET} samples a task, got {samples}")
+        raise GateError(f"plan: --samples: expected 1 to {MAX_ATTEMPT_BUDGET} samples a task, got "
+                        f"{samples}")
     tasks, psi = tasks_needed(baseline, detect, discordance, confidence, power, samples, icc)
     others = tuple((k, tasks_needed(baseline, detect, discordance, confidence, power, k, icc)[0])
                    for k in sorted({1, 3, 5, 10, samples}))
@@ -3014,14 +3039,16 @@ def _compile_comparison(node: Any, source: str, fields: set[str], literals: dict
     compared = value if isinstance(value, tuple) else (value,)
     for item in compared:
         if name == "outcome" and item not in BUCKETS:
-            raise MetricError(f"outcome is pass, fail or unscoreable: {item!r} in {_snippet(node, source)!r} never matches")
+            raise MetricError(f"outcome is pass, fail or unscoreable: {item!r} in "
+                              f"{_snippet(node, source)!r} never matches")
         literals.setdefault(name, set()).add(item)
     if isinstance(op, (ast.Eq, ast.NotEq)):
         negate = isinstance(op, ast.NotEq)
         return lambda row: _same(row.get(name), value) != negate
     if isinstance(op, (ast.In, ast.NotIn)):
         if not isinstance(value, tuple):
-            raise MetricError(f"'in' needs a list or tuple of literals, got {_snippet(right, source)!r}")
+            raise MetricError("'in' needs a list or tuple of literals, got "
+                              f"{_snippet(right, source)!r}")
         negate = isinstance(op, ast.NotIn)
         return lambda row: any(_same(row.get(name), item) for item in value) != negate
     raise MetricError(f"operator {type(op).__name__} in {_snippet(node, source)!r} is not allowed")
@@ -3040,7 +3067,8 @@ def _compile_node(node: Any, source: str, fields: set[str], literals: dict[str, 
         return lambda row: not inner(row)
     if isinstance(node, ast.Compare):
         return _compile_comparison(node, source, fields, literals)
-    raise MetricError(f"{_snippet(node, source)!r} is not allowed (only field == literal, in, not in, and, or, not)")
+    raise MetricError(f"{_snippet(node, source)!r} is not allowed (only field == literal, in, not "
+                      "in, and, or, not)")
 
 
 def compile_predicate(source: str, literals: dict[str, set[Any]] | None = None) -> tuple[Predicate, frozenset[str]]:
@@ -3206,7 +3234,8 @@ def control_commands(harness: object) -> str:
     if fmt is None or not fmt.no_edit:
         return ""
     return (f"; with {fmt.name}: no-edit: {fmt.no_edit}; known-fix: {fmt.known_fix}; then "
-            f"`{invoked('import')} {fmt.name} ... --control no_edit|known_fix -o RUNS --draft-manifest MANIFEST`")
+            f"`{invoked('import')} {fmt.name} ... --control no_edit|known_fix -o RUNS "
+            "--draft-manifest MANIFEST`")
 
 
 
@@ -3261,8 +3290,8 @@ def _card_findings(manifest: Manifest, context: CardContext) -> list[Finding]:
         findings.append(finding("stratum_count_mismatch", "dataset.strata in the manifest differs from the card's strata"))
     if manifest.attempt_budget is not None and manifest.attempt_budget != card.attempt_budget:
         findings.append(finding("attempt_budget_mismatch", (
-            f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric contract "
-            f"says {card.attempt_budget}; the contract is fixed before any model is called")))
+            f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric "
+            f"contract says {card.attempt_budget}; the contract is fixed before any model is called")))
     return findings
 
 
@@ -3274,7 +3303,8 @@ def _compile_metrics(specs: Sequence[MetricSpec], withheld: frozenset[str]) -> t
         hidden = sorted(compiled.strata & withheld)
         if compiled.problem is None and hidden:  # no rate is ever printed for a withheld stratum
             compiled = compiled._replace(numerator=None, denominator=None,
-                                         problem=f"stratum {hidden[0]!r} is withheld (below the floor): it gets no rate")
+                                         problem=f"stratum {hidden[0]!r} is withheld (below the "
+                                                 "floor): it gets no rate")
         metrics.append(compiled)
         fields |= used
     return tuple(metrics), frozenset(fields)
@@ -3497,8 +3527,9 @@ def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line
             continue
         close = near_miss(key, RECORD_KEYS) if not key.startswith(USER_PREFIX) else None
         if close is not None:
-            raise GateError(f"{where}:{line}: {key}: not a field the gate reads, and close to {close!r}: "
-                            f"did you mean {close!r}? (rename it, or start your own fields with {USER_PREFIX!r})")
+            raise GateError(f"{where}:{line}: {key}: not a field the gate reads, and close to "
+                            f"{close!r}: did you mean {close!r}? (rename it, or start your own "
+                            f"fields with {USER_PREFIX!r})")
         accepted.add(key)
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
@@ -3541,9 +3572,9 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
         if fmt is None:
             raise
         target = fmt.import_target(path) if fmt.import_target else path
-        raise GateError(f"{path}: a {fmt.name} result file, not a ledger of attempt records: convert it with "
-                        f"`{invoked('import')} {fmt.name} {target} -o runs.jsonl --draft-manifest "
-                        "bench.manifest.json`") from None
+        raise GateError(f"{path}: a {fmt.name} result file, not a ledger of attempt records: "
+                        f"convert it with `{invoked('import')} {fmt.name} {target} -o runs.jsonl "
+                        "--draft-manifest bench.manifest.json`") from None
 
 
 # PERF: below this size the general path is as quick as compiling the canonical path's expressions
@@ -4215,7 +4246,8 @@ def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
     """An attempt pattern with a worker's kind numbers replaced by the parent's (kinds[worker's number])."""
     if type(pattern) is int:
         return kinds[pattern & _KIND_MASK] | (pattern & ~_KIND_MASK)
-    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK) for attempt in cast("tuple[int, ...]", pattern))
+    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK) for attempt in cast("tuple[int, "
+                                                                                           "...]", pattern))
 
 
 class _Joined:
@@ -4573,8 +4605,8 @@ class MetricCounts:
                 total = sum(chosen.values())
                 for name in sorted(self.plan.withheld):
                     if total and 2 * chosen[name] >= total and problem is None:
-                        problem = (f"{chosen[name]} of the {total} tasks it selects are in withheld stratum {name!r} "
-                                   "(below the floor): it gets no rate")
+                        problem = (f"{chosen[name]} of the {total} tasks it selects are in "
+                                   f"withheld stratum {name!r} (below the floor): it gets no rate")
             problems.append(problem)
         return problems
 
@@ -4788,11 +4820,13 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
         missing, extra_ids = tally.not_declared(declared_ids)
         if missing:
             findings.append(finding("never_started", (
-                f"{len(missing)} declared task(s) have no attempt record: {_name_some(missing, len(missing))}; "
-                "record them as unscoreable (missing_artifact) rather than dropping them")))
+                f"{len(missing)} declared task(s) have no attempt record: "
+                f"{_name_some(missing, len(missing))}; record them as unscoreable "
+                "(missing_artifact) rather than dropping them")))
         if extra_ids:
             findings.append(finding("unexpected_task", (
-                f"{len(extra_ids)} task(s) in the runs are not in the dataset: {_name_some(extra_ids, len(extra_ids))}")))
+                f"{len(extra_ids)} task(s) in the runs are not in the dataset: "
+                f"{_name_some(extra_ids, len(extra_ids))}")))
     elif observed_digest != plan.task_ids_sha256:
         hint = "" if re.fullmatch(r"[0-9a-f]{64}", plan.task_ids_sha256) else "; it is not a sha256 at all"
         findings.append(finding("dataset_digest_mismatch", (
@@ -4807,12 +4841,12 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
         shown = "; ".join(" / ".join(repr(t) for t in group) for group in alike[:_LIST_LIMIT])
         more = f" and {len(alike) - _LIST_LIMIT} more" if len(alike) > _LIST_LIMIT else ""
         findings.append(finding("task_id_lookalike", (
-            f"{len(alike)} group(s) of task IDs differ only in case or Unicode form: {shown}{more}; "
-            "a reader cannot tell them apart, and one of each is probably a copy")))
+            f"{len(alike)} group(s) of task IDs differ only in case or Unicode form: "
+            f"{shown}{more}; a reader cannot tell them apart, and one of each is probably a copy")))
     if len(tally.run_ids) > 1:
         findings.append(finding("mixed_runs", (
-            f"{len(tally.run_ids)} run_ids in one file ({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); "
-            "choose one with --run-id")))
+            f"{len(tally.run_ids)} run_ids in one file "
+            f"({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); choose one with --run-id")))
     return findings
 
 
@@ -4833,15 +4867,16 @@ def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], 
         ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})",
          lambda t: _task_attempt(t) + (did_you_mean(t[2], sorted(plan.reasons)) if isinstance(t[2], str) else "")),
         ("reason_on_scored", "reason_on_scored",
-         "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, not both", _task_attempt),
+         "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, "
+         "not both", _task_attempt),
         ("after_pass", "attempt_after_pass",
          "task(s) have attempts after a passing one: in retry mode a task stops at its first pass "
          "(attempts that go on are samples: use attempt_mode samples)", lambda t: f"{t[0]} (passed at attempt {t[1]})"),
         ("untimed", "wall_clock_incomplete",
          "attempt(s) lack wall_clock_s while others carry it: every attempt must, or none", lambda t: f"{t[0]}#{t[1]}"),
         ("cluster", "cluster_conflict",
-         "task(s) name more than one cluster across their attempts (or name one on some attempts only): a task "
-         "belongs to one cluster, a repository say", _task_of),
+         "task(s) name more than one cluster across their attempts (or name one on some attempts "
+         "only): a task belongs to one cluster, a repository say", _task_of),
     )
 
 
@@ -4860,8 +4895,9 @@ def _judge_clusters(totals: Totals) -> list[Finding]:
     if not 0 < totals.clustered < totals.exits:
         return []
     return [finding("cluster_incomplete", (
-        f"{totals.clustered} of {totals.exits} tasks' records name a cluster and {totals.exits - totals.clustered} do "
-        "not: name the cluster (a repository, say) on every record, or on none"))]
+        f"{totals.clustered} of {totals.exits} tasks' records name a cluster and "
+        f"{totals.exits - totals.clustered} do not: name the cluster (a repository, say) on every "
+        "record, or on none"))]
 
 
 def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
@@ -4869,7 +4905,8 @@ def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
         return []
     passed, failed, lost = totals.counts
     return [finding("ledger_does_not_balance", (
-        f"{passed} pass + {failed} fail + {lost} unscoreable = {totals.exits} exits vs {plan.task_count} entries"))]
+        f"{passed} pass + {failed} fail + {lost} unscoreable = {totals.exits} exits vs "
+        f"{plan.task_count} entries"))]
 
 
 def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -> Finding | None:
@@ -4883,8 +4920,8 @@ def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[Ki
     if not scored or (UNSCOREABLE in codes and plan.contract.samples):
         reasons = sorted({str(kinds[attempt_kind(e)].reason) for e in entries if kinds[attempt_kind(e)].code == UNSCOREABLE})
         return finding("control_inconclusive", (
-            f"{tid}: the {control.role} control is unscoreable ({', '.join(reasons) or 'no scored attempt'}); "
-            "the instrument is unproven"))
+            f"{tid}: the {control.role} control is unscoreable "
+            f"({', '.join(reasons) or 'no scored attempt'}); the instrument is unproven"))
     if plan.contract.samples:
         if PASS not in scored:
             got = "fail"
@@ -4894,7 +4931,8 @@ def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[Ki
         got = "pass" if PASS in scored else "fail"
     if got != control.expected:
         return finding("control_violated", (
-            f"{tid}: expected {control.expected}, got {got}; the instrument is broken, not the model"))
+            f"{tid}: expected {control.expected}, got {got}; the instrument is broken, not the "
+            "model"))
     return None
 
 
@@ -4911,7 +4949,8 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
         lacking = [name for name, ok in (("negative (expects fail)", has_negative), ("positive (expects pass)", has_positive)) if not ok]
         findings.append(finding("controls_incomplete", (
             f"no {' and no '.join(lacking)} control: declare a control task or a control run "
-            f"(no_edit / known_fix) so the gate can tell a broken harness from a weak model{plan.control_hint}")))
+            "(no_edit / known_fix) so the gate can tell a broken harness from a weak "
+            f"model{plan.control_hint}")))
     kinds = tally.kind_infos()
     for control in plan.controls:
         tid = control.task_id
@@ -4953,16 +4992,18 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
             f"declared strata sum to {sum(declared.values())}, task_count is {plan.task_count}")))
     if plan.task_strata is None and seen and totals.unlabelled:
         findings.append(finding("stratum_count_mismatch", (
-            f"{totals.unlabelled} task(s) carry no stratum while others do: when records carry stratum, every record must")))
+            f"{totals.unlabelled} task(s) carry no stratum while others do: when records carry "
+            "stratum, every record must")))
     if problems is not None:
         findings.append(finding("stratum_count_mismatch", (
-            f"{problems.count} task(s) are recorded in more than one stratum, or in a stratum on some attempts only: "
-            f"{problems.named(_task_of)}")))
+            f"{problems.count} task(s) are recorded in more than one stratum, or in a stratum on "
+            f"some attempts only: {problems.named(_task_of)}")))
     if declared is not None and seen and plan.task_strata is None:
         observed = {name: bucket.tasks for name, bucket in seen.items()}
         differ = sorted(name for name in set(declared) | set(observed) if declared.get(name, 0) != observed.get(name, 0))
         if differ:
-            shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed {observed.get(name, 0)}" for name in differ)
+            shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed "
+                              f"{observed.get(name, 0)}" for name in differ)
             findings.append(finding("stratum_count_mismatch", f"per-stratum task counts differ from the declaration: {shown}"))
     lines = []
     if declared is not None and not seen and plan.task_strata is None:
@@ -5005,8 +5046,9 @@ def _headline_claim(metric: CompiledMetric, plan: Plan, n: int) -> Finding | Non
     headline = ("pass@1, the mean pass rate over all samples" if plan.contract.samples
                 else f"outcome == 'pass' over all {plan.task_count} declared tasks")
     return finding("headline_redefined", (
-        f"metric {spec.name!r} is marked headline but counts {spec.numerator!r} over {spec.denominator!r}; "
-        f"the headline is the gate's own ({headline}): drop \"headline\": true to show it as a labelled metric"))
+        f"metric {spec.name!r} is marked headline but counts {spec.numerator!r} over "
+        f"{spec.denominator!r}; the headline is the gate's own ({headline}): drop \"headline\": "
+        "true to show it as a labelled metric"))
 
 
 def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tuple[MetricLine, ...], list[Finding]]:
@@ -5188,15 +5230,17 @@ def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule, repea
         problems.append(f"{label}: missing {', '.join(missing)}")
     for name in ("task_id", "repo", "commit", "language", "license"):
         if name in task and not is_task_id(task[name]):  # the task-ID rule, for every identifier field
-            problems.append(f"{label}: {name} must be a non-empty string without surrounding spaces, "
-                            f"got {_type_name(task[name])}")
+            problems.append(f"{label}: {name} must be a non-empty string without surrounding "
+                            f"spaces, got {_type_name(task[name])}")
     if repeats is not None:
         problems.append(f"{label}: task_id repeats task [{repeats}]")
     if "has_failing_test" in task and task["has_failing_test"] is not True:
-        problems.append(f"{label}: has_failing_test is {_type_name(task['has_failing_test'])}; a task enters only with a failing test")
+        problems.append(f"{label}: has_failing_test is {_type_name(task['has_failing_test'])}; a "
+                        "task enters only with a failing test")
     license_name = task.get("license")
     if isinstance(license_name, str) and license_name not in rule.allowed_licenses:
-        problems.append(f"{label}: license {license_name!r} is outside the inclusion rule ({', '.join(rule.allowed_licenses)})")
+        problems.append(f"{label}: license {license_name!r} is outside the inclusion rule "
+                        f"({', '.join(rule.allowed_licenses)})")
     span = task.get("edit_span")
     if "edit_span" in task and not (isinstance(span, int) and _is_int(span) and span >= 1):
         problems.append(f"{label}: edit_span must be a positive integer, got {_type_name(span)}")
@@ -5314,7 +5358,8 @@ def verify_card(tasks: Sequence[Mapping[str, Any]], card: Card) -> Verification:
     problems: list[str] = []
     if card.dataset_digest != digest:
         problems.append("slice drifted; refuse to publish the score")
-        problems.extend(describe_drift(card.raw, tasks) or ["the task list changed order or formatting"])
+        problems.extend(describe_drift(card.raw, tasks) or ["the task list changed order or "
+                                                            "formatting"])
     if rebuilt.card is None:
         return Verification(False, digest, len(tasks), (*problems, *rebuilt.problems))
     if not problems:
@@ -5333,8 +5378,9 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
     verification = verify_card(tasks, card)
     drift = verification.problems
     if manifest.card_sha256 is not None and manifest.card_sha256 != card.sha256:
-        drift = (f"the card file's sha256 is {card.sha256}, but the manifest pins {manifest.card_sha256} "
-                 "(dataset.card_sha256): the card was re-frozen or edited since the claim was made", *drift)
+        drift = (f"the card file's sha256 is {card.sha256}, but the manifest pins "
+                 f"{manifest.card_sha256} (dataset.card_sha256): the card was re-frozen or edited "
+                 "since the claim was made", *drift)
     strata = {}
     for task in tasks:
         span, language = task.get("edit_span"), task.get("language")
@@ -5414,14 +5460,14 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
     if matches(head.k, head.n):
         return ClaimCheck(text, True, f"{text} matches the headline {shown}"), None
     if second is not None and matches(second.k, second.n):
-        message = (f"{text} is the scoreable-only rate {_count(second.k)}/{second.n}, not the headline {shown}: "
-                   "quote it only with its label, beside the headline")
+        message = (f"{text} is the scoreable-only rate {_count(second.k)}/{second.n}, not the "
+                   f"headline {shown}: quote it only with its label, beside the headline")
         return ClaimCheck(text, False, message), finding("claim_is_secondary", message)
     denominator = _shrunk_denominator(head, value, half, fraction)
     if denominator is not None:
         dropped = head.n - denominator
-        message = (f"{text} equals {_count(head.k)}/{denominator}: {dropped} task(s) were dropped from the "
-                   f"denominator; the headline is {shown}")
+        message = (f"{text} equals {_count(head.k)}/{denominator}: {dropped} task(s) were dropped "
+                   f"from the denominator; the headline is {shown}")
         return ClaimCheck(text, False, message), finding("claim_shrunk_denominator", message)
     message = f"{text} is not supported by this ledger: the headline is {shown}"
     return ClaimCheck(text, False, message), finding("claim_unsupported", message)
@@ -5440,13 +5486,13 @@ def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
     if scored == 0:
         return [finding("attrition_exceeded", (
             f"no task has a verdict: all {ledger.entries} exited unscoreable "
-            f"({', '.join(f'{r} {c}' for r, c in ledger.reasons) or 'no reason recorded'}); fix what stops the "
-            "harness from grading, and run again"))]
+            f"({', '.join(f'{r} {c}' for r, c in ledger.reasons) or 'no reason recorded'}); fix "
+            "what stops the harness from grading, and run again"))]
     if lost.share > lost.ceiling:
         return [finding("attrition_exceeded", (
-            f"{lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}) exited unscoreable, above the ceiling of "
-            f"{lost.ceiling:g} (max_unscoreable): too few verdicts for the headline to stand for the suite; fix what "
-            "stops the harness from grading and run again"
+            f"{lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}) exited unscoreable, above "
+            f"the ceiling of {lost.ceiling:g} (max_unscoreable): too few verdicts for the headline "
+            "to stand for the suite; fix what stops the harness from grading and run again"
             + (" (or, for a reason you can defend, raise max_unscoreable to at most "
                f"{MAX_UNSCOREABLE_LIMIT:g})" if lost.share <= MAX_UNSCOREABLE_LIMIT
                else f": {lost.share:.1%} is past what max_unscoreable may allow "
@@ -5476,8 +5522,8 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
     lost = ledger.counts["unscoreable"]
     if 2 * lost > ledger.entries:
         findings.append(finding("control_run_inconclusive", (
-            f"{run.role} run: {lost} of {ledger.entries} tasks are unscoreable; it proves nothing about the harness "
-            "(fix what stops it from producing verdicts, and run it again)")))
+            f"{run.role} run: {lost} of {ledger.entries} tasks are unscoreable; it proves nothing "
+            "about the harness (fix what stops it from producing verdicts, and run it again)")))
     elif (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
         relation = "above its ceiling" if run.role == "no_edit" else "below its floor"
         findings.append(finding("control_run_violated", (
@@ -5526,34 +5572,37 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
     findings = []
     if manifest.draft:
         findings.append(finding("draft_manifest", (
-            "the manifest still has its \"draft\" list (from `init` or `import --draft-manifest`): do what it "
-            "says, then delete it")))
+            "the manifest still has its \"draft\" list (from `init` or `import --draft-manifest`): "
+            "do what it says, then delete it")))
     if manifest.placeholders:
         findings.append(finding("placeholder_value", (
-            f"{', '.join(manifest.placeholders)} still {'holds' if len(manifest.placeholders) == 1 else 'hold'} a "
-            "placeholder: fill in the real value"
+            f"{', '.join(manifest.placeholders)} still "
+            f"{'holds' if len(manifest.placeholders) == 1 else 'hold'} a placeholder: fill in the "
+            "real value"
             + (f"; the digest comes from `{invoked('digest')} --runs RUNS`"
                if "dataset.task_ids_sha256" in manifest.placeholders else ""))))
     missing = [key for key in ENVELOPE_REQUIRED if manifest.envelope.get(key) in (None, "")]
     if missing:
         findings.append(finding("envelope_incomplete", (
-            f"the envelope does not record {', '.join(missing)}: a ledger balances inside one named instrument "
-            "(runner, network policy, per-task wall clock, toolchain digest)")))
+            f"the envelope does not record {', '.join(missing)}: a ledger balances inside one "
+            "named instrument (runner, network policy, per-task wall clock, toolchain digest)")))
     return findings
 
 
 def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list[Finding]]:
     """The run to gate: --run-id, or the manifest's run_id; a --run-id the rerun recipe cannot repeat is a finding."""
     if run_id is not None and manifest.run_id is not None and run_id != manifest.run_id:
-        raise GateError(f"--run-id {run_id!r}: the manifest publishes run {manifest.run_id!r} (run_id)")
+        raise GateError(f"--run-id {run_id!r}: the manifest publishes run {manifest.run_id!r} "
+                        "(run_id)")
     if run_id is None or manifest.run_id is not None:
         return manifest.run_id, []
     recipe = manifest.rerun_recipe or ""
     if re.search(rf"--run-id[ =]['\"]?{re.escape(run_id)}(?:['\"]|\s|$)", recipe):
         return run_id, []
     return run_id, [finding("run_not_pinned", (
-        f"--run-id {run_id} chose the gated run, but a stranger's rerun would gate every run in the file: "
-        f"add \"run_id\": \"{run_id}\" to the manifest, or --run-id {run_id} to its rerun_recipe"))]
+        f"--run-id {run_id} chose the gated run, but a stranger's rerun would gate every run in "
+        f"the file: add \"run_id\": \"{run_id}\" to the manifest, or --run-id {run_id} to its "
+        "rerun_recipe"))]
 
 
 def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str, Rate], ...]:
@@ -5609,9 +5658,10 @@ def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: 
     missing = max(0, task_count - recorded)
     if missing * times > MAX_UNRECORDED:
         cells = f" ({missing:,} x {times:,})" if times > 1 else ""
-        raise GateError(f"{manifest}: dataset.task_count: {task_count:,} declared tasks, {missing:,} of them with no "
-                        f"record in any runs file: {how}, and more than {MAX_UNRECORDED:,} such cells{cells} is not a "
-                        "comparison (give the suite's real task_count, or the runs that cover it)")
+        raise GateError(f"{manifest}: dataset.task_count: {task_count:,} declared tasks, "
+                        f"{missing:,} of them with no record in any runs file: {how}, and more "
+                        f"than {MAX_UNRECORDED:,} such cells{cells} is not a comparison (give the "
+                        "suite's real task_count, or the runs that cover it)")
     return missing
 
 
@@ -5636,7 +5686,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
                 tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields, must_exist=False)
             if tally is None or not tally.run_ids:
                 findings.append(finding("replicate_missing", (
-                    f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it from replicates")))
+                    f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it "
+                    "from replicates")))
                 continue
             ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
             lost = attrition(ledger, plan.contract.mode, plan.contract.budget, ceiling)  # every run holds to the ceiling
@@ -5648,7 +5699,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
             f"{len(undeclared)} run(s) in {runs_path} are not among the manifest's replicates "
             f"({_name_some(undeclared, len(undeclared))}): list them, or gate them apart")))
     if not present:
-        raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) has a record")
+        raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) "
+                        "has a record")
     m = plan.contract.units
     tasks = sorted({tid for _, _, scores in present for tid in scores})
     padding = unrecorded(plan.task_count, len(tasks), manifest_path,
@@ -5685,8 +5737,8 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
     if any(named) and not all(named):
         bare = [rid for (rid, _, _), has in zip(present, named) if not has]
         return [finding("cluster_incomplete", (
-            f"replicate run(s) {', '.join(bare)} name no cluster while the others do: name the cluster in every run, "
-            "or in none"))]
+            f"replicate run(s) {', '.join(bare)} name no cluster while the others do: name the "
+            "cluster in every run, or in none"))]
     clusters: dict[str, str | None] = {}
     conflicts = []
     for rid, _, scores in present:
@@ -5695,8 +5747,8 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
                 conflicts.append(f"{visible(tid)} ({clusters[tid]} and {cluster} in {rid})")
     if conflicts:
         return [finding("cluster_conflict", (
-            f"{len(conflicts)} task(s) name different clusters in different replicate runs, first {conflicts[0]}: "
-            "a task belongs to one cluster"))]
+            f"{len(conflicts)} task(s) name different clusters in different replicate runs, first "
+            f"{conflicts[0]}: a task belongs to one cluster"))]
     return []
 
 
@@ -5722,8 +5774,9 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
             raise GateError(f"--run-id {run_id!r}: the manifest gates its replicates together "
                             f"({', '.join(manifest.replicates)}); there is no one run to choose")
         if keep_scores:
-            raise GateError(f"{manifest.path}: compare and rank pair one run with one run; this manifest gates "
-                            "replicates together (give each run its own manifest with its run_id)")
+            raise GateError(f"{manifest.path}: compare and rank pair one run with one run; this "
+                            "manifest gates replicates together (give each run its own manifest "
+                            "with its run_id)")
         ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates, manifest.path,
                                                             manifest.max_unscoreable)
         gated, tally = None, None
@@ -5734,8 +5787,9 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields,
                            summary=summary, jobs=jobs, keep_order=bool(keep_scores))
         if plan.contract.samples and plan.contract.budget > tally.records:
-            raise GateError(f"{runs_path}: attempt_budget {plan.contract.budget} in samples mode, but the file holds "
-                            f"{tally.records} attempt record(s): no task can have {plan.contract.budget} samples")
+            raise GateError(f"{runs_path}: attempt_budget {plan.contract.budget} in samples mode, "
+                            f"but the file holds {tally.records} attempt record(s): no task can "
+                            f"have {plan.contract.budget} samples")
         ledger = settle(tally, plan)
     lost = attrition(ledger, plan.contract.mode, plan.contract.budget, manifest.max_unscoreable)
     all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings,
@@ -5803,23 +5857,26 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
     first, second = names
     if a.manifest.task_ids_sha256 != b.manifest.task_ids_sha256 or a.manifest.task_count != b.manifest.task_count:
         findings.append(finding("dataset_digest_mismatch", (
-            f"{first} declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, {second} declares "
-            f"{b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: not the same suite")))
+            f"{first} declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, "
+            f"{second} declares {b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: "
+            "not the same suite")))
     if a.contract != b.contract:
         findings.append(finding("attempt_contract_mismatch", (
             f"{first} counts {a.contract.mode} mode with a budget of {a.contract.budget}, {second} "
-            f"{b.contract.mode} mode with {b.contract.budget}: the two headlines are different quantities")))
+            f"{b.contract.mode} mode with {b.contract.budget}: the two headlines are different "
+            "quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
     differ = sorted(k for k in set(env_a) | set(env_b)
                     if k not in env_a or k not in env_b or canonical_json(env_a[k]) != canonical_json(env_b[k]))
     if differ:
         named = [key for key in differ if key in SYSTEM_KEYS]
-        move = (f"; {', '.join(named)} name the system under test, not the instrument: move them from the envelope "
-                "to \"system\" in both manifests (compare needs one instrument, not one system)") if named else ""
+        move = (f"; {', '.join(named)} name the system under test, not the instrument: move them "
+                "from the envelope to \"system\" in both manifests (compare needs one instrument, "
+                "not one system)") if named else ""
         findings.append(finding("envelope_mismatch", (
-            f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different instruments: a ledger "
-            f"balances inside one envelope{move}")))
+            f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different "
+            f"instruments: a ledger balances inside one envelope{move}")))
     return findings
 
 
@@ -5868,14 +5925,16 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool
     for index, tid in enumerate(tasks):
         cluster_a, cluster_b = scores_a.get(tid, (0, None))[1], scores_b.get(tid, (0, None))[1]
         if by_cluster and cluster_a is not None and cluster_b is not None and cluster_a != cluster_b:
-            conflicts.append(f"{visible(tid)} ({visible(cluster_a)} in A, {visible(cluster_b)} in B)")
+            conflicts.append(f"{visible(tid)} ({visible(cluster_a)} in A, {visible(cluster_b)} in "
+                             "B)")
         name = cluster_a if cluster_a is not None else cluster_b
         clusters.append(names.setdefault(name, len(names)) if by_cluster and name is not None else -1 - index)
     if conflicts:
         findings.append(finding("cluster_conflict", (
-            f"{len(conflicts)} task(s) name a different cluster in A and in B, first {conflicts[0]}: "
-            "a task belongs to one cluster (a repository) whichever system ran it")))
-    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare pairs every declared task")
+            f"{len(conflicts)} task(s) name a different cluster in A and in B, first "
+            f"{conflicts[0]}: a task belongs to one cluster (a repository) whichever system ran it")))
+    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare pairs every "
+                                                                             "declared task")
     xs = [scores_a.get(t, (0, None))[0] for t in tasks] + [0] * padding
     ys = [scores_b.get(t, (0, None))[0] for t in tasks] + [0] * padding
     clusters += [-1 - len(tasks) - i for i in range(padding)]
@@ -5901,7 +5960,8 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, 
         a, b = _scored_by_id((a, b), sides, confidence)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
     if by_cluster and not any(c for side in (a, b) for _, c in _scores_table(side).values()):
-        raise GateError("compare --by-cluster: neither side's records name a cluster (the records' \"cluster\" field)")
+        raise GateError("compare --by-cluster: neither side's records name a cluster (the records' "
+                        "\"cluster\" field)")
     xs, ys, clusters, cluster_findings = _paired_scores(a, b, by_cluster)
     findings.extend(cluster_findings)
     samples = a.contract.units
@@ -6019,7 +6079,8 @@ def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
         count = len(tasks)
         passes = [[rate[min(scores.get(t, (0, None))[0], m)] for t in tasks] for scores in tables]
     padding = unrecorded(reports[0].manifest.task_count, count, reports[0].manifest.path,
-                         f"rank compares every declared task in each of its {k * (k - 1) // 2:,} pairs of systems",
+                         f"rank compares every declared task in each of its {k * (k - 1) // 2:,} "
+                         "pairs of systems",
                          k * (k - 1) // 2 + k)
     return [column + [0.0] * padding for column in passes], m
 
@@ -6030,7 +6091,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     Tango's interval), Holm's
     (1979) correction over the pairs, and the groups of systems no corrected test separates (Piepho 2004)."""
     if len(systems) < 2:
-        raise GateError("rank: give at least two ledgers (--manifest M --runs R, once for each system, or --list FILE)")
+        raise GateError("rank: give at least two ledgers (--manifest M --runs R, once for each "
+                        "system, or --list FILE)")
     if len(systems) > MAX_RANKED:
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
     reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
@@ -6043,8 +6105,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
         if first != number:
             pinned = f", run {report.gated_run}" if report.gated_run else ""
             raise GateError(f"rank: systems {first} and {number} are the same runs file (sha256 "
-                            f"{report.ledger.runs_sha256[:12]}{pinned}): a system listed twice would count its evidence "
-                            "twice")
+                            f"{report.ledger.runs_sha256[:12]}{pinned}): a system listed twice "
+                            "would count its evidence twice")
     findings: list[Finding] = []
     for number, report in enumerate(reports, 1):
         findings.extend(prefixed(f"S{number}", report.findings))
@@ -6130,7 +6192,8 @@ def _text_ledger(report: Report) -> list[str]:
         *([_label("declared") + m.declared_from] if m.declared_from else []),
         _label("entries") + str(led.entries),
         _label("exits") + str(led.exits)
-        + (f" (pass@{report.contract.budget}: in samples mode a task exits pass if any sample passed)" if samples else ""),
+        + (f" (pass@{report.contract.budget}: in samples mode a task exits pass if any sample "
+           "passed)" if samples else ""),
     ]
     ceiling = _ceiling_text(report.attrition)
     for bucket in BUCKETS:
@@ -6180,10 +6243,13 @@ def _text_rates(report: Report) -> list[str]:
     if reps is not None:
         values = [rate.value for _, rate in reps.runs]
         out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
-                   + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to {max(values):.3f}")
+                   + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to "
+                     f"{max(values):.3f}")
         how = (f"Satterthwaite df {reps.df:.1f}" if reps.run_term else
-               f"the runs varied no more than chance, so the run term is dropped: df {reps.df:g}, the tasks' T - 1")
-        counted = (f"the interval counts run-to-run variance as well as the tasks' (two-way layout, {how}); "
+               f"the runs varied no more than chance, so the run term is dropped: df {reps.df:g}, "
+               "the tasks' T - 1")
+        counted = ("the interval counts run-to-run variance as well as the tasks' (two-way layout, "
+                   f"{how}); "
                    if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
         out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, every "
                    "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run with its run_id")
@@ -6289,7 +6355,8 @@ def _scalar(value: Any) -> str:
 def _cost_text(cost: CostSummary) -> str:
     parts = []
     if cost.total_cost_usd is not None and cost.median_cost_usd is not None:
-        parts.append(f"total ${cost.total_cost_usd:.2f}, median ${cost.median_cost_usd:.4f} per task")
+        parts.append(f"total ${cost.total_cost_usd:.2f}, median ${cost.median_cost_usd:.4f} per "
+                     "task")
     if cost.total_tokens is not None and cost.median_tokens is not None:
         parts.append(f"tokens total {cost.total_tokens}, median {cost.median_tokens:g} per task")
     return "; ".join(parts) + f" ({cost.tasks_with_cost} tasks report cost)"
@@ -6415,8 +6482,9 @@ def _contract_text(report: Report) -> str:
     """The attempt contract in words: what counts as an attempt, and what the headline and the buckets count."""
     budget = report.contract.budget
     if report.contract.samples:
-        return (f"samples mode, {_plural(budget, 'sample')} a task: the headline is pass@1, the mean over tasks of "
-                f"passing samples / {budget}; a task exits pass if any sample passed (pass@{budget})")
+        return (f"samples mode, {_plural(budget, 'sample')} a task: the headline is pass@1, the "
+                f"mean over tasks of passing samples / {budget}; a task exits pass if any sample "
+                f"passed (pass@{budget})")
     return f"retry mode, up to {_plural(budget, 'attempt')} a task: a task passes if an attempt within the budget passed"
 
 
@@ -6430,8 +6498,9 @@ def render_markdown(report: Report) -> str:
            + (f"; a subset: {_md(_subset_text(m, led.entries))}." if m.subset else "."), "",
            *([f"Verdict mapping: {_md('; '.join(m.verdict_mapping))}.", ""] if m.verdict_mapping else []),
            *([f"Declared set: {_md(m.declared_from)}.", ""] if m.declared_from else []),
-           *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the buckets below are run "
-              f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
+           *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the "
+              f"buckets below are run {_md(report.replicates.runs[0][0])}'s, and every run is "
+              "gated in full.", ""] if report.replicates else []),
            f"System: {_md(system_text(m))}. Instrument: {_md(_instrument_text(m))}.", "",
            f"Attempt contract: {_md(_contract_text(report))}.", "",
            f"| bucket | tasks{f' (exits at pass@{report.contract.budget})' if samples else ''} |", "|---|---:|"]
@@ -6442,12 +6511,13 @@ def render_markdown(report: Report) -> str:
         out.append(f"| {bucket} | {led.counts[bucket]}{extra} |")
     if report.attrition is not None:
         lost = report.attrition
-        out += ["", f"Unscoreable: {lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}); the ceiling is "
-                    f"{lost.ceiling:g} (max_unscoreable)."]
+        out += ["", f"Unscoreable: {lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}); the "
+                    f"ceiling is {lost.ceiling:g} (max_unscoreable)."]
     out += ["", f"| rate | k/n | value | {_pct(conf)} |", "|---|---|---:|---|"]
     out.append(f"| **{_md(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
     if led.clustered is not None:
-        out.append(f"| the headline by cluster ({led.clustered.clusters} clusters) | {_md_rate(led.clustered.rate)} |")
+        out.append(f"| the headline by cluster ({led.clustered.clusters} clusters) | "
+                   f"{_md_rate(led.clustered.rate)} |")
     for rid, rate in report.replicates.runs if report.replicates is not None else ():
         out.append(f"| replicate run {_md(rid)} (not the headline) | {_md_rate(rate)} |")
     if report.replicates is None:
@@ -6463,11 +6533,12 @@ def render_markdown(report: Report) -> str:
             text = f"{_md_rate(s.rate)} |"
         out.append(f"| stratum {_md(s.name)} | " + text)
     for x in led.metrics:
-        out.append(f"| metric {_md(x.name)}{' (headline)' if x.headline else ''} | {_md_rate(x.rate)} |")
+        out.append(f"| metric {_md(x.name)}{' (headline)' if x.headline else ''} | "
+                   f"{_md_rate(x.rate)} |")
     for run in report.control_runs:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
-        out.append(f"| control run {run.role} ({bound}; {run.ledger.counts['unscoreable']} unscoreable) "
-                   f"| {_md_rate(run.ledger.headline)} |")
+        out.append(f"| control run {run.role} ({bound}; {run.ledger.counts['unscoreable']} "
+                   f"unscoreable) | {_md_rate(run.ledger.headline)} |")
     if led.pass_hat_k:
         out += ["", "pass^k, all k samples pass (not the headline): " + ", ".join(
             f"pass^{k} = {v:.3f}" for k, v in led.pass_hat_k if _shown_k(k, report.contract.budget))]
@@ -6520,31 +6591,36 @@ def render_svg(title: str, panels: Sequence[tuple[str, float, float, Sequence[Pl
         top = y
         for row in rows:
             y += _SVG_ROW
-            body.append(f'<text x="{_SVG_LEFT - 10}" y="{y + 4}" text-anchor="end">{_xml(row.label)}</text>')
+            body.append(f'<text x="{_SVG_LEFT - 10}" y="{y + 4}" '
+                        f'text-anchor="end">{_xml(row.label)}</text>')
             if row.value is None:
-                body.append(f'<text x="{_SVG_LEFT + 4}" y="{y + 4}" class="note">{_xml(row.note or "n/a")}</text>')
+                body.append(f'<text x="{_SVG_LEFT + 4}" y="{y + 4}" '
+                            f'class="note">{_xml(row.note or "n/a")}</text>')
                 continue
             x1, x2 = svg_x(row.low, axis_low, axis_high), svg_x(row.high, axis_low, axis_high)
             cx = svg_x(row.value, axis_low, axis_high)
-            body.append(f'<line class="ci" x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#333" stroke-width="2"/>')
+            body.append(f'<line class="ci" x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#333" '
+                        'stroke-width="2"/>')
             body.append(
-                f'<circle class="point" cx="{cx}" cy="{y}" r="4" fill="#1f5fbf" data-label="{_xml(row.label)}" '
-                f'data-value="{row.value:.6f}" data-low="{row.low:.6f}" data-high="{row.high:.6f}"/>')
+                f'<circle class="point" cx="{cx}" cy="{y}" r="4" fill="#1f5fbf" '
+                f'data-label="{_xml(row.label)}" data-value="{row.value:.6f}" '
+                f'data-low="{row.low:.6f}" data-high="{row.high:.6f}"/>')
         y += _SVG_ROW
-        body.append(f'<line class="axis" x1="{_SVG_LEFT}" y1="{y}" x2="{_SVG_LEFT + _SVG_PLOT}" y2="{y}" '
-                    f'stroke="#000" data-low="{axis_low:g}" data-high="{axis_high:g}"/>')
+        body.append(f'<line class="axis" x1="{_SVG_LEFT}" y1="{y}" x2="{_SVG_LEFT + _SVG_PLOT}" '
+                    f'y2="{y}" stroke="#000" data-low="{axis_low:g}" data-high="{axis_high:g}"/>')
         for step in range(5):
             tick = axis_low + (axis_high - axis_low) * step / 4
             x = svg_x(tick, axis_low, axis_high)
             body.append(f'<line x1="{x}" y1="{top + 8}" x2="{x}" y2="{y}" stroke="#ddd"/>')
             body.append(f'<text x="{x}" y="{y + 16}" text-anchor="middle">{tick * 100:.0f}%</text>')
         y += 34
-        body.append(f'<text x="{_SVG_LEFT + _SVG_PLOT / 2}" y="{y}" text-anchor="middle">{_xml(axis_label)}</text>')
+        body.append(f'<text x="{_SVG_LEFT + _SVG_PLOT / 2}" y="{y}" '
+                    f'text-anchor="middle">{_xml(axis_label)}</text>')
         y += 20
     height = y + 10
     head = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        'font-family="sans-serif" font-size="12">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 '
+        f'{width} {height}" font-family="sans-serif" font-size="12">',
         f"<title>{_xml(title)}</title>",
         f'<rect width="{width}" height="{height}" fill="#fff"/>',
         f'<text x="10" y="22" font-size="15" font-weight="bold">{_xml(title)}</text>',
@@ -6603,8 +6679,9 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         basis = "not paired: the two claims are over different suites (dataset_digest_mismatch)"
     elif comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
-        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} ({_plural(tasks, 'shared task')}; "
-                 "a task passes if any attempt within budget passed)")
+        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} "
+                 f"({_plural(tasks, 'shared task')}; a task passes if any attempt within budget "
+                 "passed)")
     else:
         per = (f"per-task pass rates over {comp.a.contract.units} samples" if comp.a.contract.units > 1
                else "task exits")
@@ -6622,25 +6699,29 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     if comp.significant is None:
         reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
     elif comp.significant:
-        reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = {test.p_value:.3g}); "
-                   f"the data fit {_points(test.low)} to {_points(test.high)} points: a difference between these "
-                   "runs, not a measure of how much it matters")
+        reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = "
+                   f"{test.p_value:.3g}); the data fit {_points(test.low)} to {_points(test.high)} "
+                   "points: a difference between these runs, not a measure of how much it matters")
     elif test.p_value < comp.alpha:
-        reading = (f"not distinguishable at {level} confidence: A and B differ on only {_plural(paired.differing, 'unit')} "
-                   f"({'clusters' if comp.clusters is not None else 'tasks'}), and no test can reach alpha "
-                   f"{comp.alpha:.3g} on fewer than {fewest}; the data fit A - B from {_points(test.low)} to "
-                   f"{_points(test.high)} points")
+        reading = (f"not distinguishable at {level} confidence: A and B differ on only "
+                   f"{_plural(paired.differing, 'unit')} "
+                   f"({'clusters' if comp.clusters is not None else 'tasks'}), and no test can "
+                   f"reach alpha {comp.alpha:.3g} on fewer than {fewest}; the data fit A - B from "
+                   f"{_points(test.low)} to {_points(test.high)} points")
     else:
-        reading = (f"not distinguishable at {level} confidence: the data fit A - B from {_points(test.low)} to "
-                   f"{_points(test.high)} points")
-    icc = (f"; the between-task share of the difference's variance is {comp.difference_icc:.3f} (`plan --icc`)"
+        reading = (f"not distinguishable at {level} confidence: the data fit A - B from "
+                   f"{_points(test.low)} to {_points(test.high)} points")
+    icc = (f"; the between-task share of the difference's variance is {comp.difference_icc:.3f} "
+           "(`plan --icc`)"
            if comp.difference_icc is not None else "")
     if comp.detectable is None:
-        plan = (f"no difference is detectable with {units} at the observed discordance {paired.discordance:.3f}{icc} "
-                f"(a planning figure; `{invoked('plan')}` sizes a suite)")
+        plan = (f"no difference is detectable with {units} at the observed discordance "
+                f"{paired.discordance:.3f}{icc} (a planning figure; `{invoked('plan')}` sizes a "
+                "suite)")
     else:
-        plan = (f"with {units} at the observed discordance {paired.discordance:.3f}{icc}, this rule detects "
-                f"|A - B| >= {comp.detectable:.3f} with 80% power (a planning figure, not a result)")
+        plan = (f"with {units} at the observed discordance {paired.discordance:.3f}{icc}, this "
+                f"rule detects |A - B| >= {comp.detectable:.3f} with 80% power (a planning figure, "
+                "not a result)")
     return basis, reading, plan
 
 
@@ -6802,8 +6883,9 @@ def render_compare_markdown(comp: Comparison) -> str:
            f"| run | k/n | value | {_pct(conf)} |", "|---|---|---:|---|",
            f"| A {_md(comp.a.manifest.claim_id)} | {_md_rate(comp.a.ledger.headline)} |",
            f"| B {_md(comp.b.manifest.claim_id)} | {_md_rate(comp.b.ledger.headline)} |", "",
-           f"Systems: A {_md(system_text(comp.a.manifest))}; B {_md(system_text(comp.b.manifest))}. "
-           f"Instrument (both): {_md(_instrument_text(comp.a.manifest))}.", ""]
+           f"Systems: A {_md(system_text(comp.a.manifest))}; B "
+           f"{_md(system_text(comp.b.manifest))}. Instrument (both): "
+           f"{_md(_instrument_text(comp.a.manifest))}.", ""]
     if comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
         out += ["| | B pass | B not pass |", "|---|---:|---:|",
@@ -6841,7 +6923,8 @@ def _badge_message(report: Report) -> tuple[str, str]:
     if report.verdict != "PUBLISHABLE":
         return "BLOCKED", "red"
     rate = report.ledger.headline
-    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · {_count(rate.k)}/{rate.n}"
+    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · "
+            f"{_count(rate.k)}/{rate.n}"
             + (" (subset)" if report.manifest.subset else ""), "brightgreen")
 
 
@@ -6882,7 +6965,8 @@ def _p_text(p: float) -> str:
 def _rank_summary(rank: Ranking) -> tuple[str, str]:
     """The omnibus line and the pairs line, shared by text and Markdown."""
     count = sum(p.separated for p in rank.pairs)
-    omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p {'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
+    omnibus = (f"Cochran's Q = {rank.q:.3f}, df {rank.df}, p "
+               f"{'= ' if rank.q_p >= 1e-300 else ''}{_p_text(rank.q_p)}: "
                + ("the systems are not all alike" if rank.q_p < rank.alpha else
                   f"Cochran's Q does not separate them at {_pct(rank.systems[0].confidence)[:-3]}"))
     by = " or ".join(PAIRED_TESTS[method][0] for method in sorted({p.method for p in rank.pairs}))
@@ -6943,17 +7027,20 @@ def render_rank_markdown(rank: Ranking) -> str:
     """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold."""
     conf = rank.systems[0].confidence
     omnibus, pairs = _rank_summary(rank)
-    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at {_pct(conf)[:-3]}", "",
+    out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at "
+           f"{_pct(conf)[:-3]}", "",
            f"| place | claim | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---|---:|---|---|"]
     for place, index in enumerate(rank.order, 1):
         report = rank.systems[index]
-        out.append(f"| {place} | {_md(report.manifest.claim_id)} | {_md(system_text(report.manifest))} "
-                   f"| {_md_rate(report.ledger.headline)} | {rank.letters(index)} |")
+        out.append(f"| {place} | {_md(report.manifest.claim_id)} | "
+                   f"{_md(system_text(report.manifest))} | {_md_rate(report.ledger.headline)} | "
+                   f"{rank.letters(index)} |")
     out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
             f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |", "|---|---|---:|---|---:|---:|"]
     for p in rank.pairs:
-        out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | {_md(rank.systems[p.second].manifest.claim_id)} "
-                   f"| {p.diff:+.3f} | [{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
+        out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | "
+                   f"{_md(rank.systems[p.second].manifest.claim_id)} | {p.diff:+.3f} | "
+                   f"[{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
     out += ["", "</details>", ""]
     if rank.findings:
         out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in rank.findings]
@@ -7049,8 +7136,8 @@ def _finished(records: Iterable[dict[str, object]], notes: list[str]) -> tuple[d
     ordered = sorted(records, key=lambda rec: (cast(str, rec["task_id"]), cast(int, rec["attempt"])))
     timed = sum("wall_clock_s" in rec for rec in ordered)
     if 0 < timed < len(ordered):
-        notes.append(f"wall_clock_s left out: {len(ordered) - timed} of {len(ordered)} attempts have no timestamps "
-                     "(check wants it on every attempt or none)")
+        notes.append(f"wall_clock_s left out: {len(ordered) - timed} of {len(ordered)} attempts "
+                     "have no timestamps (check wants it on every attempt or none)")
         for rec in ordered:
             rec.pop("wall_clock_s", None)
     return tuple(ordered)
@@ -7081,7 +7168,8 @@ def _cost_field(value: object) -> float | None:
 
 def _one_path(paths: Sequence[Path], fmt: str) -> Path:
     if len(paths) != 1:
-        raise GateError(f"import {fmt}: takes exactly one FILE, got {len(paths)}; import each run separately")
+        raise GateError(f"import {fmt}: takes exactly one FILE, got {len(paths)}; import each run "
+                        "separately")
     return paths[0]
 
 
@@ -7163,9 +7251,9 @@ def _json_lines_head(path: Path) -> dict[str, object] | None:
 
 
 _PREDICTION_KEYS = frozenset({"instance_id", "model_patch"})
-_NO_VERDICTS_SWEBENCH = ("grade them with `python -m swebench.harness.run_evaluation --predictions_path FILE "
-                         "--run_id RUN ...` and import the run report it writes (<model>.<RUN>.json) with "
-                         "`import swebench`")
+_NO_VERDICTS_SWEBENCH = ("grade them with `python -m swebench.harness.run_evaluation "
+                         "--predictions_path FILE --run_id RUN ...` and import the run report it "
+                         "writes (<model>.<RUN>.json) with `import swebench`")
 
 
 def _no_verdicts(data: object) -> str | None:
@@ -7176,15 +7264,16 @@ def _no_verdicts(data: object) -> str | None:
         values = data
     if (isinstance(data, dict) and set(data) >= _PREDICTION_KEYS) or (values and all(
             isinstance(v, dict) and set(v) >= _PREDICTION_KEYS for v in values)):
-        return ("SWE-bench predictions (instance_id, model_patch: the patches an agent wrote, as SWE-agent's "
-                f"preds.json / all_preds.jsonl or mini-swe-agent's preds.json), not verdicts: {_NO_VERDICTS_SWEBENCH}")
+        return ("SWE-bench predictions (instance_id, model_patch: the patches an agent wrote, as "
+                "SWE-agent's preds.json / all_preds.jsonl or mini-swe-agent's preds.json), not "
+                f"verdicts: {_NO_VERDICTS_SWEBENCH}")
     if isinstance(data, dict) and {"instance_id", "test_result", "history"} <= set(data):
         graded = isinstance(data.get("report"), dict) or isinstance(_sub(data.get("test_result")).get("report"), dict)
         return ("an OpenHands output.jsonl record " + ("after evaluation: import the SWE-bench run report "
                 "(report.json) that eval_infer.sh wrote beside it with `import swebench`" if graded else
                 "before evaluation (no test_result.report): no verdicts yet; run OpenHands' "
-                "evaluation/benchmarks/swe_bench/scripts/eval_infer.sh on it and import the SWE-bench run report "
-                "(report.json) it writes with `import swebench`"))
+                "evaluation/benchmarks/swe_bench/scripts/eval_infer.sh on it and import the "
+                "SWE-bench run report (report.json) it writes with `import swebench`"))
     if isinstance(data, dict) and {"trajectory", "info"} <= set(data):
         return ("a SWE-agent trajectory (.traj): one agent run's steps, no verdict; " + _NO_VERDICTS_SWEBENCH
                 .replace("grade them", "grade the run's preds.json"))
@@ -7248,7 +7337,8 @@ def import_swebench(options: ImportOptions) -> Imported:
         index = _swebench_index(data, str(path))
         if index is not None:
             if declared is not None:
-                raise GateError(f"{path}: a second declared instance set (one index.json or --dataset-ids)")
+                raise GateError(f"{path}: a second declared instance set (one index.json or "
+                                "--dataset-ids)")
             declared = index
         else:
             data_files.append((path, data))
@@ -7256,10 +7346,12 @@ def import_swebench(options: ImportOptions) -> Imported:
         if len(folders) > 1:
             raise GateError(f"import swebench: takes one logs folder, got {len(folders)}")
         if len(data_files) > 1:
-            raise GateError(f"import swebench: a logs folder takes one run report beside it, got {len(data_files)}")
+            raise GateError("import swebench: a logs folder takes one run report beside it, got "
+                            f"{len(data_files)}")
         return _swebench_logs(folders[0], data_files[0] if data_files else None, declared)
     if len(data_files) != 1:
-        raise GateError(f"import swebench: takes one report (and optionally its index.json), got {len(data_files)}")
+        raise GateError("import swebench: takes one report (and optionally its index.json), got "
+                        f"{len(data_files)}")
     path, data = data_files[0]
     if "resolved" in data and not set(data) & {"resolved_ids", "unresolved_ids", "total_instances"}:
         return _swebench_experiments(path, data, declared)
@@ -7267,11 +7359,13 @@ def import_swebench(options: ImportOptions) -> Imported:
         return _swebench_report(path, data, declared)
     if set(data) & set(_SBCLI_COUNTS):
         raise GateError(
-            f"{path}: an sb-cli summary with counts only ({', '.join(k for k in _SBCLI_COUNTS if k in data)}): it names "
-            "no instance, so no task can be checked; import the run report with the id lists instead (the "
-            "harness's <model>.<run_id>.json, or the report sb-cli get-report saves beside the .response.json)")
-    raise GateError(f"{path}: not a SWE-bench run report (no resolved_ids / resolved lists) nor an experiments "
-                    f"results.json (no 'resolved')")
+            f"{path}: an sb-cli summary with counts only "
+            f"({', '.join(k for k in _SBCLI_COUNTS if k in data)}): it names no instance, so no "
+            "task can be checked; import the run report with the id lists instead (the harness's "
+            "<model>.<run_id>.json, or the report sb-cli get-report saves beside the "
+            ".response.json)")
+    raise GateError(f"{path}: not a SWE-bench run report (no resolved_ids / resolved lists) nor an "
+                    "experiments results.json (no 'resolved')")
 
 
 class _SwebenchReport(NamedTuple):
@@ -7296,13 +7390,15 @@ def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, li
         elif key.endswith("_instances") and _is_int(data[key]):
             counts.append(key)
         else:
-            raise GateError(f"{where}: unknown key {key!r} for a SWE-bench run report (neither an id list <name>_ids "
-                            "nor a count <name>_instances): is this a run report?")
+            raise GateError(f"{where}: unknown key {key!r} for a SWE-bench run report (neither an "
+                            "id list <name>_ids nor a count <name>_instances): is this a run "
+                            "report?")
     for key in counts:
         list_key = key[:-len("_instances")] + "_ids"
         if list_key in lists and data[key] != len(lists[list_key]):
-            raise GateError(f"{where}: {key} is {data[key]} but {list_key} has {len(lists[list_key])} ids: the report "
-                            "contradicts itself; import the harness's own report, unedited")
+            raise GateError(f"{where}: {key} is {data[key]} but {list_key} has "
+                            f"{len(lists[list_key])} ids: the report contradicts itself; import "
+                            "the harness's own report, unedited")
     return lists, [*lists, *counts]
 
 
@@ -7319,8 +7415,9 @@ def _swebench_read_report(path: Path, data: dict[str, object], dataset_ids: list
         if alone and (dataset_ids is None or alone.difference(dataset_ids)):
             raise GateError(
                 f"{where}: {key} (not a swebench key) holds {len(alone)} id(s) no known list names "
-                f"({_preview(alone)}): what the harness did with them is unknown; pass --dataset-ids FILE with every "
-                "declared instance, and they are imported as unscoreable (missing_artifact)")
+                f"({_preview(alone)}): what the harness did with them is unknown; pass "
+                "--dataset-ids FILE with every declared instance, and they are imported as "
+                "unscoreable (missing_artifact)")
     declared = _swebench_declared(seen, total, dataset_ids, where)
     for key in _SWEBENCH_ADVISORY:
         stray = set(lists.get(key, [])).difference(seen)
@@ -7352,8 +7449,9 @@ def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[st
         if count_key in data and list_key in lists and (list_key in data or list_key == "resolved_ids"):
             stated = _int(data[count_key], f"{where}.{count_key}")
             if stated != len(lists[list_key]):
-                raise GateError(f"{where}: {count_key} is {stated} but {list_key} has {len(lists[list_key])} ids: "
-                                "the report contradicts itself; import the harness's own report, unedited")
+                raise GateError(f"{where}: {count_key} is {stated} but {list_key} has "
+                                f"{len(lists[list_key])} ids: the report contradicts itself; "
+                                "import the harness's own report, unedited")
     reasons: dict[str, str] = {}
     if "failure_reasons" in data:
         for key, value in _obj(data["failure_reasons"], f"{where}.failure_reasons").items():
@@ -7366,13 +7464,15 @@ def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str]
     if dataset_ids is None:
         if total is not None and len(seen) != total:
             raise GateError(
-                f"{where}: total_instances is {total} but the id lists name {len(seen)} ids; "
-                f"pass --dataset-ids FILE (or the harness's index.json) with the {total} declared instance ids"
+                f"{where}: total_instances is {total} but the id lists name {len(seen)} ids; pass "
+                f"--dataset-ids FILE (or the harness's index.json) with the {total} declared "
+                "instance ids"
             )
         return sorted(seen)
     declared = _declared_ids(dataset_ids)
     if total is not None and len(declared) < total:
-        raise GateError(f"{where}: total_instances is {total} but the declared set lists {len(declared)} ids")
+        raise GateError(f"{where}: total_instances is {total} but the declared set lists "
+                        f"{len(declared)} ids")
     stray = seen.difference(declared)
     if stray:
         raise GateError(f"{where}: ids not in the declared set: {_preview(stray)}")
@@ -7431,8 +7531,9 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
         verdict, harness = _swebench_status(report, member, tid, notes)
         records.append(_record(run_id, tid, 1, verdict, harness))
     if report.ignored:
-        notes.append(f"{path}: key(s) not in swebench's report ignored: {', '.join(report.ignored)} (every id they "
-                     "hold is counted from the known lists or --dataset-ids)")
+        notes.append(f"{path}: key(s) not in swebench's report ignored: "
+                     f"{', '.join(report.ignored)} (every id they hold is counted from the known "
+                     "lists or --dataset-ids)")
     notes.append(_swebench_figure(report))
     declared_from = f"the run report {path.name}" if dataset_ids is None else "--dataset-ids (or index.json)"
     return _swebench_imported(records, report.declared, run_id, notes, "swebench.harness.run_evaluation",
@@ -7450,8 +7551,8 @@ def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str]
                     envelope={"harness": harness, "runner": "docker (the swebench harness's instance containers)"},
                     rerun_hint=rerun_hint, notes=tuple(notes), draft_todo=tuple(todo),
                     provenance={"declared_from": declared_from}, measured=system or {},
-                    timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run set another; "
-                                 "the report does not record it")
+                    timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
+                                 "set another; the report does not record it")
 
 
 def _swebench_model(path: Path) -> dict[str, object]:
@@ -7479,8 +7580,9 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
     unknown = sorted(set(data).difference(_EXPERIMENTS_LISTS))
     if unknown:
         raise GateError(
-            f"{where}: unknown key(s) {', '.join(unknown)}; only the resolved/no_generation/no_logs "
-            f"form written by SWE-bench/experiments analysis/get_results.py is read"
+            f"{where}: unknown key(s) {', '.join(unknown)}; only the "
+            "resolved/no_generation/no_logs form written by SWE-bench/experiments "
+            "analysis/get_results.py is read"
         )
     lists = {key: _id_list(data, key, where) for key in _EXPERIMENTS_LISTS if key in data}
     member = _memberships(lists)
@@ -7499,9 +7601,10 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
         harness: dict[str, object] = {"format": "swebench-experiments", "instance_id": tid,
                                       "status_list": status if status else "(implicit unresolved)", "lists": in_lists}
         records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
-    notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the {len(declared)} "
-                 "instances of --dataset-ids")
-    return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments analysis/get_results.py",
+    notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
+                 f"{len(declared)} instances of --dataset-ids")
+    return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments "
+                                                                "analysis/get_results.py",
                               "python -m analysis.get_results evaluation/<split>/<submission>", "--dataset-ids",
                               system={"submission": run_id})
 
@@ -7540,10 +7643,12 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     keeps the report's verdict. A folder alone declares only the instances it holds, and says so."""
     instances = sorted(p.name for p in folder.iterdir() if p.is_dir())
     if not instances:
-        raise GateError(f"{folder}: no instance folders (logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json)")
+        raise GateError(f"{folder}: no instance folders "
+                        "(logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json)")
     if not any((folder / name / log).is_file() for name in instances for log in _SWEBENCH_INSTANCE_FILES):
-        raise GateError(f"{folder}: none of its {len(instances)} sub-folder(s) holds a swebench instance log "
-                        f"({', '.join(_SWEBENCH_INSTANCE_FILES)}): give logs/run_evaluation/<run_id>/<model>/")
+        raise GateError(f"{folder}: none of its {len(instances)} sub-folder(s) holds a swebench "
+                        f"instance log ({', '.join(_SWEBENCH_INSTANCE_FILES)}): give "
+                        "logs/run_evaluation/<run_id>/<model>/")
     for name in instances:
         _task_id(name, f"{folder}: folder {name!r}")
     if given:
@@ -7579,17 +7684,20 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                                                                      "instance_id": tid, "absent": True}
         records.append(_record(run_id, tid, 1, verdict, harness))
     if graded:
-        raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or unresolved) have no log "
-                        f"folder here ({_preview(graded)}): swebench writes one for every instance it runs, so the "
-                        "report is of another run or the folder is incomplete; copy the whole logs folder of the "
-                        "report's run, or import the report alone")
+        raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or "
+                        f"unresolved) have no log folder here ({_preview(graded)}): swebench "
+                        "writes one for every instance it runs, so the report is of another run or "
+                        "the folder is incomplete; copy the whole logs folder of the report's run, "
+                        "or import the report alone")
     if disagree:
-        raise GateError(f"{folder}: the run report and the instance logs disagree on {len(disagree)} instance(s) "
-                        f"({_preview(disagree)}): import the report the harness wrote for this run, unedited (or "
-                        "the logs folder alone, with --dataset-ids)")
+        raise GateError(f"{folder}: the run report and the instance logs disagree on "
+                        f"{len(disagree)} instance(s) ({_preview(disagree)}): import the report "
+                        "the harness wrote for this run, unedited (or the logs folder alone, with "
+                        "--dataset-ids)")
     if from_report:
-        notes.append(f"{len(from_report)} declared instance(s) have no log folder ({_preview(from_report)}): each "
-                     "keeps the run report's verdict (swebench writes no folder for an empty or missing patch)")
+        notes.append(f"{len(from_report)} declared instance(s) have no log folder "
+                     f"({_preview(from_report)}): each keeps the run report's verdict (swebench "
+                     "writes no folder for an empty or missing patch)")
     todo: list[str] = []
     if report:
         notes.append(_swebench_figure(report))
@@ -7598,12 +7706,14 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         declared_from = "--dataset-ids (or index.json)"
     else:
         declared_from = f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared set"
-        notes.append(f"{folder}: the declared set is the {len(instances)} instance folders found: swebench writes no "
-                     "folder for an empty or missing patch, so give the run report beside the folder (or "
-                     "--dataset-ids FILE) to count those too")
-        todo.append(f"the declared set is only the {len(instances)} instance folders found: import again with the run "
-                    "report (<model>.<run_id>.json) beside the logs folder, or --dataset-ids FILE")
-    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation (instance logs)",
+        notes.append(f"{folder}: the declared set is the {len(instances)} instance folders found: "
+                     "swebench writes no folder for an empty or missing patch, so give the run "
+                     "report beside the folder (or --dataset-ids FILE) to count those too")
+        todo.append(f"the declared set is only the {len(instances)} instance folders found: import "
+                    "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
+                    "--dataset-ids FILE")
+    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation "
+                                                                "(instance logs)",
                               "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
                               "--run_id ...", declared_from, todo, {"model": _folder_name(folder).replace("__", "/")})
 
@@ -7624,8 +7734,9 @@ def _swebench_same_run(folder: Path, report: Path) -> None:
     model, run = report.stem.rsplit(".", 1)
     here = _absolute(folder)
     if (model, run) != (here.name, here.parent.name):
-        raise GateError(f"{report}: the report of model {model!r}, run {run!r}; the logs folder {folder} is of model "
-                        f"{here.name!r}, run {here.parent.name!r}: give the report and the logs of one run")
+        raise GateError(f"{report}: the report of model {model!r}, run {run!r}; the logs folder "
+                        f"{folder} is of model {here.name!r}, run {here.parent.name!r}: give the "
+                        "report and the logs of one run")
 
 
 def _folder_name(path: Path) -> str:
@@ -7671,19 +7782,20 @@ def _read_eval_members(path: Path, archive: Any, supported: set[int]) -> tuple[d
                 hint = " (Python 3.14 reads it; or" if info.compress_type == _ZSTD_METHOD else " ("
                 raise GateError(
                     f"{path}: {info.filename}: compressed with {what}, which Python "
-                    f"{sys.version_info.major}.{sys.version_info.minor} cannot read{hint} convert it "
-                    f"with `{_convert_hint(path)}` and import DIR/{path.stem}.json)"
+                    f"{sys.version_info.major}.{sys.version_info.minor} cannot read{hint} convert "
+                    f"it with `{_convert_hint(path)}` and import DIR/{path.stem}.json)"
                 )
 
         def member(name: str) -> object:
             info = infos[name]
             if info.file_size > MAX_HARNESS_BYTES:  # declared before inflating; nothing reads past it
-                raise GateError(f"{path}: {name}: declares {info.file_size:,} bytes uncompressed, more than the gate "
-                                f"reads ({MAX_HARNESS_BYTES:,})")
+                raise GateError(f"{path}: {name}: declares {info.file_size:,} bytes uncompressed, "
+                                f"more than the gate reads ({MAX_HARNESS_BYTES:,})")
             try:
                 data = archive.read(name)
             except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
-                raise GateError(f"{path}: {name}: cannot read ({exc}); convert with `{_convert_hint(path)}`") from None
+                raise GateError(f"{path}: {name}: cannot read ({exc}); convert with "
+                                f"`{_convert_hint(path)}`") from None
             return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}", allow_nan=True)
 
         if "header.json" in infos:
@@ -7747,7 +7859,8 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
         if path.is_dir():
             found = _inspect_files(path)
             if not found:
-                raise GateError(f"{path}: a folder with no Inspect log in it (.json or .eval, sub-folders included)")
+                raise GateError(f"{path}: a folder with no Inspect log in it (.json or .eval, "
+                                "sub-folders included)")
             files.extend(found)
             shown = [p.relative_to(path).as_posix() for p in found]
             notes.append(f"{path}: read {len(found)} log(s): {', '.join(shown[:10])}"
@@ -7764,8 +7877,9 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
             if data.get("eval_set_id") == set_id:
                 sets.append((beside, data))
     if not logs:
-        raise GateError(f"{paths[0]}: no Inspect log among the files given (eval-set.json and logs.json are an eval "
-                        "set's own files): give the logs, or the eval set's folder")
+        raise GateError(f"{paths[0]}: no Inspect log among the files given (eval-set.json and "
+                        "logs.json are an eval set's own files): give the logs, or the eval set's "
+                        "folder")
     return logs, sets
 
 
@@ -7783,9 +7897,11 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[
         chosen = [log for log in logs if _inspect_system(log)[0] == model]
         if not chosen:
             models = sorted({_inspect_system(log)[0] for log in logs})
-            raise GateError(f"import inspect --model {model}: no log of that model; the logs hold {', '.join(models)}")
+            raise GateError(f"import inspect --model {model}: no log of that model; the logs hold "
+                            f"{', '.join(models)}")
         if len(chosen) < len(logs):
-            notes.append(f"--model {model}: {len(chosen)} of {len(logs)} logs imported; the others are other models'")
+            notes.append(f"--model {model}: {len(chosen)} of {len(logs)} logs imported; the others "
+                         "are other models'")
         logs = chosen
     systems: dict[tuple[str, str], list[_InspectLog]] = {}
     for log in logs:
@@ -7793,9 +7909,11 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[
     if len(systems) > 1:
         shown = "; ".join(f"{name}" + (f" with model_args {args[:80]}" if args else "") + f" ({len(group)} log(s), "
                           f"e.g. {group[0].path.name})" for (name, args), group in sorted(systems.items()))
-        how = ("one claim per model: import with --model MODEL once per model, and compare the claims"
+        how = ("one claim per model: import with --model MODEL once per model, and compare the "
+               "claims"
                if len({name for name, _ in systems}) > 1 else
-               "one claim per configuration: import the logs of each model_args apart (one folder each)")
+               "one claim per configuration: import the logs of each model_args apart (one folder "
+               "each)")
         raise GateError(f"import inspect: the logs measured different systems ({shown}): {how}")
     return logs
 
@@ -7826,22 +7944,25 @@ def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_In
         configs = {canonical_json(_sub(log.header.get("eval")).get("task_args") or {}): log for log in group}
         if len(configs) > 1:
             shown = " and ".join(f"{log.path.name} ({args.decode('utf-8')[:80]})" for args, log in sorted(configs.items()))
-            raise GateError(f"import inspect: task {task!r} ran with different task_args in {shown}: two "
-                            "configurations, not one claim; import each apart")
+            raise GateError(f"import inspect: task {task!r} ran with different task_args in "
+                            f"{shown}: two configurations, not one claim; import each apart")
         group.sort(key=_inspect_created)
         finished = [log for log in group if log.header.get("status") == "success"]
         if len(finished) > 1:
-            raise GateError(f"import inspect: task {task!r} has {len(finished)} finished logs ({finished[0].path} and "
-                            f"{finished[1].path}): two runs of one task, not a retry; import the one the claim is "
-                            "about (move the other out of the folder), or each as a claim of its own")
+            raise GateError(f"import inspect: task {task!r} has {len(finished)} finished logs "
+                            f"({finished[0].path} and {finished[1].path}): two runs of one task, "
+                            "not a retry; import the one the claim is about (move the other out of "
+                            "the folder), or each as a claim of its own")
         if finished and finished[0] is not group[-1]:
-            raise GateError(f"import inspect: task {task!r}: {group[-1].path.name} (status {group[-1].header.get('status')}) "
-                            f"was written after the finished {finished[0].path.name}: a retry comes after the log it "
-                            "replaces; import the one the claim is about")
+            raise GateError(f"import inspect: task {task!r}: {group[-1].path.name} (status "
+                            f"{group[-1].header.get('status')}) was written after the finished "
+                            f"{finished[0].path.name}: a retry comes after the log it replaces; "
+                            "import the one the claim is about")
         best = group[-1]
         chosen.append(best)
         for old in group[:-1]:
-            replaced.append(f"{old.path.name} (status {old.header.get('status')}) replaced by its retry {best.path.name}")
+            replaced.append(f"{old.path.name} (status {old.header.get('status')}) replaced by its "
+                            f"retry {best.path.name}")
     for line in replaced:
         notes.append(f"task retried: {line}")
     return chosen, replaced
@@ -7857,9 +7978,10 @@ def _inspect_set_check(sets: list[tuple[Path, dict[str, Any]]], logs: list[_Insp
                 continue
             if str(task.get("task_id")) not in have:
                 raise GateError(
-                    f"{path}: the eval set's task {task.get('name')!r} (task_id {task.get('task_id')}, model "
-                    f"{task.get('model')}) has no log here: its samples cannot be named, so it cannot be counted; "
-                    f"finish the set (`inspect eval-set` again on {path.parent}) or copy its log beside the others")
+                    f"{path}: the eval set's task {task.get('name')!r} (task_id "
+                    f"{task.get('task_id')}, model {task.get('model')}) has no log here: its "
+                    "samples cannot be named, so it cannot be counted; finish the set (`inspect "
+                    f"eval-set` again on {path.parent}) or copy its log beside the others")
 
 
 def _inspect_headline(header: dict[str, object], where: str) -> str | None:
@@ -7912,19 +8034,20 @@ def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -
             raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
         logged = {_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples}
         if logged and not logged & set(declared):
-            raise GateError(f"{where}: eval.dataset.sample_ids ({_preview(declared, 3)}) name none of the "
-                            f"{len(logged)} logged samples ({_preview(logged, 3)}): the log does not say which "
-                            "samples it declared (the R package vitals writes row numbers there), so it cannot be "
-                            "gated sample by sample; write the log with inspect_ai itself")
+            raise GateError(f"{where}: eval.dataset.sample_ids ({_preview(declared, 3)}) name none "
+                            f"of the {len(logged)} logged samples ({_preview(logged, 3)}): the log "
+                            "does not say which samples it declared (the R package vitals writes "
+                            "row numbers there), so it cannot be gated sample by sample; write the "
+                            "log with inspect_ai itself")
         return declared, cast("int | None", full)
     observed = sorted({_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples})
     limit = config.get("limit")
     if (full is not None and full == len(observed)) or (_is_int(limit) and limit == len(observed)):
         return observed, cast("int | None", full)  # the logged ids are every sample, or every one the limit allowed
     raise GateError(
-        f"{where}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples ({full!r}) nor "
-        f"eval.config.limit ({limit!r}) matches the {len(observed)} sample ids in the log; cannot name the "
-        "declared samples")
+        f"{where}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples ({full!r}) "
+        f"nor eval.config.limit ({limit!r}) matches the {len(observed)} sample ids in the log; "
+        "cannot name the declared samples")
 
 
 def _inspect_by_key(samples: list[dict[str, object]], declared: set[str], epochs: int,
@@ -8080,8 +8203,8 @@ def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int],
     scored = [s for s in by_key.values() if s.get("error") is None]
     results = log.header.get("results")
     if scored and not any(_score_keys(s) for s in scored) and isinstance(results, dict) and results.get("scores") == []:
-        raise GateError(f"{where}: scoring was deferred (inspect eval --no-score): run `inspect score {log.path}` "
-                        "first, then import the scored log")
+        raise GateError(f"{where}: scoring was deferred (inspect eval --no-score): run `inspect "
+                        f"score {log.path}` first, then import the scored log")
     # A wrong headline name must not turn every sample into grader_error.
     if scored and not any(headline in _score_keys(s) for s in scored):
         raise GateError(f"{where}: no sample carries the headline score {headline!r}")
@@ -8102,7 +8225,8 @@ def _stated_figure(header: dict[str, object]) -> str:
         return f"none stated (scorer {scores[0].get('name')!r} has no numeric metric)"
     key, value = next(((k, v) for k, v in numbers if k == "accuracy"), numbers[0])
     scored = scores[0].get("scored_samples")
-    return f"{key} {value:g}" + (f" over {scored} scored sample(s), errored and NaN samples left out"
+    return f"{key} {value:g}" + (f" over {scored} scored sample(s), errored and NaN samples left "
+                                 "out"
                                  if _is_int(scored) else "")
 
 
@@ -8123,19 +8247,21 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
     where = str(log.path)
     status = log.header.get("status")
     if status not in _INSPECT_STATUSES:
-        raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got {status!r}")
+        raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got "
+                        f"{status!r}")
     spec = _obj(log.header.get("eval"), f"{where}.eval")
     config = _obj(spec.get("config", {}), f"{where}.eval.config")
     if not log.samples and (status == "success" or log.header.get("results") is not None):
-        raise GateError(f"{where}: the log holds no samples at all (written without sample logging?): its figure "
-                        "cannot be checked sample by sample; re-run with sample logging")
+        raise GateError(f"{where}: the log holds no samples at all (written without sample "
+                        "logging?): its figure cannot be checked sample by sample; re-run with "
+                        "sample logging")
     epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"), f"{where}.eval.config.epochs", 1)
     if epochs > MAX_ATTEMPT_BUDGET:
         _expected(f"{where}.eval.config.epochs", f"at most {MAX_ATTEMPT_BUDGET:,} epochs", epochs)
     declared, full = _inspect_declared(log, config, where)
     if len(declared) * epochs > MAX_IMPORTED_ATTEMPTS:
-        raise GateError(f"{where}: declares {len(declared):,} samples x {epochs:,} epochs, more attempts than the gate "
-                        f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
+        raise GateError(f"{where}: declares {len(declared):,} samples x {epochs:,} epochs, more "
+                        f"attempts than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
     by_key = _inspect_by_key(log.samples, set(declared), epochs, where)
     headline = _inspect_headline_checked(log, by_key, where)
     run_id = _str(spec.get("run_id") or spec.get("eval_id") or log.path.stem, f"{where}.eval.run_id")
@@ -8143,7 +8269,8 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
     for tid in declared:
         for epoch in range(1, epochs + 1):
             found = by_key.get((tid, epoch))
-            verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample {tid!r} epoch {epoch}")
+            verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample {tid!r} "
+                                                                        f"epoch {epoch}")
             harness: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch, "log_status": status,
                                           **extra}
             if prefix:
@@ -8171,8 +8298,9 @@ def import_inspect(options: ImportOptions) -> Imported:
     parts = [_inspect_part(log, options, _inspect_task_name(log) if many else "") for log in logs]
     epochs = {part.epochs for part in parts}
     if len(epochs) > 1:
-        raise GateError(f"import inspect: the logs ran different epochs ({', '.join(map(str, sorted(epochs)))}): "
-                        "their samples are not one attempt contract; import them separately")
+        raise GateError("import inspect: the logs ran different epochs "
+                        f"({', '.join(map(str, sorted(epochs)))}): their samples are not one "
+                        "attempt contract; import them separately")
     first = parts[0]
     # An eval set's logs share its eval_set_id, which names the run they make together; other logs
     # keep their own run ids (never relabelled: logs of separate runs are separate runs, and check
@@ -8186,8 +8314,9 @@ def import_inspect(options: ImportOptions) -> Imported:
         run_id = next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))
     records = [dict(rec, run_id=shared) if many and shared else rec for part in parts for rec in part.records]
     if len(run_ids) > 1 and not (many and shared):
-        notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not one eval set: each "
-                     "record keeps its log's run_id, and check asks which run the claim is about")
+        notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not "
+                     "one eval set: each record keeps its log's run_id, and check asks which run "
+                     "the claim is about")
     for part in parts:
         notes.extend(part.notes)
     subset = None
@@ -8195,8 +8324,8 @@ def import_inspect(options: ImportOptions) -> Imported:
         selected = sum(len(part.declared) for part in parts)
         whole = sum(part.full if part.full is not None else len(part.declared) for part in parts)
         subset = {"of": whole, "selection": "; ".join(p.selection for p in parts if p.selection)}
-        notes.append(f"a subset: {selected} of {whole} samples ({subset['selection']}): the claim is about these "
-                     "samples only, and says so")
+        notes.append(f"a subset: {selected} of {whole} samples ({subset['selection']}): the claim "
+                     "is about these samples only, and says so")
     names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task")) for part in parts]
     return Imported(
         records=_finished(records, notes),
@@ -8212,9 +8341,10 @@ def import_inspect(options: ImportOptions) -> Imported:
             if k not in ("task", "task_version", "task_file")},
          "tasks": [str(part.spec.get("task")) for part in parts]},
         measured=_inspect_model(first.spec),
-        timeout_note="Inspect's --time-limit is per sample and this run set none: give the longest a sample was "
-                     "allowed (each record's wall_clock_s is its total_time)",
-        rerun_hint=(f"inspect eval {first.spec.get('task_file') or '<task file>'}@{first.spec.get('task')} "
+        timeout_note="Inspect's --time-limit is per sample and this run set none: give the longest "
+                     "a sample was allowed (each record's wall_clock_s is its total_time)",
+        rerun_hint=("inspect eval "
+                    f"{first.spec.get('task_file') or '<task file>'}@{first.spec.get('task')} "
                     f"--model {first.spec.get('model')} --epochs {first.epochs}") if not many else
         f"inspect eval-set ... --model {first.spec.get('model')} --epochs {first.epochs}",
         notes=tuple(notes),
@@ -8344,7 +8474,8 @@ def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
             elif "n_attempts" in data and "run_id" in data:
                 metas.append((file, data))
             else:
-                raise GateError(f"{file}: neither a results.json ('results') nor a run_metadata.json ('run_id', 'n_attempts')")
+                raise GateError(f"{file}: neither a results.json ('results') nor a "
+                                "run_metadata.json ('run_id', 'n_attempts')")
     if not results:
         raise GateError(f"{paths[0]}: run_metadata.json given without the run's results.json")
     runs = []
@@ -8381,15 +8512,16 @@ def _tb_trials(results: dict[str, object], where: str) -> _Trials:
         name = _str(trial.get("trial_name"), f"{twhere}.trial_name")
         parsed = parse_trial_name(name)
         if parsed is None:
-            raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M' or '<task>.N-of-M.<run_id>', "
-                            f"got {visible(name[:80])!r}")
+            raise GateError(f"{twhere}.trial_name: expected '<task>.N-of-M' or "
+                            f"'<task>.N-of-M.<run_id>', got {visible(name[:80])!r}")
         base, n, m, run = parsed
         if m > MAX_ATTEMPT_BUDGET:
             _expected(f"{twhere}.trial_name", f"at most {MAX_ATTEMPT_BUDGET:,} attempts (-of-M)", m)
         if budget is None:
             budget = m
         elif m != budget:
-            raise GateError(f"{twhere}.trial_name: {name!r} says {m} attempts, earlier trials say {budget}")
+            raise GateError(f"{twhere}.trial_name: {name!r} says {m} attempts, earlier trials say "
+                            f"{budget}")
         if not 1 <= n <= m:
             raise GateError(f"{twhere}.trial_name: attempt {n} outside 1..{m}")
         tid = _task_id(trial.get("task_id"), f"{twhere}.task_id")
@@ -8416,8 +8548,8 @@ def _tb_declared(run: _TbRun, seen: list[str], budget: int, notes: list[str]) ->
     """The declared tasks: run_metadata.json's task_ids, else the tasks that have trials."""
     where = str(run.results_path)
     if run.meta_path is None:
-        notes.append(f"{where}: declared task set taken from its trials; give run_metadata.json too "
-                     "so tasks with no recorded trial are caught")
+        notes.append(f"{where}: declared task set taken from its trials; give run_metadata.json "
+                     "too so tasks with no recorded trial are caught")
         return seen
     mwhere, meta = str(run.meta_path), run.meta
     attempts = _int(meta.get("n_attempts"), f"{mwhere}.n_attempts")
@@ -8432,8 +8564,8 @@ def _tb_declared(run: _TbRun, seen: list[str], budget: int, notes: list[str]) ->
     if meta.get("dataset_size") is not None:
         size = _int(meta.get("dataset_size"), f"{mwhere}.dataset_size")
         if size != len(seen):
-            raise GateError(f"{mwhere}.dataset_size is {size} but {where} has trials for {len(seen)} tasks; "
-                            "the tasks without trials cannot be named")
+            raise GateError(f"{mwhere}.dataset_size is {size} but {where} has trials for "
+                            f"{len(seen)} tasks; the tasks without trials cannot be named")
     return seen
 
 
@@ -8492,14 +8624,16 @@ def _tb_one_system(runs: Sequence[_TbRun]) -> None:
         return
     unnamed = [run.results_path for run in runs if run.meta_path is None and not run.lock]
     if unnamed:
-        raise GateError(f"{unnamed[0]}: several runs are one claim only when each names its agent and model: give each "
-                        "run folder (with its run_metadata.json), or import the runs one at a time")
+        raise GateError(f"{unnamed[0]}: several runs are one claim only when each names its agent "
+                        "and model: give each run folder (with its run_metadata.json), or import "
+                        "the runs one at a time")
     ids = [(_tb_run_key(run), run) for run in runs]
     for n, (key, run) in enumerate(ids):
         twin = next((other for k, other in ids[:n] if k == key), None)
         if twin is not None:
-            raise GateError(f"import terminal-bench: {twin.results_path} and {run.results_path} are one run ({key}): a "
-                            "run given twice (or a copy of it) is not a second sample; give each run once")
+            raise GateError(f"import terminal-bench: {twin.results_path} and {run.results_path} "
+                            f"are one run ({key}): a run given twice (or a copy of it) is not a "
+                            "second sample; give each run once")
     suites = {tuple(str(run.meta.get(k)) for k in ("dataset_name", "dataset_version", "dataset_path")) for run in runs}
     if len(suites) > 1:
         raise GateError("import terminal-bench: the runs ran different datasets ("
@@ -8510,8 +8644,9 @@ def _tb_one_system(runs: Sequence[_TbRun]) -> None:
         shown = "; ".join(f"{run.results_path.parent.name}: agent {agent}, model {model}"
                           + (f", kwargs {kwargs[:80]}" if kwargs else "")
                           for (agent, model, kwargs), run in sorted(systems.items()))
-        raise GateError(f"import terminal-bench: the runs measured different systems ({shown}): one claim is one "
-                        "system; import each agent and model's runs as a claim of its own and compare them")
+        raise GateError(f"import terminal-bench: the runs measured different systems ({shown}): "
+                        "one claim is one system; import each agent and model's runs as a claim of "
+                        "its own and compare them")
 
 
 def _tb_run_key(run: _TbRun) -> str:
@@ -8528,9 +8663,10 @@ def _tb_meta_matches(run: _TbRun, trials: _Trials) -> None:
     if run.meta_path is None or not isinstance(recorded, str) or not trials.recording_runs:
         return
     if recorded not in trials.recording_runs:
-        raise GateError(f"{run.meta_path}: run_id {recorded!r}, but the trials of {run.results_path} belong to "
-                        f"{', '.join(sorted(map(repr, trials.recording_runs)))}: give each results.json with its own "
-                        "run_metadata.json (the run folder holds both)")
+        raise GateError(f"{run.meta_path}: run_id {recorded!r}, but the trials of "
+                        f"{run.results_path} belong to "
+                        f"{', '.join(sorted(map(repr, trials.recording_runs)))}: give each "
+                        "results.json with its own run_metadata.json (the run folder holds both)")
 
 
 def import_terminal_bench(options: ImportOptions) -> Imported:
@@ -8547,11 +8683,12 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     if len(parsed) > 1:
         parents = {_folder_name(_absolute(run.results_path).parent.parent) for run, _ in parsed}
         run_id = next(iter(parents)) if len(parents) == 1 else "+".join(run_ids)
-        notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: {', '.join(run_ids)}")
+        notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: "
+                     f"{', '.join(run_ids)}")
     budget = per_run * len(parsed)
     if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
-        raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, more than the gate "
-                        f"imports ({MAX_IMPORTED_ATTEMPTS:,})")
+        raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, "
+                        f"more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
     records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)), per_run, this_run)
                for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
                for tid in declared for n in range(1, per_run + 1)]
@@ -8575,12 +8712,14 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         notes=tuple(notes),
         subset=subset,
         measured=_tb_system(parsed[0][0]),
-        timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec (default 360) plus "
-                     "max_test_timeout_sec (default 60), times global_timeout_multiplier; give the largest total",
+        timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec "
+                     "(default 360) plus max_test_timeout_sec (default 60), times "
+                     "global_timeout_multiplier; give the largest total",
         draft_todo=() if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
-            "dataset: confirm the run covered its whole dataset: run_metadata.json records the tasks that ran, not "
-            "whether `tb run` named them (--task-id); if it did, add dataset.subset {\"selection\": \"--task-id ...\"} "
-            "(the run folder's tb.lock records the command line, and the gate reads it when it is there)",),
+            "dataset: confirm the run covered its whole dataset: run_metadata.json records the "
+            "tasks that ran, not whether `tb run` named them (--task-id); if it did, add "
+            "dataset.subset {\"selection\": \"--task-id ...\"} (the run folder's tb.lock records "
+            "the command line, and the gate reads it when it is there)",),
         provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
                     else "the tasks with trials in results.json (no run_metadata.json given)",
                     **({"runs": run_ids} if len(parsed) > 1 else {}),
@@ -8693,8 +8832,8 @@ def _harbor_reward(trial: Mapping[str, object], where: str) -> float | None:
     elif len(rewards) == 1:
         value = next(iter(rewards.values()))
     else:
-        raise GateError(f"{where}: verifier_result.rewards has several keys ({', '.join(sorted(rewards))}) and no "
-                        "'reward': which one is the verdict?")
+        raise GateError(f"{where}: verifier_result.rewards has several keys "
+                        f"({', '.join(sorted(rewards))}) and no 'reward': which one is the verdict?")
     if value is None:
         return None
     if not _is_number(value):
@@ -8757,8 +8896,9 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
         stats = _sub(value)
         rewards = _sub(stats.get("reward_stats"))
         if len(rewards) > 1 and "reward" not in rewards:
-            raise GateError(f"{where}[{key!r}].reward_stats has several keys ({', '.join(sorted(rewards))}) and no "
-                            "'reward': which one is the verdict?")
+            raise GateError(f"{where}[{key!r}].reward_stats has several keys "
+                            f"({', '.join(sorted(rewards))}) and no 'reward': which one is the "
+                            "verdict?")
         groups = _sub(rewards.get("reward", next(iter(rewards.values()), {})))
         for text, names in groups.items():
             try:
@@ -8802,19 +8942,22 @@ def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: 
             stated = _harbor_attempt(_harbor_pseudo_trial(name, reward, kind, ""), threshold, str(path))
             found = _harbor_attempt(trial, threshold, str(path))
             if stated[0] != found[0]:
-                raise GateError(f"{job.folder}: trial {name}: its folder's result.json reads {found[0]} but the job's "
-                                f"result.json reads {stated[0]} (reward {reward}, exception {kind}): the two disagree; "
-                                "import the job as Harbor wrote it")
+                raise GateError(f"{job.folder}: trial {name}: its folder's result.json reads "
+                                f"{found[0]} but the job's result.json reads {stated[0]} (reward "
+                                f"{reward}, exception {kind}): the two disagree; import the job as "
+                                "Harbor wrote it")
     folders = {str(t.get("trial_name") or p.parent.name) for p, t in job.trials} | {p.parent.name for p, _ in job.trials}
     alone = sorted(set(listed) - folders)
     for name in alone:
         _, reward, kind = listed[name]
         trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind, _harbor_task_of(name, named))))
     if alone:
-        notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's result.json alone, without their trial "
-                     f"folders ({_preview(alone)}): reward and exception only, no per-trial timing, tokens or cost "
-                     "(the wall-clock check is then not verified)"
-                     + ("; task names recovered from trial names (org dropped, cut to 32 characters)"
+        notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's result.json alone, "
+                     f"without their trial folders ({_preview(alone)}): reward and exception only, "
+                     "no per-trial timing, tokens or cost (the wall-clock check is then not "
+                     "verified)"
+                     + ("; task names recovered from trial names (org dropped, cut to 32 "
+                        "characters)"
                         if not named else ""))
     return trials
 
@@ -8855,8 +8998,9 @@ def _harbor_mean(job: _HarborJob) -> str:
     for key, value in sorted(evals.items()) if isinstance(evals, dict) else ():
         metrics = value.get("metrics") if isinstance(value, dict) else None
         mean = metrics[0].get("mean") if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None
-        parts.append(f"{key}: mean {mean if mean is not None else '(none)'} over {value.get('n_trials')} trial(s) "
-                     f"with a reward, {value.get('n_errors')} errored")
+        parts.append(f"{key}: mean {mean if mean is not None else '(none)'} over "
+                     f"{value.get('n_trials')} trial(s) with a reward, {value.get('n_errors')} "
+                     "errored")
     return "; ".join(parts) or "(no evals)"
 
 
@@ -8867,7 +9011,8 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
     for tid in declared:
         trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
         if len(trials) > budget:
-            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than n_attempts {budget}"
+            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than "
+                            f"n_attempts {budget}"
                             + ("" if configured else " (the default: no config.json was given; copy the job's "
                                "config.json, which records n_attempts, beside its result.json)"))
         for number in range(1, budget + 1):
@@ -9009,9 +9154,10 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
         planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
         trials = _harbor_job_trials(job, named, threshold, notes)
         if len(trials) < planned and named is None:
-            raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(trials)} named by a trial folder or the "
-                            "job's result.json, and config.json names no tasks outright: the missing trials cannot be "
-                            "named (copy the trial folders jobs/<job>/<trial>/result.json, or the job's config.json)")
+            raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(trials)} named by a "
+                            "trial folder or the job's result.json, and config.json names no tasks "
+                            "outright: the missing trials cannot be named (copy the trial folders "
+                            "jobs/<job>/<trial>/result.json, or the job's config.json)")
         declared.update(named or [])
         selections.extend(_harbor_selection(job))
         listed = {name: system for name, (system, _, _) in _harbor_listed(job).items()}
@@ -9019,20 +9165,23 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
             tid = _task_id(trial.get("task_name"), f"{path}: task_name")
             name = str(trial.get("id") or trial.get("trial_name"))
             if name in seen:
-                raise GateError(f"import harbor: trial {name} is in {seen[name]} and in {job.folder}: a job given "
-                                "twice (or a copy of it) is not more trials; give each job once")
+                raise GateError(f"import harbor: trial {name} is in {seen[name]} and in "
+                                f"{job.folder}: a job given twice (or a copy of it) is not more "
+                                "trials; give each job once")
             seen[name] = job.folder
             identity.add((*_harbor_trial_system(trial, listed), _harbor_agent_settings(job, trial)))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
-        notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before 0.26 counts a trial "
-                     "with no reward as 0; from 0.26 it leaves it out)")
+        notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before "
+                     "0.26 counts a trial with no reward as 0; from 0.26 it leaves it out)")
     if len(identity) > 1:
         raise GateError("import harbor: the jobs ran different agents, models or datasets ("
                         + "; ".join("/".join(part for part in i if part) for i in sorted(identity))
-                        + "): one claim is one system on one suite; import each system's jobs as a claim of its own")
+                        + "): one claim is one system on one suite; import each system's jobs as a "
+                          "claim of its own")
     if len(budgets) > 1:
-        raise GateError(f"import harbor: the jobs ran different n_attempts ({', '.join(map(str, sorted(budgets)))})")
+        raise GateError("import harbor: the jobs ran different n_attempts "
+                        f"({', '.join(map(str, sorted(budgets)))})")
     return _HarborTrials(attempts, declared, selections, identity, budgets.pop())
 
 
@@ -9097,15 +9246,17 @@ def import_publish_gate(options: ImportOptions) -> Imported:
         owhere = f"{where}.outcomes[{i}]"
         outcome = _obj(raw, owhere)
         if "task_id" not in outcome:
-            raise GateError(f"{owhere}: names no task: a ledger counts tasks, not rows, so each outcome needs its "
-                            "task_id (the note's report omits it; add it where the report is written)")
+            raise GateError(f"{owhere}: names no task: a ledger counts tasks, not rows, so each "
+                            "outcome needs its task_id (the note's report omits it; add it where "
+                            "the report is written)")
         tid = _task_id(outcome.get("task_id"), f"{owhere}.task_id")
         if tid in seen:
             raise GateError(f"{owhere}: task {tid!r} has a second outcome")
         seen.add(tid)
         verdict = _publish_gate_attempt(outcome, budget, owhere)
         if verdict[0] == "fail" and outcome.get("hidden_tests_passed") is True:
-            notes.append(f"{tid}: passed after {outcome.get('attempts')} attempts, over the budget of {budget}: a fail")
+            notes.append(f"{tid}: passed after {outcome.get('attempts')} attempts, over the budget "
+                         f"of {budget}: a fail")
         harness = {"format": "publish-gate", "attempts": outcome.get("attempts"),
                    "hidden_tests_passed": outcome.get("hidden_tests_passed")}
         records.append(_record("publish-gate", tid, 1, verdict, harness))
@@ -9210,13 +9361,15 @@ def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
             try:
                 value = float(value)
             except ValueError:
-                raise _Unreadable(f"{path}: {value[:40]!r} is not a number to compare with {literal!r}") from None
+                raise _Unreadable(f"{path}: {value[:40]!r} is not a number to compare with "
+                                  f"{literal!r}") from None
             if not math.isfinite(value):
                 raise _Unreadable(f"{path}: {value!r} is not a finite number")
     if isinstance(value, float) and not math.isfinite(value):
         raise _Unreadable(f"{path}: {value!r} is not a finite number")
     if value is not None and literal is not None and _kind(value) != _kind(literal):
-        raise _Unreadable(f"{path}: {_type_name(value)} is not a {_kind(literal)} to compare with {literal!r}")
+        raise _Unreadable(f"{path}: {_type_name(value)} is not a {_kind(literal)} to compare with "
+                          f"{literal!r}")
     if op in ("==", "!="):
         return _same(value, literal) != (op == "!=")
     numbers = all(_is_number(x) for x in (value, literal))
@@ -9264,10 +9417,12 @@ def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], boo
                 return lambda rec, read: any(_compare(read(rec, path), "==", item, csv, name)
                                              for item in literal) != negate
             if type(op) not in ops:
-                raise MetricError(f"operator {type(op).__name__} in {_snippet(node, text)!r} is not allowed")
+                raise MetricError(f"operator {type(op).__name__} in {_snippet(node, text)!r} is "
+                                  "not allowed")
             symbol = ops[type(op)]
             return lambda rec, read: _compare(read(rec, path), symbol, literal, csv, name)
-        raise MetricError(f"{_snippet(node, text)!r} is not allowed (path == literal, in, <, <=, >, >=, and, or, not)")
+        raise MetricError(f"{_snippet(node, text)!r} is not allowed (path == literal, in, <, <=, "
+                          ">, >=, and, or, not)")
 
     try:
         return build(tree.body), frozenset(paths)
@@ -9335,13 +9490,14 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
         text = _decode_utf8(_read_bytes(path, MAX_HARNESS_BYTES), where).lstrip("\ufeff")
         reader = csv.DictReader(io.StringIO(text, newline=""))
         if not reader.fieldnames:
-            raise GateError(f"{where}: no header row: a CSV file to import names its columns on its first line")
+            raise GateError(f"{where}: no header row: a CSV file to import names its columns on "
+                            "its first line")
         names = list(reader.fieldnames)
         twice = next((n for n in names if names.count(n) > 1), None)
         if twice is not None:
             columns = [i + 1 for i, n in enumerate(names) if n == twice]
-            raise GateError(f"{where}:1: column {twice!r} appears twice (columns {columns[0]} and {columns[1]}): "
-                            "name each column once")
+            raise GateError(f"{where}:1: column {twice!r} appears twice (columns {columns[0]} and "
+                            f"{columns[1]}): name each column once")
         for row in reader:
             yield reader.line_num, row, None
 
@@ -9350,15 +9506,16 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
     """Import a JSON Lines, JSON or CSV file of per-task (or per-attempt) records through a field mapping."""
     spec = options.mapping
     if spec is None or spec.passed is None:
-        raise GateError(f"import {fmt}: give the mapping: --task-id PATH and --pass EXPR (and, for records with no "
-                        "verdict, --unscoreable EXPR --reason CLASS|PATH); see import --help")
+        raise GateError(f"import {fmt}: give the mapping: --task-id PATH and --pass EXPR (and, for "
+                        "records with no verdict, --unscoreable EXPR --reason CLASS|PATH); see "
+                        "import --help")
     path = _one_path(options.files, fmt)
     where, csv = str(path), fmt == "csv"
     if fmt == "swe-polybench":
         path = path / "logs" if (path / "logs").is_dir() else path
         if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
-            raise GateError(f"{options.files[0]}: no <instance_id>_result.json files (a SWE-PolyBench submission's "
-                            "evaluation folder, or its logs/)")
+            raise GateError(f"{options.files[0]}: no <instance_id>_result.json files (a "
+                            "SWE-PolyBench submission's evaluation folder, or its logs/)")
     read = _read_column if csv else _read_path
     try:
         passed, _ = compile_mapping(spec.passed, csv)
@@ -9381,9 +9538,11 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
             run = default_run if spec.run_id is None else _mapped_name(read(rec, tuple(spec.run_id.split("."))),
                                                                        spec.run_id, "a run id", at)
         except _Unreadable as exc:
-            raise GateError(f"{at}: {exc} (the task id, attempt and run id must be read from every record)") from None
+            raise GateError(f"{at}: {exc} (the task id, attempt and run id must be read from every "
+                            "record)") from None
         if (tid, attempt) in seen:
-            raise GateError(f"{at}: task {tid!r} attempt {attempt} again (first at line {seen[(tid, attempt)]}): "
+            raise GateError(f"{at}: task {tid!r} attempt {attempt} again (first at line "
+                            f"{seen[(tid, attempt)]}): "
                             + ("give --attempt PATH, the field that numbers a task's attempts" if spec.attempt is None
                                else "each attempt once"))
         seen[(tid, attempt)] = number
@@ -9396,8 +9555,9 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
                 verdict = ("pass", None) if passed(rec, read) else ("fail", None)
         except _Unreadable as exc:
             if spec.unreadable == "error":
-                raise GateError(f"{at}: {exc}: the mapping cannot read this record (--unreadable-as unscoreable "
-                                "counts such a record as unscoreable missing_artifact)") from None
+                raise GateError(f"{at}: {exc}: the mapping cannot read this record "
+                                "(--unreadable-as unscoreable counts such a record as unscoreable "
+                                "missing_artifact)") from None
             verdict = ("unscoreable", "missing_artifact")
         counts[verdict[0]] += 1
         measures: dict[str, object] = {}
@@ -9430,7 +9590,8 @@ def _mapped_name(value: Any, path: str, what: str, at: str) -> str:
     """A reason class or run id read from a record: a printable string (a number is taken as its digits)."""
     text = str(value) if _is_int(value) else value
     if not isinstance(text, str) or not is_task_id(text):
-        raise GateError(f"{at}: {path}: expected {what} (a non-empty printable string), got {_type_name(value)}")
+        raise GateError(f"{at}: {path}: expected {what} (a non-empty printable string), got "
+                        f"{_type_name(value)}")
     return text
 
 
@@ -9438,7 +9599,8 @@ def _attempt_value(value: Any, csv: bool) -> int:
     text = value.strip() if isinstance(value, str) else ""
     number = int(text) if csv and text.isascii() and text.isdigit() else value
     if not _is_int(number) or not 1 <= cast(int, number) <= MAX_ATTEMPT_BUDGET:
-        raise _Unreadable(f"attempt: {_type_name(value)} is not an attempt number from 1 to {MAX_ATTEMPT_BUDGET:,}")
+        raise _Unreadable(f"attempt: {_type_name(value)} is not an attempt number from 1 to "
+                          f"{MAX_ATTEMPT_BUDGET:,}")
     return cast(int, number)
 
 
@@ -9453,8 +9615,9 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
         raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(stray)}")
     budget = max(cast(int, r["attempt"]) for r in records)
     if spec.samples and len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
-        raise GateError(f"{path}: --samples: {len(declared):,} tasks x {budget:,} samples (the largest attempt number "
-                        f"read), more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,}): is --attempt the right field?")
+        raise GateError(f"{path}: --samples: {len(declared):,} tasks x {budget:,} samples (the "
+                        "largest attempt number read), more than the gate imports "
+                        f"({MAX_IMPORTED_ATTEMPTS:,}): is --attempt the right field?")
     have = {(r["task_id"], r["attempt"]) for r in records}
     recorded = {tid for tid, _ in have}
     run = next(iter(run_ids)) if len(run_ids) == 1 else _folder_name(path)
@@ -9464,18 +9627,18 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
             if (tid, attempt) not in have and (spec.samples or tid not in recorded):
                 records.append(_record(run, tid, attempt, ("unscoreable", "missing_artifact"),
                                        {"format": f"mapping-{fmt}", "absent": True}))
-    notes = [f"{path}: the mapping read {sum(counts.values())} record(s): {counts['pass']} pass, {counts['fail']} "
-             f"fail, {counts['unscoreable']} unscoreable (the file states no figure the gate reads; hold these "
-             "against the harness's own)"]
+    notes = [f"{path}: the mapping read {sum(counts.values())} record(s): {counts['pass']} pass, "
+             f"{counts['fail']} fail, {counts['unscoreable']} unscoreable (the file states no "
+             "figure the gate reads; hold these against the harness's own)"]
     if fmt == "swe-polybench":
         absent = len(declared) - len(seen)
-        notes = [f"{path}: {len(seen)} result file(s): {counts['pass']} resolved (SWE-PolyBench's own aggregate: "
-                 f"{counts['pass']}/{len(seen)}, over the files present)"
+        notes = [f"{path}: {len(seen)} result file(s): {counts['pass']} resolved (SWE-PolyBench's "
+                 f"own aggregate: {counts['pass']}/{len(seen)}, over the files present)"
                  + (f"; {absent} declared instance(s) have no file and are missing_artifact "
                     f"({_preview(sorted(set(declared) - set(seen)))})" if absent else "")]
     todo = [] if options.dataset_ids is not None else [
-        f"the declared set is only the {len(seen)} task(s) the file holds: give --dataset-ids FILE with the suite's "
-        "task ids, so a task the harness dropped is counted"]
+        f"the declared set is only the {len(seen)} task(s) the file holds: give --dataset-ids FILE "
+        "with the suite's task ids, so a task the harness dropped is counted"]
     reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
     extra = sorted(reasons - set(BUILTIN_REASONS))
     harness = "SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench" else f"mapping ({fmt})"
@@ -10245,17 +10408,22 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                              "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
                  import_swebench, takes_dataset_ids=True,
                  ran_no_test=lambda rec: _sub(rec.get("harness")).get("status_list") == "empty_patch_ids",
-                 no_test_why="swebench skips an empty patch without running a test: make the no-edit patch a change "
-                             "no test reads (a comment in a file the tests never import), so the tests run and fail",
-                 no_edit="a predictions file whose model_patch for every instance is a change no test reads (a comment "
-                         "in a file the tests never import): an empty patch runs no test and cannot fail",
-                 known_fix="python -m swebench.harness.run_evaluation --predictions_path gold --run_id validate-gold",
+                 no_test_why="swebench skips an empty patch without running a test: make the "
+                             "no-edit patch a change no test reads (a comment in a file the tests "
+                             "never import), so the tests run and fail",
+                 no_edit="a predictions file whose model_patch for every instance is a change no "
+                         "test reads (a comment in a file the tests never import): an empty patch "
+                         "runs no test and cannot fail",
+                 known_fix="python -m swebench.harness.run_evaluation --predictions_path gold "
+                           "--run_id validate-gold",
                  signs=((b'"resolved_ids"',), (b'"total_instances"',))),
     ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                             "or a folder (an eval set)", import_inspect,
                  options=("threshold", "partial_as", "model"),
-                 no_edit="a task variant whose solver returns the untouched input (Inspect has no standard one)",
-                 known_fix="a task variant whose solver returns the target (Inspect has no standard one)",
+                 no_edit="a task variant whose solver returns the untouched input (Inspect has no "
+                         "standard one)",
+                 known_fix="a task variant whose solver returns the target (Inspect has no "
+                           "standard one)",
                  signs=((b'"eval"', b'"status"'),)),
     ImportFormat("terminal-bench", "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
                                    "run_metadata.json; several runs of one suite are one claim",
@@ -10352,10 +10520,12 @@ def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | 
            "known_fix": f"a known-fix run ({fmt.known_fix})" if fmt and fmt.known_fix else "a known-fix run"}
     runs = " and ".join(how[role] for role in missing)
     if present:
-        return (f"{_CONTROLS_TODO}control_runs has the {' and '.join(present)} run; add {runs}, imported with "
-                f"--control {' / --control '.join(missing)} -o RUNS --draft-manifest THIS_FILE")
-    return (f"{_CONTROLS_TODO}none yet: add control_runs from {runs}, each imported with --control -o RUNS "
-            "--draft-manifest THIS_FILE (or negative/positive control tasks with expected outcomes under controls)")
+        return (f"{_CONTROLS_TODO}control_runs has the {' and '.join(present)} run; add {runs}, "
+                f"imported with --control {' / --control '.join(missing)} -o RUNS --draft-manifest "
+                "THIS_FILE")
+    return (f"{_CONTROLS_TODO}none yet: add control_runs from {runs}, each imported with --control "
+            "-o RUNS --draft-manifest THIS_FILE (or negative/positive control tasks with expected "
+            "outcomes under controls)")
 
 
 def _subset_name(name: str, imp: Imported, subset: Mapping[str, object]) -> str:
@@ -10379,13 +10549,15 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
             todo.append(f"envelope.{key}: {ENVELOPE_HELP[key]}"
                         + (f" ({imp.timeout_note})" if key == "wall_clock_s_per_task" and imp.timeout_note else ""))
     if not imp.dataset_name:
-        todo.insert(1, f"dataset.name: the suite and its version or split (the {imp.source} files do not name it)")
+        todo.insert(1, f"dataset.name: the suite and its version or split (the {imp.source} files "
+                       "do not name it)")
     system = dict(imp.measured)
     if not system or ("agent" in system and "model" not in system):  # what was measured, where the files are silent
         for key in ("model", "agent"):
             if key not in system:
                 system[key] = f"TODO: the {key} this run measured (the {imp.source} files do not name it)"
-                todo.insert(1, f"system.{key}: the {key} this run measured (the files do not name it)")
+                todo.insert(1, f"system.{key}: the {key} this run measured (the files do not name "
+                               "it)")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
@@ -10417,7 +10589,8 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
     """`init`: a complete manifest template, every field named for what it holds; the dataset (task count, IDs,
     digest), the run and the attempt budget filled in from a runs file when one is given. It carries the draft
     list, so check refuses it (draft_manifest, placeholder_value) until a person completes it."""
-    todo = ["fill in every TODO: claim_id, dataset.name, the two control tasks, the envelope, the rerun recipe"]
+    todo = ["fill in every TODO: claim_id, dataset.name, the two control tasks, the envelope, the "
+            "rerun recipe"]
     dataset: dict[str, object]
     extra: dict[str, object] = {}
     if runs is not None:
@@ -10429,15 +10602,17 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         if len(tally.all_run_ids) == 1:
             extra["run_id"] = next(iter(tally.all_run_ids))
         elif tally.all_run_ids:
-            todo.append(f"the runs file holds {len(tally.all_run_ids)} runs: set run_id to the one this claim publishes, "
-                        "or list them all under \"replicates\"")
+            todo.append(f"the runs file holds {len(tally.all_run_ids)} runs: set run_id to the one "
+                        "this claim publishes, or list them all under \"replicates\"")
         extra["attempt_budget"] = budget
-        todo.append(f"the task list is what {runs} recorded: check it is the whole declared suite, not what finished")
+        todo.append(f"the task list is what {runs} recorded: check it is the whole declared suite, "
+                    "not what finished")
         recipe = f"TODO: the command that produced the runs, then: {invoked()} --manifest bench.manifest.json --runs {runs}"
     else:
         dataset = {"name": "TODO: the suite and its version", "task_count": 1,
                    "task_ids_sha256": f"replace-with-digest-from-gate ({invoked('digest')} --runs RUNS or --ids IDS)"}
-        todo.append(f"set dataset.task_count to the number of tasks in the suite, and the digest from `{invoked('digest')}`")
+        todo.append("set dataset.task_count to the number of tasks in the suite, and the digest "
+                    f"from `{invoked('digest')}`")
         extra["attempt_budget"] = 1
         recipe = f"TODO: the command that produced the runs, then: {invoked()} --manifest bench.manifest.json --runs RUNS"
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
@@ -10471,27 +10646,30 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     None, and the caller says what entry to add."""
     where = str(draft_path)
     if not draft_path.exists():
-        raise GateError(f"{where}: no draft to add the control run to: import the claim's own run with "
-                        "--draft-manifest first, then its control runs with --control")
+        raise GateError(f"{where}: no draft to add the control run to: import the claim's own run "
+                        "with --draft-manifest first, then its control runs with --control")
     draft = _obj(load_json_file(draft_path), where)
     dataset = _obj(draft.get("dataset"), f"{where}: dataset")
     if normal_digest(str(dataset.get("task_ids_sha256"))) != ids_digest(imp.task_ids):
         raise GateError(f"{where}: the control run covers {len(imp.task_ids)} task(s) hashing to "
-                        f"{ids_digest(imp.task_ids)[:12]}, not the draft's suite: a control run is over the same tasks")
+                        f"{ids_digest(imp.task_ids)[:12]}, not the draft's suite: a control run is "
+                        "over the same tasks")
     claim_options = _sub(draft.get("provenance")).get("options", {})
     if options is not None and claim_options != dict(options):
-        raise GateError(f"{where}: the claim was imported with {_shown_options(claim_options)}, this {role} run with "
-                        f"{_shown_options(options)}: a control run is read under the claim's verdict mapping; import "
-                        "it again with the claim's options")
+        raise GateError(f"{where}: the claim was imported with {_shown_options(claim_options)}, "
+                        f"this {role} run with {_shown_options(options)}: a control run is read "
+                        "under the claim's verdict mapping; import it again with the claim's "
+                        "options")
     budget = draft.get("attempt_budget")
     most = max((cast(int, r["attempt"]) for r in imp.records), default=1)
     if _is_int(budget) and most > cast(int, budget):
-        raise GateError(f"{where}: this {role} run holds {most} attempts a task, more than the claim's attempt_budget "
-                        f"{budget}: import one run of the control (a control run is judged on its own records, one "
-                        "attempt a task is enough)")
+        raise GateError(f"{where}: this {role} run holds {most} attempts a task, more than the "
+                        f"claim's attempt_budget {budget}: import one run of the control (a "
+                        "control run is judged on its own records, one attempt a task is enough)")
     relative = os.path.relpath(os.path.abspath(runs_path), os.path.abspath(draft_path.parent))
     if relative.startswith(".."):
-        raise GateError(f"{runs_path}: a control run's file must sit in the manifest's folder ({draft_path.parent})")
+        raise GateError(f"{runs_path}: a control run's file must sit in the manifest's folder "
+                        f"({draft_path.parent})")
     key, bound = DRAFT_CONTROL_BOUNDS[role]
     entry: dict[str, object] = {"role": role, "runs": relative, key: bound}
     if "draft" not in draft:
@@ -10503,7 +10681,9 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     present = [e.get("role") for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
     fmt = IMPORTERS.get(imp.source)
     todo = [item for item in _list(draft["draft"], f"{where}: draft")
-            if not (isinstance(item, str) and (item.startswith(_CONTROLS_TODO) or item.startswith("controls is empty")))]
+            if not (isinstance(item, str) and (item.startswith(_CONTROLS_TODO) or item.startswith("controls "
+                                                                                                  "is "
+                                                                                                  "empty")))]
     left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
     draft["draft"] = ([left] if left else []) + todo
     return draft, entry
@@ -10542,7 +10722,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.partition(" ")[2]  # "gate.py check" -> "check"; main names the program itself
-        raise GateError(f"{command + ': ' if command else ''}{message} (see {command + ' ' if command else ''}--help)")
+        raise GateError(f"{command + ': ' if command else ''}{message} (see "
+                        f"{command + ' ' if command else ''}--help)")
 
 
 def _path(text: str) -> Path:
@@ -10556,7 +10737,8 @@ MAX_JOBS = 64
 
 def _jobs(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes from 1 to {MAX_JOBS}, got {text!r}")
+        raise argparse.ArgumentTypeError("expected a whole number of processes from 1 to "
+                                         f"{MAX_JOBS}, got {text!r}")
     return int(text)
 
 
@@ -10566,20 +10748,23 @@ def _confidence(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
     if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 (exclusive), got {text!r}")
+        raise argparse.ArgumentTypeError("expected a number between 0 and 1 (exclusive), got "
+                                         f"{text!r}")
     if value < 0.5:
-        raise argparse.ArgumentTypeError(f"{text!r} is below 0.5: an interval that misses the truth more often than "
-                                         "it holds it is no interval (0.9, 0.95 and 0.99 are usual)")
+        raise argparse.ArgumentTypeError(f"{text!r} is below 0.5: an interval that misses the "
+                                         "truth more often than it holds it is no interval (0.9, "
+                                         "0.95 and 0.99 are usual)")
     return value
 
 
 def _output_spec(text: str) -> tuple[str, Path]:
     kind, sep, path = text.partition("=")
     if not sep or not path:
-        raise argparse.ArgumentTypeError(f"expected FORMAT=PATH (e.g. json=report.json), got {text!r}")
+        raise argparse.ArgumentTypeError("expected FORMAT=PATH (e.g. json=report.json), got "
+                                         f"{text!r}")
     if kind not in CHECK_OUTPUTS:
-        raise argparse.ArgumentTypeError(f"unknown output format {kind!r}: expected one of {', '.join(CHECK_OUTPUTS)}"
-                                         f"{did_you_mean(kind, tuple(CHECK_OUTPUTS))}")
+        raise argparse.ArgumentTypeError(f"unknown output format {kind!r}: expected one of "
+                                         f"{', '.join(CHECK_OUTPUTS)}{did_you_mean(kind, tuple(CHECK_OUTPUTS))}")
     return kind, _path(path)
 
 
@@ -10592,12 +10777,13 @@ def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> No
     parser.add_argument("--confidence", type=_confidence, default=0.95,
                         help="confidence level of every interval (default: 0.95)")
     parser.add_argument("--output", action="append", type=_output_spec, default=[], metavar="FORMAT=PATH",
-                        help="also write the report as FORMAT (text, json, markdown, svg; for check also badge, an SVG "
-                             "badge, and shields, a shields.io endpoint) to PATH, from the same run; repeatable")
+                        help="also write the report as FORMAT (text, json, markdown, svg; for "
+                             "check also badge, an SVG badge, and shields, a shields.io endpoint) "
+                             "to PATH, from the same run; repeatable")
     parser.add_argument("--github", action="store_true",
-                        help="GitHub Actions mode (on by itself when GITHUB_ACTIONS=true): the Markdown card to "
-                             "$GITHUB_STEP_SUMMARY, one ::error:: annotation per finding, verdict and headline to "
-                             "$GITHUB_OUTPUT")
+                        help="GitHub Actions mode (on by itself when GITHUB_ACTIONS=true): the "
+                             "Markdown card to $GITHUB_STEP_SUMMARY, one ::error:: annotation per "
+                             "finding, verdict and headline to $GITHUB_OUTPUT")
 
 
 def github_escape(text: str, prop: bool = False) -> str:
@@ -10675,7 +10861,8 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
         _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
         _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n"
                    + "".join(f"{key}={visible(value)}\n" for key, value in (outputs_extra or {}).items()))
-        notes = "".join(f"::error title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
+        notes = "".join("::error "
+                        f"title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
                         for f in findings)
         text = text + notes if args.format == "text" else text
         if args.format != "text" and notes:
@@ -10737,12 +10924,14 @@ def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
     """A rank list: a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to the list's folder."""
     value = load_json_file(path)
     if not isinstance(value, list) or not value:
-        raise GateError(f"{path}: expected a JSON array of {{\"manifest\": PATH, \"runs\": PATH}} objects")
+        raise GateError(f"{path}: expected a JSON array of {{\"manifest\": PATH, \"runs\": PATH}} "
+                        "objects")
     systems = []
     for number, item in enumerate(value):
         where = f"{path}: [{number}]"
         if not isinstance(item, dict) or set(item) != {"manifest", "runs"}:
-            raise GateError(f"{where}: expected an object with exactly the keys \"manifest\" and \"runs\"")
+            raise GateError(f"{where}: expected an object with exactly the keys \"manifest\" and "
+                            "\"runs\"")
         for key in ("manifest", "runs"):
             if not isinstance(item[key], str) or not item[key] or "\0" in item[key]:
                 raise GateError(f"{where}.{key}: expected a path (a non-empty string)")
@@ -10757,7 +10946,8 @@ def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
 def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     manifests, runs = args.manifest or [], args.runs or []
     if len(manifests) != len(runs):
-        raise GateError(f"rank: {len(manifests)} --manifest and {len(runs)} --runs: give them in pairs, one pair a system")
+        raise GateError(f"rank: {len(manifests)} --manifest and {len(runs)} --runs: give them in "
+                        "pairs, one pair a system")
     systems = list(zip(manifests, runs))
     if args.list is not None:
         systems += read_rank_list(args.list)
@@ -10775,7 +10965,8 @@ def _cmd_init(args: argparse.Namespace) -> tuple[str, int]:
         name, *files = args.from_import
         fmt = IMPORTERS.get(name)
         if fmt is None or not files:
-            raise GateError(f"init --from-import FORMAT FILE...: expected a format ({', '.join(IMPORTERS)}) and its "
+            raise GateError("init --from-import FORMAT FILE...: expected a format "
+                            f"({', '.join(IMPORTERS)}) and its "
                             f"file(s){did_you_mean(name, tuple(IMPORTERS)) if fmt is None else ''}")
         paths = [Path(f) for f in files]
         imported = fmt.read(ImportOptions(tuple(paths), None, "fail", 1.0))
@@ -10814,7 +11005,8 @@ def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
     refuse_clobber([args.card], [args.tasks])
     tasks = load_tasks(args.tasks)
     if args.card.exists() and not args.force:
-        raise GateError(f"{args.card}: exists; a frozen card is a record: pass --force to replace it")
+        raise GateError(f"{args.card}: exists; a frozen card is a record: pass --force to replace "
+                        "it")
     result = build_card(tasks, rule, args.attempt_budget, args.not_a_claim_about)
     if result.card is None:
         return _lines(["freeze refused: the slice does not meet its inclusion rule", *(f"  ! {p}" for p in result.problems)]), 1
@@ -10841,11 +11033,12 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     outputs = [path for path in (args.output, args.draft_manifest) if path is not None]
     refuse_clobber(outputs, [*args.files, *([args.dataset_ids] if args.dataset_ids else [])])
     if args.dataset_ids is not None and not fmt.takes_dataset_ids:
-        raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares its own dataset")
+        raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares "
+                        "its own dataset")
     for name, default in (("threshold", 1.0), ("partial_as", "fail"), ("tests", "plus")):
         if getattr(args, name) != default and name not in fmt.options:
-            raise GateError(f"import {args.format}: --{name.replace('_', '-')} does not apply: this harness's files "
-                            "carry their own pass/fail verdicts")
+            raise GateError(f"import {args.format}: --{name.replace('_', '-')} does not apply: "
+                            "this harness's files carry their own pass/fail verdicts")
     if args.control and args.output is None:
         raise GateError("import --control: give -o RUNS: a control run is a file the manifest names")
     for path in (args.output, None if args.control else args.draft_manifest):
@@ -10853,7 +11046,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
             raise GateError(f"{path}: exists; pass --force to replace it")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
     if args.model is not None and "model" not in fmt.options:
-        raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run measures one model")
+        raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run "
+                        "measures one model")
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model,
                                       mapping, args.tests))
@@ -10865,15 +11059,16 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     if args.control == "no_edit" and fmt.ran_no_test is not None:
         vacuous = [rec for rec in imported.records if fmt.ran_no_test(rec)]
         if vacuous:
-            raise GateError(f"import {args.format} --control no_edit: {len(vacuous)} of {len(imported.records)} "
-                            f"attempts ran no test ({_preview(str(r['task_id']) for r in vacuous)}): a control that "
+            raise GateError(f"import {args.format} --control no_edit: {len(vacuous)} of "
+                            f"{len(imported.records)} attempts ran no test "
+                            f"({_preview(str(r['task_id']) for r in vacuous)}): a control that "
                             f"cannot fail proves nothing; {fmt.no_test_why}")
     if args.draft_manifest is not None and args.control:
         draft, entry = add_control_run(args.draft_manifest, imported, args.control, args.output,
                                        _verdict_options(args, fmt))
         if draft is None:  # a finished manifest: never rewritten, the entry to add is said
-            print(f"{args.prog}: {args.draft_manifest} is no longer a draft, so it is not rewritten: add this entry to "
-                  f"its control_runs: {json.dumps(entry)}", file=sys.stderr)
+            print(f"{args.prog}: {args.draft_manifest} is no longer a draft, so it is not "
+                  f"rewritten: add this entry to its control_runs: {json.dumps(entry)}", file=sys.stderr)
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
@@ -10914,8 +11109,8 @@ def _field_mapping(args: argparse.Namespace, fmt: ImportFormat) -> FieldMapping 
     given = [flag for attr, flag in _MAPPING_FLAGS if _mapping_given(args, attr)]
     if "mapping" not in fmt.options:
         if given:
-            raise GateError(f"import {args.format}: {given[0]} is for the mapping formats (jsonl, json, csv): "
-                            f"{args.format} reads its harness's own fields")
+            raise GateError(f"import {args.format}: {given[0]} is for the mapping formats (jsonl, "
+                            f"json, csv): {args.format} reads its harness's own fields")
         return None
     return FieldMapping(args.task_id, args.passed, args.unscoreable, args.reason, args.attempt, args.run_path,
                         tuple((name, getattr(args, f"measure_{name}")) for name in MEASURES
@@ -10930,10 +11125,11 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
                                                   if args.unscoreable else "")
                        + ("; --unreadable-as unscoreable" if args.unreadable_as == "unscoreable" else ""))
     if "threshold" in fmt.options and args.threshold != 1.0:
-        mapping.append(f"--threshold {args.threshold!r}: a score or reward of {args.threshold!r} or more passes "
-                       "(default 1.0)")
+        mapping.append(f"--threshold {args.threshold!r}: a score or reward of {args.threshold!r} "
+                       "or more passes (default 1.0)")
     if "partial_as" in fmt.options and args.partial_as != "fail":
-        mapping.append(f"--partial-as {args.partial_as}: a partial score (P) counts as {args.partial_as} (default fail)")
+        mapping.append(f"--partial-as {args.partial_as}: a partial score (P) counts as "
+                       f"{args.partial_as} (default fail)")
     if "tests" in fmt.options and args.tests != "plus":
         mapping.append(f"--tests {args.tests}: a sample passes on the base tests alone (default "
                        "plus: base and plus)")
@@ -11007,8 +11203,9 @@ def _finite(value: Any) -> Any:
 
 def _check_parser(sub: Any) -> None:
     check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
-                           epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage error\n\n"
-                                  "example:\n  python3 gate.py check --manifest bench.manifest.json --runs runs.jsonl")
+                           epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage "
+                                  "error\n\nexample:\n  python3 gate.py check --manifest "
+                                  "bench.manifest.json --runs runs.jsonl")
     check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
     check.add_argument("--runs", required=True, type=_path, help="one JSON attempt record per line (JSONL)")
     _output_options(check, REPORT_RENDERERS)
@@ -11016,8 +11213,9 @@ def _check_parser(sub: Any) -> None:
     check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
                                        "BLOCKED unless it equals the headline at its written precision")
     check.add_argument("--jobs", type=_jobs, default=1, metavar="N",
-                       help="tally a large runs file in task-ID order with N processes (default 1; forks, where "
-                            "the system can; each worker holds its share of the task IDs); the report is the same")
+                       help="tally a large runs file in task-ID order with N processes (default 1; "
+                            "forks, where the system can; each worker holds its share of the task "
+                            "IDs); the report is the same")
     check.set_defaults(handler=_cmd_check)
 
 
@@ -11036,14 +11234,16 @@ def _card_parsers(sub: Any) -> None:
             ("freeze", "freeze a task slice into a benchmark card (exit 1: refused)", _cmd_freeze),
             ("verify", "verify a task slice against its card (exit 1: drifted or refused)", _cmd_verify)):
         card = sub.add_parser(name, help=text,
-                              epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json examples/card/card.json")
+                              epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json "
+                                     "examples/card/card.json")
         card.add_argument("tasks", type=_path, help="JSON list of task objects")
         card.add_argument("card", type=_path, help="the benchmark card (JSON)")
         card.set_defaults(handler=handler)
         if name != "freeze":
             continue
         card.add_argument("--allow-license", action="append", metavar="NAME",
-                          help=f"a license the slice admits; repeatable; replaces the default {', '.join(DEFAULT_LICENSES)}")
+                          help="a license the slice admits; repeatable; replaces the default "
+                               f"{', '.join(DEFAULT_LICENSES)}")
         card.add_argument("--wide-above", type=int, default=30, metavar="N",
                           help="an edit_span above N is 'wide', else 'narrow' (default: 30)")
         card.add_argument("--min-per-stratum", type=int, default=5, metavar="N", help="the stratum floor (default: 5)")
@@ -11058,12 +11258,13 @@ def _card_parsers(sub: Any) -> None:
 
 def _compare_parser(sub: Any) -> None:
     compare = sub.add_parser("compare", help="paired comparison of two ledgers over the same suite",
-                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED (or, with --fail-on, a "
-                                    "significant regression or difference), 2 input error\n\n"
-                                    "example:\n  python3 gate.py compare --manifest examples/compare/a.manifest.json "
-                                    "--runs examples/compare/a.jsonl \\\n"
-                                    "      --against-manifest examples/compare/b.manifest.json "
-                                    "--against-runs examples/compare/b.jsonl")
+                             epilog="exit codes: 0 both PUBLISHABLE and comparable, 1 BLOCKED (or, "
+                                    "with --fail-on, a significant regression or difference), 2 "
+                                    "input error\n\nexample:\n  python3 gate.py compare --manifest "
+                                    "examples/compare/a.manifest.json --runs "
+                                    "examples/compare/a.jsonl \\\n      --against-manifest "
+                                    "examples/compare/b.manifest.json --against-runs "
+                                    "examples/compare/b.jsonl")
     compare.add_argument("--manifest", required=True, type=_path, help="run A's manifest")
     compare.add_argument("--runs", required=True, type=_path, help="run A's records")
     compare.add_argument("--against-manifest", required=True, type=_path, help="run B's manifest")
@@ -11071,56 +11272,63 @@ def _compare_parser(sub: Any) -> None:
     compare.add_argument("--run-id", help="run_id to select in A's records")
     compare.add_argument("--against-run-id", help="run_id to select in B's records")
     compare.add_argument("--fail-on", choices=tuple(FAIL_ON),
-                         help="also exit 1 (a CI gate) when A, the candidate, is significantly worse than B, the "
-                              "baseline (regression), or when they differ either way (difference); without it, "
-                              "compare exits 1 only when BLOCKED")
+                         help="also exit 1 (a CI gate) when A, the candidate, is significantly "
+                              "worse than B, the baseline (regression), or when they differ either "
+                              "way (difference); without it, compare exits 1 only when BLOCKED")
     compare.add_argument("--by-cluster", action="store_true",
-                         help="variance by the records' cluster (repository) instead of by task: for a claim about "
-                              "new repositories, not this suite's")
+                         help="variance by the records' cluster (repository) instead of by task: "
+                              "for a claim about new repositories, not this suite's")
     _output_options(compare, COMPARE_RENDERERS)
     compare.set_defaults(handler=_cmd_compare)
 
 
 def _init_parser(sub: Any) -> None:
     parser = sub.add_parser("init", help="print a manifest template to complete (a draft: check refuses it until then)",
-                            epilog="examples:\n  python3 gate.py init > bench.manifest.json\n"
-                                   "  python3 gate.py init --from-runs runs.jsonl > bench.manifest.json\n"
-                                   "  python3 gate.py init --from-import terminal-bench results.json > bench.manifest.json")
+                            epilog="examples:\n  python3 gate.py init > bench.manifest.json\n  "
+                                   "python3 gate.py init --from-runs runs.jsonl > "
+                                   "bench.manifest.json\n  python3 gate.py init --from-import "
+                                   "terminal-bench results.json > bench.manifest.json")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--from-runs", type=_path, metavar="RUNS",
                         help="fill in the dataset, the run and the budget from a runs file")
     source.add_argument("--from-import", nargs="+", metavar="FORMAT FILE",
-                        help="the draft `import FORMAT FILE... --draft-manifest` would write (no runs file is written)")
+                        help="the draft `import FORMAT FILE... --draft-manifest` would write (no "
+                             "runs file is written)")
     parser.set_defaults(handler=_cmd_init)
 
 
 def _rank_parser(sub: Any) -> None:
     parser = sub.add_parser("rank", help="rank several ledgers of one suite: which of them can be told apart",
-                            epilog="exit codes: 0 every ledger PUBLISHABLE and comparable, 1 BLOCKED, 2 input error\n\n"
-                                   "examples:\n  python3 gate.py rank --manifest a.json --runs a.jsonl --manifest b.json "
-                                   "--runs b.jsonl --manifest c.json --runs c.jsonl\n"
-                                   "  python3 gate.py rank --list examples/rank/systems.json")
+                            epilog="exit codes: 0 every ledger PUBLISHABLE and comparable, 1 "
+                                   "BLOCKED, 2 input error\n\nexamples:\n  python3 gate.py rank "
+                                   "--manifest a.json --runs a.jsonl --manifest b.json --runs "
+                                   "b.jsonl --manifest c.json --runs c.jsonl\n  python3 gate.py "
+                                   "rank --list examples/rank/systems.json")
     parser.add_argument("--manifest", action="append", type=_path, help="a system's manifest (repeat, paired with --runs)")
     parser.add_argument("--runs", action="append", type=_path, help="that system's records")
     parser.add_argument("--list", type=_path, metavar="FILE",
-                        help='a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to FILE')
+                        help='a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to '
+                             'FILE')
     _output_options(parser, RANK_RENDERERS)
     parser.set_defaults(handler=_cmd_rank)
 
 
 def _plan_parser(sub: Any) -> None:
     parser = sub.add_parser("plan", help="how many tasks a comparison needs to detect a difference",
-                            epilog="example:\n  python3 gate.py plan --baseline 0.7 --detect 0.05 --discordance 0.2 --samples 5")
+                            epilog="example:\n  python3 gate.py plan --baseline 0.7 --detect 0.05 "
+                                   "--discordance 0.2 --samples 5")
     parser.add_argument("--baseline", type=float, required=True, help="the pass rate of the system to beat")
     parser.add_argument("--detect", type=float, required=True, help="the improvement to detect (0.05: five points)")
     parser.add_argument("--discordance", type=float,
-                        help="the share of tasks one system passes and the other fails (default: independent "
-                             "systems', the most conservative; a past compare prints the observed one)")
+                        help="the share of tasks one system passes and the other fails (default: "
+                             "independent systems', the most conservative; a past compare prints "
+                             "the observed one)")
     parser.add_argument("--samples", type=int, default=1, help="samples a task (default: 1)")
     parser.add_argument("--icc", type=float, default=1.0,
-                        help="the between-task share of the paired difference's variance, for --samples > 1: a past "
-                             "samples-mode compare of the two systems prints it (typically 0.1-0.15 for correlated "
-                             "agents); default 1.0, which gives extra samples no credit")
+                        help="the between-task share of the paired difference's variance, for "
+                             "--samples > 1: a past samples-mode compare of the two systems prints "
+                             "it (typically 0.1-0.15 for correlated agents); default 1.0, which "
+                             "gives extra samples no credit")
     parser.add_argument("--power", type=float, default=0.8, help="the chance of detecting it (default: 0.8)")
     parser.add_argument("--format", choices=sorted(PLAN_RENDERERS), default="text",
                         help="output format (default: text)")
@@ -11140,7 +11348,8 @@ def _import_parser(sub: Any) -> None:
     parser.add_argument("files", nargs="+", type=_path, metavar="FILE", help="the harness's result file(s)")
     parser.add_argument("-o", "--output", type=_path, help="write runs.jsonl here (default: standard output)")
     parser.add_argument("--draft-manifest", type=_path, metavar="FILE",
-                        help="also write a starting manifest whose dataset is what the harness declared")
+                        help="also write a starting manifest whose dataset is what the harness "
+                             "declared")
     parser.add_argument("--dataset-ids", type=_path, metavar="FILE",
                         help="one instance ID per line: the declared dataset (swebench)")
     parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
@@ -11149,36 +11358,41 @@ def _import_parser(sub: Any) -> None:
                         help="a numeric Inspect score at or above this passes (default: 1.0)")
     mapping = parser.add_argument_group(
         "the field mapping (jsonl, json, csv)",
-        "PATH: a dotted path into a record (test_result.report.resolved; a CSV column's name); EXPR: path == literal, "
-        "in, <, <=, >, >=, and, or, not, a bare boolean path; true/false/null. A CSV cell compared with a number "
-        "is read as a number, with true/false as a boolean (true/false/1/0).")
+        "PATH: a dotted path into a record (test_result.report.resolved; a CSV column's name); "
+        "EXPR: path == literal, in, <, <=, >, >=, and, or, not, a bare boolean path; "
+        "true/false/null. A CSV cell compared with a number is read as a number, with true/false "
+        "as a boolean (true/false/1/0).")
     mapping.add_argument("--task-id", metavar="PATH", help="the task id (json: default the key of an object's entry)")
     mapping.add_argument("--pass", dest="passed", metavar="EXPR", help="true when the attempt passed")
     mapping.add_argument("--unscoreable", metavar="EXPR", help="true when the harness gave no verdict (checked first)")
     mapping.add_argument("--reason", default="grader_error", metavar="CLASS|PATH",
-                         help="an unscoreable record's reason: a built-in class (harness_timeout, grader_error, "
-                              "env_flake, missing_artifact, cancelled), or the PATH that holds one (default: "
-                              "grader_error)")
+                         help="an unscoreable record's reason: a built-in class (harness_timeout, "
+                              "grader_error, env_flake, missing_artifact, cancelled), or the PATH "
+                              "that holds one (default: grader_error)")
     mapping.add_argument("--attempt", metavar="PATH", help="the attempt number (default: one record a task)")
     mapping.add_argument("--run-id", dest="run_path", metavar="PATH", help="the run id (default: the file's name)")
     for name in MEASURES:
         mapping.add_argument(f"--{name.replace('_', '-')}", dest=f"measure_{name}", metavar="PATH",
                              help=f"the record's {name.replace('_', ' ')}")
     mapping.add_argument("--samples", action="store_true",
-                         help="the attempts are samples (samples mode: each a verdict of its own), not retries")
+                         help="the attempts are samples (samples mode: each a verdict of its own), "
+                              "not retries")
     mapping.add_argument("--unreadable-as", choices=("error", "unscoreable"), default="error",
-                         help="a record the mapping cannot read (a missing path, a value that does not compare): an "
-                              "input error naming the line and path (default), or unscoreable missing_artifact")
+                         help="a record the mapping cannot read (a missing path, a value that does "
+                              "not compare): an input error naming the line and path (default), or "
+                              "unscoreable missing_artifact")
     parser.add_argument("--tests", choices=("plus", "base"), default="plus",
                         help="evalplus: plus (a sample passes the base and the plus tests: "
                              "HumanEval+/MBPP+, the default) or base (HumanEval/MBPP's own tests): "
                              "two claims, never mixed")
     parser.add_argument("--model", metavar="MODEL",
-                        help="inspect: import only this model's logs (eval.model, e.g. openai/gpt-4o) from the files "
-                             "or folders given; logs of several models are otherwise refused (one claim, one system)")
+                        help="inspect: import only this model's logs (eval.model, e.g. "
+                             "openai/gpt-4o) from the files or folders given; logs of several "
+                             "models are otherwise refused (one claim, one system)")
     parser.add_argument("--control", choices=CONTROL_RUN_ROLES,
-                        help="the files are a control run (a no-edit or a known-fix run of the claim's suite): "
-                             "write it with -o and add its control_runs entry to the --draft-manifest")
+                        help="the files are a control run (a no-edit or a known-fix run of the "
+                             "claim's suite): write it with -o and add its control_runs entry to "
+                             "the --draft-manifest")
     parser.add_argument("--force", action="store_true", help="replace existing output files")
     parser.set_defaults(handler=_cmd_import)
 
@@ -11234,8 +11448,10 @@ def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -
         if len(starting) == 1:
             continue  # a unique abbreviation, which argparse accepts
         if starting:
-            raise GateError(f"{first}: ambiguous option {name!r}: it could be {', '.join(starting)} (see {first} --help)")
-        raise GateError(f"{first}: unknown option {name!r}{did_you_mean(name, known)} (see {first} --help)")
+            raise GateError(f"{first}: ambiguous option {name!r}: it could be "
+                            f"{', '.join(starting)} (see {first} --help)")
+        raise GateError(f"{first}: unknown option {name!r}{did_you_mean(name, known)} (see {first} "
+                        "--help)")
 
 
 # The arguments that name an input file; any one of them may be `-`, standard input.
@@ -11338,8 +11554,9 @@ EXIT_INTERNAL = 3  # a bug in the gate: CI must not read it as a BLOCKED claim (
 def _internal_error(prog: str, exc: Exception, arguments: Sequence[str]) -> int:
     """An exception the gate did not expect: one line naming it and asking for a report, the traceback only when
     BENCHGATE_DEBUG is set; exit 3."""
-    message = (f"internal error: {type(exc).__name__}: {visible(str(exc))[:300]}: a bug in benchgate, not in your "
-               "files; please report it with the command that caused it (BENCHGATE_DEBUG=1 shows the traceback)")
+    message = (f"internal error: {type(exc).__name__}: {visible(str(exc))[:300]}: a bug in "
+               "benchgate, not in your files; please report it with the command that caused it "
+               "(BENCHGATE_DEBUG=1 shows the traceback)")
     print(f"{prog}: {message}", file=sys.stderr)
     if os.environ.get("BENCHGATE_DEBUG"):
         import traceback
@@ -11384,7 +11601,8 @@ def _write_stdout(text: str, what: str = "") -> bool:
         _discard_stdout()
     except (OSError, ValueError) as exc:  # /dev/full, a closed descriptor
         _discard_stdout()
-        print(f"benchgate: error: cannot write {what}to standard output: {getattr(exc, 'strerror', None) or exc}",
+        print(f"benchgate: error: cannot write {what}to standard output: "
+              f"{getattr(exc, 'strerror', None) or exc}",
               file=sys.stderr)
         return False
     return True
