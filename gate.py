@@ -139,7 +139,8 @@ _INVOKED = ["python3 gate.py"]
 
 
 def invoked(command: str = "") -> str:
-    """The program as invoked, with a command after it: `python3 gate.py digest` or `benchgate digest`."""
+    """The program as invoked, with a command after it: `python3 gate.py digest` or `benchgate
+    digest`."""
     return f"{_INVOKED[0]} {command}".rstrip()
 # No real harness runs more attempts per task; a larger budget is an input error, not a loop.
 MAX_ATTEMPT_BUDGET = 10_000
@@ -163,7 +164,8 @@ MAX_REPORTED_LINES = 20  # bad lines of one runs file named in one run; the rest
 
 
 class BadLines(GateError):
-    """Several bad lines of one file, found in one pass: `main` prints each on its own line, then how many more."""
+    """Several bad lines of one file, found in one pass: `main` prints each on its own line, then
+    how many more."""
 
     def __init__(self, problems: Sequence[str], total: int) -> None:
         more = total - len(problems)
@@ -172,7 +174,8 @@ class BadLines(GateError):
 
 
 class LineProblems:
-    """Collects the bad lines of a file as they are found: the MAX_REPORTED_LINES first in the file, and how many."""
+    """Collects the bad lines of a file as they are found: the MAX_REPORTED_LINES first in the file,
+    and how many."""
 
     def __init__(self) -> None:
         self.shown: list[tuple[float, str]] = []  # (line number, message), in line order
@@ -186,7 +189,8 @@ class LineProblems:
         del self.shown[MAX_REPORTED_LINES:]
 
     def raise_any(self, last: GateError | None = None) -> None:
-        """Raise every problem found (and `last`, an error that stopped the pass), if there is one."""
+        """Raise every problem found (and `last`, an error that stopped the pass), if there is one.
+        """
         if last is not None:
             if not self.total:
                 raise last
@@ -339,7 +343,8 @@ def _lone_surrogate(text: str) -> int | None:
 
 
 def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -> None:
-    """A \\ud800-\\udfff escape that is not half of a pair decodes to a lone surrogate: not Unicode."""
+    """A \\ud800-\\udfff escape that is not half of a pair decodes to a lone surrogate: not Unicode.
+    """
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
@@ -351,8 +356,8 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
 
 
 def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
-    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep nesting
-    (`allow_nan`: a harness's file may hold NaN and Infinity, read as floats)."""
+    """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep
+    nesting (`allow_nan`: a harness's file may hold NaN and Infinity, read as floats)."""
     try:
         deep = _depth_problem(text)
         if deep is not None:
@@ -404,7 +409,8 @@ def open_input(path: Path) -> Any:
 def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
     """A whole file, refused beyond `cap` bytes (so /dev/zero given as a manifest ends at once).
 
-    Read a chunk at a time: asking for cap bytes at once would allocate them, however small the file.
+    Read a chunk at a time: asking for cap bytes at once would allocate them, however small the
+    file.
     """
     chunks: list[bytes] = []
     size = 0
@@ -612,9 +618,10 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast:
 
 def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | None = None,
                        fast: Callable[[bytes], bool] | None = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
-    """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one chunk. With
-    `problems`, a line that is not a JSON object is added there and skipped, instead of stopping the pass.
-    With `fast`, a chunk it takes (returns True for: it proved and consumed the whole chunk) is not parsed."""
+    """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one
+    chunk. With `problems`, a line that is not a JSON object is added there and skipped, instead of
+    stopping the pass. With `fast`, a chunk it takes (returns True for: it proved and consumed the
+    whole chunk) is not parsed."""
     where = str(path)
     with open_input(path) as handle:
         for data, line in _chunks(handle, where):
@@ -640,8 +647,9 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
 
 
 def _chunks(handle: Any, where: str, size: float = math.inf) -> Iterator[tuple[bytes, int]]:
-    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines, each with the
-    number of its first line (counted from where the handle stood); a line past MAX_LINE_BYTES is an error."""
+    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines, each
+    with the number of its first line (counted from where the handle stood); a line past
+    MAX_LINE_BYTES is an error."""
     line = 1
     while size > 0:
         try:
@@ -722,7 +730,8 @@ def _normal_key(key: str) -> str:
 
 
 def _edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance (a transposition counts once), or limit + 1 if above limit."""
+    """Optimal-string-alignment distance (a transposition counts once), or limit + 1 if above limit.
+    """
     if abs(len(a) - len(b)) > limit:
         return limit + 1
     previous2: list[int] = []
@@ -976,7 +985,8 @@ def _escape_char(char: str) -> str:
 
 
 def visible(text: str) -> str:
-    """Text as a terminal may print it: control, format and separator characters shown as escapes."""
+    """Text as a terminal may print it: control, format and separator characters shown as escapes.
+    """
     if text.isprintable():  # PERF: the usual case, in C
         return text
     return "".join(char if char.isprintable() else _escape_char(char) for char in text)
@@ -1291,7 +1301,8 @@ def _load_replicates(top: _Fields) -> tuple[str, ...]:
 
 
 def load_manifest(path: Path) -> Manifest:
-    """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit 2)."""
+    """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit
+    2)."""
     raw = _read_bytes(path)
     where = str(path)
     top = _Fields(parse_json(_decode_utf8(raw, where), where), where)
@@ -1418,7 +1429,8 @@ def load_card(path: Path) -> Card:
 
 
 def load_tasks(path: Path) -> list[dict[str, Any]]:
-    """A task slice: a non-empty JSON list of task objects (the inclusion rule is the card's job)."""
+    """A task slice: a non-empty JSON list of task objects (the inclusion rule is the card's job).
+    """
     tasks = load_json_file(path)
     if not isinstance(tasks, list) or not tasks:
         _expected(str(path), "a non-empty JSON list of task objects", tasks)
@@ -1473,7 +1485,8 @@ def read_id_list(path: Path) -> list[str]:
 
 class Rule(NamedTuple):
     """A finding code's rule: what it means, and the functions that raise it (each holds the code;
-    tests/test_findings.py checks both ways, and runs tests/findings/<code>/, a ledger that raises it)."""
+    tests/test_findings.py checks both ways, and runs tests/findings/<code>/, a ledger that raises
+    it)."""
 
     meaning: str
     raised_by: tuple[str, ...]
@@ -1681,7 +1694,8 @@ def _order_key(part: Any) -> tuple[int, Any]:
 
 
 class FirstFew:
-    """Counts the items a finding is about and keeps the first few in a fixed order, to name them."""
+    """Counts the items a finding is about and keeps the first few in a fixed order, to name them.
+    """
 
     def __init__(self) -> None:
         self.count = 0
@@ -1698,7 +1712,8 @@ class FirstFew:
             items.sort(key=_order)
 
     def merge(self, count: int, items: Sequence[Any]) -> None:
-        """Another FirstFew's count and the items it kept (a worker's, over its range of the file)."""
+        """Another FirstFew's count and the items it kept (a worker's, over its range of the file).
+        """
         for item in items:
             self.add(item)
         self.count += count - len(items)
@@ -1792,7 +1807,8 @@ class Ledger(NamedTuple):
 
 
 class ClusterLine(NamedTuple):
-    """The headline again, its interval from the clusters' spread (repositories, say) instead of the tasks'."""
+    """The headline again, its interval from the clusters' spread (repositories, say) instead of the
+    tasks'."""
 
     rate: Rate
     clusters: int
@@ -1808,7 +1824,8 @@ class ControlRunResult(NamedTuple):
 
 
 class Replicates(NamedTuple):
-    """Several runs of one suite gated together: each run's headline, their spread, and the combined headline."""
+    """Several runs of one suite gated together: each run's headline, their spread, and the combined
+    headline."""
 
     runs: tuple[tuple[str, Rate], ...]  # (run_id, that run's own headline), in the manifest's order
     spread: float  # the runs' headlines' standard deviation (n − 1)
@@ -1844,7 +1861,8 @@ if TYPE_CHECKING:
 
 
 class Attrition(NamedTuple):
-    """How many of the claim's verdicts were lost to unscoreable exits, against the ceiling in force."""
+    """How many of the claim's verdicts were lost to unscoreable exits, against the ceiling in
+    force."""
 
     lost: int
     of: int
@@ -1973,7 +1991,8 @@ def wilson_rate(k: int, n: int, confidence: float) -> Rate | None:
 
 
 def pass_at_k_all(n: int, c: int) -> list[float]:
-    """pass@k for k = 2..n at once, in O(n): C(n-c, k)/C(n, k) = prod_{i<k} (n-c-i)/(n-i), built up over k."""
+    """pass@k for k = 2..n at once, in O(n): C(n-c, k)/C(n, k) = prod_{i<k} (n-c-i)/(n-i), built up
+    over k."""
     if not 0 <= c <= n:
         raise ValueError(f"pass@k needs 0 <= c <= n, got n={n} c={c}")
     values = []
@@ -1985,8 +2004,9 @@ def pass_at_k_all(n: int, c: int) -> list[float]:
 
 
 def pass_hat_k_all(n: int, c: int) -> list[float]:
-    """pass^k for k = 2..n at once, in O(n): the chance that k samples drawn without replacement from a task's n
-    all pass (tau-bench's reliability), unbiased as C(c, k)/C(n, k) = prod_{i<k} (c-i)/(n-i), built up over k."""
+    """pass^k for k = 2..n at once, in O(n): the chance that k samples drawn without replacement
+    from a task's n all pass (tau-bench's reliability), unbiased as C(c, k)/C(n, k) = prod_{i<k}
+    (c-i)/(n-i), built up over k."""
     if not 0 <= c <= n:
         raise ValueError(f"pass^k needs 0 <= c <= n, got n={n} c={c}")
     values = []
@@ -2038,10 +2058,10 @@ def _log_beta(a: float, b: float) -> float:
 
 
 def _t_split(t: float, df: float) -> tuple[float, float]:
-    """(P(|T| > t), P(|T| <= t)) for Student t with df degrees of freedom, t >= 0, each to full relative
-    precision: the tail is I_x(df/2, 1/2) with x = df/(df+t²), the centre I_y(1/2, df/2) with y = t²/(df+t²)
-    = 1 − x computed directly (so neither loses digits to a subtraction from 1), and the continued
-    fraction runs on whichever converges."""
+    """(P(|T| > t), P(|T| <= t)) for Student t with df degrees of freedom, t >= 0, each to full
+    relative precision: the tail is I_x(df/2, 1/2) with x = df/(df+t²), the centre I_y(1/2, df/2)
+    with y = t²/(df+t²) = 1 − x computed directly (so neither loses digits to a subtraction from 1),
+    and the continued fraction runs on whichever converges."""
     if t <= 0:
         return 1.0, 0.0
     if math.isinf(t):
@@ -2065,10 +2085,11 @@ def _t_tail(t: float, df: float) -> float:
 
 @functools.lru_cache(maxsize=4096)
 def t_for(confidence: float, df: float) -> float:
-    """Two-sided Student t quantile: P(|T| <= t) = confidence (df may be fractional, as Satterthwaite's is).
+    """Two-sided Student t quantile: P(|T| <= t) = confidence (df may be fractional, as
+    Satterthwaite's is).
 
-    Bisection on the tail for confidence >= 1/2 and on the centre below it, so a confidence near 0 or near
-    1 keeps its digits."""
+    Bisection on the tail for confidence >= 1/2 and on the centre below it, so a confidence near 0
+    or near 1 keeps its digits."""
     if not df > 0:
         raise ValueError(f"t needs df > 0, got {df!r}")
     if df > 1e7:
@@ -2136,7 +2157,8 @@ def normal_two_sided_p(z: float) -> float:
 
 
 def wilson_p(p: float, n: float, confidence: float) -> tuple[float, float]:
-    """Wilson's interval for a proportion p observed on (effectively) n trials, n not necessarily whole."""
+    """Wilson's interval for a proportion p observed on (effectively) n trials, n not necessarily
+    whole."""
     z2 = z_for(confidence) ** 2
     p = min(1.0, max(0.0, p))  # a rate over more exits than entries is a finding; its interval stays defined
 
@@ -2150,7 +2172,8 @@ def wilson_p(p: float, n: float, confidence: float) -> tuple[float, float]:
 
 
 class Clustered(NamedTuple):
-    """A mean of unit scores in [0, 1] whose units come in clusters, with its effective sample size."""
+    """A mean of unit scores in [0, 1] whose units come in clusters, with its effective sample size.
+    """
 
     mean: float
     units: int  # N
@@ -2164,10 +2187,11 @@ def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
     degrees-of-freedom correction.
 
     Each cluster g (weights[g] alike) has n_g units whose scores sum to S_g. With N units, p = ΣS/N:
-    V = G/(G−1) Σ_g (S_g − n_g p)² / N² (CR1, the cluster-robust variance with its small-sample factor);
-    n_eff = p(1−p)/V, kept within [G_eff, N] where G_eff = N²/Σn_g² is Kish's effective number of
-    clusters (n_eff = G_eff when p is 0 or 1, N when V is 0); n* = n_eff (t_{N−1}/t_df)², df = max(1, G_eff − 1).
-    One unit a cluster gives n* = N exactly, so Wilson on n* is then Wilson itself.
+    V = G/(G−1) Σ_g (S_g − n_g p)² / N² (CR1, the cluster-robust variance with its small-sample
+    factor); n_eff = p(1−p)/V, kept within [G_eff, N] where G_eff = N²/Σn_g² is Kish's effective
+    number of clusters (n_eff = G_eff when p is 0 or 1, N when V is 0); n* = n_eff (t_{N−1}/t_df)²,
+    df = max(1, G_eff − 1). One unit a cluster gives n* = N exactly, so Wilson on n* is then Wilson
+    itself.
     """
     units = sum(n * w for n, w in zip(sizes, weights))
     clusters = sum(weights)
@@ -2212,13 +2236,13 @@ def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
 
 def by_cluster_interval(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int],
                         confidence: float) -> tuple[float, float, float]:
-    """(low, high, effective size) of a mean over clusters (weights[g] clusters alike): Wilson on the
-    clustered mean's effective size (effective_size), held by the boundary rule.
+    """(low, high, effective size) of a mean over clusters (weights[g] clusters alike): Wilson on
+    the clustered mean's effective size (effective_size), held by the boundary rule.
 
-    The boundary rule: at 0 (N) events the interval is Wilson's on the G clusters, the worst case where
-    whole clusters pass or fail together (P(no event) = (1 - p)^G); no other interval's upper end is
-    below that none-pass one's, nor its lower end above the all-pass one's, so the line is monotone
-    with its neighbours (CR1 reads one event as nearly independent, n* near N: 0/500 on 12
+    The boundary rule: at 0 (N) events the interval is Wilson's on the G clusters, the worst case
+    where whole clusters pass or fail together (P(no event) = (1 - p)^G); no other interval's upper
+    end is below that none-pass one's, nor its lower end above the all-pass one's, so the line is
+    monotone with its neighbours (CR1 reads one event as nearly independent, n* near N: 0/500 on 12
     repositories was [0, 0.733] beside 1/500's [0, 0.025]). Coverage: bench/stats.py section 6."""
     design = effective_size(sums, sizes, weights, confidence)
     clusters = sum(weights)
@@ -2239,10 +2263,11 @@ def monotone_interval(interval: tuple[float, float], all_pass: tuple[float, floa
 
 
 def samples_rate(passes: Mapping[int, int], tasks: int, budget: int, confidence: float) -> Rate | None:
-    """pass@1 over `tasks` tasks that each ran `budget` samples (passes: pass count -> tasks with it; a declared
-    task with no record counts as none passed): the mean over tasks of c/n, with Wilson's interval on the
-    Kish effective sample size, tasks being the clusters (effective_size). One sample a task gives retry
-    mode's Wilson interval exactly; 0/n and n/n keep an interval of positive width."""
+    """pass@1 over `tasks` tasks that each ran `budget` samples (passes: pass count -> tasks with
+    it; a declared task with no record counts as none passed): the mean over tasks of c/n, with
+    Wilson's interval on the Kish effective sample size, tasks being the clusters (effective_size).
+    One sample a task gives retry mode's Wilson interval exactly; 0/n and n/n keep an interval of
+    positive width."""
     if tasks == 0:
         return None
     counts: Counter[int] = Counter()
@@ -2272,16 +2297,18 @@ class Crossed(NamedTuple):
 
     @property
     def run_term(self) -> bool:
-        """Did the run-to-run term enter the variance (MS_run above MS_resid)? Only then is df Satterthwaite's."""
+        """Did the run-to-run term enter the variance (MS_run above MS_resid)? Only then is df
+        Satterthwaite's."""
         return self.ms_run > self.ms_resid
 
 
 def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: float) -> Crossed:
-    """The effective sample size of a mean over R runs x T tasks (cells[r][t], a task's pass rate in one run),
-    from the two-way layout without replication: Var(mean) = (MS_task + max(0, MS_run − MS_resid))/(T R),
-    which never falls below the task term (the unbiased MS_task + MS_run − MS_resid can), with
-    Satterthwaite's (1946) degrees of freedom; n_eff = p(1−p)/Var kept within [min(T, R), N] (T when p is 0
-    or 1), N = T·R·samples, times (t_{N−1}/t_df)² (Korn & Graubard 1998)."""
+    """The effective sample size of a mean over R runs x T tasks (cells[r][t], a task's pass rate in
+    one run), from the two-way layout without replication: Var(mean) = (MS_task + max(0, MS_run −
+    MS_resid))/(T R), which never falls below the task term (the unbiased MS_task + MS_run −
+    MS_resid can), with Satterthwaite's (1946) degrees of freedom; n_eff = p(1−p)/Var kept within
+    [min(T, R), N] (T when p is 0 or 1), N = T·R·samples, times (t_{N−1}/t_df)² (Korn & Graubard
+    1998)."""
     runs, tasks = len(cells), len(cells[0])
     units = runs * tasks * samples
     grand = sum((sum(row, Fraction(0)) for row in cells), Fraction(0)) / (runs * tasks)
@@ -2326,7 +2353,8 @@ def crossed_boundary(tasks: int, runs: int, samples: int, confidence: float) -> 
 
 
 def _p21_restricted(b: float, c: float, n: float, delta: float) -> float:
-    """Tango's restricted MLE of p21 given p12 − p21 = delta (the positive root of 2n x² + W x − c δ(1−δ))."""
+    """Tango's restricted MLE of p21 given p12 − p21 = delta (the positive root of 2n x² + W x − c
+    δ(1−δ))."""
     w = -b - c + (2 * n - b + c) * delta
     k = c * delta * (1.0 - delta)
     root = math.sqrt(max(w * w + 8.0 * n * k, 0.0))
@@ -2336,7 +2364,8 @@ def _p21_restricted(b: float, c: float, n: float, delta: float) -> float:
 
 
 def tango_z(b: float, c: float, n: float, delta: float) -> float:
-    """Tango's (1998) score statistic for H0: p_A − p_B = delta; decreasing in delta; at 0 it is McNemar's."""
+    """Tango's (1998) score statistic for H0: p_A − p_B = delta; decreasing in delta; at 0 it is
+    McNemar's."""
     num = b - c - n * delta
     variance = n * (2.0 * _p21_restricted(b, c, n, delta) + delta * (1.0 - delta))
     if variance <= 0.0:
@@ -2359,10 +2388,11 @@ def _root(f: Callable[[float], float], lo: float, hi: float) -> float:
 
 def tango_interval(b: float, c: float, n: float, confidence: float,
                    critical: float | None = None) -> tuple[float, float]:
-    """Tango's score interval for a paired difference p_A − p_B: the deltas the score test does not reject.
+    """Tango's score interval for a paired difference p_A − p_B: the deltas the score test does not
+    reject.
 
-    b: A only, c: B only, of n pairs (counts may be fractional: an effective table). Bracketed at 0, so
-    the interval excludes 0 exactly when |McNemar's z| reaches the critical value (by default the
+    b: A only, c: B only, of n pairs (counts may be fractional: an effective table). Bracketed at 0,
+    so the interval excludes 0 exactly when |McNemar's z| reaches the critical value (by default the
     normal one of this confidence; the exact test's from paired_test).
     """
     if n <= 0:
@@ -2383,7 +2413,8 @@ def tango_interval(b: float, c: float, n: float, confidence: float,
 
 
 def mcnemar_z(b: float, c: float) -> float:
-    """McNemar's statistic without continuity correction, (b − c)/√(b + c); 0 with no discordant pair."""
+    """McNemar's statistic without continuity correction, (b − c)/√(b + c); 0 with no discordant
+    pair."""
     return 0.0 if b + c == 0 else (b - c) / math.sqrt(b + c)
 
 
@@ -2569,9 +2600,9 @@ def conditional_critical(s: int, alpha: float) -> float:
 
 
 def detectable_difference(n: float, discordance: float, confidence: float, power: float = 0.8) -> float | None:
-    """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at this
-    discordance (Connor 1987, solved for the difference); None when none is detectable (it would exceed
-    the discordance, since |p12 − p21| <= p12 + p21)."""
+    """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at
+    this discordance (Connor 1987, solved for the difference); None when none is detectable (it
+    would exceed the discordance, since |p12 − p21| <= p12 + p21)."""
     if not 0 < discordance <= 1 or n <= 0 or n * discordance < fewest_differing(1 - confidence):
         return None  # too few tasks are expected to differ for any test to reach alpha
     za, zb = z_for(confidence), normal_quantile(power)
@@ -2844,8 +2875,8 @@ def _effective_table(tasks: int, samples: int, confidence: float, b_bar: float, 
 
 
 def cochran_q(columns: Sequence[Sequence[float]]) -> tuple[float, int, float]:
-    """Cochran's (1950) Q over k systems' per-task scores (0/1; in samples mode per-task means, which is the
-    randomized-block form), chi-square with k − 1 degrees of freedom: (Q, df, p)."""
+    """Cochran's (1950) Q over k systems' per-task scores (0/1; in samples mode per-task means,
+    which is the randomized-block form), chi-square with k − 1 degrees of freedom: (Q, df, p)."""
     k = len(columns)
     if k < 2 or not columns[0]:
         return 0.0, max(1, k - 1), 1.0
@@ -2888,9 +2919,10 @@ MAX_LETTER_GROUPS = 52
 
 
 def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list[list[int]]:
-    """Piepho's (2004) insert-absorb letters: maximal sets of systems no two of which differ significantly,
-    each listed in `order` (best first), the sets sorted by their best member. The work is bounded: each step
-    keeps at most MAX_LETTER_GROUPS groups (twice that before absorbing), so it is polynomial in the systems."""
+    """Piepho's (2004) insert-absorb letters: maximal sets of systems no two of which differ
+    significantly, each listed in `order` (best first), the sets sorted by their best member. The
+    work is bounded: each step keeps at most MAX_LETTER_GROUPS groups (twice that before absorbing),
+    so it is polynomial in the systems."""
     groups = [list(order)]
     for i, j in sorted(separated):
         split = []
@@ -2913,9 +2945,10 @@ def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list
 
 def tasks_needed(baseline: float, detect: float, discordance: float | None, confidence: float, power: float,
                  samples: int, icc: float) -> tuple[int, float]:
-    """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power (Connor 1987;
-    with k samples a task the paired variance is between-task + within-task/k, Miller 2024, with `icc` the
-    between-task share). The discordance defaults to independent systems' (no credit for pairing)."""
+    """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power
+    (Connor 1987; with k samples a task the paired variance is between-task + within-task/k, Miller
+    2024, with `icc` the between-task share). The discordance defaults to independent systems' (no
+    credit for pairing)."""
     p1, p2 = baseline + detect, baseline
     independent = p1 * (1 - p2) + p2 * (1 - p1)
     psi = independent if discordance is None else discordance
@@ -2950,8 +2983,8 @@ class SuitePlan(NamedTuple):
 
 def plan_suite(baseline: float, detect: float, discordance: float | None, samples: int, icc: float, power: float,
                confidence: float) -> SuitePlan:
-    """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for `samples` samples
-    a task and for 1, 3, 5 and 10."""
+    """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for
+    `samples` samples a task and for 1, 3, 5 and 10."""
     if not 0 < baseline < 1:
         raise GateError("plan: --baseline: expected a pass rate strictly between 0 and 1, got "
                         f"{baseline!r}")
@@ -3266,7 +3299,8 @@ class Plan(NamedTuple):
 
 
 class CardContext(NamedTuple):
-    """A card as `check` uses it: parsed, verified against its task slice, and the slice's strata."""
+    """A card as `check` uses it: parsed, verified against its task slice, and the slice's strata.
+    """
 
     card: Card
     task_ids: frozenset[str]
@@ -3345,7 +3379,8 @@ def make_plan(manifest: Manifest, context: CardContext | None, confidence: float
 
 
 def control_run_plan(plan: Plan, role: ControlRunRole) -> Plan:
-    """A control run is gated over the same dataset and contract, without controls or metrics of its own."""
+    """A control run is gated over the same dataset and contract, without controls or metrics of its
+    own."""
     return plan._replace(gating=role, controls=(), metrics=(), extra_fields=frozenset())
 
 
@@ -3469,8 +3504,8 @@ class _Tally:
         return self.stream.lookalikes() if self.stream is not None else _lookalikes(self.tasks.keys())
 
     def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
-        """(declared tasks with no record, tasks in the runs not declared), each sorted. The stream has ended
-        on the general table if they are not both empty (_Stream.finish)."""
+        """(declared tasks with no record, tasks in the runs not declared), each sorted. The stream
+        has ended on the general table if they are not both empty (_Stream.finish)."""
         if self.stream is not None:
             return [], []
         return sorted(declared.difference(self.tasks)), sorted(set(self.tasks).difference(declared))
@@ -3497,7 +3532,8 @@ def _bad_field(where: str, line: int, key: str, expected: str, value: object) ->
 
 
 def _new_kind(kinds: dict[RecordKind, int], key: RecordKind, where: str, line: int) -> int:
-    """Validate an (outcome, reason, stratum, timed, cluster) combination the first time it is seen."""
+    """Validate an (outcome, reason, stratum, timed, cluster) combination the first time it is seen.
+    """
     outcome, reason, stratum, _, cluster = key
     if cluster is not None and not is_task_id(cluster):
         _bad_field(where, line, "cluster", f"a cluster name ({TASK_ID_RULE})", cluster)
@@ -3521,7 +3557,8 @@ RECORD_KEYS = ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_
 
 
 def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line: int) -> None:
-    """Keys not seen before: each is accepted, or refused as a near miss of a field the gate reads."""
+    """Keys not seen before: each is accepted, or refused as a near miss of a field the gate reads.
+    """
     for key in rec:
         if key in accepted:
             continue
@@ -3537,8 +3574,8 @@ _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and su
 def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
                must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
                jobs: int = 1, keep_order: bool = False) -> _Tally:
-    """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result file given
-    instead of a ledger is named, with the import command that converts it.
+    """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result
+    file given instead of a ledger is named, with the import command that converts it.
 
     With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a
     _Stream, not a per-task table. The canonical path and the stream may each hand the file back
@@ -3582,7 +3619,8 @@ _FAST_MIN_BYTES = 1 << 18
 
 
 def _worth_a_fast_pass(path: Path) -> bool:
-    """A regular file (it can be read again) large enough for the canonical path to pay for itself."""
+    """A regular file (it can be read again) large enough for the canonical path to pay for itself.
+    """
     try:
         info = os.stat(path)
     except (OSError, ValueError):
@@ -3709,8 +3747,9 @@ class _Stream:
         return self.open[0] if len(self.open) == 1 else tuple(self.open)
 
     def close(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]) -> None:
-        """Count complete tasks (in order, none seen before); the first few tasks of each pattern are found by one
-        C-level scan a pattern while a chunk has few patterns, by one pass over the chunk when it has many."""
+        """Count complete tasks (in order, none seen before); the first few tasks of each pattern
+        are found by one C-level scan a pattern while a chunk has few patterns, by one pass over the
+        chunk when it has many."""
         if not tids:
             return
         joined = "\n".join(tids)
@@ -3756,7 +3795,8 @@ class _Stream:
                 self.folds[tid].append(tid)
 
     def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None], fresh: bool) -> None:
-        """A chunk's costs (the groups' text) and token totals, in the order add() took its attempts."""
+        """A chunk's costs (the groups' text) and token totals, in the order add() took its
+        attempts."""
         if not fresh:
             for tid, cost, total in zip(tids, costs, sums):
                 if tid != self.cost_task:
@@ -3790,7 +3830,8 @@ class _Stream:
         self.cost_task, self.open_cost, self.open_tokens = next_task, [], None
 
     def finish(self, whole: bool = True) -> None:
-        """Close the last task; for the whole file (not a worker's range), check every declared task was seen."""
+        """Close the last task; for the whole file (not a worker's range), check every declared task
+        was seen."""
         self.close_cost("")
         if self.open:
             self.close([self.last], [self.pattern()])
@@ -3799,8 +3840,9 @@ class _Stream:
             raise _EndStream()  # a declared task has no record: the table names it
 
     def merge(self, tally: _Tally, part: dict[str, Any], ids: list[bytes]) -> None:
-        """A worker's summary of the next range in file order (see _range_summary) into this stream and its
-        tally, the kinds renumbered in the order the file shows them; _EndStream if its tasks do not follow on."""
+        """A worker's summary of the next range in file order (see _range_summary) into this stream
+        and its tally, the kinds renumbered in the order the file shows them; _EndStream if its
+        tasks do not follow on."""
         if part["count"] and self.count and part["first_id"] <= self.last:
             raise _EndStream()
         kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part["kinds"]]
@@ -3878,12 +3920,13 @@ _FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
 
 
 class _Restart(Exception):
-    """A proven chunk met what only the general path reports (e.g. token counts that overflow when summed)."""
+    """A proven chunk met what only the general path reports (e.g. token counts that overflow when
+    summed)."""
 
 
 class _Form:
-    """One key order and spacing: every key on every line (exact), or the optional ones left out of some
-    (loose, compiled when first asked for: most files never need it)."""
+    """One key order and spacing: every key on every line (exact), or the optional ones left out of
+    some (loose, compiled when first asked for: most files never need it)."""
 
     def __init__(self, keys: tuple[str, ...], colon: str, comma: str) -> None:
         self.keys, self.colon, self.comma = keys, colon, comma
@@ -3898,7 +3941,8 @@ class _Form:
 
 
 class _FastPath:
-    """Per file: the compiled expression for each key order seen, and the tally of the chunks it proves."""
+    """Per file: the compiled expression for each key order seen, and the tally of the chunks it
+    proves."""
 
     def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float, stream: _Stream | None = None) -> None:
         self.tally, self.where, self.run_id, self.limit, self.stream = tally, where, run_id, limit, stream
@@ -3908,8 +3952,9 @@ class _FastPath:
         self.kinds: dict[tuple[str, str, str, bool, str], int] = {}  # the groups' spelling of a kind -> its number
 
     def form(self, line: str, known: tuple[str, ...] = ()) -> _Form | None:
-        """The expressions for this line's key order and spacing, widened by the keys of an earlier form (the
-        union in the order both agree on), or None when the path does not know the line's form."""
+        """The expressions for this line's key order and spacing, widened by the keys of an earlier
+        form (the union in the order both agree on), or None when the path does not know the line's
+        form."""
         try:
             value = json.loads(line)  # its keys in order (a repeated key is caught by the expression)
         except (ValueError, RecursionError):
@@ -3925,12 +3970,14 @@ class _FastPath:
         return self.templates[signature]
 
     def rows(self, text: str) -> tuple[list[tuple[str, ...]], tuple[str, ...]] | None:
-        """The match groups of every line and the keys they stand for, or None if some line does not match.
+        """The match groups of every line and the keys they stand for, or None if some line does not
+        match.
 
-        The form is the last one that proved a chunk, else the first line's: its exact expression (every key on
-        every line) first, as it is the quicker, then the loose one (the optional keys may be left out). When a
-        line matches neither, the form is widened once by that line's keys, so a ledger whose records carry
-        different optional fields is still proven chunk after chunk."""
+        The form is the last one that proved a chunk, else the first line's: its exact expression
+        (every key on every line) first, as it is the quicker, then the loose one (the optional keys
+        may be left out). When a line matches neither, the form is widened once by that line's keys,
+        so a ledger whose records carry different optional fields is still proven chunk after chunk.
+        """
         lines = text.count("\n")
         form = self.current or self.form(text[:text.find("\n")])
         if form is None:
@@ -3957,7 +4004,8 @@ class _FastPath:
         return None
 
     def __call__(self, data: bytes) -> bool:
-        """Tally the chunk and return True if every line of it is proven canonical; else touch nothing."""
+        """Tally the chunk and return True if every line of it is proven canonical; else touch
+        nothing."""
         if not data.endswith(b"\n") or not data.isascii():
             return False
         found = self.rows(data.decode("ascii"))
@@ -3974,8 +4022,9 @@ class _FastPath:
         return True
 
     def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> None:
-        """The general path's tally (see _tally_records), column by column: each step is one C-level pass over
-        the chunk's groups, with a per-record loop only where a chunk needs one (a task seen before)."""
+        """The general path's tally (see _tally_records), column by column: each step is one C-level
+        pass over the chunk's groups, with a per-record loop only where a chunk needs one (a task
+        seen before)."""
         tally = self.tally
         columns = list(zip(*rows))
         at = dict(zip(keys, columns))
@@ -4016,7 +4065,8 @@ class _FastPath:
         tally.records += count
 
     def kind_of(self, raw: tuple[str, str, str, bool, str]) -> int:
-        """The kind of an (outcome, reason, stratum, timed, cluster) combination as the groups spell it."""
+        """The kind of an (outcome, reason, stratum, timed, cluster) combination as the groups spell
+        it."""
         outcome, reason, stratum, timed, cluster = raw
         key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None, timed, cluster or None)
         kind = self.tally.kinds.get(key)
@@ -4026,8 +4076,8 @@ class _FastPath:
         return kind
 
     def tally_costs(self, at: dict[str, tuple[str, ...]], tids: tuple[str, ...], fresh: bool, blank: tuple[str, ...]) -> None:
-        """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else record by
-        record; into the stream's per-task sums when there is one."""
+        """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else
+        record by record; into the stream's per-task sums when there is one."""
         tally = self.tally
         costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
         ins, outs = at.get("input_tokens", blank), at.get("output_tokens", blank)
@@ -4082,8 +4132,9 @@ def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str], packed:
 
 
 def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
-    """Both key orders in one: each key of `second` not in `first` goes after the key it follows there, and
-    after any key only `first` has there that comes before it in RECORD_KEYS' order (the usual one)."""
+    """Both key orders in one: each key of `second` not in `first` goes after the key it follows
+    there, and after any key only `first` has there that comes before it in RECORD_KEYS' order (the
+    usual one)."""
     merged = list(first)
     for index, key in enumerate(second):
         if key not in merged:
@@ -4098,8 +4149,9 @@ _RECORD_RANK = {key: rank for rank, key in enumerate(RECORD_KEYS)}
 
 
 def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool) -> str:
-    """One line with these keys in this order; if loose, a key the gate does not require may be left out of a
-    line (its group is then empty: absent reads as null, as `rec.get` reads it on the general path)."""
+    """One line with these keys in this order; if loose, a key the gate does not require may be left
+    out of a line (its group is then empty: absent reads as null, as `rec.get` reads it on the
+    general path)."""
     parts = []
     for index, key in enumerate(keys):
         member = f'"{key}"{colon}{_FAST_VALUES[key]}'
@@ -4111,9 +4163,10 @@ def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool) -
 
 
 def _fast_harness_ok(objects: list[str]) -> bool:
-    """The chunk's harness objects, decoded together: each valid JSON, finite, without a repeated key. In the
-    shapes the expression admits a string holds no quote, so every `"` followed by `:` (a space between at
-    most) ends a key: as many of those as decoded keys means no key was written twice."""
+    """The chunk's harness objects, decoded together: each valid JSON, finite, without a repeated
+    key. In the shapes the expression admits a string holds no quote, so every `"` followed by `:`
+    (a space between at most) ends a key: as many of those as decoded keys means no key was written
+    twice."""
     joined = ",".join(objects)
     try:
         values = _FAST_DECODER.decode("[" + joined + "]")
@@ -4128,8 +4181,9 @@ def _fast_number(text: str) -> int | float:
 
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
                    limit: float, extra_fields: frozenset[str], costs: bool, problems: LineProblems) -> None:
-    """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A bad record
-    is added to `problems` and the loop goes on after it, so one run names every bad line.
+    """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A
+    bad record is added to `problems` and the loop goes on after it, so one run names every bad
+    line.
 
     PERF: each field is validated once per distinct value where it can be (run ids, task ids,
     kinds), and a line number is looked up only for an error; the try block is entered once per
@@ -4243,7 +4297,8 @@ def _unchanged(pattern: AttemptPattern) -> AttemptPattern:
 
 
 def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
-    """An attempt pattern with a worker's kind numbers replaced by the parent's (kinds[worker's number])."""
+    """An attempt pattern with a worker's kind numbers replaced by the parent's (kinds[worker's
+    number])."""
     if type(pattern) is int:
         return kinds[pattern & _KIND_MASK] | (pattern & ~_KIND_MASK)
     return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK) for attempt in cast("tuple[int, "
@@ -4251,7 +4306,8 @@ def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
 
 
 class _Joined:
-    """A worker stream's digest: it keeps the ID text it is given, for the parent to hash in file order."""
+    """A worker stream's digest: it keeps the ID text it is given, for the parent to hash in file
+    order."""
 
     def __init__(self) -> None:
         self.parts: list[bytes] = []
@@ -4271,8 +4327,9 @@ def _line_task(line: bytes) -> str | None:
 
 
 def _split_points(path: Path, size: int, jobs: int) -> list[int] | None:
-    """Where each range starts: from size*k/jobs on, the first line whose task differs from the line before
-    it. None when a line read there is not a record with a task_id (the single process names it)."""
+    """Where each range starts: from size*k/jobs on, the first line whose task differs from the line
+    before it. None when a line read there is not a record with a task_id (the single process names
+    it)."""
     points = [0]
     with open_input(path) as handle:
         for k in range(1, jobs):
@@ -4296,7 +4353,8 @@ def _split_points(path: Path, size: int, jobs: int) -> list[int] | None:
 
 def _tally_range(path: Path, start: int, end: int, run_id: str | None, limit: float,
                  stream: _Stream, hasher: Any = None) -> _Tally:
-    """One range of the file on the canonical path into `stream`; _EndStream for a chunk it does not prove."""
+    """One range of the file on the canonical path into `stream`; _EndStream for a chunk it does not
+    prove."""
     tally = _Tally()
     fast = _FastPath(tally, str(path), run_id, limit, stream)
     with open_input(path) as handle:
@@ -4312,8 +4370,8 @@ def _tally_range(path: Path, start: int, end: int, run_id: str | None, limit: fl
 
 def _range_summary(path: Path, start: int, end: int, run_id: str | None, limit: float,
                    summary: tuple[frozenset[str] | None, frozenset[str]]) -> list[bytes]:
-    """A worker's work: its range's tally as frames for the parent (read back by _worker_answer): the summary
-    as JSON, the cost and token arrays, then the ID text in file order."""
+    """A worker's work: its range's tally as frames for the parent (read back by _worker_answer):
+    the summary as JSON, the cost and token arrays, then the ID text in file order."""
     stream = _Stream(*summary)
     joined = stream.digest = _Joined()
     tally = _tally_range(path, start, end, run_id, limit, stream)
@@ -4337,9 +4395,10 @@ _SIGKILL = 9  # (the signal module is not imported: tests/test_safety.py)
 
 
 def _fork_worker(*args: Any) -> tuple[int, int]:
-    """Fork a worker for _range_summary(*args): (its pid, the read end of the pipe it answers down). The only
-    fork in the gate: the worker runs the gate's own code on its range and leaves by os._exit, never returning
-    (so it flushes none of the parent's buffers and runs none of its exit handlers, whatever interrupts it)."""
+    """Fork a worker for _range_summary(*args): (its pid, the read end of the pipe it answers down).
+    The only fork in the gate: the worker runs the gate's own code on its range and leaves by
+    os._exit, never returning (so it flushes none of the parent's buffers and runs none of its exit
+    handlers, whatever interrupts it)."""
     read, write = os.pipe()
     pid = -1
     try:
@@ -4366,7 +4425,8 @@ def _fork_worker(*args: Any) -> tuple[int, int]:
 
 
 def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | None:
-    """What a worker sent (its summary, its ID text), once it has exited; None if it did not finish."""
+    """What a worker sent (its summary, its ID text), once it has exited; None if it did not finish.
+    """
     frames = []
     try:
         with open(read, "rb") as pipe:
@@ -4389,9 +4449,9 @@ def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | 
 
 
 def _reap(pid: int, stop: bool) -> None:
-    """Wait for a worker to exit (stopping it first if asked and it is still running). A worker already reaped, by
-    this process or by the system (SIGCHLD ignored by whoever started the gate), is left alone: its pid may no
-    longer be a worker's."""
+    """Wait for a worker to exit (stopping it first if asked and it is still running). A worker
+    already reaped, by this process or by the system (SIGCHLD ignored by whoever started the gate),
+    is left alone: its pid may no longer be a worker's."""
     try:
         if stop and os.waitpid(pid, os.WNOHANG) == (0, 0):  # still running, so still ours
             os.kill(pid, _SIGKILL)
@@ -4632,7 +4692,8 @@ class ExitGroups(NamedTuple):
 
 
 def _per_task(plan: Plan) -> bool:
-    """Whether each task needs its own exit record: card strata, or a metric that reads a per-task field."""
+    """Whether each task needs its own exit record: card strata, or a metric that reads a per-task
+    field."""
     used = frozenset().union(*(m.fields for m in plan.metrics))
     return plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
 
@@ -4891,7 +4952,8 @@ def _judge_attempts(plan: Plan, problems: Mapping[str, FirstFew]) -> list[Findin
 
 
 def _judge_clusters(totals: Totals) -> list[Finding]:
-    """Clusters name every task or none: a clustered interval over some tasks is over a different suite."""
+    """Clusters name every task or none: a clustered interval over some tasks is over a different
+    suite."""
     if not 0 < totals.clustered < totals.exits:
         return []
     return [finding("cluster_incomplete", (
@@ -5024,8 +5086,9 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
 
 
 def counts_the_headline(metric: CompiledMetric, plan: Plan) -> bool:
-    """Does a metric count exactly what the gate's headline counts: passing tasks over every declared
-    task? Only in retry mode: in samples mode the headline is pass@1, and a metric counts task exits."""
+    """Does a metric count exactly what the gate's headline counts: passing tasks over every
+    declared task? Only in retry mode: in samples mode the headline is pass@1, and a metric counts
+    task exits."""
     if metric.numerator is None or metric.denominator is not None or plan.contract.samples:
         return False
     return metric.fields == {"outcome"} and [metric.numerator({"outcome": o}) for o in BUCKETS] == [True, False, False]
@@ -5052,7 +5115,8 @@ def _headline_claim(metric: CompiledMetric, plan: Plan, n: int) -> Finding | Non
 
 
 def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tuple[MetricLine, ...], list[Finding]]:
-    """Each declared metric's rate; an undefined metric, or one marked headline that is not the headline, is a finding."""
+    """Each declared metric's rate; an undefined metric, or one marked headline that is not the
+    headline, is a finding."""
     findings = []
     lines = []
     basis = (f"pass@{plan.contract.budget}: a task counts as passed if any of its samples passed"
@@ -5116,9 +5180,9 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
 
 
 def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | None:
-    """The headline with the cluster-robust interval (CR1 with Kish's effective number of clusters and the
-    Korn-Graubard factor, held at the boundary: by_cluster_interval), when every declared task ran and
-    named its cluster."""
+    """The headline with the cluster-robust interval (CR1 with Kish's effective number of clusters
+    and the Korn-Graubard factor, held at the boundary: by_cluster_interval), when every declared
+    task ran and named its cluster."""
     if not totals.clustered or totals.clustered != plan.task_count:
         return None
     # PERF: clusters of the same sum and size enter every sum alike, so each shape is weighted by
@@ -5223,7 +5287,8 @@ def stratum_of(task: Mapping[str, Any], wide_above: int) -> str:
 
 
 def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule, repeats: int | None) -> list[str]:
-    """One task against the inclusion rule; `repeats` is the index of an earlier task with its ID."""
+    """One task against the inclusion rule; `repeats` is the index of an earlier task with its ID.
+    """
     problems = []
     missing = [name for name in TASK_FIELDS if name not in task]
     if missing:
@@ -5248,7 +5313,8 @@ def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule, repea
 
 
 def inclusion_violations(tasks: Sequence[Mapping[str, Any]], rule: SliceRule) -> list[str]:
-    """Every violation of the inclusion rule, for every task (the design note's sketch stopped at the first)."""
+    """Every violation of the inclusion rule, for every task (the design note's sketch stopped at
+    the first)."""
     problems = []
     seen: dict[str, int] = {}
     for index, task in enumerate(tasks):
@@ -5401,7 +5467,8 @@ CLAIM_TOLERANCE = Fraction(1, 200)
 
 
 def parse_claim(text: str) -> tuple[Fraction, Fraction, tuple[int, int] | None]:
-    """A claimed number as (value, half a unit of its last written digit, k/n if written as a fraction)."""
+    """A claimed number as (value, half a unit of its last written digit, k/n if written as a
+    fraction)."""
     raw = text.strip()
     if len(raw) > 40:
         raise GateError(f"--claim: {raw[:20]}...: a claimed rate has at most 40 characters")
@@ -5430,8 +5497,8 @@ def _count(k: Fraction) -> str:
 
 
 def _shrunk_denominator(head: Rate, value: Fraction, half: Fraction, fraction: tuple[int, int] | None) -> int | None:
-    """The largest d < n, at most half the tasks dropped, with k/d equal to the claim: solved, not searched,
-    so a huge declared task count costs nothing."""
+    """The largest d < n, at most half the tasks dropped, with k/d equal to the claim: solved, not
+    searched, so a huge declared task count costs nothing."""
     lowest = max(1, head.n - max(1, head.n // 2))
     if fraction is not None:
         return fraction[1] if Fraction(fraction[0]) == head.k and lowest <= fraction[1] < head.n else None
@@ -5446,7 +5513,8 @@ def _shrunk_denominator(head: Rate, value: Fraction, half: Fraction, fraction: t
 
 
 def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
-    """Does the number about to be pasted equal the headline at the precision it was written with?"""
+    """Does the number about to be pasted equal the headline at the precision it was written with?
+    """
     value, half, fraction = parse_claim(text)
     head, second = ledger.headline, ledger.secondary
     head_value = head.k / head.n
@@ -5480,8 +5548,9 @@ def attrition(ledger: Ledger, mode: AttemptMode, budget: int, ceiling: float) ->
 
 
 def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
-    """A claim whose run produced almost no verdicts is not publishable, however honest its full-denominator
-    headline: past the ceiling the figure measures the harness's failures more than the system."""
+    """A claim whose run produced almost no verdicts is not publishable, however honest its
+    full-denominator headline: past the ceiling the figure measures the harness's failures more than
+    the system."""
     scored = ledger.counts["pass"] + ledger.counts["fail"]
     if scored == 0:
         return [finding("attrition_exceeded", (
@@ -5501,16 +5570,16 @@ def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
 
 
 def _control_budget(plan: Plan, runs: Path) -> int:
-    """A control run's own attempt contract: the attempts its records hold a task (one nop run and one oracle run
-    prove the harness whatever the claim's budget), never more than the claim's."""
+    """A control run's own attempt contract: the attempts its records hold a task (one nop run and
+    one oracle run prove the harness whatever the claim's budget), never more than the claim's."""
     tally = tally_runs(runs, None, plan.wall_clock_limit, frozenset())
     most = max((attempt_number(e) for packed in tally.tasks.values() for e in task_attempts(packed)), default=1)
     return max(1, min(most, plan.contract.budget))
 
 
 def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[ControlRunResult, list[Finding]]:
-    """A no-edit or known-fix run: its own ledger over the same dataset, under its own attempt contract (the
-    attempts its records hold a task), and its rate against its bound.
+    """A no-edit or known-fix run: its own ledger over the same dataset, under its own attempt
+    contract (the attempts its records hold a task), and its rate against its bound.
 
     A run whose tasks are mostly unscoreable proves nothing either way: a no-edit run that never
     produced a verdict would pass any ceiling.
@@ -5590,7 +5659,8 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
 
 
 def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list[Finding]]:
-    """The run to gate: --run-id, or the manifest's run_id; a --run-id the rerun recipe cannot repeat is a finding."""
+    """The run to gate: --run-id, or the manifest's run_id; a --run-id the rerun recipe cannot
+    repeat is a finding."""
     if run_id is not None and manifest.run_id is not None and run_id != manifest.run_id:
         raise GateError(f"--run-id {run_id!r}: the manifest publishes run {manifest.run_id!r} "
                         "(run_id)")
@@ -5606,8 +5676,9 @@ def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list
 
 
 def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str, Rate], ...]:
-    """The headline of every run in the file that was not gated, so the report can name them: the file is read
-    once more and cut into its runs, never once a run (6,000 one-record runs had taken 77 s)."""
+    """The headline of every run in the file that was not gated, so the report can name them: the
+    file is read once more and cut into its runs, never once a run (6,000 one-record runs had taken
+    77 s)."""
     others = sorted(tally.all_run_ids - tally.run_ids)
     if not others or not tally.run_ids:
         return ()
@@ -5653,8 +5724,8 @@ class _runs_apart:
 
 
 def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: int = 1) -> int:
-    """How many declared tasks no runs file records (each a fail on every side, counted `times` over), or an
-    input error when that is more than MAX_UNRECORDED cells."""
+    """How many declared tasks no runs file records (each a fail on every side, counted `times`
+    over), or an input error when that is more than MAX_UNRECORDED cells."""
     missing = max(0, task_count - recorded)
     if missing * times > MAX_UNRECORDED:
         cells = f" ({missing:,} x {times:,})" if times > 1 else ""
@@ -5667,8 +5738,9 @@ def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: 
 
 def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manifest_path: Path,
                      ceiling: float = DEFAULT_MAX_UNSCOREABLE) -> tuple[Ledger, Replicates, list[Finding]]:
-    """Gate every replicate run in full, then combine them: the headline is the mean over runs, its interval from
-    the two-way layout of tasks x runs (crossed_size), so it counts run-to-run variance as well as the tasks'."""
+    """Gate every replicate run in full, then combine them: the headline is the mean over runs, its
+    interval from the two-way layout of tasks x runs (crossed_size), so it counts run-to-run
+    variance as well as the tasks'."""
     findings: list[Finding] = []
     present: list[tuple[str, Ledger, dict[str, tuple[int, str | None]]]] = []
     whole = tally_runs(runs_path, run_ids[0], plan.wall_clock_limit, plan.extra_fields, must_exist=False)
@@ -5753,7 +5825,8 @@ def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int
 
 
 def _report_run(pinned: str | None, ledger: Ledger) -> str | None:
-    """The run a report gates: the one pinned, else the file's only run (None when it holds several)."""
+    """The run a report gates: the one pinned, else the file's only run (None when it holds
+    several)."""
     if pinned is not None:
         return pinned
     return ledger.run_ids[0] if len(ledger.run_ids) == 1 else None
@@ -6065,7 +6138,8 @@ def group_letter(number: int) -> str:
 
 
 def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
-    """Every system's per-task pass rate over the shared tasks (a declared task with no record passed nothing)."""
+    """Every system's per-task pass rate over the shared tasks (a declared task with no record
+    passed nothing)."""
     aligned = _aligned(reports)
     k = len(reports)
     m = reports[0].contract.units
@@ -6086,10 +6160,10 @@ def _score_columns(reports: Sequence[Report]) -> tuple[list[list[float]], int]:
 
 
 def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> Ranking:
-    """Gate every claim, then test them together: Cochran's (1950) Q over all of them, every pair by compare's
-    rule (paired_test: the exact test on a task table, McNemar's on an effective one, each with
-    Tango's interval), Holm's
-    (1979) correction over the pairs, and the groups of systems no corrected test separates (Piepho 2004)."""
+    """Gate every claim, then test them together: Cochran's (1950) Q over all of them, every pair by
+    compare's rule (paired_test: the exact test on a task table, McNemar's on an effective one, each
+    with Tango's interval), Holm's (1979) correction over the pairs, and the groups of systems no
+    corrected test separates (Piepho 2004)."""
     if len(systems) < 2:
         raise GateError("rank: give at least two ledgers (--manifest M --runs R, once for each "
                         "system, or --list FILE)")
@@ -6138,7 +6212,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
 
 
 def _md(text: str) -> str:
-    """Input text inside Markdown: visible, and nothing in it starts code, emphasis, a link, HTML or a cell."""
+    """Input text inside Markdown: visible, and nothing in it starts code, emphasis, a link, HTML or
+    a cell."""
     escaped = re.sub(r"([\\`*\[\]<>&|~!#])", r"\\\1", visible(text))
     return re.sub(r"(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])", r"\\_", escaped)
 
@@ -6170,8 +6245,8 @@ def _rate_text(rate: Rate | None, confidence: float, unit: str = "") -> str:
 
 
 def _shown_k(k: int, budget: int) -> bool:
-    """Which pass@k a text or Markdown card prints: every k up to 10, then 20, 50, 100, ... and the budget
-    (the JSON report has them all)."""
+    """Which pass@k a text or Markdown card prints: every k up to 10, then 20, 50, 100, ... and the
+    budget (the JSON report has them all)."""
     return k <= 10 or k == budget or (str(k).rstrip("0") in ("1", "2", "5"))
 
 
@@ -6225,8 +6300,8 @@ def system_text(m: Manifest) -> str:
 
 
 def _subset_text(m: Manifest, entries: int) -> str:
-    """"40 of 89 tasks (--n-tasks 40)", or, where the harness did not record the whole dataset's size,
-    "40 tasks of a larger dataset (...)"."""
+    """"40 of 89 tasks (--n-tasks 40)", or, where the harness did not record the whole dataset's
+    size, "40 tasks of a larger dataset (...)"."""
     of, selection = cast("tuple[int | None, str]", m.subset)
     return (f"{entries} of {of} tasks" if of is not None else f"{entries} tasks of a larger dataset") + f" ({selection})"
 
@@ -6310,7 +6385,8 @@ def _text_breakdown(report: Report) -> list[str]:
 
 
 def _text_instrument(report: Report) -> list[str]:
-    """Controls, control runs, cost, the envelope, the contract, the runs gated and what pins the inputs."""
+    """Controls, control runs, cost, the envelope, the contract, the runs gated and what pins the
+    inputs."""
     m, led, conf = report.manifest, report.ledger, report.confidence
     out = []
     if m.controls:
@@ -6339,7 +6415,8 @@ def _text_instrument(report: Report) -> list[str]:
 
 
 def render_text(report: Report) -> str:
-    """The report card as plain text: one labelled line per figure, the verdict, then every finding."""
+    """The report card as plain text: one labelled line per figure, the verdict, then every finding.
+    """
     out = [*_text_ledger(report), *_text_rates(report), *_text_breakdown(report), *_text_instrument(report)]
     if report.claim is not None:
         out.append(_label("claim check") + report.claim.message)
@@ -6391,7 +6468,8 @@ def _ledger_json(led: Ledger) -> dict[str, Any]:
 
 
 def report_json(report: Report) -> dict[str, Any]:
-    """The report as a JSON-ready dict; the top-level keys are stable (fields are added, never renamed)."""
+    """The report as a JSON-ready dict; the top-level keys are stable (fields are added, never
+    renamed)."""
     m, led = report.manifest, report.ledger
     cost = led.cost
     return {
@@ -6464,8 +6542,9 @@ def _json_escape_char(char: str) -> str:
 
 
 def _dump(value: Any) -> str:
-    """JSON, readable (non-ASCII kept) and unambiguous: every non-printable character json.dumps leaves
-    raw (a bidi override, a line separator) is written as its \\u escape, which JSON allows in any string."""
+    """JSON, readable (non-ASCII kept) and unambiguous: every non-printable character json.dumps
+    leaves raw (a bidi override, a line separator) is written as its \\u escape, which JSON allows
+    in any string."""
     text = json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)
     if not text.replace("\n", "").isprintable():
         text = "".join(char if char.isprintable() or char == "\n" else _json_escape_char(char) for char in text)
@@ -6479,7 +6558,8 @@ def _md_rate(rate: Rate | None) -> str:
 
 
 def _contract_text(report: Report) -> str:
-    """The attempt contract in words: what counts as an attempt, and what the headline and the buckets count."""
+    """The attempt contract in words: what counts as an attempt, and what the headline and the
+    buckets count."""
     budget = report.contract.budget
     if report.contract.samples:
         return (f"samples mode, {_plural(budget, 'sample')} a task: the headline is pass@1, the "
@@ -6583,7 +6663,8 @@ def svg_x(value: float, axis_low: float, axis_high: float) -> float:
 
 
 def render_svg(title: str, panels: Sequence[tuple[str, float, float, Sequence[PlotRow]]]) -> str:
-    """A standalone forest plot: each row a point with its interval, on a labelled axis per panel."""
+    """A standalone forest plot: each row a point with its interval, on a labelled axis per panel.
+    """
     width = _SVG_LEFT + _SVG_PLOT + 40
     body: list[str] = []
     y = 40
@@ -6657,8 +6738,8 @@ def render_report_svg(report: Report) -> str:
 
 
 def _points(x: float) -> str:
-    """A difference in percentage points, signed, to one decimal: -0.1573 -> "-15.7" (a bound of +0.001 is
-    "+0.1", never a "0" that reads as touching zero)."""
+    """A difference in percentage points, signed, to one decimal: -0.1573 -> "-15.7" (a bound of
+    +0.001 is "+0.1", never a "0" that reads as touching zero)."""
     value = x * 100
     return "0" if value == 0 else f"{value:+.1f}"
 
@@ -6668,7 +6749,8 @@ def _plural(count: float, word: str) -> str:
 
 
 def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
-    """The paired line's basis, the reading and the planning figure, in words shared by every format."""
+    """The paired line's basis, the reading and the planning figure, in words shared by every
+    format."""
     test = comp.test
     conf, paired = comp.a.confidence, comp.paired
     tasks = comp.a.manifest.task_count
@@ -6726,7 +6808,8 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
 
 
 def render_compare_text(comp: Comparison) -> str:
-    """A comparison as plain text: both headlines, the paired basis, the difference, the test and the reading."""
+    """A comparison as plain text: both headlines, the paired basis, the difference, the test and
+    the reading."""
     test = comp.test
     a, b = comp.a, comp.b
     conf = a.confidence
@@ -6822,8 +6905,8 @@ def _instrument_text(m: Manifest) -> str:
 
 
 def _fail_on_text(comp: Comparison) -> str:
-    """compare --fail-on's reading: "--fail-on regression: FAILS (A, the candidate, is significantly worse than B,
-    the baseline): exit 1", or "... passes"."""
+    """compare --fail-on's reading: "--fail-on regression: FAILS (A, the candidate, is significantly
+    worse than B, the baseline): exit 1", or "... passes"."""
     option, failed = cast("tuple[str, bool]", comp.fail_on)
     if failed:
         what = {"regression": "A, the candidate, is significantly worse than B, the baseline",
@@ -6932,7 +7015,8 @@ _BADGE_COLOURS = {"brightgreen": "#4c1", "red": "#e05d44"}
 
 
 def render_badge_svg(report: Report) -> str:
-    """A self-contained README badge: "benchgate | 72.5% [57–84] · 29/40", or "benchgate | BLOCKED"."""
+    """A self-contained README badge: "benchgate | 72.5% [57–84] · 29/40", or "benchgate | BLOCKED".
+    """
     message, colour = _badge_message(report)
     label = "benchgate"
 
@@ -6978,7 +7062,8 @@ def _rank_summary(rank: Ranking) -> tuple[str, str]:
 
 
 def render_rank_text(rank: Ranking) -> str:
-    """A ranking as plain text: each system's headline and letters, the omnibus test, the pairs and the groups."""
+    """A ranking as plain text: each system's headline and letters, the omnibus test, the pairs and
+    the groups."""
     conf = rank.systems[0].confidence
     omnibus, pairs = _rank_summary(rank)
     width = max(len(r.manifest.claim_id) for r in rank.systems)
@@ -7024,7 +7109,8 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
 
 
 def render_rank_markdown(rank: Ranking) -> str:
-    """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold."""
+    """A ranking in Markdown: the table with letters, the omnibus test, and every pair under a fold.
+    """
     conf = rank.systems[0].confidence
     omnibus, pairs = _rank_summary(rank)
     out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at "
@@ -7057,7 +7143,8 @@ def render_rank_svg(rank: Ranking) -> str:
 
 
 def render_plan_text(plan: SuitePlan) -> str:
-    """`plan` as text: the question, the assumptions, the answer, and the answer for other sample counts."""
+    """`plan` as text: the question, the assumptions, the answer, and the answer for other sample
+    counts."""
     given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
     out = [
         _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of {plan.baseline:.3f} "
@@ -7132,7 +7219,8 @@ def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: 
 
 
 def _finished(records: Iterable[dict[str, object]], notes: list[str]) -> tuple[dict[str, object], ...]:
-    """Sorted records; a wall clock only some attempts have is dropped from all (check wants all or none)."""
+    """Sorted records; a wall clock only some attempts have is dropped from all (check wants all or
+    none)."""
     ordered = sorted(records, key=lambda rec: (cast(str, rec["task_id"]), cast(int, rec["attempt"])))
     timed = sum("wall_clock_s" in rec for rec in ordered)
     if 0 < timed < len(ordered):
@@ -7213,13 +7301,15 @@ def _memberships(lists: Mapping[str, list[str]]) -> dict[str, list[str]]:
 
 
 def _sub(value: object) -> dict[str, Any]:
-    """A nested object of a harness file, or {} where the harness wrote something else (or nothing)."""
+    """A nested object of a harness file, or {} where the harness wrote something else (or nothing).
+    """
     return value if isinstance(value, dict) else {}
 
 
 def _harness_json(path: Path, allow_nan: bool = False) -> dict[str, object]:
-    """A harness's JSON file, one document. A file that is not one (JSON Lines), or that holds no verdicts at all
-    (predictions, an agent's trajectory), is refused saying what it is and what to import instead."""
+    """A harness's JSON file, one document. A file that is not one (JSON Lines), or that holds no
+    verdicts at all (predictions, an agent's trajectory), is refused saying what it is and what to
+    import instead."""
     try:
         data = load_json_file(path, cap=MAX_HARNESS_BYTES, allow_nan=allow_nan)
     except GateError:
@@ -7257,8 +7347,9 @@ _NO_VERDICTS_SWEBENCH = ("grade them with `python -m swebench.harness.run_evalua
 
 
 def _no_verdicts(data: object) -> str | None:
-    """What a file is when it is a known kind that carries no verdicts (SWE-bench predictions, an OpenHands
-    output.jsonl record before evaluation, an agent's trajectory), with what to import instead; else None."""
+    """What a file is when it is a known kind that carries no verdicts (SWE-bench predictions, an
+    OpenHands output.jsonl record before evaluation, an agent's trajectory), with what to import
+    instead; else None."""
     values = list(data.values()) if isinstance(data, dict) else []
     if isinstance(data, list):
         values = data
@@ -7317,7 +7408,8 @@ _TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
 
 
 def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
-    """A declared instance set written by the harness: SWE-bench-java's index.json (instance id -> info)."""
+    """A declared instance set written by the harness: SWE-bench-java's index.json (instance id ->
+    info)."""
     if data and all(isinstance(key, str) and isinstance(value, dict) for key, value in data.items()) and \
             not set(data) & _SWEBENCH_REPORT_KEYS:
         return [_task_id(key, f"{where}: {key!r}") for key in data]
@@ -7325,9 +7417,9 @@ def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
 
 
 def import_swebench(options: ImportOptions) -> Imported:
-    """Import a SWE-bench run report (any harness version, the java fork, Multi-SWE-bench's final report),
-    an experiments results.json, or a per-instance logs folder (with the run report that governs its declared
-    set); an index.json may declare the dataset."""
+    """Import a SWE-bench run report (any harness version, the java fork, Multi-SWE-bench's final
+    report), an experiments results.json, or a per-instance logs folder (with the run report that
+    governs its declared set); an index.json may declare the dataset."""
     files = list(options.files)
     folders = [p for p in files if p.is_dir()]
     declared = options.dataset_ids
@@ -7369,7 +7461,8 @@ def import_swebench(options: ImportOptions) -> Imported:
 
 
 class _SwebenchReport(NamedTuple):
-    """A run report read and checked: its id lists, failure reasons, the declared set and what was left aside."""
+    """A run report read and checked: its id lists, failure reasons, the declared set and what was
+    left aside."""
 
     path: Path
     lists: dict[str, list[str]]
@@ -7381,7 +7474,8 @@ class _SwebenchReport(NamedTuple):
 
 
 def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], list[str]]:
-    """A fork's extra keys: id lists (`<name>_ids`) and their counts (`<name>_instances`); anything else is refused."""
+    """A fork's extra keys: id lists (`<name>_ids`) and their counts (`<name>_instances`); anything
+    else is refused."""
     lists: dict[str, list[str]] = {}
     counts: list[str] = []
     for key in sorted(set(data) - _SWEBENCH_REPORT_KEYS):
@@ -7403,8 +7497,9 @@ def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, li
 
 
 def _swebench_read_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> _SwebenchReport:
-    """A run report's lists and declared set. A fork's unknown id list is read only when every id in it is named
-    by a known list too (or declared by --dataset-ids, where it counts as no verdict); else it is refused."""
+    """A run report's lists and declared set. A fork's unknown id list is read only when every id in
+    it is named by a known list too (or declared by --dataset-ids, where it counts as no verdict);
+    else it is refused."""
     where = str(path)
     unknown, unknown_keys = _swebench_unknown(data, where)
     lists, reasons = _swebench_report_lists(data, where)
@@ -7460,7 +7555,8 @@ def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[st
 
 
 def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str] | None, where: str) -> list[str]:
-    """The declared instances: the report's own lists, or --dataset-ids / index.json when it leaves some out."""
+    """The declared instances: the report's own lists, or --dataset-ids / index.json when it leaves
+    some out."""
     if dataset_ids is None:
         if total is not None and len(seen) != total:
             raise GateError(
@@ -7501,7 +7597,8 @@ def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | Non
 
 def _swebench_status(report: _SwebenchReport, member: Mapping[str, list[str]], tid: str,
                      notes: list[str]) -> tuple[Verdict, dict[str, object]]:
-    """One declared instance as the run report has it: the first primary list that names it decides."""
+    """One declared instance as the run report has it: the first primary list that names it decides.
+    """
     in_lists = member.get(tid, [])
     primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
     status = primary[0] if primary else None
@@ -7556,13 +7653,15 @@ def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str]
 
 
 def _swebench_model(path: Path) -> dict[str, object]:
-    """The model a run report names in its file name (`<model, / as __>.<run_id>.json`), where it does."""
+    """The model a run report names in its file name (`<model, / as __>.<run_id>.json`), where it
+    does."""
     stem = path.stem
     return {"model": stem.rsplit(".", 1)[0].replace("__", "/")} if "." in stem else {}
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
-    """One instance of an experiments results.json: resolved, no_logs, or (no_generation / unlisted) failed."""
+    """One instance of an experiments results.json: resolved, no_logs, or (no_generation / unlisted)
+    failed."""
     if status == "resolved":
         return "pass", None
     if status == "no_logs":
@@ -7610,7 +7709,8 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
-    """One instance folder of logs/run_evaluation/<run>/<model>/: its report.json is the grading itself."""
+    """One instance folder of logs/run_evaluation/<run>/<model>/: its report.json is the grading
+    itself."""
     path = folder / tid / "report.json"
     harness: dict[str, object] = {"format": "swebench-instance-logs", "instance_id": tid}
     if not path.is_file():
@@ -7638,9 +7738,10 @@ def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str
 
 def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                    dataset_ids: list[str] | None) -> Imported:
-    """A per-instance logs folder: the ground truth of what was graded. The run report given beside it governs
-    the declared set: an instance with no folder (an empty patch, an incomplete one: the harness makes none)
-    keeps the report's verdict. A folder alone declares only the instances it holds, and says so."""
+    """A per-instance logs folder: the ground truth of what was graded. The run report given beside
+    it governs the declared set: an instance with no folder (an empty patch, an incomplete one: the
+    harness makes none) keeps the report's verdict. A folder alone declares only the instances it
+    holds, and says so."""
     instances = sorted(p.name for p in folder.iterdir() if p.is_dir())
     if not instances:
         raise GateError(f"{folder}: no instance folders "
@@ -7719,7 +7820,8 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
 
 
 def _absolute(path: Path) -> Path:
-    """A path made absolute and normalised (`.` and `..` resolved, links left alone), so its parent is real."""
+    """A path made absolute and normalised (`.` and `..` resolved, links left alone), so its parent
+    is real."""
     return Path(os.path.abspath(path))
 
 
@@ -7727,8 +7829,9 @@ _SWEBENCH_INSTANCE_FILES = ("report.json", "test_output.txt", "run_instance.log"
 
 
 def _swebench_same_run(folder: Path, report: Path) -> None:
-    """A logs folder (logs/run_evaluation/<run_id>/<model>/) and a run report (<model>.<run_id>.json, as the
-    harness names it) are of one run: where both names say which, they must agree."""
+    """A logs folder (logs/run_evaluation/<run_id>/<model>/) and a run report
+    (<model>.<run_id>.json, as the harness names it) are of one run: where both names say which,
+    they must agree."""
     if "." not in report.stem:
         return
     model, run = report.stem.rsplit(".", 1)
@@ -7757,8 +7860,8 @@ def _convert_hint(path: Path) -> str:
 
 
 def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object]]]:
-    """(header, samples) from a .eval archive; zstd members are read where this Python's zipfile can (3.14+:
-    the standard library only, never a package the gate would depend on)."""
+    """(header, samples) from a .eval archive; zstd members are read where this Python's zipfile can
+    (3.14+: the standard library only, never a package the gate would depend on)."""
     import zipfile  # deferred, like every import the check path does not need: start-up is budgeted
 
     supported = set(_STDLIB_ZIP_METHODS)
@@ -7826,7 +7929,8 @@ class _InspectLog(NamedTuple):
 
 
 def _inspect_log(path: Path) -> _InspectLog:
-    """One log: a .eval archive or a JSON log (NaN allowed: Inspect writes it for unscored values)."""
+    """One log: a .eval archive or a JSON log (NaN allowed: Inspect writes it for unscored values).
+    """
     import zipfile
 
     where = str(path)
@@ -7841,14 +7945,15 @@ def _inspect_log(path: Path) -> _InspectLog:
 
 
 def _inspect_files(folder: Path) -> list[Path]:
-    """A folder's logs, its sub-folders' included (Inspect's own log listing recurses); an eval set's
-    eval-set.json and logs.json are not logs."""
+    """A folder's logs, its sub-folders' included (Inspect's own log listing recurses); an eval
+    set's eval-set.json and logs.json are not logs."""
     return sorted(p for p in folder.rglob("*") if p.is_file() and (
         p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json", "logs.json"))))
 
 
 def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_InspectLog], list[tuple[Path, dict[str, Any]]]]:
-    """Every log given, a folder's logs included, and each folder's eval-set.json (what the set was to run)."""
+    """Every log given, a folder's logs included, and each folder's eval-set.json (what the set was
+    to run)."""
     files: list[Path] = []
     sets: list[tuple[Path, dict[str, Any]]] = []
     for path in paths:
@@ -7891,8 +7996,8 @@ def _inspect_system(log: _InspectLog) -> tuple[str, str]:
 
 
 def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[str]) -> list[_InspectLog]:
-    """The logs of one model (with one set of model arguments): --model chooses it where the logs hold several;
-    logs of several are otherwise refused, naming them."""
+    """The logs of one model (with one set of model arguments): --model chooses it where the logs
+    hold several; logs of several are otherwise refused, naming them."""
     if model is not None:
         chosen = [log for log in logs if _inspect_system(log)[0] == model]
         if not chosen:
@@ -7919,7 +8024,8 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[
 
 
 def _inspect_created(log: _InspectLog) -> tuple[float, str]:
-    """When a log was created, as a point in time (offsets differ between logs), then its file name."""
+    """When a log was created, as a point in time (offsets differ between logs), then its file name.
+    """
     from datetime import datetime, timezone
 
     text = str(_sub(log.header.get("eval")).get("created") or "")
@@ -7933,9 +8039,10 @@ def _inspect_created(log: _InspectLog) -> tuple[float, str]:
 
 
 def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_InspectLog], list[str]]:
-    """One log per task. An errored, cancelled or unfinished log followed by a later one of the same task, model and
-    arguments is a retry (Inspect's eval-set retry) and is replaced by it; two finished logs of one task are two
-    runs, and refused: which one is the claim is the user's to say, never the gate's."""
+    """One log per task. An errored, cancelled or unfinished log followed by a later one of the same
+    task, model and arguments is a retry (Inspect's eval-set retry) and is replaced by it; two
+    finished logs of one task are two runs, and refused: which one is the claim is the user's to
+    say, never the gate's."""
     by_task: dict[str, list[_InspectLog]] = {}
     for log in logs:
         by_task.setdefault(_inspect_task_name(log), []).append(log)
@@ -8009,7 +8116,8 @@ def _sample_id(value: object, where: str) -> str:
 
 
 def _inspect_selection(config: dict[str, object]) -> str | None:
-    """How a run chose part of its dataset, as the command line said it (`--limit 10`, `--sample-id 3,7`)."""
+    """How a run chose part of its dataset, as the command line said it (`--limit 10`, `--sample-id
+    3,7`)."""
     limit, ids = config.get("limit"), config.get("sample_id")
     if ids is not None:
         shown = ",".join(str(i) for i in ids) if isinstance(ids, list) else str(ids)
@@ -8022,8 +8130,8 @@ def _inspect_selection(config: dict[str, object]) -> str | None:
 
 
 def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -> tuple[list[str], int | None]:
-    """The samples this run was to run (eval.dataset.sample_ids; ints and strings alike become strings), and
-    the size of the whole dataset they were chosen from (eval.dataset.samples)."""
+    """The samples this run was to run (eval.dataset.sample_ids; ints and strings alike become
+    strings), and the size of the whole dataset they were chosen from (eval.dataset.samples)."""
     dataset = _obj(_obj(log.header.get("eval"), f"{where}.eval").get("dataset"), f"{where}.eval.dataset")
     full = dataset.get("samples") if _is_int(dataset.get("samples")) else None
     raw_ids = dataset.get("sample_ids")
@@ -8052,7 +8160,8 @@ def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -
 
 def _inspect_by_key(samples: list[dict[str, object]], declared: set[str], epochs: int,
                     where: str) -> dict[tuple[str, int], dict[str, object]]:
-    """Each logged sample under its (sample id, epoch); a sample outside the declared set is refused."""
+    """Each logged sample under its (sample id, epoch); a sample outside the declared set is
+    refused."""
     by_key: dict[tuple[str, int], dict[str, object]] = {}
     for i, sample in enumerate(samples):
         swhere = f"{where}.samples[{i}]"
@@ -8162,8 +8271,9 @@ def _inspect_attempt(found: dict[str, object] | None, headline: str | None, opti
 
 
 def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs: int) -> dict[str, object]:
-    """The instrument as the log records it: inspect_ai's version, the task, its limits, the sandbox (the runner),
-    the task repository's commit (the toolchain) and a time_limit (the per-task wall clock)."""
+    """The instrument as the log records it: inspect_ai's version, the task, its limits, the sandbox
+    (the runner), the task repository's commit (the toolchain) and a time_limit (the per-task wall
+    clock)."""
     envelope: dict[str, object] = {"harness": "inspect_ai"}
     packages = spec.get("packages")
     if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
@@ -8187,7 +8297,8 @@ def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs
 
 
 def _inspect_model(spec: dict[str, object]) -> dict[str, object]:
-    """The system an Inspect log measured: its model, and the model's arguments where any were given."""
+    """The system an Inspect log measured: its model, and the model's arguments where any were
+    given."""
     args = spec.get("model_args")
     return {"model": spec.get("model"), **({"model_args": args} if args else {})}
 
@@ -8212,8 +8323,8 @@ def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int],
 
 
 def _stated_figure(header: dict[str, object]) -> str:
-    """The log's own figure, as Inspect states it: the headline scorer's first metric, whatever it is called
-    (results.scores[0].metrics: accuracy, mean, ...)."""
+    """The log's own figure, as Inspect states it: the headline scorer's first metric, whatever it
+    is called (results.scores[0].metrics: accuracy, mean, ...)."""
     results = header.get("results")
     scores = results.get("scores") if isinstance(results, dict) else None
     if not isinstance(scores, list) or not scores or not isinstance(scores[0], dict):
@@ -8286,8 +8397,8 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
 
 
 def import_inspect(options: ImportOptions) -> Imported:
-    """Import Inspect AI logs: one attempt per declared sample x epoch. Several logs (an eval set, or a folder)
-    are one claim, each task a stratum and its samples named `<task>/<id>`."""
+    """Import Inspect AI logs: one attempt per declared sample x epoch. Several logs (an eval set,
+    or a folder) are one claim, each task a stratum and its samples named `<task>/<id>`."""
     if options.partial_as not in ("pass", "fail"):
         raise GateError(f"--partial-as: expected pass or fail, got {options.partial_as!r}")
     notes: list[str] = []
@@ -8395,8 +8506,8 @@ def parse_trial_name(name: str) -> tuple[str, int, int, str | None] | None:
 
 
 def _terminal_bench_attempt(trial: Mapping[str, object]) -> Verdict:
-    """One trial: is_resolved true/false, or null with the failure mode that says why. A trial whose agent
-    never installed is no verdict on the agent, even where the harness wrote false."""
+    """One trial: is_resolved true/false, or null with the failure mode that says why. A trial whose
+    agent never installed is no verdict on the agent, even where the harness wrote false."""
     resolved = trial.get("is_resolved")
     mode = str(trial.get("failure_mode", "unset"))
     if resolved is True:
@@ -8415,12 +8526,14 @@ class _TbRun(NamedTuple):
 
 
 def _tb_lock(folder: Path) -> dict[str, object]:
-    """A run folder's tb.lock, or {} where there is none (it is JSON: harness version, agent kwargs, invocation)."""
+    """A run folder's tb.lock, or {} where there is none (it is JSON: harness version, agent kwargs,
+    invocation)."""
     return _harness_json(folder / "tb.lock") if (folder / "tb.lock").is_file() else {}
 
 
 def _tb_identity(run: _TbRun) -> tuple[str, str, str]:
-    """The system a run measured: its agent, its model and the agent's kwargs (run_metadata, else tb.lock)."""
+    """The system a run measured: its agent, its model and the agent's kwargs (run_metadata, else
+    tb.lock)."""
     agent = _sub(run.lock.get("agent"))
     kwargs = run.meta.get("agent_kwargs") or agent.get("extra_kwargs") or {}
     return (str(run.meta.get("agent_name") or agent.get("name") or "?"),
@@ -8429,7 +8542,8 @@ def _tb_identity(run: _TbRun) -> tuple[str, str, str]:
 
 
 def _tb_selection(run: _TbRun) -> str | None:
-    """How a run chose part of its dataset, as `tb run` recorded it: --task-id, --exclude-task-id, --n-tasks."""
+    """How a run chose part of its dataset, as `tb run` recorded it: --task-id, --exclude-task-id,
+    --n-tasks."""
     parts = []
     args = _sub(run.lock.get("invocation")).get("args")
     given = [str(a).split("=", 1)[0] for a in args] if isinstance(args, list) else []
@@ -8461,7 +8575,8 @@ def _tb_results_file(folder: Path) -> Path:
 
 
 def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
-    """The runs given: run folders, results files, and run_metadata.json files paired with theirs."""
+    """The runs given: run folders, results files, and run_metadata.json files paired with theirs.
+    """
     results: list[tuple[Path, dict[str, object]]] = []
     metas: list[tuple[Path, dict[str, object]]] = []
     for path in paths:
@@ -8578,7 +8693,8 @@ def _tb_run_id(run: _TbRun, trials: _Trials) -> str:
 
 
 def _tb_started(run: _TbRun, trials: _Trials) -> str:
-    """When a run started: run_metadata's start_time, else its first trial's start (ISO strings sort by time)."""
+    """When a run started: run_metadata's start_time, else its first trial's start (ISO strings sort
+    by time)."""
     start = run.meta.get("start_time")
     if isinstance(start, str):
         return start
@@ -8607,8 +8723,8 @@ def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, objec
 
 
 def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -> str:
-    """The run's own figure (results.json's accuracy: resolved trials over the trials it holds), held against
-    its trials."""
+    """The run's own figure (results.json's accuracy: resolved trials over the trials it holds),
+    held against its trials."""
     stated = results.get("accuracy")
     passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
     if not _is_number(stated):
@@ -8619,7 +8735,8 @@ def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -
 
 
 def _tb_one_system(runs: Sequence[_TbRun]) -> None:
-    """Several runs are one claim only when each says which agent and model it ran, and they all agree."""
+    """Several runs are one claim only when each says which agent and model it ran, and they all
+    agree."""
     if len(runs) < 2:
         return
     unnamed = [run.results_path for run in runs if run.meta_path is None and not run.lock]
@@ -8658,7 +8775,8 @@ def _tb_run_key(run: _TbRun) -> str:
 
 
 def _tb_meta_matches(run: _TbRun, trials: _Trials) -> None:
-    """A run_metadata.json describes the results it is given with: its run_id is the one the trials carry."""
+    """A run_metadata.json describes the results it is given with: its run_id is the one the trials
+    carry."""
     recorded = run.meta.get("run_id")
     if run.meta_path is None or not isinstance(recorded, str) or not trials.recording_runs:
         return
@@ -8670,11 +8788,12 @@ def _tb_meta_matches(run: _TbRun, trials: _Trials) -> None:
 
 
 def import_terminal_bench(options: ImportOptions) -> Imported:
-    """Import Terminal-Bench runs: a results.json (with its run_metadata.json), or several runs of one suite.
+    """Import Terminal-Bench runs: a results.json (with its run_metadata.json), or several runs of
+    one suite.
 
-    Several runs are one claim, as a leaderboard submission of five `tb run` runs is: one samples-mode
-    ledger, joined on task id, the runs ordered by their start time and each run's trials numbered after
-    the earlier runs' (so its headline is the mean of the runs' accuracies).
+    Several runs are one claim, as a leaderboard submission of five `tb run` runs is: one
+    samples-mode ledger, joined on task id, the runs ordered by their start time and each run's
+    trials numbered after the earlier runs' (so its headline is the mean of the runs' accuracies).
     """
     notes: list[str] = []
     parsed, declared, per_run = _tb_one_claim(options.files, notes)
@@ -8755,7 +8874,8 @@ def _tb_one_claim(files: Sequence[Path],
 
 
 def _tb_dataset_name(name: Any, version: Any) -> str | None:
-    """Terminal-Bench's dataset as `name==version` (the name alone without a version; None without a name)."""
+    """Terminal-Bench's dataset as `name==version` (the name alone without a version; None without a
+    name)."""
     if not isinstance(name, str):
         return None
     return f"{name}=={version}" if isinstance(version, str) else name
@@ -8842,7 +8962,8 @@ def _harbor_reward(trial: Mapping[str, object], where: str) -> float | None:
 
 
 def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -> Verdict:
-    """One trial: a valid reward is pass (>= threshold) or fail; without one, the exception says why."""
+    """One trial: a valid reward is pass (>= threshold) or fail; without one, the exception says
+    why."""
     info = trial.get("exception_info")
     kind = str(info.get("exception_type")) if isinstance(info, dict) and info.get("exception_type") else None
     reward = _harbor_reward(trial, where)
@@ -8884,8 +9005,8 @@ def _harbor_job(path: Path) -> _HarborJob:
 
 
 def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], float | None, str | None]]:
-    """Every trial a job's own result.json names: trial name -> (agent, model, dataset) of its eval, its reward
-    (stats.evals[*].reward_stats) and its exception type (exception_stats)."""
+    """Every trial a job's own result.json names: trial name -> (agent, model, dataset) of its eval,
+    its reward (stats.evals[*].reward_stats) and its exception type (exception_stats)."""
     where = f"{job.folder}/result.json: stats.evals"
     listed: dict[str, tuple[tuple[str, str, str], float | None, str | None]] = {}
     evals = _sub(job.result.get("stats")).get("evals")
@@ -8915,15 +9036,17 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
 
 
 def _harbor_pseudo_trial(name: str, reward: float | None, kind: str | None, tid: str) -> dict[str, object]:
-    """A trial as the job's result.json states it (no trial folder): its reward and exception, nothing else."""
+    """A trial as the job's result.json states it (no trial folder): its reward and exception,
+    nothing else."""
     return {"task_name": tid, "trial_name": name, "from_job_result": True,
             "verifier_result": {"rewards": {"reward": reward}} if reward is not None else None,
             "exception_info": {"exception_type": kind} if kind else None}
 
 
 def _harbor_task_of(trial_name: str, named: Sequence[str] | None) -> str:
-    """The task a trial ran, from its name alone (`<task, org dropped, cut to 32 characters>__<7 characters>`):
-    the config's task name it abbreviates where the config names the tasks, else the abbreviation."""
+    """The task a trial ran, from its name alone (`<task, org dropped, cut to 32 characters>__<7
+    characters>`): the config's task name it abbreviates where the config names the tasks, else the
+    abbreviation."""
     prefix = trial_name.rsplit("__", 1)[0] if "__" in trial_name else trial_name
     matches = [n for n in named or () if n.split("/")[-1][:32].rstrip("_-") == prefix]
     return matches[0] if len(matches) == 1 else prefix
@@ -8931,8 +9054,9 @@ def _harbor_task_of(trial_name: str, named: Sequence[str] | None) -> str:
 
 def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: float,
                        notes: list[str]) -> list[tuple[Path, dict[str, object]]]:
-    """The job's trials: each trial folder's result.json, and, for a trial the job's result.json names with no
-    folder, what the job file says of it. Where both are present the folder wins, and they must agree."""
+    """The job's trials: each trial folder's result.json, and, for a trial the job's result.json
+    names with no folder, what the job file says of it. Where both are present the folder wins, and
+    they must agree."""
     listed = _harbor_listed(job)
     trials = list(job.trials)
     for path, trial in job.trials:
@@ -8981,8 +9105,9 @@ def _harbor_declared(job: _HarborJob) -> list[str] | None:
 
 
 def _harbor_agent_settings(job: _HarborJob, trial: Mapping[str, object]) -> str:
-    """How the agent was configured (its kwargs), without the per-job identifiers (keys ending in id or name):
-    two agents alike in name, version and model still differ here (a `harness` setting, say)."""
+    """How the agent was configured (its kwargs), without the per-job identifiers (keys ending in id
+    or name): two agents alike in name, version and model still differ here (a `harness` setting,
+    say)."""
     kwargs = _sub(_sub(_sub(trial.get("config")).get("agent")).get("kwargs"))
     if not kwargs:
         agents = job.config.get("agents")
@@ -9006,7 +9131,8 @@ def _harbor_mean(job: _HarborJob) -> str:
 
 def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
                     budget: int, threshold: float, configured: bool = True) -> list[dict[str, object]]:
-    """One record per declared task x attempt: its trials in start order, a missing trial as missing_artifact."""
+    """One record per declared task x attempt: its trials in start order, a missing trial as
+    missing_artifact."""
     records: list[dict[str, object]] = []
     for tid in declared:
         trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
@@ -9039,8 +9165,9 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
 
 
 def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -> dict[str, object]:
-    """The instrument as a job records it: the environment that ran the trials (the runner; docker where a
-    config.json names none, Harbor's default), the dataset and its ref, the timeout multipliers, Harbor's version."""
+    """The instrument as a job records it: the environment that ran the trials (the runner; docker
+    where a config.json names none, Harbor's default), the dataset and its ref, the timeout
+    multipliers, Harbor's version."""
     envelope: dict[str, object] = {"harness": "harbor", "dataset": source,
                                    **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {})}
     lock = _harness_json(job.folder / "lock.json") if (job.folder / "lock.json").is_file() else {}
@@ -9057,7 +9184,8 @@ def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -
 
 
 def _harbor_selection(job: _HarborJob) -> list[str]:
-    """How a job chose part of its dataset, as its config.json records it (in each datasets[] entry)."""
+    """How a job chose part of its dataset, as its config.json records it (in each datasets[]
+    entry)."""
     parts = []
     for dataset in _list(job.config.get("datasets", []), f"{job.folder}/config.json: datasets"):
         entry = _sub(dataset)
@@ -9072,9 +9200,10 @@ def _harbor_selection(job: _HarborJob) -> list[str]:
 
 
 def import_harbor(options: ImportOptions) -> Imported:
-    """Import Harbor job folders: one attempt per trial, numbered per task by start time. Several job folders
-    of one agent, model and dataset are one claim (a study that runs one job per task). A job copied as its
-    result.json alone is read from that file's per-trial rewards and exceptions."""
+    """Import Harbor job folders: one attempt per trial, numbered per task by start time. Several
+    job folders of one agent, model and dataset are one claim (a study that runs one job per task).
+    A job copied as its result.json alone is read from that file's per-trial rewards and exceptions.
+    """
     jobs = [_harbor_job(folder) for folder in options.files]
     notes: list[str] = []
     unconfigured = [job.folder for job in jobs if not job.config]
@@ -9215,8 +9344,9 @@ def _harbor_subset(selections: Sequence[str], tasks: int, dataset: str,
 
 
 def _publish_gate_attempt(outcome: Mapping[str, object], budget: int, where: str) -> Verdict:
-    """One outcome: resolved only when the hidden tests passed within the attempt budget (the note's metric
-    contract); a pass after the budget is a fail, kept in the denominator (the note dropped it)."""
+    """One outcome: resolved only when the hidden tests passed within the attempt budget (the note's
+    metric contract); a pass after the budget is a fail, kept in the denominator (the note dropped
+    it)."""
     attempts = _int(outcome.get("attempts"), f"{where}.attempts", 1)
     passed = outcome.get("hidden_tests_passed")
     if passed is None:
@@ -9228,8 +9358,8 @@ def _publish_gate_attempt(outcome: Mapping[str, object], budget: int, where: str
 
 def import_publish_gate(options: ImportOptions) -> Imported:
     """Import the benchmark-card note's report.json (attempt_budget, outcomes with attempts and
-    hidden_tests_passed): importable only when every outcome names its task, and its two control booleans
-    are never taken as controls."""
+    hidden_tests_passed): importable only when every outcome names its task, and its two control
+    booleans are never taken as controls."""
     path = _one_path(options.files, "publish-gate")
     where = str(path)
     data = _harness_json(path)
@@ -9349,9 +9479,9 @@ def _kind(value: Any) -> str:
 
 
 def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
-    """One comparison as the mapping importer reads it (the rules above). A value that can never equal the literal
-    (a number where a boolean is compared, an object, a non-finite number) is unreadable, never a silent fail;
-    null differs from any other literal."""
+    """One comparison as the mapping importer reads it (the rules above). A value that can never
+    equal the literal (a number where a boolean is compared, an object, a non-finite number) is
+    unreadable, never a silent fail; null differs from any other literal."""
     if csv and isinstance(value, str):
         if isinstance(literal, bool):
             if value.strip().lower() not in ("true", "false", "1", "0"):
@@ -9460,8 +9590,9 @@ SWE_POLYBENCH_MAPPING = FieldMapping(
 
 
 def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]:
-    """(line or row number, record, the key it sat under in a JSON object) of a JSON Lines, JSON or CSV file, or
-    of a folder of one JSON file a task (SWE-PolyBench's <id>_result.json: the number counts the files)."""
+    """(line or row number, record, the key it sat under in a JSON object) of a JSON Lines, JSON or
+    CSV file, or of a folder of one JSON file a task (SWE-PolyBench's <id>_result.json: the number
+    counts the files)."""
     where = str(path)
     if fmt == "swe-polybench":
         found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith("_result.json"))
@@ -9503,7 +9634,8 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
 
 
 def import_mapping(options: ImportOptions, fmt: str) -> Imported:
-    """Import a JSON Lines, JSON or CSV file of per-task (or per-attempt) records through a field mapping."""
+    """Import a JSON Lines, JSON or CSV file of per-task (or per-attempt) records through a field
+    mapping."""
     spec = options.mapping
     if spec is None or spec.passed is None:
         raise GateError(f"import {fmt}: give the mapping: --task-id PATH and --pass EXPR (and, for "
@@ -9574,8 +9706,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
 
 
 def _measure(field: str, value: Any) -> object:
-    """A measure as the ledger holds it (seconds and dollars a number, tokens a count), from JSON or a CSV cell;
-    None where the record holds something else."""
+    """A measure as the ledger holds it (seconds and dollars a number, tokens a count), from JSON or
+    a CSV cell; None where the record holds something else."""
     if isinstance(value, str):
         try:
             value = float(value) if field in ("wall_clock_s", "cost_usd") else int(value)
@@ -9587,7 +9719,8 @@ def _measure(field: str, value: Any) -> object:
 
 
 def _mapped_name(value: Any, path: str, what: str, at: str) -> str:
-    """A reason class or run id read from a record: a printable string (a number is taken as its digits)."""
+    """A reason class or run id read from a record: a printable string (a number is taken as its
+    digits)."""
     text = str(value) if _is_int(value) else value
     if not isinstance(text, str) or not is_task_id(text):
         raise GateError(f"{at}: {path}: expected {what} (a non-empty printable string), got "
@@ -9606,7 +9739,8 @@ def _attempt_value(value: Any, csv: bool) -> int:
 
 def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, fmt: str, path: Path,
                       counts: Counter[str], run_ids: set[str]) -> Imported:
-    """The records, every declared task x attempt of them (a declared one with no record is missing_artifact)."""
+    """The records, every declared task x attempt of them (a declared one with no record is
+    missing_artifact)."""
     spec = cast("FieldMapping", options.mapping)
     seen = sorted({cast(str, r["task_id"]) for r in records})
     declared = _declared_ids(options.dataset_ids) if options.dataset_ids is not None else seen
@@ -10391,12 +10525,14 @@ def read_swe_agent(options: ImportOptions) -> Imported:
 
 
 def _aider_target(path: Path) -> Path:
-    """`import aider` takes the run folder: <run>/<language>/exercises/practice/<exercise>/.aider.results.json."""
+    """`import aider` takes the run folder:
+    <run>/<language>/exercises/practice/<exercise>/.aider.results.json."""
     return path.parents[4] if len(path.parents) > 4 else path.parent
 
 
 def _harbor_target(path: Path) -> Path:
-    """`import harbor` takes the job folder: jobs/<job>/result.json, or jobs/<job>/<trial>/result.json."""
+    """`import harbor` takes the job folder: jobs/<job>/result.json, or
+    jobs/<job>/<trial>/result.json."""
     with open_input(path) as handle:
         job_result = b'"n_total_trials"' in handle.read(1 << 16)
     return path.parent if job_result else path.parent.parent
@@ -10512,7 +10648,8 @@ _CONTROLS_TODO = "controls: "  # how the draft's controls item starts, so a --co
 
 
 def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | None:
-    """The draft's item about controls, given the control runs it already has (None: nothing left to do)."""
+    """The draft's item about controls, given the control runs it already has (None: nothing left to
+    do)."""
     missing = [role for role in CONTROL_RUN_ROLES if role not in present]
     if not missing:
         return None
@@ -10529,7 +10666,8 @@ def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | 
 
 
 def _subset_name(name: str, imp: Imported, subset: Mapping[str, object]) -> str:
-    """The dataset's name with the subset an import holds: how many of how many, and how it was chosen."""
+    """The dataset's name with the subset an import holds: how many of how many, and how it was
+    chosen."""
     selection = subset["selection"]
     if subset.get("of") is not None:
         return f"{name} (subset: {len(imp.task_ids)} of {subset['of']} {imp.subset_unit}, {selection})"
@@ -10537,8 +10675,9 @@ def _subset_name(name: str, imp: Imported, subset: Mapping[str, object]) -> str:
 
 
 def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> dict[str, object]:
-    """A starting manifest from what the harness declared; `check` refuses it until a person completes it. `made`:
-    how the import was made (its files, the verdict mapping, the command), for the provenance."""
+    """A starting manifest from what the harness declared; `check` refuses it until a person
+    completes it. `made`: how the import was made (its files, the verdict mapping, the command), for
+    the provenance."""
     extra = [r for r in imp.extra_reasons if r not in BUILTIN_REASONS]
     envelope = dict(imp.envelope)
     for key in ENVELOPE_REQUIRED:
@@ -10586,9 +10725,10 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
 
 
 def init_manifest(runs: Path | None) -> dict[str, object]:
-    """`init`: a complete manifest template, every field named for what it holds; the dataset (task count, IDs,
-    digest), the run and the attempt budget filled in from a runs file when one is given. It carries the draft
-    list, so check refuses it (draft_manifest, placeholder_value) until a person completes it."""
+    """`init`: a complete manifest template, every field named for what it holds; the dataset (task
+    count, IDs, digest), the run and the attempt budget filled in from a runs file when one is
+    given. It carries the draft list, so check refuses it (draft_manifest, placeholder_value) until
+    a person completes it."""
     todo = ["fill in every TODO: claim_id, dataset.name, the two control tasks, the envelope, the "
             "rerun recipe"]
     dataset: dict[str, object]
@@ -10639,11 +10779,12 @@ DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_p
 
 def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path,
                     options: Mapping[str, object] | None = None) -> tuple[dict[str, object] | None, dict[str, object]]:
-    """The claim's draft manifest with this control run's entry added (or replaced), and the entry: the manifest
-    must exist, declare the same tasks the control run covers, and have been imported under the same verdict
-    options (a --threshold that turns a broken oracle's zeros into passes proves nothing), with no more attempts
-    a task than the claim's budget. A manifest that is no longer a draft is a person's file, never rewritten:
-    None, and the caller says what entry to add."""
+    """The claim's draft manifest with this control run's entry added (or replaced), and the entry:
+    the manifest must exist, declare the same tasks the control run covers, and have been imported
+    under the same verdict options (a --threshold that turns a broken oracle's zeros into passes
+    proves nothing), with no more attempts a task than the claim's budget. A manifest that is no
+    longer a draft is a person's file, never rewritten: None, and the caller says what entry to add.
+    """
     where = str(draft_path)
     if not draft_path.exists():
         raise GateError(f"{where}: no draft to add the control run to: import the claim's own run "
@@ -10698,9 +10839,9 @@ def _shown_options(options: Mapping[str, object]) -> str:
 #####################################################################
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """argparse's formatter, keeping the description's line breaks. PERF: it is given the terminal's width
-    (as shutil would find it), because argparse makes one for every option it adds and, given none, imports
-    shutil each time to ask, which was the largest part of the gate's start-up."""
+    """argparse's formatter, keeping the description's line breaks. PERF: it is given the terminal's
+    width (as shutil would find it), because argparse makes one for every option it adds and, given
+    none, imports shutil each time to ask, which was the largest part of the gate's start-up."""
 
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
         if width is None:
@@ -10787,16 +10928,17 @@ def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> No
 
 
 def github_escape(text: str, prop: bool = False) -> str:
-    """A workflow command's data (or, with prop, a property) escaped as GitHub's toolkit does: % CR LF, and in a
-    property also : and ,."""
+    """A workflow command's data (or, with prop, a property) escaped as GitHub's toolkit does: % CR
+    LF, and in a property also : and ,."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
 def without_workflow_commands(text: str) -> str:
-    """GitHub mode: a report line that would start with `::` after its leading whitespace (a stratum or metric named
-    `::stop-commands::x`) is written with a backslash before the `::`, so the runner never reads a user's string as
-    a workflow command; the gate's own annotations are added after this, unescaped."""
+    """GitHub mode: a report line that would start with `::` after its leading whitespace (a stratum
+    or metric named `::stop-commands::x`) is written with a backslash before the `::`, so the runner
+    never reads a user's string as a workflow command; the gate's own annotations are added after
+    this, unescaped."""
     if "::" not in text and "##[" not in text:
         return text
     text = text.replace("##[", "#\\#[")  # the runner's legacy `##[command]`, which it finds anywhere in a line
@@ -10809,14 +10951,15 @@ def _github_mode(args: argparse.Namespace) -> bool:
 
 
 def _github_asked(arguments: Sequence[str]) -> bool:
-    """GitHub mode before the arguments parse (for an error's annotation): the environment, or --github however
-    abbreviated."""
+    """GitHub mode before the arguments parse (for an error's annotation): the environment, or
+    --github however abbreviated."""
     options = arguments[:list(arguments).index("--")] if "--" in arguments else arguments
     return os.environ.get("GITHUB_ACTIONS") == "true" or any(len(a) > 3 and "--github".startswith(a) for a in options)
 
 
 def _appendable(variable: str) -> None:
-    """Before anything is written: the file a GitHub environment variable names can be appended to."""
+    """Before anything is written: the file a GitHub environment variable names can be appended to.
+    """
     target = os.environ.get(variable)
     if target:
         try:
@@ -10827,7 +10970,8 @@ def _appendable(variable: str) -> None:
 
 
 def _append_to(variable: str, text: str) -> None:
-    """Append to the file a GitHub environment variable names (the step summary, the step outputs)."""
+    """Append to the file a GitHub environment variable names (the step summary, the step outputs).
+    """
     target = os.environ.get(variable)
     if not target:
         return
@@ -10841,8 +10985,8 @@ def _append_to(variable: str, text: str) -> None:
 def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs: Sequence[Path],
              findings: Sequence[Finding], verdict: str, headline: str,
              outputs_extra: Mapping[str, str] | None = None) -> str:
-    """The report on stdout in --format; every --output written from the same result (atomically, never over an
-    input); in GitHub mode the step summary, the annotations and the step outputs."""
+    """The report on stdout in --format; every --output written from the same result (atomically,
+    never over an input); in GitHub mode the step summary, the annotations and the step outputs."""
     outputs: list[tuple[str, Path]] = args.output
     for kind, _ in outputs:
         if kind not in renderers:
@@ -10885,7 +11029,8 @@ def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def compare_direction(comp: Comparison) -> str:
-    """Which side the comparison favours: "A_better", "B_better", or "none" (not significant, or not assessed)."""
+    """Which side the comparison favours: "A_better", "B_better", or "none" (not significant, or not
+    assessed)."""
     if not comp.significant:
         return "none"
     return "A_better" if comp.diff > 0 else "B_better"
@@ -10921,7 +11066,8 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
-    """A rank list: a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to the list's folder."""
+    """A rank list: a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to the list's
+    folder."""
     value = load_json_file(path)
     if not isinstance(value, list) or not value:
         raise GateError(f"{path}: expected a JSON array of {{\"manifest\": PATH, \"runs\": PATH}} "
@@ -11105,7 +11251,8 @@ def _mapping_given(args: argparse.Namespace, attr: str) -> bool:
 
 
 def _field_mapping(args: argparse.Namespace, fmt: ImportFormat) -> FieldMapping | None:
-    """The field mapping the command line gave, for the formats that take one (refused by the others)."""
+    """The field mapping the command line gave, for the formats that take one (refused by the
+    others)."""
     given = [flag for attr, flag in _MAPPING_FLAGS if _mapping_given(args, attr)]
     if "mapping" not in fmt.options:
         if given:
@@ -11118,7 +11265,8 @@ def _field_mapping(args: argparse.Namespace, fmt: ImportFormat) -> FieldMapping 
 
 
 def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> list[str]:
-    """The import's choices that decide a verdict, where they differ from the harness's own reading."""
+    """The import's choices that decide a verdict, where they differ from the harness's own reading.
+    """
     mapping = list(cast("Sequence[str]", imported.provenance.get("verdict_mapping", ())))
     if "mapping" in fmt.options:
         mapping.append(f"--pass {args.passed}" + (f"; --unscoreable {args.unscoreable} (reason {args.reason})"
@@ -11137,8 +11285,8 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
 
 
 def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> dict[str, object]:
-    """What the draft records of how the ledger was made: each input with its sha256, the verdict mapping, and
-    the command that rebuilds the runs file."""
+    """What the draft records of how the ledger was made: each input with its sha256, the verdict
+    mapping, and the command that rebuilds the runs file."""
     import shlex
 
     spool = getattr(args, "stdin_spool", None)
@@ -11168,7 +11316,8 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
 
 
 def _verdict_options(args: argparse.Namespace, fmt: ImportFormat) -> dict[str, object]:
-    """The verdict options an import applied (its format's), defaults included: a control run must match them."""
+    """The verdict options an import applied (its format's), defaults included: a control run must
+    match them."""
     return {name: getattr(args, name) for name in ("threshold", "partial_as") if name in fmt.options}
 
 
@@ -11398,8 +11547,8 @@ def _import_parser(sub: Any) -> None:
 
 
 def build_parser(prog: str = "gate.py", only: str | None = None) -> argparse.ArgumentParser:
-    """The command line, named as invoked: `gate.py` (examples say `python3 gate.py`) or `benchgate`; with
-    `only` (a command's name), the parser of that command alone."""
+    """The command line, named as invoked: `gate.py` (examples say `python3 gate.py`) or
+    `benchgate`; with `only` (a command's name), the parser of that command alone."""
     doc = __doc__ or ""
     parser = _Parser(prog=prog, description=doc.split("\n\n")[0],
                      epilog=doc[doc.index("Commands:"):])
@@ -11423,14 +11572,16 @@ _COMMANDS = {"check": _check_parser, "digest": _digest_parser, "init": _init_par
 
 
 def _prog_name() -> str:
-    """The program as the user invoked it: `benchgate` (the installed command) or the script's file name."""
+    """The program as the user invoked it: `benchgate` (the installed command) or the script's file
+    name."""
     name = Path(sys.argv[0] or "gate.py").name if sys.argv else "gate.py"
     return name if name == "benchgate" or name.endswith(".py") else "gate.py"
 
 
 def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -> None:
-    """A misspelt command or option is named with the nearest real one, before argparse reports a missing required
-    option instead (`--manfest` would otherwise read as "--manifest is required")."""
+    """A misspelt command or option is named with the nearest real one, before argparse reports a
+    missing required option instead (`--manfest` would otherwise read as "--manifest is required").
+    """
     commands = tuple(_COMMANDS)
     first = arguments[0]
     if first not in commands:
@@ -11460,8 +11611,8 @@ MAX_STDIN_BYTES = 16 << 30
 
 
 def _spool_stdin(args: argparse.Namespace) -> Any:
-    """Copy standard input to a private file when an input is `-`, so every reader can treat it as a file
-    (some read twice, a zip reader seeks). Returns the temporary folder to remove, or None."""
+    """Copy standard input to a private file when an input is `-`, so every reader can treat it as a
+    file (some read twice, a zip reader seeks). Returns the temporary folder to remove, or None."""
     slots = []
     for name in _INPUT_ARGS:
         given = getattr(args, name, None)
@@ -11500,7 +11651,8 @@ def _spool_stdin(args: argparse.Namespace) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage, 3 a bug of ours."""
+    """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage, 3 a bug
+    of ours."""
     prog = _prog_name() if argv is None else "gate.py"
     _INVOKED[0] = f"python3 {prog}" if prog.endswith(".py") else prog
     spool = None
@@ -11552,8 +11704,8 @@ EXIT_INTERNAL = 3  # a bug in the gate: CI must not read it as a BLOCKED claim (
 
 
 def _internal_error(prog: str, exc: Exception, arguments: Sequence[str]) -> int:
-    """An exception the gate did not expect: one line naming it and asking for a report, the traceback only when
-    BENCHGATE_DEBUG is set; exit 3."""
+    """An exception the gate did not expect: one line naming it and asking for a report, the
+    traceback only when BENCHGATE_DEBUG is set; exit 3."""
     message = (f"internal error: {type(exc).__name__}: {visible(str(exc))[:300]}: a bug in "
                "benchgate, not in your files; please report it with the command that caused it "
                "(BENCHGATE_DEBUG=1 shows the traceback)")
@@ -11569,9 +11721,9 @@ def _internal_error(prog: str, exc: Exception, arguments: Sequence[str]) -> int:
 
 
 def _github_error(messages: Sequence[str]) -> None:
-    """GitHub mode, on an input error: the step summary says what failed, and verdict=ERROR goes to the step outputs
-    (a later step can tell an unreadable input from a BLOCKED claim). A file that cannot be appended to is passed
-    over: the error itself is already on stderr."""
+    """GitHub mode, on an input error: the step summary says what failed, and verdict=ERROR goes to
+    the step outputs (a later step can tell an unreadable input from a BLOCKED claim). A file that
+    cannot be appended to is passed over: the error itself is already on stderr."""
     summary = "### benchgate: **ERROR** (exit 2, the inputs could not be gated)\n\n" + "".join(
         f"- {_md(visible(m))}\n" for m in messages) + "\n"
     try:
@@ -11592,8 +11744,8 @@ def _write_report(text: str, code: int) -> int:
 
 
 def _write_stdout(text: str, what: str = "") -> bool:
-    """Write and flush standard output; False, said on stderr, when it cannot be written. A reader that stopped
-    (piped into head) is not an error of ours."""
+    """Write and flush standard output; False, said on stderr, when it cannot be written. A reader
+    that stopped (piped into head) is not an error of ours."""
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -11618,11 +11770,13 @@ def _discard_stdout() -> None:
 
 
 def cli() -> NoReturn:
-    """The installed `benchgate` and `python3 gate.py`: main, then an exit that skips tearing the interpreter down.
+    """The installed `benchgate` and `python3 gate.py`: main, then an exit that skips tearing the
+    interpreter down.
 
-    PERF: freeing every module and object at exit took about a sixth of the installed command's start. Nothing is
-    lost by skipping it: the report is written and flushed by then (and both streams are flushed again here), the
-    gate registers no exit handler, and every file it writes or spools is closed or removed before main returns."""
+    PERF: freeing every module and object at exit took about a sixth of the installed command's
+    start. Nothing is lost by skipping it: the report is written and flushed by then (and both
+    streams are flushed again here), the gate registers no exit handler, and every file it writes or
+    spools is closed or removed before main returns."""
     code = main()
     if sys.stdout is not None and not _write_stdout(""):  # what main left unflushed (argparse's --help, say)
         code = 2
