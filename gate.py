@@ -7784,17 +7784,7 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
             verdict, harness = ("unscoreable", "missing_artifact"), {"format": "swebench-instance-logs",
                                                                      "instance_id": tid, "absent": True}
         records.append(_record(run_id, tid, 1, verdict, harness))
-    if graded:
-        raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or "
-                        f"unresolved) have no log folder here ({_preview(graded)}): swebench "
-                        "writes one for every instance it runs, so the report is of another run or "
-                        "the folder is incomplete; copy the whole logs folder of the report's run, "
-                        "or import the report alone")
-    if disagree:
-        raise GateError(f"{folder}: the run report and the instance logs disagree on "
-                        f"{len(disagree)} instance(s) ({_preview(disagree)}): import the report "
-                        "the harness wrote for this run, unedited (or the logs folder alone, with "
-                        "--dataset-ids)")
+    _swebench_logs_agree(folder, graded, disagree)
     if from_report:
         notes.append(f"{len(from_report)} declared instance(s) have no log folder "
                      f"({_preview(from_report)}): each keeps the run report's verdict (swebench "
@@ -7813,10 +7803,25 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         todo.append(f"the declared set is only the {len(instances)} instance folders found: import "
                     "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
                     "--dataset-ids FILE")
-    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation "
-                                                                "(instance logs)",
-                              "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
-                              "--run_id ...", declared_from, todo, {"model": _folder_name(folder).replace("__", "/")})
+    rerun = "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... --run_id ..."
+    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation (instance logs)",
+                              rerun, declared_from, todo, {"model": _folder_name(folder).replace("__", "/")})
+
+
+def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
+    """A logs folder and its run report are one run: every instance the report graded has its folder,
+    and each folder's verdict is the report's."""
+    if graded:
+        raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or "
+                        f"unresolved) have no log folder here ({_preview(graded)}): swebench "
+                        "writes one for every instance it runs, so the report is of another run or "
+                        "the folder is incomplete; copy the whole logs folder of the report's run, "
+                        "or import the report alone")
+    if disagree:
+        raise GateError(f"{folder}: the run report and the instance logs disagree on "
+                        f"{len(disagree)} instance(s) ({_preview(disagree)}): import the report "
+                        "the harness wrote for this run, unedited (or the logs folder alone, with "
+                        "--dataset-ids)")
 
 
 def _absolute(path: Path) -> Path:
