@@ -101,7 +101,8 @@ if TYPE_CHECKING:
     Outcome = Literal["pass", "fail", "unscoreable"]
     AttemptMode = Literal["retry", "samples"]
     ControlRunRole = Literal["no_edit", "known_fix"]
-    Gating = Literal["claim", "no_edit", "known_fix"]  # what a ledger is gated as: the claim or one of its control runs
+    # what a ledger is gated as: the claim or one of its control runs
+    Gating = Literal["claim", "no_edit", "known_fix"]
     # A task's attempts, each packed as kind | (attempt − 1) << 32 (pack_attempt): an int for one, a
     # tuple for more
     AttemptPattern = Union[int, tuple[int, ...]]
@@ -132,7 +133,8 @@ MAX_DEPTH = 500
 # Whole-file reads are capped: manifests, cards, task and ID lists are small; a harness's own
 # result file (an Inspect log) can be large, but not this large. Runs files are streamed.
 MAX_FILE_BYTES = 64 << 20
-MAX_HARNESS_BYTES = 256 << 20  # one harness file an importer reads whole (a run report, a log, a job result)
+# one harness file an importer reads whole (a run report, a log, a job result)
+MAX_HARNESS_BYTES = 256 << 20
 # How the user runs the gate (`python3 gate.py`, `python3 mygate.py` or `benchgate`), set by main:
 # messages, drafts and recipes name the program as it was invoked.
 _INVOKED = ["python3 gate.py"]
@@ -585,7 +587,8 @@ def _parse_lines(text: str, line: int, where: str, problems: LineProblems | None
         except GateError as exc:
             if problems is None:
                 raise
-            problems.add(str(exc), line)  # a bad line is named, and the pass goes on to find the others
+            # a bad line is named, and the pass goes on to find the others
+            problems.add(str(exc), line)
         line += 1
         pos = newline + 1
     return values, numbers
@@ -640,7 +643,8 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
                     except GateError as exc:
                         if problems is None:
                             raise
-                        problems.add(str(exc), number)  # and the value is not passed on: one error a line
+                        # and the value is not passed on: one error a line
+                        problems.add(str(exc), number)
                 if len(kept) < len(values):
                     values, numbers = [v for v, _ in kept], [n for _, n in kept]
             yield values, numbers, text
@@ -719,7 +723,8 @@ def is_task_id(value: object) -> bool:
     return type(value) is str and value != "" and value == value.strip() and value.isprintable()
 
 
-FREE_FORM_KEY = "notes"  # any JSON value, in any object of a manifest or card: the gate never reads it
+# any JSON value, in any object of a manifest or card: the gate never reads it
+FREE_FORM_KEY = "notes"
 USER_PREFIX = "x-"  # keys that start with this are user data too
 
 
@@ -1117,7 +1122,8 @@ class Manifest(NamedTuple):
     claim_id: str
     dataset_name: str
     task_count: int
-    task_ids_sha256: str  # lower-case hex when it is a sha256 (a `sha256:` prefix and upper case are accepted)
+    # lower-case hex when it is a sha256 (a `sha256:` prefix and upper case are accepted)
+    task_ids_sha256: str
     task_ids: tuple[str, ...] | None
     strata: dict[str, int] | None
     controls: tuple[Control, ...]
@@ -1133,9 +1139,12 @@ class Manifest(NamedTuple):
     card_path: Path | None
     card_sha256: str | None = None
     run_id: str | None = None  # the run the claim publishes
-    replicates: tuple[str, ...] = ()  # or: the runs it publishes together, as replicates of one another
-    subset: tuple[int | None, str] | None = None  # (tasks in the whole dataset, if known; how these were chosen)
-    measured: dict[str, Any] | None = None  # `system`: what is measured (agent, model, ...), not the instrument
+    # or: the runs it publishes together, as replicates of one another
+    replicates: tuple[str, ...] = ()
+    # (tasks in the whole dataset, if known; how these were chosen)
+    subset: tuple[int | None, str] | None = None
+    # `system`: what is measured (agent, model, ...), not the instrument
+    measured: dict[str, Any] | None = None
     max_unscoreable: float = DEFAULT_MAX_UNSCOREABLE  # the attrition ceiling
     verdict_mapping: tuple[str, ...] = ()  # provenance: the import's choices that changed a verdict
     declared_from: str | None = None  # provenance: where the declared set came from
@@ -1151,7 +1160,8 @@ def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
     try:
         root = base.resolve()
         target = (root / relative).resolve()
-        os.stat(root / relative)  # from Python 3.13 resolve() no longer raises on a symlink loop; stat does
+        # from Python 3.13 resolve() no longer raises on a symlink loop; stat does
+        os.stat(root / relative)
     except FileNotFoundError:
         pass  # a missing file is named where it is read
     except (OSError, RuntimeError) as exc:  # a symlink loop is a RuntimeError before Python 3.13
@@ -1803,7 +1813,8 @@ class Ledger(NamedTuple):
     findings: tuple[Finding, ...]
     timing: str = "all"  # which attempts carry wall_clock_s: "all", "none" or "some"
     clustered: ClusterLine | None = None  # when every task's records name a cluster
-    pass_hat_k: tuple[tuple[int, float], ...] = ()  # samples mode: the chance all k samples pass, k = 2..budget
+    # samples mode: the chance all k samples pass, k = 2..budget
+    pass_hat_k: tuple[tuple[int, float], ...] = ()
 
 
 class ClusterLine(NamedTuple):
@@ -1820,7 +1831,8 @@ class ControlRunResult(NamedTuple):
     runs: str
     bound: float
     ledger: Ledger
-    attempt_budget: int = 1  # the control run's own attempt contract: the attempts its records hold a task
+    # the control run's own attempt contract: the attempts its records hold a task
+    attempt_budget: int = 1
 
 
 class Replicates(NamedTuple):
@@ -1829,9 +1841,11 @@ class Replicates(NamedTuple):
 
     runs: tuple[tuple[str, Rate], ...]  # (run_id, that run's own headline), in the manifest's order
     spread: float  # the runs' headlines' standard deviation (n − 1)
-    df: float  # the combined interval's degrees of freedom (Satterthwaite's, or T - 1: see run_term)
+    # the combined interval's degrees of freedom (Satterthwaite's, or T - 1: see run_term)
+    df: float
     effective: float  # its effective sample size
-    run_term: bool = True  # False: the runs varied no more than the residual, the term was dropped, df = T - 1
+    # False: the runs varied no more than the residual, the term was dropped, df = T - 1
+    run_term: bool = True
 
 
 class ClaimCheck(NamedTuple):
@@ -1866,7 +1880,8 @@ class Attrition(NamedTuple):
 
     lost: int
     of: int
-    unit: str  # "tasks" (retry mode: a task's exit) or "attempts" (samples mode: each sample is a verdict)
+    # "tasks" (retry mode: a task's exit) or "attempts" (samples mode: each sample is a verdict)
+    unit: str
     ceiling: float
 
     @property
@@ -1888,7 +1903,8 @@ class Report(NamedTuple):
     findings: tuple[Finding, ...]
     scores: TaskScores | None = None  # for compare and rank
     gated_run: str | None = None
-    ignored_runs: tuple[tuple[str, Rate], ...] = ()  # the other runs in the file, each with its own headline
+    # the other runs in the file, each with its own headline
+    ignored_runs: tuple[tuple[str, Rate], ...] = ()
     replicates: Replicates | None = None  # when the manifest gates several runs together
     attrition: Attrition | None = None  # the verdicts lost to unscoreable exits, and the ceiling
 
@@ -1977,7 +1993,8 @@ def wilson(k: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
         big = p + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
         return p * p / big, big / (1 + z2 / n)
 
-    p = min(1.0, max(0.0, k / n))  # more passes than declared tasks is a finding (the ledger does not balance)
+    # more passes than declared tasks is a finding (the ledger does not balance)
+    p = min(1.0, max(0.0, k / n))
     low = 0.0 if k <= 0 else roots(p)[0]
     high = 1.0 if k >= n else 1.0 - roots(1.0 - p)[0]
     return max(0.0, low), min(1.0, high)
@@ -2101,7 +2118,8 @@ def t_for(confidence: float, df: float) -> float:
         tail, centre = _t_split(t, df)
         return centre < target if small else tail > target
 
-    lo, hi = z_for(confidence), max(z_for(confidence), 1e-300)  # the t quantile is at least the normal one
+    # the t quantile is at least the normal one
+    lo, hi = z_for(confidence), max(z_for(confidence), 1e-300)
     while above(hi):
         hi *= 2.0
         if hi > 1e300:
@@ -2160,7 +2178,8 @@ def wilson_p(p: float, n: float, confidence: float) -> tuple[float, float]:
     """Wilson's interval for a proportion p observed on (effectively) n trials, n not necessarily
     whole."""
     z2 = z_for(confidence) ** 2
-    p = min(1.0, max(0.0, p))  # a rate over more exits than entries is a finding; its interval stays defined
+    # a rate over more exits than entries is a finding; its interval stays defined
+    p = min(1.0, max(0.0, p))
 
     def lower(q: float) -> float:
         big = q + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(q * (1 - q) / n + z2 / (4 * n * n))
@@ -2271,7 +2290,8 @@ def samples_rate(passes: Mapping[int, int], tasks: int, budget: int, confidence:
     if tasks == 0:
         return None
     counts: Counter[int] = Counter()
-    for c, w in passes.items():  # a repeated or over-budget sample is its own finding: never more passes than samples
+    # a repeated or over-budget sample is its own finding: never more passes than samples
+    for c, w in passes.items():
         counts[min(c, budget)] += w
     missing = tasks - sum(counts.values())
     if missing > 0:
@@ -2290,7 +2310,8 @@ class Crossed(NamedTuple):
 
     mean: float
     effective: float  # n*: Wilson's n after both variances and the small-sample correction
-    df: float  # the variance's degrees of freedom: Satterthwaite's, or T - 1 where the run term was dropped
+    # the variance's degrees of freedom: Satterthwaite's, or T - 1 where the run term was dropped
+    df: float
     ms_task: float
     ms_run: float
     ms_resid: float
@@ -2859,9 +2880,11 @@ def _effective_table(tasks: int, samples: int, confidence: float, b_bar: float, 
     spread = spread_of()
     lowest = g_eff if count < tasks else float(tasks)
     if psi <= 0 or count < 2 or psi - diff * diff <= 1e-12 * psi:
-        n_eff = lowest  # every pair discordant one way: the pairs hold no variance, only the units' count does
+        # every pair discordant one way: the pairs hold no variance, only the units' count does
+        n_eff = lowest
     elif spread <= 0:
-        n_eff = float(units) if count == tasks else lowest  # clusters that agree exactly are still few
+        # clusters that agree exactly are still few
+        n_eff = float(units) if count == tasks else lowest
     else:
         variance = count / (count - 1) * spread / (tasks * tasks)
         n_eff = min(float(units), max(lowest, (psi - diff * diff) / variance))
@@ -3170,7 +3193,8 @@ class Imported(NamedTuple):
     envelope: Mapping[str, object] = MappingProxyType({})
     rerun_hint: str = ""
     notes: tuple[str, ...] = ()  # non-fatal observations for stderr
-    subset: Mapping[str, object] | None = None  # {"of": N, "selection": "..."}: the run covered part of a dataset
+    # {"of": N, "selection": "..."}: the run covered part of a dataset
+    subset: Mapping[str, object] | None = None
     subset_unit: str = "samples"  # what a subset's "of" counts (Inspect: samples; tasks, documents)
     strata: Mapping[str, int] | None = None  # an Inspect eval set: each task a stratum
     draft_todo: tuple[str, ...] = ()  # what the draft must still ask of the user
@@ -3178,7 +3202,8 @@ class Imported(NamedTuple):
     # choices changed a verdict (a selection, a model chosen), and what the harness itself says of
     # the run.
     provenance: Mapping[str, object] = MappingProxyType({})
-    measured: Mapping[str, object] = MappingProxyType({})  # `system`: what was measured (agent, model, configuration)
+    # `system`: what was measured (agent, model, configuration)
+    measured: Mapping[str, object] = MappingProxyType({})
     timeout_note: str = ""  # how the harness limits a task's time, for the draft's wall-clock item
 
 
@@ -3217,7 +3242,8 @@ class ImportFormat(NamedTuple):
     summary: str  # for --help: what FILE is
     read: Callable[[ImportOptions], Imported]
     takes_dataset_ids: bool = False
-    options: tuple[str, ...] = ()  # the verdict options it applies: "threshold", "partial_as", "model"
+    # the verdict options it applies: "threshold", "partial_as", "model"
+    options: tuple[str, ...] = ()
     # Which of its records show the harness ran no test (a no-edit control made of them cannot
     # fail), and why.
     ran_no_test: Callable[[Mapping[str, Any]], bool] | None = None
@@ -3229,7 +3255,8 @@ class ImportFormat(NamedTuple):
     signs: tuple[tuple[bytes, ...], ...] = ()
     # The path `import` takes for such a file, when it is not the file itself (a run or job folder)
     import_target: Callable[[Path], Path] | None = None
-    holds: tuple[str, ...] = ()  # harnesses whose files its own files hold (a HAL upload, a SWE-bench report)
+    # harnesses whose files its own files hold (a HAL upload, a SWE-bench report)
+    holds: tuple[str, ...] = ()
 
 
 _IMPORTERS: dict[str, ImportFormat] = {}
@@ -3471,24 +3498,28 @@ class _Tally:
 
     def __init__(self) -> None:
         self.tasks: dict[str, AttemptPattern] = {}  # task -> its packed attempt(s)
-        self.kinds: dict[RecordKind, int] = {}  # (outcome, reason, stratum, timed, cluster) -> kind number
+        # (outcome, reason, stratum, timed, cluster) -> kind number
+        self.kinds: dict[RecordKind, int] = {}
         self.infos: list[KindInfo] = []  # the kinds as kind_infos gives them
         self.run_ids: set[str] = set()  # the runs gated
         self.all_run_ids: set[str] = set()  # every run in the file
         self.accepted_keys: set[str] = set(RECORD_KEYS)  # record keys checked and accepted so far
         self.records = 0
         self.over_envelope = FirstFew()
-        self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}  # task -> the latest attempt's fields
+        # task -> the latest attempt's fields
+        self.extras: dict[str, tuple[int, str, dict[str, Any]]] = {}
         self.seen_fields: set[str] = set()  # the extra fields some record carries
         self.cost: dict[str, float | tuple[float, ...]] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
-        self.stream: _Stream | None = None  # in place of `tasks` when the IDs arrived in order (see _Stream)
+        # in place of `tasks` when the IDs arrived in order (see _Stream)
+        self.stream: _Stream | None = None
 
     # What settle reads of the tasks, from the per-task table or from the sorted stream's summary.
     def patterns(self) -> Counter[AttemptPattern]:
         """How many tasks have each attempt pattern."""
-        return self.stream.patterns if self.stream is not None else Counter(self.tasks.values())  # PERF: in C
+        # PERF: in C
+        return self.stream.patterns if self.stream is not None else Counter(self.tasks.values())
 
     def pattern_of(self, tid: str) -> AttemptPattern | None:
         """A control task's attempt pattern (the stream keeps the controls')."""
@@ -3548,7 +3579,8 @@ def _new_kind(kinds: dict[RecordKind, int], key: RecordKind, where: str, line: i
 
 
 _UNSET = object()
-_FEW_PATTERNS = 16  # a chunk with more attempt patterns than this lists each pattern's first tasks in one pass
+# a chunk with more attempt patterns than this lists each pattern's first tasks in one pass
+_FEW_PATTERNS = 16
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
 # The record fields the gate reads. Records are open (harnesses add their own fields), but a key
 # that is a near miss of one of these is refused: it would switch a check off in silence.
@@ -3600,7 +3632,8 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, e
                 return _tally_runs(*args, stream=stream)
             except _EndStream:  # the stream cannot answer for this file: the per-task table
                 return _tally_runs(*args)
-        except _Restart:  # a proven chunk met what only the general path reports: the whole file on that path
+        # a proven chunk met what only the general path reports: the whole file on that path
+        except _Restart:
             return _tally_runs(*args, fast_path=False)
     except GateError as exc:
         if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
@@ -3647,14 +3680,16 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     try:
         for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
             if stream is not None:
-                raise _EndStream()  # a chunk the canonical path did not prove: the stream keeps no table for it
+                # a chunk the canonical path did not prove: the stream keeps no table for it
+                raise _EndStream()
             # A field name absent from the chunk's text is absent from all of its records
             # (unless a key is spelled with \u escapes, so those chunks look record by record).
             costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
             _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs, problems)
     except BadLines:
         raise
-    except GateError as exc:  # what stops the pass (an unreadable file, an overlong line), after the lines before it
+    # what stops the pass (an unreadable file, an overlong line), after the lines before it
+    except GateError as exc:
         problems.raise_any(exc)
     finally:
         if collecting:
@@ -3704,7 +3739,8 @@ class _Stream:
         self.controls: dict[str, AttemptPattern] = {}
         self.count = 0
         self.digest: Any = hashlib.sha256()  # a worker's stream collects the text instead (_Joined)
-        self.folds: dict[str, list[str]] = {}  # lower-cased ID -> the IDs with a capital letter that fold to it
+        # lower-cased ID -> the IDs with a capital letter that fold to it
+        self.folds: dict[str, list[str]] = {}
         self.last = ""  # the open task: the last ID seen, and its attempts so far
         self.open: list[int] = []
         # Each complete task's cost (the exact sum of its attempts') and tokens, for the tasks that
@@ -3717,7 +3753,8 @@ class _Stream:
         """Add a chunk's attempts in file order; True if every one is of a task not seen before."""
         if tids[0] < self.last:
             raise _EndStream()
-        if all(map(operator.lt, tids, itertools.islice(tids, 1, None))):  # PERF: one task a record, checked in C
+        # PERF: one task a record, checked in C
+        if all(map(operator.lt, tids, itertools.islice(tids, 1, None))):
             fresh = tids[0] != self.last
             if not fresh:
                 self.open.append(packed[0])
@@ -3764,7 +3801,8 @@ class _Stream:
                 numbers[pattern] = len(numbers)
             self.order.extend(map(numbers.__getitem__, patterns))
         todo = set(patterns).difference(self.full)
-        if len(todo) > _FEW_PATTERNS:  # PERF: many patterns (a cluster a task, say): one pass, not one scan each
+        # PERF: many patterns (a cluster a task, say): one pass, not one scan each
+        if len(todo) > _FEW_PATTERNS:
             for tid, pattern in zip(tids, patterns):
                 if pattern in todo:
                     few = self.first.setdefault(pattern, [])
@@ -3787,10 +3825,12 @@ class _Stream:
         if not self.control_ids.isdisjoint(tids):
             for tid in self.control_ids.intersection(tids):
                 self.controls[tid] = patterns[tids.index(tid)]
-        if joined != joined.lower():  # an ASCII ID with a capital (it sorts before its lower-cased form)
+        # an ASCII ID with a capital (it sorts before its lower-cased form)
+        if joined != joined.lower():
             for tid in filter(_HAS_CAPITAL, tids):
                 self.folds.setdefault(tid.lower(), []).append(tid)
-        if self.folds and not self.folds.keys().isdisjoint(tids):  # an ID that one with a capital folds to
+        # an ID that one with a capital folds to
+        if self.folds and not self.folds.keys().isdisjoint(tids):
             for tid in self.folds.keys() & set(tids):
                 self.folds[tid].append(tid)
 
@@ -3823,7 +3863,8 @@ class _Stream:
         if self.open_cost:
             self.cost.append(self.open_cost[0] if len(self.open_cost) == 1 else math.fsum(self.open_cost))
         if self.open_tokens is not None:
-            if self.open_tokens >= 1 << 64:  # thousands of attempts at the bound: past what the array holds
+            # thousands of attempts at the bound: past what the array holds
+            if self.open_tokens >= 1 << 64:
                 raise _EndStream()
             self.tokens.append(self.open_tokens)
         self.measured += bool(self.open_cost) or self.open_tokens is not None
@@ -3848,7 +3889,8 @@ class _Stream:
         kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part["kinds"]]
         # PERF: the same kinds in the same order (the usual case) need no renumbering
         moved = _unchanged if kinds == list(range(len(kinds))) else functools.partial(_renumbered, kinds)
-        if self.folds and ids:  # an ID of this range that a capitalised one of an earlier range folds to
+        # an ID of this range that a capitalised one of an earlier range folds to
+        if self.folds and ids:
             seen = set(b"\n".join(ids).decode("ascii").split("\n"))
             for tid in (self.folds.keys() - part["folds"].keys()) & seen:
                 self.folds[tid].append(tid)
@@ -3895,11 +3937,14 @@ class _Stream:
 # proven chunk restarts the whole file on the general path, so errors and reports are the general
 # path's by construction.
 
-_FAST_CHARS = r"[ !#-\[\]-~]"  # printable ASCII but the quote and the backslash: no escape can occur
+# printable ASCII but the quote and the backslash: no escape can occur
+_FAST_CHARS = r"[ !#-\[\]-~]"
 _FAST_TEXT = rf'"({_FAST_CHARS}*)"'
-_FAST_NAME = r'"([!#-\[\]-~]+)"'  # nor a space (so no surrounding one): an ID with a space takes the general path
+# nor a space (so no surrounding one): an ID with a space takes the general path
+_FAST_NAME = r'"([!#-\[\]-~]+)"'
 _FAST_NUMBER = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17})?))'  # the group is empty for null
-_FAST_COUNT = r'(0|[1-9][0-9]{0,14})'  # a null input/output count is an error the general path names
+# a null input/output count is an error the general path names
+_FAST_COUNT = r'(0|[1-9][0-9]{0,14})'
 # The harness's own identifiers (an importer writes them last): an object of scalars and flat lists
 # of scalars, two levels deep at most. The expression only admits the shape; the chunk's harness
 # objects are then decoded together, which refuses a malformed number, NaN and (by counting keys) a
@@ -3949,14 +3994,16 @@ class _FastPath:
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
-        self.kinds: dict[tuple[str, str, str, bool, str], int] = {}  # the groups' spelling of a kind -> its number
+        # the groups' spelling of a kind -> its number
+        self.kinds: dict[tuple[str, str, str, bool, str], int] = {}
 
     def form(self, line: str, known: tuple[str, ...] = ()) -> _Form | None:
         """The expressions for this line's key order and spacing, widened by the keys of an earlier
         form (the union in the order both agree on), or None when the path does not know the line's
         form."""
         try:
-            value = json.loads(line)  # its keys in order (a repeated key is caught by the expression)
+            # its keys in order (a repeated key is caught by the expression)
+            value = json.loads(line)
         except (ValueError, RecursionError):
             return None
         if type(value) is not dict or not set(value) <= set(_FAST_VALUES):
@@ -3984,7 +4031,8 @@ class _FastPath:
             return None
         for pattern in (form.exact, form.loose) if self.exact else (form.loose, form.exact):
             rows = pattern.findall(text)
-            if len(rows) == lines:  # anchored and one line at most each: as many matches as lines, all matched
+            # anchored and one line at most each: as many matches as lines, all matched
+            if len(rows) == lines:
                 self.current, self.exact = form, pattern is form.exact
                 return rows, form.keys
         for _ in range(3):  # widened by the first line that does not match, a few times at most
@@ -4042,16 +4090,19 @@ class _FastPath:
         tids, attempts, walls = at["task_id"], at["attempt"], at.get("wall_clock_s", blank)
         spelled = (at["outcome"], at.get("reason", blank), at.get("stratum", blank), tuple(map(bool, walls)),
                    at.get("cluster", blank))
-        known = list(map(self.kinds.get, zip(*spelled)))  # PERF: zip reuses its tuple when get keeps none
+        # PERF: zip reuses its tuple when get keeps none
+        known = list(map(self.kinds.get, zip(*spelled)))
         kinds = cast("list[int]", known) if None not in known else [
             self.kind_of(key) if kind is None else kind for kind, key in zip(known, zip(*spelled))]
         packed = kinds if attempts.count("1") == count else [
-            kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]  # PERF: pack_attempt
+            # PERF: pack_attempt
+            kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]
         if self.stream is not None:
             fresh = self.stream.add(tids, packed)
         else:
             chunk = dict(zip(tids, packed))
-            fresh = len(chunk) == count and tally.tasks.keys().isdisjoint(chunk)  # no task seen before, none twice
+            # no task seen before, none twice
+            fresh = len(chunk) == count and tally.tasks.keys().isdisjoint(chunk)
             if fresh:
                 tally.tasks.update(chunk)
             else:
@@ -4086,7 +4137,8 @@ class _FastPath:
         else:
             sums = list(map(_token_sum, totals, ins, outs))
         if max(filter(None, sums), default=0) > _MAX_COUNT:
-            raise GateError("a token total is past the bound")  # the general path names the line (see _Restart)
+            # the general path names the line (see _Restart)
+            raise GateError("a token total is past the bound")
         if self.stream is not None:
             self.stream.add_costs(tids, costs, sums, fresh)
         elif fresh:
@@ -4236,7 +4288,8 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                 elif type(previous) is int:
                     tasks[tid] = (previous, packed)
                 else:
-                    tasks[tid] = (*cast("tuple[int, ...]", previous), packed)  # tuples, so settle counts patterns in C
+                    # tuples, so settle counts patterns in C
+                    tasks[tid] = (*cast("tuple[int, ...]", previous), packed)
                 if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
                     if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
                         _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
@@ -4248,7 +4301,8 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                     tally.seen_fields.update(present)
                     entry = (attempt, canonical_json(present).decode("utf-8"), present)
                     extra = tally.extras.get(tid)
-                    if extra is None or extra[:2] < entry[:2]:  # the latest attempt; a fixed choice among repeats
+                    # the latest attempt; a fixed choice among repeats
+                    if extra is None or extra[:2] < entry[:2]:
                         tally.extras[tid] = entry
             index = count
         except GateError as exc:
@@ -4289,7 +4343,8 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
 # every report and every error line are the single process's by construction. Only where os.fork
 # exists; off unless --jobs asks for it.
 
-_JOBS_MIN_BYTES = 1 << 24  # PERF: below 16 MiB a worker saves less than its start and its merge cost (bench/)
+# PERF: below 16 MiB a worker saves less than its start and its merge cost (bench/)
+_JOBS_MIN_BYTES = 1 << 24
 
 
 def _unchanged(pattern: AttemptPattern) -> AttemptPattern:
@@ -4406,7 +4461,8 @@ def _fork_worker(*args: Any) -> tuple[int, int]:
         if pid == 0:
             os.close(read)
             devnull = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):  # the parent's streams are not the worker's: a pipeline ends when the parent does
+            # the parent's streams are not the worker's: a pipeline ends when the parent does
+            for fd in (0, 1, 2):
                 os.dup2(devnull, fd)
             gc.disable()
             with open(write, "wb") as pipe:
@@ -4643,7 +4699,8 @@ class MetricCounts:
         self.rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
         self.watched = [bool(plan.withheld) and m.numerator is not None and bool(m.fields - _OUTCOME_FIELDS)
                         for m in plan.metrics]
-        self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()] for _ in plan.metrics]  # per metric: stratum -> tasks in D, in N
+        # per metric: stratum -> tasks in D, in N
+        self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()] for _ in plan.metrics]
 
     def watch(self, row: Mapping[str, Any], stratum: str | None) -> None:
         """Count where a task would fall for each watched metric, whatever its outcome."""
@@ -4751,7 +4808,8 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
             exit_ = memo[pattern][0]
             groups[exit_] = groups.get(exit_, 0) + weight
         troubled = {pattern for pattern, (_, found) in memo.items() if found}
-        if tally.stream is not None:  # the first few tasks of each pattern, and how many more it has
+        # the first few tasks of each pattern, and how many more it has
+        if tally.stream is not None:
             named: Iterable[tuple[str, Any]] = tally.stream.named(troubled)
             for pattern in troubled:
                 for name, _ in memo[pattern][1]:
@@ -4801,11 +4859,15 @@ class Totals:
         self.unlabelled = 0  # tasks without a stratum
         self.first_pass = 0  # tasks whose attempt 1 passed
         self.passes: Counter[int] = Counter()  # samples mode: pass count -> tasks
-        self.scored: Counter[tuple[int, int]] = Counter()  # samples mode: (passes, scored attempts) -> tasks
-        self.cluster_sums: dict[str, int] = {}  # cluster -> passes (tasks passed; in samples mode, samples passed)
-        self.cluster_sizes: dict[str, int] = {}  # cluster -> units (tasks; in samples mode, tasks x budget)
+        # samples mode: (passes, scored attempts) -> tasks
+        self.scored: Counter[tuple[int, int]] = Counter()
+        # cluster -> passes (tasks passed; in samples mode, samples passed)
+        self.cluster_sums: dict[str, int] = {}
+        # cluster -> units (tasks; in samples mode, tasks x budget)
+        self.cluster_sizes: dict[str, int] = {}
         self.clustered = 0  # tasks whose records name a cluster
-        self.pass_at_k: list[list[float]] = []  # per k = 2..budget: the weighted terms, summed with fsum
+        # per k = 2..budget: the weighted terms, summed with fsum
+        self.pass_at_k: list[list[float]] = []
         self.pass_hat_k: list[list[float]] = []  # the same for pass^k
 
     @property
@@ -5214,7 +5276,8 @@ def _cost_summary(tally: _Tally) -> CostSummary | None:
     if not tally.cost and not tally.tokens:
         return None
     values = tally.cost.values()
-    repeated = any(map(isinstance, values, itertools.repeat(tuple)))  # PERF: one C pass when no task has two
+    # PERF: one C pass when no task has two
+    repeated = any(map(isinstance, values, itertools.repeat(tuple)))
     costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c for c in values] if repeated else \
         cast("list[float]", list(values))  # exact: one sum a task, in any order
     return CostSummary(
@@ -5294,7 +5357,8 @@ def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule, repea
     if missing:
         problems.append(f"{label}: missing {', '.join(missing)}")
     for name in ("task_id", "repo", "commit", "language", "license"):
-        if name in task and not is_task_id(task[name]):  # the task-ID rule, for every identifier field
+        # the task-ID rule, for every identifier field
+        if name in task and not is_task_id(task[name]):
             problems.append(f"{label}: {name} must be a non-empty string without surrounding "
                             f"spaces, got {_type_name(task[name])}")
     if repeats is not None:
@@ -5450,7 +5514,8 @@ def load_card_context(manifest: Manifest) -> CardContext | None:
     strata = {}
     for task in tasks:
         span, language = task.get("edit_span"), task.get("language")
-        if _is_int(span) and isinstance(language, str):  # a broken task is already a card_drift finding
+        # a broken task is already a card_drift finding
+        if _is_int(span) and isinstance(language, str):
             strata[str(task.get("task_id"))] = stratum_of(task, card.rule.wide_above)
     ids = frozenset(str(t.get("task_id")) for t in tasks)
     return CardContext(card, ids, strata, drift)
@@ -5685,7 +5750,8 @@ def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str
     try:
         with _runs_apart(runs_path, set(others)) as files:
             return tuple((other, gate_runs(plan, files[other], other).headline) for other in others)
-    except GateError:  # a bad line in another run: read the file itself, so the error names its own line
+    # a bad line in another run: read the file itself, so the error names its own line
+    except GateError:
         return tuple((other, gate_runs(plan, runs_path, other).headline) for other in others)
 
 
@@ -5745,7 +5811,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     present: list[tuple[str, Ledger, dict[str, tuple[int, str | None]]]] = []
     whole = tally_runs(runs_path, run_ids[0], plan.wall_clock_limit, plan.extra_fields, must_exist=False)
     seen = whole.all_run_ids
-    with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:  # one more pass, not one a replicate
+    # one more pass, not one a replicate
+    with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:
         for number, rid in enumerate(run_ids, 1):
             try:
                 if number == 1:
@@ -5762,7 +5829,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
                     "from replicates")))
                 continue
             ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
-            lost = attrition(ledger, plan.contract.mode, plan.contract.budget, ceiling)  # every run holds to the ceiling
+            # every run holds to the ceiling
+            lost = attrition(ledger, plan.contract.mode, plan.contract.budget, ceiling)
             findings.extend(prefixed(f"R{number}", [*ledger.findings, *_judge_attrition(ledger, lost)]))
             present.append((rid, ledger, _scores_by_task(plan, tally)))
     undeclared = sorted(seen - set(run_ids))
@@ -5866,7 +5934,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         ledger = settle(tally, plan)
     lost = attrition(ledger, plan.contract.mode, plan.contract.budget, manifest.max_unscoreable)
     all_findings = [*_judge_manifest(manifest), *findings, *run_findings, *ledger.findings,
-                    *(_judge_attrition(ledger, lost) if replicates is None else ())]  # replicates: each run, above
+                    # replicates: each run, above
+                    *(_judge_attrition(ledger, lost) if replicates is None else ())]
     control_results = []
     for run in manifest.control_runs:
         result, control_findings = _gate_control_run(run, plan, manifest.path.parent)
@@ -5904,15 +5973,18 @@ class Comparison(NamedTuple):
     a: Report
     b: Report
     table: tuple[int, int, int, int] | None  # retry mode: tasks both pass, A only, B only, neither
-    paired: PairedTable  # what the test runs on: the task table, or the effective table of per-task rates
+    # what the test runs on: the task table, or the effective table of per-task rates
+    paired: PairedTable
     test: PairedTest  # the test and Tango's interval for A − B that inverts it
     alpha: float
     significant: bool | None  # None: not assessed, the comparison is BLOCKED
     detectable: float | None  # the planning figure: None when no difference is detectable
     clusters: int | None  # the clusters the analysis used, or None when tasks are the units
     findings: tuple[Finding, ...]
-    fail_on: tuple[str, bool] | None = None  # compare --fail-on: the option, and whether this comparison fails it
-    difference_icc: float | None = None  # samples mode: the between-task share of the difference's variance
+    # compare --fail-on: the option, and whether this comparison fails it
+    fail_on: tuple[str, bool] | None = None
+    # samples mode: the between-task share of the difference's variance
+    difference_icc: float | None = None
 
     @property
     def verdict(self) -> str:
@@ -6174,7 +6246,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
         sides = [(manifest, runs, None) for manifest, runs in systems]
         reports = tuple(_scored_by_id(reports, sides, confidence))
     seen: dict[tuple[str, str | None], int] = {}
-    for number, report in enumerate(reports, 1):  # one runs file may hold several systems' runs, each pinned
+    # one runs file may hold several systems' runs, each pinned
+    for number, report in enumerate(reports, 1):
         first = seen.setdefault((report.ledger.runs_sha256, report.gated_run), number)
         if first != number:
             pinned = f", run {report.gated_run}" if report.gated_run else ""
@@ -7896,12 +7969,14 @@ def _read_eval_members(path: Path, archive: Any, supported: set[int]) -> tuple[d
 
         def member(name: str) -> object:
             info = infos[name]
-            if info.file_size > MAX_HARNESS_BYTES:  # declared before inflating; nothing reads past it
+            # declared before inflating; nothing reads past it
+            if info.file_size > MAX_HARNESS_BYTES:
                 raise GateError(f"{path}: {name}: declares {info.file_size:,} bytes uncompressed, "
                                 f"more than the gate reads ({MAX_HARNESS_BYTES:,})")
             try:
                 data = archive.read(name)
-            except Exception as exc:  # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
+            # zlib.error, lzma.LZMAError, EOFError, BadZipFile...: it did not inflate
+            except Exception as exc:
                 raise GateError(f"{path}: {name}: cannot read ({exc}); convert with "
                                 f"`{_convert_hint(path)}`") from None
             return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}", allow_nan=True)
@@ -7965,7 +8040,8 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
         if path.is_file() and path.name in ("eval-set.json", "logs.json"):
             if path.name == "eval-set.json":
                 sets.append((path, _harness_json(path)))
-            continue  # an eval set's own files, not logs (a shell glob of the folder names them too)
+            # an eval set's own files, not logs (a shell glob of the folder names them too)
+            continue
         if path.is_dir():
             found = _inspect_files(path)
             if not found:
@@ -7979,7 +8055,8 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
         else:
             files.append(path)
     logs = [_inspect_log(path) for path in files]
-    for log in logs:  # a log of an eval set given as a file: the set's eval-set.json beside it still governs
+    # a log of an eval set given as a file: the set's eval-set.json beside it still governs
+    for log in logs:
         beside = log.path.parent / "eval-set.json"
         set_id = _sub(log.header.get("eval")).get("eval_set_id")
         if set_id and beside.is_file() and all(p != beside for p, _ in sets):
@@ -8156,7 +8233,8 @@ def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -
     observed = sorted({_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples})
     limit = config.get("limit")
     if (full is not None and full == len(observed)) or (_is_int(limit) and limit == len(observed)):
-        return observed, cast("int | None", full)  # the logged ids are every sample, or every one the limit allowed
+        # the logged ids are every sample, or every one the limit allowed
+        return observed, cast("int | None", full)
     raise GateError(
         f"{where}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples ({full!r}) "
         f"nor eval.config.limit ({limit!r}) matches the {len(observed)} sample ids in the log; "
@@ -8283,7 +8361,8 @@ def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs
     packages = spec.get("packages")
     if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
         envelope["harness"] = f"inspect_ai {packages['inspect_ai']}"
-    for key in ("task", "task_version"):  # (task_file, a path on the machine that ran it, is provenance)
+    # (task_file, a path on the machine that ran it, is provenance)
+    for key in ("task", "task_version"):
         if spec.get(key) is not None:
             envelope[key] = spec[key]
     envelope["epochs"] = epochs
@@ -8501,7 +8580,8 @@ _TB_NULL_REASONS = {
 def parse_trial_name(name: str) -> tuple[str, int, int, str | None] | None:
     """(task part, attempt N, of M, run id or None) of a Terminal-Bench trial name, or None."""
     match = None
-    for found in re.finditer(r"\.[0-9]{1,6}-of-[0-9]{1,6}(?=\.|$)", name):  # the first: a run id may hold dots
+    # the first: a run id may hold dots
+    for found in re.finditer(r"\.[0-9]{1,6}-of-[0-9]{1,6}(?=\.|$)", name):
         match = re.compile(_TRIAL_SUFFIX).match(name, found.start())
         if match is not None:
             break
@@ -8527,7 +8607,8 @@ class _TbRun(NamedTuple):
     results: dict[str, object]
     meta_path: Path | None
     meta: dict[str, object]
-    lock: dict[str, object]  # tb.lock beside it (terminal-bench 0.2.x): the agent's kwargs, the command line
+    # tb.lock beside it (terminal-bench 0.2.x): the agent's kwargs, the command line
+    lock: dict[str, object]
 
 
 def _tb_lock(folder: Path) -> dict[str, object]:
@@ -8824,7 +8905,8 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     return Imported(
         records=_finished(records, notes),
         task_ids=tuple(declared),
-        attempt_mode="retry" if budget == 1 else "samples",  # one trial a task: its verdict, no samples
+        # one trial a task: its verdict, no samples
+        attempt_mode="retry" if budget == 1 else "samples",
         attempt_budget=budget,
         extra_reasons=(),
         run_id=run_id,
@@ -8978,7 +9060,8 @@ def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -
     if valid:
         return ("pass" if cast(float, reward) >= threshold else "fail"), None
     if kind is None:
-        return "unscoreable", "missing_artifact"  # no reward and no exception: the trial never finished
+        # no reward and no exception: the trial never finished
+        return "unscoreable", "missing_artifact"
     if kind == _HARBOR_CANCELLED:
         return "unscoreable", "cancelled"
     if kind in _HARBOR_TIMEOUT:
@@ -9536,7 +9619,8 @@ def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], boo
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = build(node.operand)
             return lambda rec, read: not inner(rec, read)
-        if isinstance(node, ast.Name) and node.id not in _JSON_NAMES:  # a bare path: it holds a boolean
+        # a bare path: it holds a boolean
+        if isinstance(node, ast.Name) and node.id not in _JSON_NAMES:
             path = _map_path(node, text, named)
             paths.add(".".join(path))
             return lambda rec, read: _compare(read(rec, path), "==", True, csv, ".".join(path))
@@ -10649,7 +10733,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
 #####################################################################
 
 
-_CONTROLS_TODO = "controls: "  # how the draft's controls item starts, so a --control import can replace it
+# how the draft's controls item starts, so a --control import can replace it
+_CONTROLS_TODO = "controls: "
 
 
 def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | None:
@@ -10696,7 +10781,8 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         todo.insert(1, f"dataset.name: the suite and its version or split (the {imp.source} files "
                        "do not name it)")
     system = dict(imp.measured)
-    if not system or ("agent" in system and "model" not in system):  # what was measured, where the files are silent
+    # what was measured, where the files are silent
+    if not system or ("agent" in system and "model" not in system):
         for key in ("model", "agent"):
             if key not in system:
                 system[key] = f"TODO: the {key} this run measured (the {imp.source} files do not name it)"
@@ -10867,7 +10953,8 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        command = self.prog.partition(" ")[2]  # "gate.py check" -> "check"; main names the program itself
+        # "gate.py check" -> "check"; main names the program itself
+        command = self.prog.partition(" ")[2]
         raise GateError(f"{command + ': ' if command else ''}{message} (see "
                         f"{command + ' ' if command else ''}--help)")
 
@@ -10946,7 +11033,8 @@ def without_workflow_commands(text: str) -> str:
     this, unescaped."""
     if "::" not in text and "##[" not in text:
         return text
-    text = text.replace("##[", "#\\#[")  # the runner's legacy `##[command]`, which it finds anywhere in a line
+    # the runner's legacy `##[command]`, which it finds anywhere in a line
+    text = text.replace("##[", "#\\#[")
     return "".join(line[:len(line) - len(line.lstrip())] + "\\" + line.lstrip() if line.lstrip().startswith("::")
                    else line for line in text.splitlines(keepends=True))
 
@@ -11015,7 +11103,8 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
                         for f in findings)
         text = text + notes if args.format == "text" else text
         if args.format != "text" and notes:
-            print(notes, end="", file=sys.stderr)  # annotations are read from either stream; stdout stays one format
+            # annotations are read from either stream; stdout stays one format
+            print(notes, end="", file=sys.stderr)
     return text
 
 
@@ -11061,7 +11150,8 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
         comp = comp._replace(fail_on=(args.fail_on, comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
         outputs["fail_on"] = "failed" if comp.fail_on and comp.fail_on[1] else "passed"
     text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline, outputs)
-    if comp.fail_on and comp.fail_on[1] and _github_mode(args):  # the step fails: say why where GitHub shows it
+    # the step fails: say why where GitHub shows it
+    if comp.fail_on and comp.fail_on[1] and _github_mode(args):
         annotation = f"::error title=compare --fail-on {args.fail_on}::{github_escape(_fail_on_text(comp))}\n"
         if args.format == "text":
             text += annotation
@@ -11224,7 +11314,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
             draft["rerun_recipe"] = f"{invoked()} --manifest {args.draft_manifest} --runs {args.output}"
-    if args.output is not None:  # the runs file first: a draft never names a runs file that was not written
+    # the runs file first: a draft never names a runs file that was not written
+    if args.output is not None:
         write_new_file(args.output, lines, args.force)
     if draft is not None and args.draft_manifest is not None:
         write_new_file(args.draft_manifest, _dump(_finite(draft)), args.force or bool(args.control))
@@ -11247,7 +11338,8 @@ _MAPPING_FLAGS = (("task_id", "--task-id"), ("passed", "--pass"), ("unscoreable"
                   ("reason", "--reason"), ("attempt", "--attempt"), ("run_path", "--run-id"),
                   *((f"measure_{name}", f"--{name.replace('_', '-')}") for name in MEASURES),
                   ("samples", "--samples"), ("unreadable_as", "--unreadable-as"))
-_MAPPING_DEFAULTS = {"reason": "grader_error", "unreadable_as": "error", "samples": False}  # the rest: None
+# the rest: None
+_MAPPING_DEFAULTS = {"reason": "grader_error", "unreadable_as": "error", "samples": False}
 
 
 def _mapping_given(args: argparse.Namespace, attr: str) -> bool:
@@ -11694,7 +11786,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _github_asked(arguments):
             _github_error(exc.lines if isinstance(exc, BadLines) else [str(exc)])
         return 2
-    except MemoryError:  # an input larger than this machine can hold: said as an input error, never a traceback
+    # an input larger than this machine can hold: said as an input error, never a traceback
+    except MemoryError:
         message = "the inputs need more memory than this machine has: give smaller files (see the size limits in docs)"
         print(f"{prog}: error: {message}", file=sys.stderr)
         if _github_asked(arguments):
@@ -11705,7 +11798,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _write_report(text, code)
 
 
-EXIT_INTERNAL = 3  # a bug in the gate: CI must not read it as a BLOCKED claim (1) or an input error (2)
+# a bug in the gate: CI must not read it as a BLOCKED claim (1) or an input error (2)
+EXIT_INTERNAL = 3
 
 
 def _internal_error(prog: str, exc: Exception, arguments: Sequence[str]) -> int:
@@ -11783,7 +11877,8 @@ def cli() -> NoReturn:
     streams are flushed again here), the gate registers no exit handler, and every file it writes or
     spools is closed or removed before main returns."""
     code = main()
-    if sys.stdout is not None and not _write_stdout(""):  # what main left unflushed (argparse's --help, say)
+    # what main left unflushed (argparse's --help, say)
+    if sys.stdout is not None and not _write_stdout(""):
         code = 2
     try:
         if sys.stderr is not None:
