@@ -237,8 +237,8 @@ _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_f
 # A harness's own file may hold NaN where it has no number (Inspect writes a bare NaN for an
 # unscored sample); it is read as float("nan"), and an importer decides what it means where it
 # matters.
-_NAN_DECODER = json.JSONDecoder(object_pairs_hook=_strict_object, parse_constant=lambda name: float(name),
-                                parse_float=_finite_float)
+_NAN_DECODER = json.JSONDecoder(object_pairs_hook=_strict_object,
+                                parse_constant=lambda name: float(name), parse_float=_finite_float)
 
 
 class _TooDeep(ValueError):
@@ -444,7 +444,8 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
     return text
 
 
-def load_json_file(path: Path, label: str | None = None, cap: int = MAX_FILE_BYTES, allow_nan: bool = False) -> Any:
+def load_json_file(path: Path, label: str | None = None, cap: int = MAX_FILE_BYTES,
+                   allow_nan: bool = False) -> Any:
     """Read and strictly parse a whole JSON file (manifests, cards, task lists, harness results)."""
     where = label or str(path)
     return parse_json(_decode_utf8(_read_bytes(path, cap), where), where, allow_nan)
@@ -539,7 +540,8 @@ def write_new_file(path: Path, text: str, force: bool) -> None:
 _SKIP_BLANK = re.compile(r"[ \t\r]*").match
 
 
-def _parse_chunk(text: str, line: int, where: str, problems: LineProblems | None = None) -> tuple[list[Any], Sequence[int]]:
+def _parse_chunk(text: str, line: int, where: str,
+                 problems: LineProblems | None = None) -> tuple[list[Any], Sequence[int]]:
     """Parse one chunk of whole lines: the values and the line number of each."""
     lines = text.count("\n")
     if not text.endswith("\n"):
@@ -557,7 +559,8 @@ def _parse_chunk(text: str, line: int, where: str, problems: LineProblems | None
     return _parse_lines(text, line, where, problems)
 
 
-def _parse_lines(text: str, line: int, where: str, problems: LineProblems | None = None) -> tuple[list[Any], list[int]]:
+def _parse_lines(text: str, line: int, where: str,
+                 problems: LineProblems | None = None) -> tuple[list[Any], list[int]]:
     """Each line on its own, by the C scanner at its offset in the chunk.
 
     The first parse has no Python hooks; a line whose colons do not match its keys (a repeated
@@ -594,7 +597,8 @@ def _parse_lines(text: str, line: int, where: str, problems: LineProblems | None
     return values, numbers
 
 
-def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast: Any, strict: Any) -> Any:
+def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast: Any,
+                strict: Any) -> Any:
     """The JSON object on the line text[pos:newline] (its first non-blank character at start)."""
     try:
         deep = _depth_problem(text, start, newline)
@@ -929,7 +933,8 @@ class _Fields:
             self.expect(key, "true or false")
         return value
 
-    def integer(self, key: str, minimum: int, default: int | None = None, maximum: int | None = None) -> int:
+    def integer(self, key: str, minimum: int, default: int | None = None,
+                maximum: int | None = None) -> int:
         if key not in self.obj and default is not None:
             return default
         value = self.required(key)
@@ -1010,7 +1015,8 @@ if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
             if not bases:
                 return super().__new__(cls, name, bases, namespace)
             fields = list(namespace.get("__annotations__", {}))
-            made = collections.namedtuple(name, fields, defaults=[namespace[f] for f in fields if f in namespace],
+            made = collections.namedtuple(name, fields, defaults=[namespace[f]
+                                                                  for f in fields if f in namespace],
                                           module=namespace["__module__"])
             for key, value in namespace.items():
                 if key not in ("__module__", "__annotations__") and key not in made._fields:
@@ -1028,16 +1034,18 @@ if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
 
 # The manifest's schema. Closed objects accept exactly these keys (plus FREE_FORM_KEY and
 # USER_PREFIX keys); the envelope is open, but a near miss of a key the gate reads is refused.
-MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget", "attempt_mode",
-                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft", "provenance", "system",
-                 "max_unscoreable")
-DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card", "card_sha256", "subset")
+MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget",
+                 "attempt_mode",
+                 "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft",
+                 "provenance", "system", "max_unscoreable")
+DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card",
+                "card_sha256", "subset")
 SUBSET_KEYS = ("of", "selection")
 # How an import made the ledger (written by `import --draft-manifest`): the report shows the choices
 # that changed a verdict (verdict_mapping) beside the headline, and where the declared set came
 # from.
-PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping", "stated", "command",
-                   "replaced", "runs", "options")
+PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping",
+                   "stated", "command", "replaced", "runs", "options")
 CONTROL_KEYS = ("task_id", "expected", "role")
 CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
@@ -1052,7 +1060,8 @@ ENVELOPE_HELP = {
     "toolchain_sha": "a digest of the toolchain (the harness's commit or image digest)",
 }
 # Envelope keys that name what is measured, not what measures it: they belong under `system`.
-SYSTEM_KEYS = ("agent", "agent_name", "agent_version", "agent_kwargs", "model", "model_name", "model_args")
+SYSTEM_KEYS = ("agent", "agent_name", "agent_version", "agent_kwargs", "model", "model_name",
+               "model_args")
 # The attrition ceiling: the largest share of the claim's verdicts that may be lost to unscoreable
 # exits before the claim is BLOCKED. At 0.2 the lost verdicts could move the headline by up to 20
 # points, more than the whole 95% interval of a 100-task suite (about +-0.1): past it the figure
@@ -1203,7 +1212,8 @@ def _load_control(entry: _Fields) -> Control:
     expected = cast("Outcome", entry.choice("expected", ("pass", "fail")))
     role = entry.choice("role", CONTROL_ROLES)
     if (role, expected) in (("negative", "pass"), ("positive", "fail")):
-        entry.fail("expected", f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
+        entry.fail("expected",
+                   f"a {role} control must expect {'fail' if role == 'negative' else 'pass'}")
     return Control(task_id, expected, role)
 
 
@@ -1211,7 +1221,9 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
     entry.closed(CONTROL_RUN_KEYS)
     role = cast("ControlRunRole", entry.choice("role", CONTROL_RUN_ROLES))
     runs = _inside(folder, entry.string("runs"), entry.where, entry.name("runs"))
-    bound_key, other = ("max_pass_rate", "min_pass_rate") if role == "no_edit" else ("min_pass_rate", "max_pass_rate")
+    bound_key, other = ("max_pass_rate",
+                        "min_pass_rate") if role == "no_edit" else ("min_pass_rate",
+                                                                    "max_pass_rate")
     if entry.has(other):
         entry.fail(other, f"a {role} run is bounded by {bound_key}, not {other}")
     bound = entry.number(bound_key, 0.0, 1.0)
@@ -1225,7 +1237,8 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
         entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a known-fix run that "
                               f"passes fewer than {KNOWN_FIX_FLOOR_LIMIT:g} of its tasks proves "
                               f"the harness broken; use at least {KNOWN_FIX_FLOOR_LIMIT:g}")
-    return ControlRun(role, runs, bound, None) if role == "no_edit" else ControlRun(role, runs, None, bound)
+    return ControlRun(role, runs, bound,
+                      None) if role == "no_edit" else ControlRun(role, runs, None, bound)
 
 
 def _load_metric(entry: _Fields) -> MetricSpec:
@@ -1248,7 +1261,8 @@ def _load_reasons(top: _Fields) -> frozenset[str]:
     for index, reason in enumerate(extra):
         close = near_miss(reason, BUILTIN_REASONS) if reason not in BUILTIN_REASONS else None
         if close is not None:
-            top.fail(f"reason_classes[{index}]", f"{reason!r} is a near miss of the built-in reason class {close!r}: "
+            top.fail(f"reason_classes[{index}]",
+                     f"{reason!r} is a near miss of the built-in reason class {close!r}: "
                                                  f"did you mean {close!r}? (the built-in classes need no declaring)")
     return frozenset(BUILTIN_REASONS) | frozenset(extra)
 
@@ -1259,16 +1273,20 @@ def _placeholders(top: _Fields, dataset: _Fields, envelope: _Fields) -> tuple[st
               ("rerun_recipe", top.obj.get("rerun_recipe"))]
     fields += [(f"envelope.{key}", value) for key, value in envelope.obj.items()]
     system = top.obj.get("system")
-    fields += [(f"system.{key}", value) for key, value in (system.items() if isinstance(system, dict) else ())]
+    fields += [(f"system.{key}", value)
+               for key, value in (system.items() if isinstance(system, dict) else ())]
     controls = top.obj.get("controls")
-    fields += [(f"controls[{i}].task_id", c.get("task_id")) for i, c in enumerate(controls if isinstance(controls, list) else [])
+    fields += [(f"controls[{i}].task_id", c.get("task_id"))
+               for i, c in enumerate(controls if isinstance(controls, list) else [])
                if isinstance(c, dict)]
     return tuple(name for name, value in fields if is_placeholder(value))
 
 
-def _load_controls_and_runs(top: _Fields, folder: Path) -> tuple[tuple[Control, ...], tuple[ControlRun, ...]]:
+def _load_controls_and_runs(top: _Fields, folder: Path) -> tuple[tuple[Control, ...],
+                                                                 tuple[ControlRun, ...]]:
     controls = tuple(_load_control(entry) for entry in top.entries("controls"))
-    runs = tuple(_load_control_run(entry, folder) for entry in top.entries("control_runs", required=False))
+    runs = tuple(_load_control_run(entry, folder)
+                 for entry in top.entries("control_runs", required=False))
     roles = [run.role for run in runs]
     for role in CONTROL_RUN_ROLES:
         if roles.count(role) > 1:
@@ -1276,7 +1294,8 @@ def _load_controls_and_runs(top: _Fields, folder: Path) -> tuple[tuple[Control, 
     ceiling = next((run.bound for run in runs if run.role == "no_edit"), None)
     floor = next((run.bound for run in runs if run.role == "known_fix"), None)
     if ceiling is not None and floor is not None and ceiling >= floor:
-        top.fail("control_runs", f"the no-edit ceiling {ceiling:g} is not below the known-fix floor {floor:g}: "
+        top.fail("control_runs",
+                 f"the no-edit ceiling {ceiling:g} is not below the known-fix floor {floor:g}: "
                                  "a harness that passes everything, or nothing, would satisfy both")
     return controls, runs
 
@@ -1327,14 +1346,16 @@ def load_manifest(path: Path) -> Manifest:
         if repeated is not None:
             dataset.fail("task_ids", f"task {repeated!r} is listed twice")
     strata_fields = dataset.optional_child("strata")
-    strata = {key: strata_fields.integer(key, 0) for key in strata_fields.obj} if strata_fields else None
+    strata = {key: strata_fields.integer(key, 0)
+              for key in strata_fields.obj} if strata_fields else None
     controls, control_runs = _load_controls_and_runs(top, path.parent)
     metrics = tuple(_load_metric(entry) for entry in top.entries("metrics", required=False))
     if sum(m.headline for m in metrics) > 1:
         top.fail("metrics", "more than one metric is marked headline")
     tasks_rel, card_rel = dataset.optional_string("tasks"), dataset.optional_string("card")
     if (tasks_rel is None) != (card_rel is None):
-        dataset.fail("card" if card_rel is None else "tasks", "dataset.tasks and dataset.card go together")
+        dataset.fail("card" if card_rel is None else "tasks",
+                     "dataset.tasks and dataset.card go together")
     card_sha256 = _digest_field(dataset, "card_sha256") if dataset.has("card_sha256") else None
     subset = _load_subset(dataset)
     provenance = top.optional_child("provenance")
@@ -1357,8 +1378,10 @@ def load_manifest(path: Path) -> Manifest:
         envelope=envelope.obj,
         wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
         or envelope.get("wall_clock_s_per_task") is None else envelope.number("wall_clock_s_per_task", 0),
-        attempt_budget=top.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET) if top.has("attempt_budget") else None,
-        attempt_mode=cast("AttemptMode", top.choice("attempt_mode", ATTEMPT_MODES, default="retry")),
+        attempt_budget=top.integer("attempt_budget", 1,
+                                   maximum=MAX_ATTEMPT_BUDGET) if top.has("attempt_budget") else None,
+        attempt_mode=cast("AttemptMode", top.choice("attempt_mode", ATTEMPT_MODES,
+                                                    default="retry")),
         reasons=_load_reasons(top),
         metrics=metrics,
         rerun_recipe=top.text("rerun_recipe"),
@@ -1385,11 +1408,12 @@ class SliceRule(NamedTuple):
     withhold_thin_strata: bool = False
 
 
-CARD_KEYS = ("card_version", "dataset_digest", "task_ids_sha256", "task_count", "strata", "withheld", "inclusion_rule",
-             "tasks", "metric", "controls", "not_a_claim_about")
-CARD_RULE_KEYS = ("required_fields", "has_failing_test", "allowed_licenses", "edit_span", "wide_above",
-                  "min_per_stratum", "withhold_thin_strata")
-CARD_METRIC_KEYS = ("name", "numerator", "denominator", "attempt_budget", "pass_at_k_reported_separately")
+CARD_KEYS = ("card_version", "dataset_digest", "task_ids_sha256", "task_count", "strata",
+             "withheld", "inclusion_rule", "tasks", "metric", "controls", "not_a_claim_about")
+CARD_RULE_KEYS = ("required_fields", "has_failing_test", "allowed_licenses", "edit_span",
+                  "wide_above", "min_per_stratum", "withhold_thin_strata")
+CARD_METRIC_KEYS = ("name", "numerator", "denominator", "attempt_budget",
+                    "pass_at_k_reported_separately")
 
 
 class Card(NamedTuple):
@@ -1435,7 +1459,8 @@ def parse_card(value: object, where: str, sha256: str = "") -> Card:
 def load_card(path: Path) -> Card:
     raw = _read_bytes(path)
     where = str(path)
-    return parse_card(parse_json(_decode_utf8(raw, where), where), where, hashlib.sha256(raw).hexdigest())
+    return parse_card(parse_json(_decode_utf8(raw, where), where), where,
+                      hashlib.sha256(raw).hexdigest())
 
 
 def load_tasks(path: Path) -> list[dict[str, Any]]:
@@ -1450,8 +1475,8 @@ def load_tasks(path: Path) -> list[dict[str, Any]]:
     return tasks
 
 
-_ID_LIST_HEADERS = ("id", "ids", "task", "tasks", "task_id", "task_ids", "instance", "instance_id", "instance_ids",
-                    "sample_id", "sample_ids")
+_ID_LIST_HEADERS = ("id", "ids", "task", "tasks", "task_id", "task_ids", "instance", "instance_id",
+                    "instance_ids", "sample_id", "sample_ids")
 
 
 def read_id_list(path: Path) -> list[str]:
@@ -1928,7 +1953,8 @@ _ACKLAM_B = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+
              6.680131188771972e+01, -1.328068155288572e+01)
 _ACKLAM_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
              -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00)
-_ACKLAM_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00)
+_ACKLAM_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+             3.754408661907416e+00)
 
 
 def _normal_central(h: float) -> float:
@@ -2222,7 +2248,8 @@ def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
     g_eff = Fraction(units * units, squares)
     if all(n == 1 for n in sizes):
         return Clustered(float(p), units, clusters, float(units))
-    spread = sum(((Fraction(s) - n * p) ** 2 * w for s, n, w in zip(sums, sizes, weights)), Fraction(0))
+    spread = sum(((Fraction(s) - n * p) ** 2 * w for s, n, w in zip(sums, sizes, weights)),
+                 Fraction(0))
     if clusters < 2 or p in (0, 1):
         n_eff = g_eff
     elif spread == 0:
@@ -2235,7 +2262,8 @@ def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
     return Clustered(float(p), units, clusters, float(n_eff) * factor)
 
 
-def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int], k: Fraction, n: int,
+def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int],
+                   k: Fraction, n: int,
                    confidence: float, method: str, monotone: bool = False) -> Rate:
     """k/n with Wilson's interval on the clustered mean's effective sample size; with `monotone`
     (samples mode: the clusters are the tasks), never tighter at a boundary than the boundary's
@@ -2267,7 +2295,8 @@ def by_cluster_interval(sums: Sequence[Fraction], sizes: Sequence[int], weights:
     clusters = sum(weights)
     effective = design.effective if 0 < design.mean < 1 else float(clusters)
     low, high = monotone_interval(wilson_p(design.mean, effective, confidence),
-                                  wilson_p(1.0, clusters, confidence), wilson_p(0.0, clusters, confidence))
+                                  wilson_p(1.0, clusters, confidence),
+                                  wilson_p(0.0, clusters, confidence))
     return low, high, effective
 
 
@@ -2281,7 +2310,8 @@ def monotone_interval(interval: tuple[float, float], all_pass: tuple[float, floa
     return min(interval[0], all_pass[0]), max(interval[1], none_pass[1])
 
 
-def samples_rate(passes: Mapping[int, int], tasks: int, budget: int, confidence: float) -> Rate | None:
+def samples_rate(passes: Mapping[int, int], tasks: int, budget: int,
+                 confidence: float) -> Rate | None:
     """pass@1 over `tasks` tasks that each ran `budget` samples (passes: pass count -> tasks with
     it; a declared task with no record counts as none passed): the mean over tasks of c/n, with
     Wilson's interval on the Kish effective sample size, tasks being the clusters (effective_size).
@@ -2337,7 +2367,8 @@ def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: 
     by_task = [sum((cells[r][t] for r in range(runs)), Fraction(0)) / runs for t in range(tasks)]
     ss_task = runs * sum(((m - grand) ** 2 for m in by_task), Fraction(0))
     ss_run = tasks * sum(((m - grand) ** 2 for m in by_run), Fraction(0))
-    ss_resid = sum(((cells[r][t] - by_task[t] - by_run[r] + grand) ** 2 for r in range(runs) for t in range(tasks)),
+    ss_resid = sum(((cells[r][t] - by_task[t] - by_run[r] + grand) ** 2 for r in range(runs)
+                    for t in range(tasks)),
                    Fraction(0))
     ms_task = ss_task / (tasks - 1) if tasks > 1 else Fraction(0)
     ms_run = ss_run / (runs - 1)
@@ -2357,8 +2388,10 @@ def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: 
         n_eff = Fraction(units)
     else:
         n_eff = min(Fraction(units), max(Fraction(min(tasks, runs)), p * (1 - p) / variance))
-    factor = (t_for(confidence, units - 1) / t_for(confidence, max(1.0, df))) ** 2 if units > 1 else 1.0
-    return Crossed(float(p), float(n_eff) * factor, df, float(ms_task), float(ms_run), float(ms_resid))
+    factor = (t_for(confidence, units - 1) / t_for(confidence,
+                                                   max(1.0, df))) ** 2 if units > 1 else 1.0
+    return Crossed(float(p), float(n_eff) * factor, df, float(ms_task), float(ms_run),
+                   float(ms_resid))
 
 
 def crossed_boundary(tasks: int, runs: int, samples: int, confidence: float) -> float:
@@ -2620,7 +2653,8 @@ def conditional_critical(s: int, alpha: float) -> float:
     return rejecting[0] / math.sqrt(s) * (1.0 - 1e-9)
 
 
-def detectable_difference(n: float, discordance: float, confidence: float, power: float = 0.8) -> float | None:
+def detectable_difference(n: float, discordance: float, confidence: float,
+                          power: float = 0.8) -> float | None:
     """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at
     this discordance (Connor 1987, solved for the difference); None when none is detectable (it
     would exceed the discordance, since |p12 − p21| <= p12 + p21)."""
@@ -2963,11 +2997,12 @@ def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list
                             f"{MAX_LETTER_GROUPS} overlapping groups: no letter display can show "
                             "them; rank fewer systems at once (or compare the pairs that matter)")
     rank = {system: position for position, system in enumerate(order)}
-    return sorted((sorted(g, key=rank.__getitem__) for g in groups), key=lambda g: [rank[x] for x in g])
+    return sorted((sorted(g, key=rank.__getitem__) for g in groups),
+                  key=lambda g: [rank[x] for x in g])
 
 
-def tasks_needed(baseline: float, detect: float, discordance: float | None, confidence: float, power: float,
-                 samples: int, icc: float) -> tuple[int, float]:
+def tasks_needed(baseline: float, detect: float, discordance: float | None, confidence: float,
+                 power: float, samples: int, icc: float) -> tuple[int, float]:
     """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power
     (Connor 1987; with k samples a task the paired variance is between-task + within-task/k, Miller
     2024, with `icc` the between-task share). The discordance defaults to independent systems' (no
@@ -3004,8 +3039,8 @@ class SuitePlan(NamedTuple):
     by_samples: tuple[tuple[int, int], ...]  # (samples a task, tasks needed)
 
 
-def plan_suite(baseline: float, detect: float, discordance: float | None, samples: int, icc: float, power: float,
-               confidence: float) -> SuitePlan:
+def plan_suite(baseline: float, detect: float, discordance: float | None, samples: int, icc: float,
+               power: float, confidence: float) -> SuitePlan:
     """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for
     `samples` samples a task and for 1, 3, 5 and 10."""
     if not 0 < baseline < 1:
@@ -3033,7 +3068,8 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
     tasks, psi = tasks_needed(baseline, detect, discordance, confidence, power, samples, icc)
     others = tuple((k, tasks_needed(baseline, detect, discordance, confidence, power, k, icc)[0])
                    for k in sorted({1, 3, 5, 10, samples}))
-    return SuitePlan(baseline, detect, discordance, psi, samples, icc, power, confidence, tasks, others)
+    return SuitePlan(baseline, detect, discordance, psi, samples, icc, power, confidence, tasks,
+                     others)
 
 
 #####################################################################
@@ -3045,7 +3081,8 @@ if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
 _TASK_COUNT = "dataset.task_count"
 _MAX_PREDICATE = 2000
 # The fields of a task's exit record; a metric may also name any field the records carry.
-RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control", "role", "cluster"})
+RECORD_FIELDS = frozenset({"outcome", "reason", "stratum", "task_id", "attempts", "control",
+                           "role", "cluster"})
 
 
 class MetricError(Exception):
@@ -3079,7 +3116,8 @@ def _snippet(node: Any, source: str) -> str:
     return ast.get_source_segment(source, node) or type(node).__name__
 
 
-def _compile_comparison(node: Any, source: str, fields: set[str], literals: dict[str, set[Any]]) -> Predicate:
+def _compile_comparison(node: Any, source: str, fields: set[str],
+                        literals: dict[str, set[Any]]) -> Predicate:
     import ast
 
     if len(node.ops) != 1:
@@ -3110,7 +3148,8 @@ def _compile_comparison(node: Any, source: str, fields: set[str], literals: dict
     raise MetricError(f"operator {type(op).__name__} in {_snippet(node, source)!r} is not allowed")
 
 
-def _compile_node(node: Any, source: str, fields: set[str], literals: dict[str, set[Any]]) -> Predicate:
+def _compile_node(node: Any, source: str, fields: set[str],
+                  literals: dict[str, set[Any]]) -> Predicate:
     import ast
 
     if isinstance(node, ast.BoolOp):
@@ -3127,7 +3166,8 @@ def _compile_node(node: Any, source: str, fields: set[str], literals: dict[str, 
                       "in, and, or, not)")
 
 
-def compile_predicate(source: str, literals: dict[str, set[Any]] | None = None) -> tuple[Predicate, frozenset[str]]:
+def compile_predicate(source: str,
+                      literals: dict[str, set[Any]] | None = None) -> tuple[Predicate, frozenset[str]]:
     """Turn `outcome == 'pass' and stratum in ('a', 'b')` into a function of a task's exit record.
 
     Returns the function and the fields it reads; `literals` collects the values compared per field.
@@ -3142,7 +3182,8 @@ def compile_predicate(source: str, literals: dict[str, set[Any]] | None = None) 
         raise MetricError(f"cannot parse {source!r}: {getattr(exc, 'msg', exc)}") from None
     fields: set[str] = set()
     try:
-        predicate = _compile_node(tree.body, source.strip(), fields, {} if literals is None else literals)
+        predicate = _compile_node(tree.body, source.strip(), fields,
+                                  {} if literals is None else literals)
     except RecursionError:
         raise MetricError(f"{source[:40]!r}... nests too deeply") from None
     return predicate, frozenset(fields)
@@ -3277,7 +3318,8 @@ def harness_file_kind(path: Path) -> ImportFormat | None:
     first = head.lstrip()[:1]
     if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
         return None
-    matches = [(len(form), -order, fmt) for order, fmt in enumerate(IMPORTERS.values()) for form in fmt.signs
+    matches = [(len(form), -order, fmt)
+               for order, fmt in enumerate(IMPORTERS.values()) for form in fmt.signs
                if all(sign in head for sign in form)]
     held = {name for *_, fmt in matches for name in fmt.holds}
     matches = [match for match in matches if match[2].name not in held]
@@ -3346,9 +3388,11 @@ def _card_findings(manifest: Manifest, context: CardContext) -> list[Finding]:
             f"the card's task_ids_sha256 {str(card.task_ids_sha256)[:12]} is not the manifest's "
             f"{manifest.task_ids_sha256[:12]}: the card and the claim describe different suites")))
     if manifest.task_ids is not None and frozenset(manifest.task_ids) != context.task_ids:
-        findings.append(finding("card_manifest_mismatch", "dataset.task_ids differs from the card's task list"))
+        findings.append(finding("card_manifest_mismatch",
+                                "dataset.task_ids differs from the card's task list"))
     if manifest.strata is not None and manifest.strata != card.strata:
-        findings.append(finding("stratum_count_mismatch", "dataset.strata in the manifest differs from the card's strata"))
+        findings.append(finding("stratum_count_mismatch",
+                                "dataset.strata in the manifest differs from the card's strata"))
     if manifest.attempt_budget is not None and manifest.attempt_budget != card.attempt_budget:
         findings.append(finding("attempt_budget_mismatch", (
             f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric "
@@ -3356,7 +3400,8 @@ def _card_findings(manifest: Manifest, context: CardContext) -> list[Finding]:
     return findings
 
 
-def _compile_metrics(specs: Sequence[MetricSpec], withheld: frozenset[str]) -> tuple[tuple[CompiledMetric, ...], frozenset[str]]:
+def _compile_metrics(specs: Sequence[MetricSpec],
+                     withheld: frozenset[str]) -> tuple[tuple[CompiledMetric, ...], frozenset[str]]:
     metrics = []
     fields: set[str] = set()
     for spec in specs:
@@ -3371,7 +3416,8 @@ def _compile_metrics(specs: Sequence[MetricSpec], withheld: frozenset[str]) -> t
     return tuple(metrics), frozenset(fields)
 
 
-def make_plan(manifest: Manifest, context: CardContext | None, confidence: float) -> tuple[Plan, tuple[Finding, ...]]:
+def make_plan(manifest: Manifest, context: CardContext | None,
+              confidence: float) -> tuple[Plan, tuple[Finding, ...]]:
     """Combine the manifest and the card into one plan; disagreements between them are findings."""
     if context is None:
         findings: list[Finding] = []
@@ -3458,7 +3504,8 @@ def ids_digest(ids: Iterable[str]) -> str:
     # and turn a linear Timsort pass into a full n log n sort. PERF: a dict's or a set's keys are
     # distinct already (the ledger passes its task dict): no copy to de-duplicate, and the digest is
     # fed in slices, so the joined text of 10^7 IDs never exists at once.
-    keys = sorted(ids) if isinstance(ids, (dict, set, frozenset)) else list(dict.fromkeys(sorted(ids)))
+    keys = sorted(ids) if isinstance(ids, (dict, set,
+                                           frozenset)) else list(dict.fromkeys(sorted(ids)))
     digest = hashlib.sha256()
     step = 1 << 16
     for start in range(0, len(keys), step):
@@ -3584,8 +3631,8 @@ _FEW_PATTERNS = 16
 _COST_FIELDS = ("cost_usd", "input_tokens", "output_tokens", "total_tokens")
 # The record fields the gate reads. Records are open (harnesses add their own fields), but a key
 # that is a near miss of one of these is refused: it would switch a check off in silence.
-RECORD_KEYS = ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s", "stratum", "cluster", *_COST_FIELDS,
-               "harness")
+RECORD_KEYS = ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s", "stratum",
+               "cluster", *_COST_FIELDS, "harness")
 
 
 def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line: int) -> None:
@@ -3603,8 +3650,10 @@ def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
-def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
-               must_exist: bool = True, summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
+def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
+               extra_fields: frozenset[str],
+               must_exist: bool = True, summary: tuple[frozenset[str] | None,
+                                                       frozenset[str]] | None = None,
                jobs: int = 1, keep_order: bool = False) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result
     file given instead of a ledger is named, with the import command that converts it.
@@ -3665,8 +3714,10 @@ def _worth_workers(path: Path) -> bool:
     return hasattr(os, "fork") and os.stat(path).st_size >= _JOBS_MIN_BYTES
 
 
-def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, extra_fields: frozenset[str],
-                must_exist: bool = True, fast_path: bool = True, stream: _Stream | None = None) -> _Tally:
+def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
+                extra_fields: frozenset[str],
+                must_exist: bool = True, fast_path: bool = True,
+                stream: _Stream | None = None) -> _Tally:
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
@@ -3676,7 +3727,8 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
     collecting = gc.isenabled()
     gc.disable()
     problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
-    fast = _FastPath(tally, where, run_id, limit, stream) if fast_path and not extra_fields else None
+    fast = _FastPath(tally, where, run_id, limit,
+                     stream) if fast_path and not extra_fields else None
     try:
         for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
             if stream is not None:
@@ -3685,7 +3737,8 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None, 
             # A field name absent from the chunk's text is absent from all of its records
             # (unless a key is spelled with \u escapes, so those chunks look record by record).
             costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
-            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs, problems)
+            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs,
+                           problems)
     except BadLines:
         raise
     # what stops the pass (an unreadable file, an overlong line), after the lines before it
@@ -3747,7 +3800,8 @@ class _Stream:
         # have them, and how many have either; the task with a cost still open, and what it has so
         # far.
         self.cost, self.tokens, self.measured = array("d"), array("Q"), 0
-        self.cost_task, self.open_cost, self.open_tokens = "", cast("list[float]", []), cast("int | None", None)
+        self.cost_task, self.open_cost, self.open_tokens = "", cast("list[float]",
+                                                                    []), cast("int | None", None)
 
     def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
         """Add a chunk's attempts in file order; True if every one is of a task not seen before."""
@@ -3834,7 +3888,8 @@ class _Stream:
             for tid in self.folds.keys() & set(tids):
                 self.folds[tid].append(tid)
 
-    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None], fresh: bool) -> None:
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
+                  fresh: bool) -> None:
         """A chunk's costs (the groups' text) and token totals, in the order add() took its
         attempts."""
         if not fresh:
@@ -3854,7 +3909,8 @@ class _Stream:
             self.measured += len(done_sums)
         else:
             counted = list(map(operator.is_not, done_sums, itertools.repeat(None)))
-            self.tokens.extend(itertools.compress(done_sums, counted))  # type: ignore[arg-type]  # (no None)
+            kept = itertools.compress(done_sums, counted)
+            self.tokens.extend(kept)  # type: ignore[arg-type]  # (no None)
             self.measured += sum(map(operator.or_, map(bool, done_costs), counted))
         self.open_cost = [float(costs[-1])] if costs[-1] else []
         self.open_tokens = sums[-1]
@@ -3955,11 +4011,14 @@ _FAST_MEMBER = rf'"{_FAST_CHARS}*" ?: ?(?:{_FAST_SCALAR}|\[(?:{_FAST_SCALAR}(?:,
 # (the general path reads both as None); the reason keeps its quotes, as "" is a reason and differs
 # from null.
 _FAST_VALUES = {
-    "run_id": rf'"({_FAST_CHARS}+)"', "task_id": _FAST_NAME, "attempt": r"([1-9][0-9]{0,8})", "outcome": _FAST_TEXT,
+    "run_id": rf'"({_FAST_CHARS}+)"', "task_id": _FAST_NAME, "attempt": r"([1-9][0-9]{0,8})",
+    "outcome": _FAST_TEXT,
     "reason": rf'("{_FAST_CHARS}*"|null)', "stratum": rf'(?:null|"({_FAST_CHARS}+)")',
     "cluster": rf'(?:null|{_FAST_NAME})',
-    "wall_clock_s": _FAST_NUMBER, "cost_usd": _FAST_NUMBER, "input_tokens": _FAST_COUNT, "output_tokens": _FAST_COUNT,
-    "total_tokens": r'(?:null|(0|[1-9][0-9]{0,14}))', "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
+    "wall_clock_s": _FAST_NUMBER, "cost_usd": _FAST_NUMBER, "input_tokens": _FAST_COUNT,
+    "output_tokens": _FAST_COUNT,
+    "total_tokens": r'(?:null|(0|[1-9][0-9]{0,14}))',
+    "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
 }
 _FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
 
@@ -3981,7 +4040,8 @@ class _Form:
     @property
     def loose(self) -> re.Pattern[str]:
         if self._loose is None:
-            self._loose = re.compile(_fast_template(self.keys, self.colon, self.comma, True), re.MULTILINE)
+            self._loose = re.compile(_fast_template(self.keys, self.colon, self.comma, True),
+                                     re.MULTILINE)
         return self._loose
 
 
@@ -3989,7 +4049,8 @@ class _FastPath:
     """Per file: the compiled expression for each key order seen, and the tally of the chunks it
     proves."""
 
-    def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float, stream: _Stream | None = None) -> None:
+    def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float,
+                 stream: _Stream | None = None) -> None:
         self.tally, self.where, self.run_id, self.limit, self.stream = tally, where, run_id, limit, stream
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
@@ -4013,7 +4074,8 @@ class _FastPath:
         comma = ", " if ', "' in line else ","
         signature = (keys, colon, comma)
         if signature not in self.templates:
-            self.templates[signature] = _Form(keys, colon, comma) if set(keys) >= _FAST_REQUIRED else None
+            self.templates[signature] = _Form(keys, colon,
+                                              comma) if set(keys) >= _FAST_REQUIRED else None
         return self.templates[signature]
 
     def rows(self, text: str) -> tuple[list[tuple[str, ...]], tuple[str, ...]] | None:
@@ -4088,8 +4150,8 @@ class _FastPath:
         count = len(rows)
         blank = ("",) * count
         tids, attempts, walls = at["task_id"], at["attempt"], at.get("wall_clock_s", blank)
-        spelled = (at["outcome"], at.get("reason", blank), at.get("stratum", blank), tuple(map(bool, walls)),
-                   at.get("cluster", blank))
+        spelled = (at["outcome"], at.get("reason", blank), at.get("stratum", blank),
+                   tuple(map(bool, walls)), at.get("cluster", blank))
         # PERF: zip reuses its tuple when get keeps none
         known = list(map(self.kinds.get, zip(*spelled)))
         kinds = cast("list[int]", known) if None not in known else [
@@ -4119,14 +4181,16 @@ class _FastPath:
         """The kind of an (outcome, reason, stratum, timed, cluster) combination as the groups spell
         it."""
         outcome, reason, stratum, timed, cluster = raw
-        key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None, timed, cluster or None)
+        key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None, timed,
+               cluster or None)
         kind = self.tally.kinds.get(key)
         if kind is None:
             kind = _new_kind(self.tally.kinds, key, self.where, 0)
         self.kinds[raw] = kind
         return kind
 
-    def tally_costs(self, at: dict[str, tuple[str, ...]], tids: tuple[str, ...], fresh: bool, blank: tuple[str, ...]) -> None:
+    def tally_costs(self, at: dict[str, tuple[str, ...]], tids: tuple[str, ...], fresh: bool,
+                    blank: tuple[str, ...]) -> None:
         """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else
         record by record; into the stream's per-task sums when there is one."""
         tally = self.tally
@@ -4144,7 +4208,8 @@ class _FastPath:
         elif fresh:
             tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
             tally.tokens.update(zip(tids, sums) if None not in sums else  # type: ignore[arg-type]  # (no None)
-                                ((tid, total) for tid, total in zip(tids, sums) if total is not None))
+                                ((tid, total)
+                                 for tid, total in zip(tids, sums) if total is not None))
         else:
             for tid, cost, total in zip(tids, costs, sums):
                 if cost:
@@ -4171,7 +4236,8 @@ def _add_cost(costs: dict[str, float | tuple[float, ...]], tid: str, cost: float
         costs[tid] = (previous, cost)
 
 
-def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str], packed: Iterable[int]) -> None:
+def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str],
+                  packed: Iterable[int]) -> None:
     """Add each attempt to its task's entry: an int for one attempt, a tuple of them for more."""
     for tid, attempt in zip(tids, packed):
         previous = tasks.get(tid)
@@ -4231,8 +4297,9 @@ def _fast_number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
 
-def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str, run_id: str | None,
-                   limit: float, extra_fields: frozenset[str], costs: bool, problems: LineProblems) -> None:
+def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str,
+                   run_id: str | None, limit: float, extra_fields: frozenset[str], costs: bool,
+                   problems: LineProblems) -> None:
     """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A
     bad record is added to `problems` and the loop goes on after it, so one run names every bad
     line.
@@ -4268,7 +4335,8 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                 if type(attempt) is not int or attempt < 1:
                     _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
                 wall = rec.get("wall_clock_s")
-                key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None, rec.get("cluster"))
+                key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None,
+                       rec.get("cluster"))
                 try:
                     kind = kinds.get(key)
                 except TypeError:  # an unhashable value: a list or an object
@@ -4356,7 +4424,8 @@ def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
     number])."""
     if type(pattern) is int:
         return kinds[pattern & _KIND_MASK] | (pattern & ~_KIND_MASK)
-    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK) for attempt in cast("tuple[int, "
+    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK)
+                 for attempt in cast("tuple[int, "
                                                                                            "...]", pattern))
 
 
@@ -4431,10 +4500,14 @@ def _range_summary(path: Path, start: int, end: int, run_id: str | None, limit: 
     joined = stream.digest = _Joined()
     tally = _tally_range(path, start, end, run_id, limit, stream)
     ids = joined.parts
-    part = {"kinds": list(tally.kinds), "run_ids": sorted(tally.run_ids), "all_run_ids": sorted(tally.all_run_ids),
-            "records": tally.records, "over": tally.over_envelope.items, "over_count": tally.over_envelope.count,
-            "count": stream.count, "first_id": ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
-            "last_id": stream.last if stream.count else "", "patterns": list(stream.patterns.items()),
+    part = {"kinds": list(tally.kinds), "run_ids": sorted(tally.run_ids),
+            "all_run_ids": sorted(tally.all_run_ids),
+            "records": tally.records, "over": tally.over_envelope.items,
+            "over_count": tally.over_envelope.count,
+            "count": stream.count,
+            "first_id": ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
+            "last_id": stream.last if stream.count else "",
+            "patterns": list(stream.patterns.items()),
             "first": list(stream.first.items()), "controls": stream.controls, "folds": stream.folds,
             "measured": stream.measured}
     return [json.dumps(part).encode("ascii"), stream.cost.tobytes(), stream.tokens.tobytes(), *ids]
@@ -4517,7 +4590,8 @@ def _reap(pid: int, stop: bool) -> None:
 
 
 def _tally_in_workers(path: Path, run_id: str | None, limit: float,
-                      summary: tuple[frozenset[str] | None, frozenset[str]], jobs: int) -> _Tally | None:
+                      summary: tuple[frozenset[str] | None, frozenset[str]],
+                      jobs: int) -> _Tally | None:
     """The file tallied by `jobs` processes (see above), or None when it must be read in one."""
     size = os.stat(path).st_size
     points = _split_points(path, size, jobs)
@@ -4654,11 +4728,13 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
         problems.append(("cluster", ()))
     stratum = next(iter(strata)) if len(strata) == 1 else None
     cluster = next(iter(clusters)) if len(clusters) == 1 else None
-    exit_ = TaskExit(outcome, reason, stratum, len(numbers), first, passes, scored, tuple(sorted(lost)), cluster)
+    exit_ = TaskExit(outcome, reason, stratum, len(numbers), first, passes, scored,
+                     tuple(sorted(lost)), cluster)
     return exit_, tuple(problems)
 
 
-def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str], extra: Mapping[str, Any] | None) -> dict[str, Any]:
+def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str],
+                 extra: Mapping[str, Any] | None) -> dict[str, Any]:
     """A task's exit record as the metric predicates see it."""
     row = {
         "outcome": BUCKETS[exit_.outcome],
@@ -4700,7 +4776,8 @@ class MetricCounts:
         self.watched = [bool(plan.withheld) and m.numerator is not None and bool(m.fields - _OUTCOME_FIELDS)
                         for m in plan.metrics]
         # per metric: stratum -> tasks in D, in N
-        self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()] for _ in plan.metrics]
+        self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()]
+                                                          for _ in plan.metrics]
 
     def watch(self, row: Mapping[str, Any], stratum: str | None) -> None:
         """Count where a task would fall for each watched metric, whatever its outcome."""
@@ -4752,7 +4829,8 @@ def _per_task(plan: Plan) -> bool:
     """Whether each task needs its own exit record: card strata, or a metric that reads a per-task
     field."""
     used = frozenset().union(*(m.fields for m in plan.metrics))
-    return plan.task_strata is not None or bool(used & {"task_id", "control", "role"} or plan.extra_fields)
+    return plan.task_strata is not None or bool(used & {"task_id", "control",
+                                                        "role"} or plan.extra_fields)
 
 
 def _exits_by_pattern(patterns: Iterable[AttemptPattern], kinds: Sequence[KindInfo],
@@ -4836,7 +4914,8 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     if plan.metrics and not per_task:
         for exit_, weight in groups.items():
             if exit_.outcome != NO_EXIT:
-                metrics.add(_exit_record(exit_, None, roles, None), exit_.outcome != UNSCOREABLE, weight)
+                metrics.add(_exit_record(exit_, None, roles, None), exit_.outcome != UNSCOREABLE,
+                            weight)
     return ExitGroups(groups, problems, metrics)
 
 
@@ -4874,7 +4953,8 @@ class Totals:
     def exits(self) -> int:
         return sum(self.counts)
 
-    def add(self, exit_: TaskExit, weight: int, plan: Plan, passk_table: Mapping[int, tuple[list[float], list[float]]]) -> None:
+    def add(self, exit_: TaskExit, weight: int, plan: Plan,
+            passk_table: Mapping[int, tuple[list[float], list[float]]]) -> None:
         code, passes = exit_.outcome, exit_.passes
         self.counts[code] += weight
         if code == UNSCOREABLE:
@@ -4895,9 +4975,12 @@ class Totals:
             for terms, value in zip(self.pass_hat_k, every):
                 terms.append(value * weight)
         if exit_.cluster is not None:
-            score, units = (min(passes, plan.contract.budget), plan.contract.budget) if samples else (int(code == PASS), 1)
-            self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster, 0) + score * weight
-            self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster, 0) + units * weight
+            score, units = (min(passes, plan.contract.budget),
+                            plan.contract.budget) if samples else (int(code == PASS), 1)
+            self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster,
+                                                                     0) + score * weight
+            self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster,
+                                                                       0) + units * weight
             self.clustered += weight
         if exit_.stratum is None:
             self.unlabelled += weight
@@ -4951,7 +5034,8 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
                 f"{len(extra_ids)} task(s) in the runs are not in the dataset: "
                 f"{_name_some(extra_ids, len(extra_ids))}")))
     elif observed_digest != plan.task_ids_sha256:
-        hint = "" if re.fullmatch(r"[0-9a-f]{64}", plan.task_ids_sha256) else "; it is not a sha256 at all"
+        hint = "" if re.fullmatch(r"[0-9a-f]{64}",
+                                  plan.task_ids_sha256) else "; it is not a sha256 at all"
         findings.append(finding("dataset_digest_mismatch", (
             f"the runs' task IDs hash to {observed_digest[:12]}, the manifest declares "
             f"{plan.task_ids_sha256[:64]!r}{hint}: you ran a different suite than you published "
@@ -4982,21 +5066,27 @@ def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], 
          "task(s) repeat an attempt number (retries are attempts, not replacements)", _task_of),
         ("gap", "attempt_gap", "task(s) do not number their attempts 1..a without a gap", _task_of),
         ("over_budget", "attempt_over_budget",
-         f"task(s) used more than the attempt budget of {budget}", lambda t: f"{t[0]} (attempt {t[1]})"),
+         f"task(s) used more than the attempt budget of {budget}",
+         lambda t: f"{t[0]} (attempt {t[1]})"),
         ("short", "samples_incomplete",
-         f"task(s) have fewer than the {budget} samples samples mode requires", lambda t: f"{t[0]} ({t[1]})"),
-        ("unknown", "unknown_outcome", "attempt(s) have an outcome other than pass, fail or unscoreable",
+         f"task(s) have fewer than the {budget} samples samples mode requires",
+         lambda t: f"{t[0]} ({t[1]})"),
+        ("unknown", "unknown_outcome",
+         "attempt(s) have an outcome other than pass, fail or unscoreable",
          lambda t: _task_attempt(t) + (did_you_mean(t[2], BUCKETS) if isinstance(t[2], str) else "")),
-        ("uncoded", "uncoded_unscoreable", f"unscoreable attempt(s) lack a known reason class ({allowed})",
+        ("uncoded", "uncoded_unscoreable",
+         f"unscoreable attempt(s) lack a known reason class ({allowed})",
          lambda t: _task_attempt(t) + (did_you_mean(t[2], sorted(plan.reasons)) if isinstance(t[2], str) else "")),
         ("reason_on_scored", "reason_on_scored",
          "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, "
          "not both", _task_attempt),
         ("after_pass", "attempt_after_pass",
          "task(s) have attempts after a passing one: in retry mode a task stops at its first pass "
-         "(attempts that go on are samples: use attempt_mode samples)", lambda t: f"{t[0]} (passed at attempt {t[1]})"),
+         "(attempts that go on are samples: use attempt_mode samples)",
+         lambda t: f"{t[0]} (passed at attempt {t[1]})"),
         ("untimed", "wall_clock_incomplete",
-         "attempt(s) lack wall_clock_s while others carry it: every attempt must, or none", lambda t: f"{t[0]}#{t[1]}"),
+         "attempt(s) lack wall_clock_s while others carry it: every attempt must, or none",
+         lambda t: f"{t[0]}#{t[1]}"),
         ("cluster", "cluster_conflict",
          "task(s) name more than one cluster across their attempts (or name one on some attempts "
          "only): a task belongs to one cluster, a repository say", _task_of),
@@ -5033,16 +5123,19 @@ def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
         f"{plan.task_count} entries"))]
 
 
-def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan) -> Finding | None:
+def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[KindInfo],
+                  plan: Plan) -> Finding | None:
     """How one control task exited, judged against what it expects."""
     tid = control.task_id
-    in_budget = [kinds[attempt_kind(e)] for e in entries if attempt_number(e) <= plan.contract.budget]
+    in_budget = [kinds[attempt_kind(e)]
+                 for e in entries if attempt_number(e) <= plan.contract.budget]
     codes = [kind.code for kind in in_budget]
     if NO_EXIT in codes:
         return None  # an outcome outside the buckets is unknown_outcome, not an unscoreable control
     scored = [code for code in codes if code in (PASS, FAIL)]
     if not scored or (UNSCOREABLE in codes and plan.contract.samples):
-        reasons = sorted({str(kinds[attempt_kind(e)].reason) for e in entries if kinds[attempt_kind(e)].code == UNSCOREABLE})
+        reasons = sorted({str(kinds[attempt_kind(e)].reason)
+                          for e in entries if kinds[attempt_kind(e)].code == UNSCOREABLE})
         return finding("control_inconclusive", (
             f"{tid}: the {control.role} control is unscoreable "
             f"({', '.join(reasons) or 'no scored attempt'}); the instrument is unproven"))
@@ -5070,7 +5163,8 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
     has_positive = "known_fix" in plan.control_run_roles or any(
         c.role == "positive" and c.expected == "pass" for c in plan.controls)
     if not (has_negative and has_positive):
-        lacking = [name for name, ok in (("negative (expects fail)", has_negative), ("positive (expects pass)", has_positive)) if not ok]
+        lacking = [name for name, ok in (("negative (expects fail)", has_negative),
+                                         ("positive (expects pass)", has_positive)) if not ok]
         findings.append(finding("controls_incomplete", (
             f"no {' and no '.join(lacking)} control: declare a control task or a control run "
             "(no_edit / known_fix) so the gate can tell a broken harness from a weak "
@@ -5079,11 +5173,13 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
     for control in plan.controls:
         tid = control.task_id
         if plan.declared_ids is not None and tid not in plan.declared_ids:
-            findings.append(finding("control_outside_dataset", f"{tid}: the {control.role} control is not a dataset task"))
+            findings.append(finding("control_outside_dataset",
+                                    f"{tid}: the {control.role} control is not a dataset task"))
             continue
         packed = tally.pattern_of(tid)
         if packed is None:
-            findings.append(finding("control_missing", f"{tid}: the {control.role} control has no attempt record"))
+            findings.append(finding("control_missing",
+                                    f"{tid}: the {control.role} control has no attempt record"))
             continue
         judged = _control_exit(control, task_attempts(packed), kinds, plan)
         if judged is not None:
@@ -5107,7 +5203,8 @@ def _stratum_rate(bucket: _StratumTotals, tasks: int, plan: Plan) -> Rate | None
     return wilson_rate(bucket.passed, tasks, plan.confidence)
 
 
-def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tuple[tuple[StratumLine, ...], list[Finding]]:
+def _strata_lines(plan: Plan, totals: Totals,
+                  problems: FirstFew | None) -> tuple[tuple[StratumLine, ...], list[Finding]]:
     """Each stratum's rate, and where the records' strata disagree with the declaration."""
     findings = []
     declared, seen = plan.strata, totals.strata
@@ -5128,22 +5225,26 @@ def _strata_lines(plan: Plan, totals: Totals, problems: FirstFew | None) -> tupl
         if differ:
             shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed "
                               f"{observed.get(name, 0)}" for name in differ)
-            findings.append(finding("stratum_count_mismatch", f"per-stratum task counts differ from the declaration: {shown}"))
+            findings.append(finding("stratum_count_mismatch",
+                                    f"per-stratum task counts differ from the declaration: {shown}"))
     lines = []
     if declared is not None and not seen and plan.task_strata is None:
-        return tuple(StratumLine(name, count, 0, None, verified=False) for name, count in sorted(declared.items())), findings
+        return tuple(StratumLine(name, count, 0, None, verified=False)
+                     for name, count in sorted(declared.items())), findings
     for name in sorted(set(seen) | set(declared or {}) | set(plan.withheld)):
         bucket = seen.get(name)
         count = declared.get(name) if declared is not None else None
         if name in plan.withheld:
-            lines.append(StratumLine(name, count, bucket.tasks if bucket else 0, None, withheld=True))
+            lines.append(StratumLine(name, count, bucket.tasks if bucket else 0, None,
+                                     withheld=True))
             continue
         found = bucket.tasks if bucket else 0
         tasks = count if count is not None else found
         if bucket is None or tasks == 0:
             lines.append(StratumLine(name, count, 0, None))
             continue
-        lines.append(StratumLine(name, count, bucket.tasks, _stratum_rate(bucket, max(tasks, bucket.tasks), plan)))
+        lines.append(StratumLine(name, count, bucket.tasks,
+                                 _stratum_rate(bucket, max(tasks, bucket.tasks), plan)))
     return tuple(lines), findings
 
 
@@ -5153,7 +5254,8 @@ def counts_the_headline(metric: CompiledMetric, plan: Plan) -> bool:
     task exits."""
     if metric.numerator is None or metric.denominator is not None or plan.contract.samples:
         return False
-    return metric.fields == {"outcome"} and [metric.numerator({"outcome": o}) for o in BUCKETS] == [True, False, False]
+    return metric.fields == {"outcome"} and [metric.numerator({"outcome": o})
+                                             for o in BUCKETS] == [True, False, False]
 
 
 def _headline_claim(metric: CompiledMetric, plan: Plan, n: int) -> Finding | None:
@@ -5176,7 +5278,8 @@ def _headline_claim(metric: CompiledMetric, plan: Plan, n: int) -> Finding | Non
         "true to show it as a labelled metric"))
 
 
-def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tuple[MetricLine, ...], list[Finding]]:
+def _metric_lines(plan: Plan, counts: MetricCounts,
+                  seen: set[str]) -> tuple[tuple[MetricLine, ...], list[Finding]]:
     """Each declared metric's rate; an undefined metric, or one marked headline that is not the
     headline, is a finding."""
     findings = []
@@ -5191,16 +5294,18 @@ def _metric_lines(plan: Plan, counts: MetricCounts, seen: set[str]) -> tuple[tup
             problem = f"no record carries the field {unknown[0]!r}"
         if problem is not None:
             findings.append(finding("metric_undefined", f"metric {spec.name!r}: {problem}"))
-            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, False, None,
-                                    defined=False, basis=basis))
+            lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, False,
+                                    None, defined=False, basis=basis))
             continue
         if metric.denominator is None:
             n = plan.task_count
         claimed = _headline_claim(metric, plan, n)
         if claimed is not None:
             findings.append(claimed)
-        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit, counts_the_headline(metric, plan),
-                                wilson_rate(k, n, plan.confidence), wilson_rate(k2, n2, plan.confidence), basis=basis))
+        lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit,
+                                counts_the_headline(metric, plan),
+                                wilson_rate(k, n, plan.confidence),
+                                wilson_rate(k2, n2, plan.confidence), basis=basis))
     return tuple(lines), findings
 
 
@@ -5222,12 +5327,15 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
         if totals.scored:
             shapes = sorted(totals.scored)
             secondary = clustered_rate([Fraction(c) for c, _ in shapes], [m for _, m in shapes],
-                                       [totals.scored[x] for x in shapes], Fraction(sum(c * totals.scored[(c, m)]
+                                       [totals.scored[x] for x in shapes],
+                                       Fraction(sum(c * totals.scored[(c, m)]
                                                                                      for c, m in shapes)),
                                        sum(m * totals.scored[(c, m)] for c, m in shapes), conf,
                                        "wilson-kish", monotone=True)
-        pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_at_k))
-        every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1), totals.pass_hat_k))
+        pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
+                                                                     totals.pass_at_k))
+        every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
+                                                                      totals.pass_hat_k))
         return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k, every_k)
     passed, failed, _ = totals.counts
     rates = Rates("pass_rate", cast(Rate, wilson_rate(passed, n, conf)),
@@ -5235,7 +5343,8 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
                   wilson_rate(totals.first_pass, n, conf) if budget > 1 else None, ())
     # A metric that counts exactly the headline may name it: the one marked headline, else the
     # first.
-    named = [(spec.headline, line.name) for spec, line in zip((m.spec for m in plan.metrics), metrics) if line.headline]
+    named = [(spec.headline, line.name) for spec, line in zip((m.spec for m in plan.metrics),
+                                                              metrics) if line.headline]
     if named:
         rates = rates._replace(name=max(named, key=lambda item: item[0])[1])
     return rates
@@ -5251,7 +5360,8 @@ def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | N
     # its count (a cluster a task: two shapes, not 10^6 exact fractions)
     shapes = sorted(Counter(zip(map(totals.cluster_sums.__getitem__, totals.cluster_sizes),
                                 totals.cluster_sizes.values())).items())
-    low, high, effective = by_cluster_interval([Fraction(s) for (s, _), _ in shapes], [n for (_, n), _ in shapes],
+    low, high, effective = by_cluster_interval([Fraction(s) for (s, _), _ in shapes],
+                                               [n for (_, n), _ in shapes],
                                                [w for _, w in shapes], plan.confidence)
     return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"),
                        len(totals.cluster_sums), effective)
@@ -5270,15 +5380,18 @@ def _cost_summary(tally: _Tally) -> CostSummary | None:
     if stream is not None:
         if not stream.measured:
             return None
-        return CostSummary(tasks_with_cost=stream.measured, total_cost_usd=math.fsum(stream.cost) if stream.cost else None,
-                           median_cost_usd=_median(stream.cost), total_tokens=sum(stream.tokens) if stream.tokens else None,
+        return CostSummary(tasks_with_cost=stream.measured,
+                           total_cost_usd=math.fsum(stream.cost) if stream.cost else None,
+                           median_cost_usd=_median(stream.cost),
+                           total_tokens=sum(stream.tokens) if stream.tokens else None,
                            median_tokens=_median(stream.tokens))
     if not tally.cost and not tally.tokens:
         return None
     values = tally.cost.values()
     # PERF: one C pass when no task has two
     repeated = any(map(isinstance, values, itertools.repeat(tuple)))
-    costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c for c in values] if repeated else \
+    costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c
+                          for c in values] if repeated else \
         cast("list[float]", list(values))  # exact: one sum a task, in any order
     return CostSummary(
         tasks_with_cost=len(tally.cost) + len(tally.tokens.keys() - tally.cost.keys()),
@@ -5301,9 +5414,10 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     strata, strata_findings = _strata_lines(plan, totals, grouped.problems.get("stratum"))
     metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
     rates = _rates(plan, totals, metrics)
-    findings = (*_judge_suite(plan, tally, observed_digest), *_judge_attempts(plan, grouped.problems),
-                *_judge_balance(plan, totals), *_judge_clusters(totals), *_judge_controls(plan, tally),
-                *_judge_envelope(plan, tally),
+    findings = (*_judge_suite(plan, tally, observed_digest),
+                *_judge_attempts(plan, grouped.problems),
+                *_judge_balance(plan, totals), *_judge_clusters(totals),
+                *_judge_controls(plan, tally), *_judge_envelope(plan, tally),
                 *strata_findings, *metric_findings)
     return Ledger(
         entries=plan.task_count,
@@ -5349,7 +5463,8 @@ def stratum_of(task: Mapping[str, Any], wide_above: int) -> str:
     return f"{task['language']}:{'narrow' if task['edit_span'] <= wide_above else 'wide'}"
 
 
-def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule, repeats: int | None) -> list[str]:
+def _task_violations(label: str, task: Mapping[str, Any], rule: SliceRule,
+                     repeats: int | None) -> list[str]:
     """One task against the inclusion rule; `repeats` is the index of an earlier task with its ID.
     """
     problems = []
@@ -5429,7 +5544,8 @@ def build_card(tasks: Sequence[Mapping[str, Any]], rule: SliceRule, attempt_budg
             "withhold_thin_strata": rule.withhold_thin_strata,
         },
         "tasks": {
-            str(t["task_id"]): {"sha256": _sha(t), "fields": {k: _sha(v)[:16] for k, v in sorted(t.items())}}
+            str(t["task_id"]): {"sha256": _sha(t), "fields": {k: _sha(v)[:16]
+                                                              for k, v in sorted(t.items())}}
             for t in sorted(tasks, key=lambda t: str(t["task_id"]))
         },
         "metric": {
@@ -5561,7 +5677,8 @@ def _count(k: Fraction) -> str:
     return str(k.numerator) if k.denominator == 1 else f"{float(k):.2f}"
 
 
-def _shrunk_denominator(head: Rate, value: Fraction, half: Fraction, fraction: tuple[int, int] | None) -> int | None:
+def _shrunk_denominator(head: Rate, value: Fraction, half: Fraction,
+                        fraction: tuple[int, int] | None) -> int | None:
     """The largest d < n, at most half the tasks dropped, with k/d equal to the claim: solved, not
     searched, so a huge declared task count costs nothing."""
     lowest = max(1, head.n - max(1, head.n // 2))
@@ -5608,7 +5725,8 @@ def check_claim(text: str, ledger: Ledger) -> tuple[ClaimCheck, Finding | None]:
 
 def attrition(ledger: Ledger, mode: AttemptMode, budget: int, ceiling: float) -> Attrition:
     if mode == "samples":
-        return Attrition(sum(count for _, count in ledger.attempt_reasons), ledger.entries * budget, "attempts", ceiling)
+        return Attrition(sum(count for _, count in ledger.attempt_reasons),
+                         ledger.entries * budget, "attempts", ceiling)
     return Attrition(ledger.counts["unscoreable"], ledger.entries, "tasks", ceiling)
 
 
@@ -5638,11 +5756,13 @@ def _control_budget(plan: Plan, runs: Path) -> int:
     """A control run's own attempt contract: the attempts its records hold a task (one nop run and
     one oracle run prove the harness whatever the claim's budget), never more than the claim's."""
     tally = tally_runs(runs, None, plan.wall_clock_limit, frozenset())
-    most = max((attempt_number(e) for packed in tally.tasks.values() for e in task_attempts(packed)), default=1)
+    most = max((attempt_number(e) for packed in tally.tasks.values()
+                for e in task_attempts(packed)), default=1)
     return max(1, min(most, plan.contract.budget))
 
 
-def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[ControlRunResult, list[Finding]]:
+def _gate_control_run(run: ControlRun, plan: Plan,
+                      folder: Path) -> tuple[ControlRunResult, list[Finding]]:
     """A no-edit or known-fix run: its own ledger over the same dataset, under its own attempt
     contract (the attempts its records hold a task), and its rate against its bound.
 
@@ -5663,7 +5783,8 @@ def _gate_control_run(run: ControlRun, plan: Plan, folder: Path) -> tuple[Contro
         findings.append(finding("control_run_violated", (
             f"{run.role} run passes {rate:.3f}, {relation} of {run.bound:g}: the harness does not "
             f"{'fail untouched repositories' if run.role == 'no_edit' else 'pass the recorded fixes'}")))
-    return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger, budget), findings
+    return ControlRunResult(run.role, os.path.relpath(run.runs, folder), run.bound, ledger,
+                            budget), findings
 
 
 def _pattern_score(plan: Plan,
@@ -5803,13 +5924,15 @@ def unrecorded(task_count: int, recorded: int, manifest: Path, how: str, times: 
 
 
 def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manifest_path: Path,
-                     ceiling: float = DEFAULT_MAX_UNSCOREABLE) -> tuple[Ledger, Replicates, list[Finding]]:
+                     ceiling: float = DEFAULT_MAX_UNSCOREABLE) -> tuple[Ledger, Replicates,
+                                                                        list[Finding]]:
     """Gate every replicate run in full, then combine them: the headline is the mean over runs, its
     interval from the two-way layout of tasks x runs (crossed_size), so it counts run-to-run
     variance as well as the tasks'."""
     findings: list[Finding] = []
     present: list[tuple[str, Ledger, dict[str, tuple[int, str | None]]]] = []
-    whole = tally_runs(runs_path, run_ids[0], plan.wall_clock_limit, plan.extra_fields, must_exist=False)
+    whole = tally_runs(runs_path, run_ids[0], plan.wall_clock_limit, plan.extra_fields,
+                       must_exist=False)
     seen = whole.all_run_ids
     # one more pass, not one a replicate
     with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:
@@ -5822,7 +5945,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
                 else:
                     tally = None
             except GateError:  # a bad line: read the file itself, so the error names its own line
-                tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields, must_exist=False)
+                tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields,
+                                   must_exist=False)
             if tally is None or not tally.run_ids:
                 findings.append(finding("replicate_missing", (
                     f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it "
@@ -5831,7 +5955,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
             ledger = settle(tally, plan)._replace(runs_sha256=whole.sha256)
             # every run holds to the ceiling
             lost = attrition(ledger, plan.contract.mode, plan.contract.budget, ceiling)
-            findings.extend(prefixed(f"R{number}", [*ledger.findings, *_judge_attrition(ledger, lost)]))
+            findings.extend(prefixed(f"R{number}", [*ledger.findings,
+                                                    *_judge_attrition(ledger, lost)]))
             present.append((rid, ledger, _scores_by_task(plan, tally)))
     undeclared = sorted(seen - set(run_ids))
     if undeclared:
@@ -5845,7 +5970,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     tasks = sorted({tid for _, _, scores in present for tid in scores})
     padding = unrecorded(plan.task_count, len(tasks), manifest_path,
                          f"the replicates are combined task by task over their {len(present)} runs", len(present))
-    cells = [[Fraction(min(scores.get(t, (0, None))[0], m), m) for t in tasks] + [Fraction(0)] * padding
+    cells = [[Fraction(min(scores.get(t, (0, None))[0], m), m)
+              for t in tasks] + [Fraction(0)] * padding
              for _, _, scores in present]
     first = present[0][1]
     heads = [(rid, ledger.headline) for rid, ledger, _ in present]
@@ -5866,12 +5992,16 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     # The bucket counts shown are the first run's (every run is gated in full); a rate of one run
     # would read as the claim's, so the per-run rates (secondary, first try, strata, metrics, by
     # cluster) are left out.
-    ledger = first._replace(headline=combined, findings=(), run_ids=tuple(rid for rid, _, _ in present), secondary=None,
-                            first_attempt=None, strata=(), metrics=(), clustered=None, pass_at_k=(), pass_hat_k=())
-    return ledger, Replicates(tuple(heads), spread, design.df, design.effective, design.run_term), findings
+    ledger = first._replace(headline=combined, findings=(),
+                            run_ids=tuple(rid for rid, _, _ in present), secondary=None,
+                            first_attempt=None, strata=(), metrics=(), clustered=None,
+                            pass_at_k=(), pass_hat_k=())
+    return ledger, Replicates(tuple(heads), spread, design.df, design.effective,
+                              design.run_term), findings
 
 
-def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int, str | None]]]]) -> list[Finding]:
+def _replicate_clusters(present: Sequence[tuple[str, Ledger,
+                                                dict[str, tuple[int, str | None]]]]) -> list[Finding]:
     """A task names one cluster in every run, and either every run names clusters or none does."""
     named = [any(cluster is not None for _, cluster in scores.values()) for _, _, scores in present]
     if any(named) and not all(named):
@@ -5900,7 +6030,8 @@ def _report_run(pinned: str | None, ledger: Ledger) -> str | None:
     return ledger.run_ids[0] if len(ledger.run_ids) == 1 else None
 
 
-def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, confidence: float = 0.95,
+def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None,
+              confidence: float = 0.95,
               claim: str | None = None, keep_scores: bool | str = False, jobs: int = 1) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional
     claim (with `jobs` worker processes for a large runs file). keep_scores: the per-task scores
@@ -5918,8 +6049,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
             raise GateError(f"{manifest.path}: compare and rank pair one run with one run; this "
                             "manifest gates replicates together (give each run its own manifest "
                             "with its run_id)")
-        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates, manifest.path,
-                                                            manifest.max_unscoreable)
+        ledger, replicates, run_findings = _gate_replicates(plan, runs_path, manifest.replicates,
+                                                            manifest.path, manifest.max_unscoreable)
         gated, tally = None, None
     else:
         gated, run_findings = _gated_run(manifest, run_id)
@@ -5958,7 +6089,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None, c
         findings=tuple(all_findings),
         scores=_task_scores(plan, tally) if keep_scores and tally is not None else None,
         gated_run=_report_run(gated, ledger),
-        ignored_runs=_ignored_runs(tally, plan, runs_path) if gated is not None and tally is not None else (),
+        ignored_runs=_ignored_runs(tally, plan,
+                                   runs_path) if gated is not None and tally is not None else (),
         replicates=replicates,
         attrition=lost,
     )
@@ -6086,8 +6218,10 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool
     return xs, ys, clusters, findings
 
 
-def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path, confidence: float = 0.95,
-                a_run_id: str | None = None, b_run_id: str | None = None, by_cluster: bool = False) -> Comparison:
+def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path,
+                confidence: float = 0.95,
+                a_run_id: str | None = None, b_run_id: str | None = None,
+                by_cluster: bool = False) -> Comparison:
     """Gate two claims, then compare their headlines task by task (paired) over the shared suite.
 
     One rule: a test and the interval that inverts it, so the interval excludes 0 exactly when
@@ -6241,7 +6375,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
                         "system, or --list FILE)")
     if len(systems) > MAX_RANKED:
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
-    reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True) for manifest, runs in systems)
+    reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True)
+                    for manifest, runs in systems)
     if _aligned(reports) is None:
         sides = [(manifest, runs, None) for manifest, runs in systems]
         reports = tuple(_scored_by_id(reports, sides, confidence))
@@ -6347,7 +6482,8 @@ def _text_ledger(report: Report) -> list[str]:
     for bucket in BUCKETS:
         extra = ""
         if bucket == "unscoreable":
-            parts = [", ".join(f"{reason} {count}" for reason, count in led.reasons)] if led.reasons else []
+            parts = [", ".join(f"{reason} {count}"
+                               for reason, count in led.reasons)] if led.reasons else []
             parts += [ceiling] if ceiling and not samples else []
             extra = f" ({'; '.join(parts)})" if parts else ""
         out.append("  " + _label(bucket) + f"{led.counts[bucket]}{extra}")
@@ -6390,7 +6526,8 @@ def _text_rates(report: Report) -> list[str]:
     out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
     if reps is not None:
         values = [rate.value for _, rate in reps.runs]
-        out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}" for rid, rate in reps.runs)
+        out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}"
+                                                    for rid, rate in reps.runs)
                    + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to "
                      f"{max(values):.3f}")
         how = (f"Satterthwaite df {reps.df:.1f}" if reps.run_term else
@@ -6417,10 +6554,12 @@ def _text_rates(report: Report) -> list[str]:
         out.append(_label("first try") + _rate_text(led.first_attempt, conf)
                    + f"  <- labelled: first attempt only, of a budget of {report.contract.budget}")
     if led.pass_at_k:
-        shown = "  ".join(f"pass@{k} {value:.3f}" for k, value in led.pass_at_k if _shown_k(k, report.contract.budget))
+        shown = "  ".join(f"pass@{k} {value:.3f}"
+                          for k, value in led.pass_at_k if _shown_k(k, report.contract.budget))
         out.append(_label("pass@k") + shown + "  <- labelled: pass@k (any of k samples passes), not the headline")
     if led.pass_hat_k:
-        shown = "  ".join(f"pass^{k} {value:.3f}" for k, value in led.pass_hat_k if _shown_k(k, report.contract.budget))
+        shown = "  ".join(f"pass^{k} {value:.3f}"
+                          for k, value in led.pass_hat_k if _shown_k(k, report.contract.budget))
         out.append(_label("pass^k") + shown + "  <- labelled: pass^k (all k samples pass), not the headline")
     if report.not_a_claim_about:
         out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
@@ -6452,7 +6591,8 @@ def _text_breakdown(report: Report) -> list[str]:
             mark = f"  <- {metric.basis}" if metric.basis else ""
             if metric.headline:
                 mark = "  <- headline metric"
-            text = _rate_text(metric.rate, conf, metric.unit) if metric.defined else "undefined (see findings)"
+            text = _rate_text(metric.rate, conf,
+                              metric.unit) if metric.defined else "undefined (see findings)"
             out.append("  " + _label(metric.name, width) + text + (mark if metric.defined else ""))
     return out
 
@@ -6474,7 +6614,8 @@ def _text_instrument(report: Report) -> list[str]:
     if led.cost is not None:
         out.append(_label("cost") + _cost_text(led.cost))
     timing = "" if led.timing != "none" else " (per-task wall clock not verified: no attempt carries wall_clock_s)"
-    out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}" for k, v in sorted(m.envelope.items())) + timing)
+    out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}"
+                                              for k, v in sorted(m.envelope.items())) + timing)
     out.append(_label("budget") + f"{report.contract.budget} attempt(s) per task, {report.contract.mode} mode")
     if report.ignored_runs:
         ignored = "; ".join(f"{rid} {_rate_text(rate, conf)}" for rid, rate in report.ignored_runs)
@@ -6490,7 +6631,8 @@ def _text_instrument(report: Report) -> list[str]:
 def render_text(report: Report) -> str:
     """The report card as plain text: one labelled line per figure, the verdict, then every finding.
     """
-    out = [*_text_ledger(report), *_text_rates(report), *_text_breakdown(report), *_text_instrument(report)]
+    out = [*_text_ledger(report), *_text_rates(report), *_text_breakdown(report),
+           *_text_instrument(report)]
     if report.claim is not None:
         out.append(_label("claim check") + report.claim.message)
     out.append(_label("verdict") + report.verdict)
@@ -6524,8 +6666,8 @@ REPORT_SCHEMA_VERSION = 1
 def rate_json(rate: Rate | None) -> dict[str, Any] | None:
     if rate is None:
         return None
-    return {"k": _number(rate.k), "n": rate.n, "rate": rate.value, "ci_low": rate.low, "ci_high": rate.high,
-            "method": rate.method}
+    return {"k": _number(rate.k), "n": rate.n, "rate": rate.value, "ci_low": rate.low,
+            "ci_high": rate.high, "method": rate.method}
 
 
 def _ledger_json(led: Ledger) -> dict[str, Any]:
@@ -6552,21 +6694,24 @@ def report_json(report: Report) -> dict[str, Any]:
         "system": m.measured,
         "ledger": _ledger_json(led),
         "attrition": None if report.attrition is None else {
-            "unscoreable": report.attrition.lost, "of": report.attrition.of, "unit": report.attrition.unit,
+            "unscoreable": report.attrition.lost, "of": report.attrition.of,
+            "unit": report.attrition.unit,
             "share": report.attrition.share, "ceiling": report.attrition.ceiling},
         "headline": {"name": led.headline_name, **(rate_json(led.headline) or {})},
         "replicates": None if report.replicates is None else {
-            "runs": [{"run_id": rid, "headline": rate_json(rate)} for rid, rate in report.replicates.runs],
+            "runs": [{"run_id": rid, "headline": rate_json(rate)}
+                     for rid, rate in report.replicates.runs],
             "between_run_sd": report.replicates.spread, "df": report.replicates.df,
             "df_method": "satterthwaite" if report.replicates.run_term else "tasks_minus_one",
-            "effective_n": report.replicates.effective, "ledger_shown": report.replicates.runs[0][0]},
+            "effective_n": report.replicates.effective,
+            "ledger_shown": report.replicates.runs[0][0]},
         "headline_by_cluster": None if led.clustered is None else {
             **(rate_json(led.clustered.rate) or {}), "clusters": led.clustered.clusters,
             "effective_n": led.clustered.effective},
         "secondary": rate_json(led.secondary),
         "strata": [
-            {"name": s.name, "declared": s.declared, "tasks": s.tasks, "withheld": s.withheld, "verified": s.verified,
-             **({} if s.withheld else {"rate": rate_json(s.rate)})}
+            {"name": s.name, "declared": s.declared, "tasks": s.tasks, "withheld": s.withheld,
+             "verified": s.verified, **({} if s.withheld else {"rate": rate_json(s.rate)})}
             for s in led.strata
         ],
         "findings": [{"code": f.code, "message": f.message} for f in report.findings],
@@ -6575,7 +6720,8 @@ def report_json(report: Report) -> dict[str, Any]:
         "confidence": report.confidence,
         "dataset": {"name": m.dataset_name, "task_ids_sha256": m.task_ids_sha256,
                     "observed_sha256": led.observed_digest, "card_digest": report.card_digest,
-                    "subset": None if m.subset is None else {"of": m.subset[0], "selection": m.subset[1]},
+                    "subset": None if m.subset is None else {"of": m.subset[0],
+                                                             "selection": m.subset[1]},
                     "declared_from": m.declared_from},
         "verdict_mapping": list(m.verdict_mapping),
         "attempt_mode": report.contract.mode,
@@ -6590,7 +6736,8 @@ def report_json(report: Report) -> dict[str, Any]:
             for x in led.metrics
         ],
         "control_runs": [
-            {"role": r.role, "runs": r.runs, "bound": r.bound, "headline": rate_json(r.ledger.headline),
+            {"role": r.role, "runs": r.runs, "bound": r.bound,
+             "headline": rate_json(r.ledger.headline),
              "unscoreable": r.ledger.counts["unscoreable"], "attempt_budget": r.attempt_budget}
             for r in report.control_runs
         ],
@@ -6598,7 +6745,8 @@ def report_json(report: Report) -> dict[str, Any]:
                                                          for rid, rate in report.ignored_runs]},
         "wall_clock_verified": led.timing == "all",
         "not_a_claim_about": list(report.not_a_claim_about),
-        "claim": None if report.claim is None else {"text": report.claim.text, "matches": report.claim.matches,
+        "claim": None if report.claim is None else {"text": report.claim.text,
+                                                    "matches": report.claim.matches,
                                                     "message": report.claim.message},
         "cost": None if cost is None else cost._asdict(),
         "envelope": m.envelope,
@@ -6620,7 +6768,8 @@ def _dump(value: Any) -> str:
     in any string."""
     text = json.dumps(value, indent=2, sort_keys=False, ensure_ascii=False)
     if not text.replace("\n", "").isprintable():
-        text = "".join(char if char.isprintable() or char == "\n" else _json_escape_char(char) for char in text)
+        text = "".join(char if char.isprintable() or char == "\n" else _json_escape_char(char)
+                       for char in text)
     return text + "\n"
 
 
@@ -6649,14 +6798,16 @@ def render_markdown(report: Report) -> str:
            f"Dataset {_md(m.dataset_name)} (sha256 `{led.observed_digest[:12]}`): "
            f"{led.entries} entries, {led.exits} exits"
            + (f"; a subset: {_md(_subset_text(m, led.entries))}." if m.subset else "."), "",
-           *([f"Verdict mapping: {_md('; '.join(m.verdict_mapping))}.", ""] if m.verdict_mapping else []),
+           *([f"Verdict mapping: {_md('; '.join(m.verdict_mapping))}.",
+              ""] if m.verdict_mapping else []),
            *([f"Declared set: {_md(m.declared_from)}.", ""] if m.declared_from else []),
            *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the "
               f"buckets below are run {_md(report.replicates.runs[0][0])}'s, and every run is "
               "gated in full.", ""] if report.replicates else []),
            f"System: {_md(system_text(m))}. Instrument: {_md(_instrument_text(m))}.", "",
            f"Attempt contract: {_md(_contract_text(report))}.", "",
-           f"| bucket | tasks{f' (exits at pass@{report.contract.budget})' if samples else ''} |", "|---|---:|"]
+           f"| bucket | tasks{f' (exits at pass@{report.contract.budget})' if samples else ''} |",
+           "|---|---:|"]
     for bucket in BUCKETS:
         extra = ""
         if bucket == "unscoreable" and led.reasons:
@@ -6692,15 +6843,17 @@ def render_markdown(report: Report) -> str:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
         out.append(f"| control run {run.role} ({bound}; {run.ledger.counts['unscoreable']} "
                    f"unscoreable) | {_md_rate(run.ledger.headline)} |")
+    budget = report.contract.budget
     if led.pass_hat_k:
         out += ["", "pass^k, all k samples pass (not the headline): " + ", ".join(
-            f"pass^{k} = {v:.3f}" for k, v in led.pass_hat_k if _shown_k(k, report.contract.budget))]
+            f"pass^{k} = {v:.3f}" for k, v in led.pass_hat_k if _shown_k(k, budget))]
     if led.pass_at_k:
-        out += ["", "pass@k (not the headline): " + ", ".join(f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k
-                                                              if _shown_k(k, report.contract.budget))]
+        out += ["", "pass@k (not the headline): " + ", ".join(
+            f"pass@{k} = {v:.3f}" for k, v in led.pass_at_k if _shown_k(k, budget))]
     if report.ignored_runs:
         out += ["", f"Gated run {_md(str(report.gated_run))}; not gated, in the same file: "
-                + "; ".join(f"{_md(rid)} {_count(rate.k)}/{rate.n}" for rid, rate in report.ignored_runs) + "."]
+                + "; ".join(f"{_md(rid)} {_count(rate.k)}/{rate.n}"
+                            for rid, rate in report.ignored_runs) + "."]
     if report.not_a_claim_about:
         out += ["", "Not a claim about: " + "; ".join(_md(t) for t in report.not_a_claim_about)
                 + f". _{NOT_A_PRODUCT_VERDICT}._"]
@@ -6792,7 +6945,8 @@ def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
     led = report.ledger
     rows = [_rate_row(f"{prefix}{led.headline_name} (headline)", led.headline)]
     if led.clustered is not None:
-        rows.append(_rate_row(f"{prefix}{led.headline_name} by cluster ({led.clustered.clusters})", led.clustered.rate))
+        rows.append(_rate_row(f"{prefix}{led.headline_name} by cluster ({led.clustered.clusters})",
+                              led.clustered.rate))
     rows.append(_rate_row(f"{prefix}secondary: scoreable only", led.secondary))
     for s in led.strata:
         label = f"{prefix}stratum {s.name}"
@@ -6807,7 +6961,8 @@ def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
 def render_report_svg(report: Report) -> str:
     """The report's rates as a standalone SVG forest plot."""
     title = f"{report.manifest.claim_id}: {report.verdict}"
-    return render_svg(title, [(f"rate over tasks, {_pct(report.confidence)}", 0.0, 1.0, report_rows(report))])
+    return render_svg(title, [(f"rate over tasks, {_pct(report.confidence)}", 0.0, 1.0,
+                               report_rows(report))])
 
 
 def _points(x: float) -> str:
@@ -6829,7 +6984,8 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     tasks = comp.a.manifest.task_count
     level = _pct(conf)[:-3]
     samples = f" x {comp.a.contract.units} samples" if comp.a.contract.units > 1 else ""
-    units = _plural(comp.clusters, "cluster") if comp.clusters is not None else f"{_plural(tasks, 'task')}{samples}"
+    units = _plural(comp.clusters,
+                    "cluster") if comp.clusters is not None else f"{_plural(tasks, 'task')}{samples}"
     if any(f.code == "dataset_digest_mismatch" for f in comp.findings):
         basis = "not paired: the two claims are over different suites (dataset_digest_mismatch)"
     elif comp.table is not None and comp.clusters is None:
@@ -7021,7 +7177,8 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
         "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True,
                                   "difference_icc": comp.difference_icc},
         "findings": [{"code": f.code, "message": f.message} for f in comp.findings],
-        "fail_on": None if comp.fail_on is None else {"option": comp.fail_on[0], "failed": comp.fail_on[1]},
+        "fail_on": None if comp.fail_on is None else {"option": comp.fail_on[0],
+                                                      "failed": comp.fail_on[1]},
     }
 
 
@@ -7045,7 +7202,8 @@ def render_compare_markdown(comp: Comparison) -> str:
     if comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
         out += ["| | B pass | B not pass |", "|---|---:|---:|",
-                f"| **A pass** | {both} | {only_a} |", f"| **A not pass** | {only_b} | {neither} |", ""]
+                f"| **A pass** | {both} | {only_a} |",
+                f"| **A not pass** | {only_b} | {neither} |", ""]
     else:
         out += [f"Paired on {_md(basis)}.", ""]
     interval = (f"{_pct(conf)} [{test.low:+.3f}, {test.high:+.3f}] "
@@ -7165,16 +7323,19 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
     return {
         "schema_version": REPORT_SCHEMA_VERSION,
         "verdict": rank.verdict,
-        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id, "system": r.manifest.measured,
-                     "verdict": r.verdict,
-                     "headline": {"name": r.ledger.headline_name, **(rate_json(r.ledger.headline) or {})},
+        "systems": [{"place": places[i], "claim_id": r.manifest.claim_id,
+                     "system": r.manifest.measured, "verdict": r.verdict,
+                     "headline": {"name": r.ledger.headline_name,
+                                  **(rate_json(r.ledger.headline) or {})},
                      "letters": rank.letters(i)} for i, r in enumerate(rank.systems)],
         "omnibus": {"method": "cochran_q", "q": rank.q, "df": rank.df, "p": rank.q_p},
-        "pairs": [{"first": rank.systems[p.first].manifest.claim_id, "second": rank.systems[p.second].manifest.claim_id,
-                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "ci_adjusted": False, "p": p.p_value,
-                   "p_holm": p.p_holm, "method": p.method,
+        "pairs": [{"first": rank.systems[p.first].manifest.claim_id,
+                   "second": rank.systems[p.second].manifest.claim_id,
+                   "difference": p.diff, "ci_low": p.low, "ci_high": p.high, "ci_adjusted": False,
+                   "p": p.p_value, "p_holm": p.p_holm, "method": p.method,
                    "significant": p.separated} for p in rank.pairs],
-        "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id for i in g]}
+        "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id
+                                                           for i in g]}
                    for n, g in enumerate(rank.groups)],
         "alpha": rank.alpha,
         "findings": [{"code": f.code, "message": f.message} for f in rank.findings],
@@ -7188,14 +7349,16 @@ def render_rank_markdown(rank: Ranking) -> str:
     omnibus, pairs = _rank_summary(rank)
     out = [f"### benchgate rank: **{rank.verdict}**, {len(rank.systems)} systems at "
            f"{_pct(conf)[:-3]}", "",
-           f"| place | claim | system | k/n | value | {_pct(conf)} | group |", "|---:|---|---|---|---:|---|---|"]
+           f"| place | claim | system | k/n | value | {_pct(conf)} | group |",
+           "|---:|---|---|---|---:|---|---|"]
     for place, index in enumerate(rank.order, 1):
         report = rank.systems[index]
         out.append(f"| {place} | {_md(report.manifest.claim_id)} | "
                    f"{_md(system_text(report.manifest))} | {_md_rate(report.ledger.headline)} | "
                    f"{rank.letters(index)} |")
     out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
-            f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |", "|---|---|---:|---|---:|---:|"]
+            f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |",
+            "|---|---|---:|---|---:|---:|"]
     for p in rank.pairs:
         out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | "
                    f"{_md(rank.systems[p.second].manifest.claim_id)} | {p.diff:+.3f} | "
@@ -7208,10 +7371,12 @@ def render_rank_markdown(rank: Ranking) -> str:
 
 def render_rank_svg(rank: Ranking) -> str:
     """A ranking as an SVG forest plot, best first, each label with its place and letters."""
-    rows = [_rate_row(f"{place}. {rank.systems[i].manifest.claim_id} [{rank.letters(i)}]", rank.systems[i].ledger.headline)
+    rows = [_rate_row(f"{place}. {rank.systems[i].manifest.claim_id} [{rank.letters(i)}]",
+                      rank.systems[i].ledger.headline)
             for place, i in enumerate(rank.order, 1)]
     conf = _pct(rank.systems[0].confidence)
-    return render_svg(f"benchgate rank: {rank.verdict}", [(f"headline rate, {conf}; shared letter: not distinguishable",
+    return render_svg(f"benchgate rank: {rank.verdict}",
+                      [(f"headline rate, {conf}; shared letter: not distinguishable",
                                                            0.0, 1.0, rows)])
 
 
@@ -7253,7 +7418,8 @@ COMPARE_RENDERERS: Renderers = MappingProxyType({
     "markdown": lambda c: render_compare_markdown(c), "svg": lambda c: render_compare_svg(c),
 })
 CHECK_OUTPUTS: Renderers = MappingProxyType({
-    **REPORT_RENDERERS, "badge": lambda r: render_badge_svg(r), "shields": lambda r: _dump(badge_json(r)),
+    **REPORT_RENDERERS, "badge": lambda r: render_badge_svg(r),
+    "shields": lambda r: _dump(badge_json(r)),
 })
 RANK_RENDERERS: Renderers = MappingProxyType({
     "text": lambda r: render_rank_text(r), "json": lambda r: _dump(rank_json(r)),
@@ -7282,8 +7448,8 @@ MEASURES = ("wall_clock_s", "cost_usd", "input_tokens", "output_tokens")
 def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: dict[str, object],
             measures: Mapping[str, object] | None = None) -> dict[str, object]:
     outcome, reason = verdict
-    record: dict[str, object] = {"run_id": run_id, "task_id": task_id, "attempt": attempt, "outcome": outcome,
-                                 "reason": reason}
+    record: dict[str, object] = {"run_id": run_id, "task_id": task_id, "attempt": attempt,
+                                 "outcome": outcome, "reason": reason}
     for key, value in (measures or {}).items():
         if value is not None:
             record[key] = value
@@ -7291,10 +7457,12 @@ def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: 
     return record
 
 
-def _finished(records: Iterable[dict[str, object]], notes: list[str]) -> tuple[dict[str, object], ...]:
+def _finished(records: Iterable[dict[str, object]],
+              notes: list[str]) -> tuple[dict[str, object], ...]:
     """Sorted records; a wall clock only some attempts have is dropped from all (check wants all or
     none)."""
-    ordered = sorted(records, key=lambda rec: (cast(str, rec["task_id"]), cast(int, rec["attempt"])))
+    ordered = sorted(records, key=lambda rec: (cast(str, rec["task_id"]),
+                                               cast(int, rec["attempt"])))
     timed = sum("wall_clock_s" in rec for rec in ordered)
     if 0 < timed < len(ordered):
         notes.append(f"wall_clock_s left out: {len(ordered) - timed} of {len(ordered)} attempts "
@@ -7311,7 +7479,8 @@ def _seconds_between(start: object, end: object) -> float | None:
     if not isinstance(start, str) or not isinstance(end, str):
         return None
     try:
-        began, ended = (datetime.fromisoformat(t.strip().replace("Z", "+00:00")) for t in (start, end))
+        began, ended = (datetime.fromisoformat(t.strip().replace("Z", "+00:00"))
+                        for t in (start, end))
         seconds = (ended - began).total_seconds()
     except (ValueError, TypeError):  # TypeError: one naive, one aware
         return None
@@ -7432,7 +7601,8 @@ def _no_verdicts(data: object) -> str | None:
                 "SWE-agent's preds.json / all_preds.jsonl or mini-swe-agent's preds.json), not "
                 f"verdicts: {_NO_VERDICTS_SWEBENCH}")
     if isinstance(data, dict) and {"instance_id", "test_result", "history"} <= set(data):
-        graded = isinstance(data.get("report"), dict) or isinstance(_sub(data.get("test_result")).get("report"), dict)
+        graded = isinstance(data.get("report"),
+                            dict) or isinstance(_sub(data.get("test_result")).get("report"), dict)
         return ("an OpenHands output.jsonl record " + ("after evaluation: import the SWE-bench run report "
                 "(report.json) that eval_infer.sh wrote beside it with `import swebench`" if graded else
                 "before evaluation (no test_result.report): no verdicts yet; run OpenHands' "
@@ -7451,7 +7621,8 @@ def _no_verdicts(data: object) -> str | None:
 # list here wins: it is the order in which make_run_report itself decides
 # (no prediction, empty patch, no/unreadable report.json, then the resolved
 # flag), and it can only move an id away from "pass", never towards it.
-_SWEBENCH_PRIMARY = ("incomplete_ids", "empty_patch_ids", "error_ids", "unresolved_ids", "resolved_ids")
+_SWEBENCH_PRIMARY = ("incomplete_ids", "empty_patch_ids", "error_ids", "unresolved_ids",
+                     "resolved_ids")
 # Advisory subsets of unresolved_ids | error_ids added in swebench 5.0.
 _SWEBENCH_ADVISORY = ("infra_failure_ids", "ambiguous_failure_ids")
 _SWEBENCH_COUNTS = {
@@ -7467,9 +7638,10 @@ _SWEBENCH_COUNTS = {
 # Every key a run report writes, from swebench 2.0.0 to 5.x, the SWE-bench-java / Multi-SWE-bench
 # fork (`resolved` for resolved_ids, no schema_version) and Multi-SWE-bench's final_report.json.
 _SWEBENCH_REPORT_KEYS = frozenset({
-    *_SWEBENCH_PRIMARY, *_SWEBENCH_ADVISORY, *_SWEBENCH_COUNTS, "resolved", "completed_ids", "submitted_ids",
-    "total_instances", "submitted_instances", "unstopped_instances", "unstopped_containers", "unremoved_images",
-    "failure_reasons", "schema_version",
+    *_SWEBENCH_PRIMARY, *_SWEBENCH_ADVISORY, *_SWEBENCH_COUNTS, "resolved", "completed_ids",
+    "submitted_ids",
+    "total_instances", "submitted_instances", "unstopped_instances", "unstopped_containers",
+    "unremoved_images", "failure_reasons", "schema_version",
 })
 # sb-cli's summary counts (sb_cli/get_report.py); a report that has only these names no instance.
 _SBCLI_COUNTS = ("resolved_instances", "total_instances", "submitted_instances", "error_instances",
@@ -7483,7 +7655,8 @@ _TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
 def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
     """A declared instance set written by the harness: SWE-bench-java's index.json (instance id ->
     info)."""
-    if data and all(isinstance(key, str) and isinstance(value, dict) for key, value in data.items()) and \
+    if data and all(isinstance(key, str) and isinstance(value, dict)
+                    for key, value in data.items()) and \
             not set(data) & _SWEBENCH_REPORT_KEYS:
         return [_task_id(key, f"{where}: {key!r}") for key in data]
     return None
@@ -7546,7 +7719,8 @@ class _SwebenchReport(NamedTuple):
     form: str
 
 
-def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], list[str]]:
+def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, list[str]],
+                                                                    list[str]]:
     """A fork's extra keys: id lists (`<name>_ids`) and their counts (`<name>_instances`); anything
     else is refused."""
     lists: dict[str, list[str]] = {}
@@ -7569,14 +7743,16 @@ def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, li
     return lists, [*lists, *counts]
 
 
-def _swebench_read_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> _SwebenchReport:
+def _swebench_read_report(path: Path, data: dict[str, object],
+                          dataset_ids: list[str] | None) -> _SwebenchReport:
     """A run report's lists and declared set. A fork's unknown id list is read only when every id in
     it is named by a known list too (or declared by --dataset-ids, where it counts as no verdict);
     else it is refused."""
     where = str(path)
     unknown, unknown_keys = _swebench_unknown(data, where)
     lists, reasons = _swebench_report_lists(data, where)
-    total = _int(data["total_instances"], f"{where}.total_instances") if "total_instances" in data else None
+    total = _int(data["total_instances"],
+                 f"{where}.total_instances") if "total_instances" in data else None
     seen = {tid for key in _SWEBENCH_PRIMARY for tid in lists[key]}
     for key, ids in unknown.items():
         alone = set(ids).difference(seen)
@@ -7598,7 +7774,8 @@ def _swebench_read_report(path: Path, data: dict[str, object], dataset_ids: list
     return _SwebenchReport(path, lists, reasons, total, declared, unknown_keys, form)
 
 
-def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+def _swebench_report_lists(data: dict[str, object],
+                           where: str) -> tuple[dict[str, list[str]], dict[str, str]]:
     """The report's id lists, checked against its stated counts, and its failure reasons."""
     if data.get("schema_version", 2) != 2:
         _expected(f"{where}: schema_version", "2", data["schema_version"])
@@ -7627,7 +7804,8 @@ def _swebench_report_lists(data: dict[str, object], where: str) -> tuple[dict[st
     return lists, reasons
 
 
-def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str] | None, where: str) -> list[str]:
+def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str] | None,
+                       where: str) -> list[str]:
     """The declared instances: the report's own lists, or --dataset-ids / index.json when it leaves
     some out."""
     if dataset_ids is None:
@@ -7680,7 +7858,8 @@ def _swebench_status(report: _SwebenchReport, member: Mapping[str, list[str]], t
         notes.append(f"{tid}: in {', '.join(primary)}; counted as {status}")
     if infra and status not in ("unresolved_ids", "error_ids"):
         notes.append(f"{tid}: infra_failure_ids ignored for an id in {status}")
-    harness: dict[str, object] = {"format": report.form, "instance_id": tid, "status_list": status, "lists": in_lists}
+    harness: dict[str, object] = {"format": report.form, "instance_id": tid, "status_list": status,
+                                  "lists": in_lists}
     if tid in report.reasons:
         harness["failure_reason"] = report.reasons[tid]
     return _swebench_attempt(status, infra, report.reasons.get(tid)), harness
@@ -7691,7 +7870,8 @@ def _swebench_figure(report: _SwebenchReport) -> str:
     return f"the report's own figure: resolved {len(report.lists['resolved_ids'])} of total_instances {total}"
 
 
-def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
+def _swebench_report(path: Path, data: dict[str, object],
+                     dataset_ids: list[str] | None) -> Imported:
     report = _swebench_read_report(path, data, dataset_ids)
     member = _memberships(report.lists)
     run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
@@ -7706,19 +7886,23 @@ def _swebench_report(path: Path, data: dict[str, object], dataset_ids: list[str]
                      "lists or --dataset-ids)")
     notes.append(_swebench_figure(report))
     declared_from = f"the run report {path.name}" if dataset_ids is None else "--dataset-ids (or index.json)"
-    return _swebench_imported(records, report.declared, run_id, notes, "swebench.harness.run_evaluation",
+    return _swebench_imported(records, report.declared, run_id, notes,
+                              "swebench.harness.run_evaluation",
                               "python -m swebench.harness.run_evaluation --dataset_name ... "
                               "--predictions_path ... --run_id ...", declared_from,
                               system=_swebench_model(path) or {"submission": run_id})
 
 
-def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str, notes: list[str],
+def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str,
+                       notes: list[str],
                        harness: str, rerun_hint: str, declared_from: str, todo: Sequence[str] = (),
                        system: Mapping[str, object] | None = None) -> Imported:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
-    return Imported(records=_finished(records, notes), task_ids=tuple(declared), attempt_mode="retry",
+    return Imported(records=_finished(records, notes), task_ids=tuple(declared),
+                    attempt_mode="retry",
                     attempt_budget=1, extra_reasons=(), run_id=run_id, source="swebench",
-                    envelope={"harness": harness, "runner": "docker (the swebench harness's instance containers)"},
+                    envelope={"harness": harness,
+                              "runner": "docker (the swebench harness's instance containers)"},
                     rerun_hint=rerun_hint, notes=tuple(notes), draft_todo=tuple(todo),
                     provenance={"declared_from": declared_from}, measured=system or {},
                     timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
@@ -7742,7 +7926,8 @@ def _experiments_attempt(status: str | None) -> Verdict:
     return "fail", None
 
 
-def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list[str] | None) -> Imported:
+def _swebench_experiments(path: Path, data: dict[str, object],
+                          dataset_ids: list[str] | None) -> Imported:
     where = str(path)
     if dataset_ids is None:
         raise GateError(
@@ -7771,14 +7956,15 @@ def _swebench_experiments(path: Path, data: dict[str, object], dataset_ids: list
         if len(in_lists) > 1:
             notes.append(f"{tid}: in {', '.join(in_lists)}; counted as {status}")
         harness: dict[str, object] = {"format": "swebench-experiments", "instance_id": tid,
-                                      "status_list": status if status else "(implicit unresolved)", "lists": in_lists}
+                                      "status_list": status if status else "(implicit unresolved)",
+                                      "lists": in_lists}
         records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
     return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments "
                                                                 "analysis/get_results.py",
-                              "python -m analysis.get_results evaluation/<split>/<submission>", "--dataset-ids",
-                              system={"submission": run_id})
+                              "python -m analysis.get_results evaluation/<split>/<submission>",
+                              "--dataset-ids", system={"submission": run_id})
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
@@ -7800,7 +7986,8 @@ def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str
     entry = _harness_json(path).get(tid)
     grade = _obj(entry, f"{path}: {tid!r}")
     resolved = grade.get("resolved")
-    harness.update({key: grade.get(key) for key in ("patch_is_None", "patch_exists", "patch_successfully_applied",
+    harness.update({key: grade.get(key) for key in ("patch_is_None", "patch_exists",
+                                                    "patch_successfully_applied",
                                                      "resolved", "infra_failure") if key in grade})
     if grade.get("infra_failure") is True:
         return ("unscoreable", "env_flake"), harness
@@ -7819,7 +8006,8 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     if not instances:
         raise GateError(f"{folder}: no instance folders "
                         "(logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json)")
-    if not any((folder / name / log).is_file() for name in instances for log in _SWEBENCH_INSTANCE_FILES):
+    if not any((folder / name / log).is_file() for name in instances
+               for log in _SWEBENCH_INSTANCE_FILES):
         raise GateError(f"{folder}: none of its {len(instances)} sub-folder(s) holds a swebench "
                         f"instance log ({', '.join(_SWEBENCH_INSTANCE_FILES)}): give "
                         "logs/run_evaluation/<run_id>/<model>/")
@@ -7854,8 +8042,10 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                 graded.append(tid)
             from_report.append(tid)
         else:
-            verdict, harness = ("unscoreable", "missing_artifact"), {"format": "swebench-instance-logs",
-                                                                     "instance_id": tid, "absent": True}
+            verdict, harness = ("unscoreable",
+                                "missing_artifact"), {"format": "swebench-instance-logs",
+                                                                     "instance_id": tid,
+                                                                     "absent": True}
         records.append(_record(run_id, tid, 1, verdict, harness))
     _swebench_logs_agree(folder, graded, disagree)
     if from_report:
@@ -7877,8 +8067,10 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                     "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
                     "--dataset-ids FILE")
     rerun = "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... --run_id ..."
-    return _swebench_imported(records, declared, run_id, notes, "swebench.harness.run_evaluation (instance logs)",
-                              rerun, declared_from, todo, {"model": _folder_name(folder).replace("__", "/")})
+    return _swebench_imported(records, declared, run_id, notes,
+                              "swebench.harness.run_evaluation (instance logs)",
+                              rerun, declared_from, todo,
+                              {"model": _folder_name(folder).replace("__", "/")})
 
 
 def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
@@ -7954,7 +8146,8 @@ def _read_eval_zip(path: Path) -> tuple[dict[str, object], list[dict[str, object
         return _read_eval_members(path, archive, supported)
 
 
-def _read_eval_members(path: Path, archive: Any, supported: set[int]) -> tuple[dict[str, object], list[dict[str, object]]]:
+def _read_eval_members(path: Path, archive: Any,
+                       supported: set[int]) -> tuple[dict[str, object], list[dict[str, object]]]:
     with archive:
         infos = {info.filename: info for info in archive.infolist()}
         for info in infos.values():
@@ -7979,7 +8172,8 @@ def _read_eval_members(path: Path, archive: Any, supported: set[int]) -> tuple[d
             except Exception as exc:
                 raise GateError(f"{path}: {name}: cannot read ({exc}); convert with "
                                 f"`{_convert_hint(path)}`") from None
-            return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}", allow_nan=True)
+            return parse_json(_decode_utf8(data, f"{path}: {name}"), f"{path}: {name}",
+                              allow_nan=True)
 
         if "header.json" in infos:
             header = _obj(member("header.json"), f"{path}: header.json")
@@ -8028,10 +8222,12 @@ def _inspect_files(folder: Path) -> list[Path]:
     """A folder's logs, its sub-folders' included (Inspect's own log listing recurses); an eval
     set's eval-set.json and logs.json are not logs."""
     return sorted(p for p in folder.rglob("*") if p.is_file() and (
-        p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json", "logs.json"))))
+        p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json",
+                                                                       "logs.json"))))
 
 
-def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_InspectLog], list[tuple[Path, dict[str, Any]]]]:
+def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_InspectLog],
+                                                                    list[tuple[Path, dict[str, Any]]]]:
     """Every log given, a folder's logs included, and each folder's eval-set.json (what the set was
     to run)."""
     files: list[Path] = []
@@ -8051,7 +8247,8 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
             shown = [p.relative_to(path).as_posix() for p in found]
             notes.append(f"{path}: read {len(found)} log(s): {', '.join(shown[:10])}"
                          + (f", ... ({len(found)} in all)" if len(found) > 10 else ""))
-            sets.extend((p, _harness_json(p)) for p in sorted(path.rglob("eval-set.json")) if p.is_file())
+            sets.extend((p, _harness_json(p))
+                        for p in sorted(path.rglob("eval-set.json")) if p.is_file())
         else:
             files.append(path)
     logs = [_inspect_log(path) for path in files]
@@ -8077,7 +8274,8 @@ def _inspect_system(log: _InspectLog) -> tuple[str, str]:
     return str(spec.get("model")), canonical_json(args).decode("utf-8") if args else ""
 
 
-def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[str]) -> list[_InspectLog]:
+def _inspect_one_system(logs: list[_InspectLog], model: str | None,
+                        notes: list[str]) -> list[_InspectLog]:
     """The logs of one model (with one set of model arguments): --model chooses it where the logs
     hold several; logs of several are otherwise refused, naming them."""
     if model is not None:
@@ -8095,7 +8293,8 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None, notes: list[
         systems.setdefault(_inspect_system(log), []).append(log)
     if len(systems) > 1:
         shown = "; ".join(f"{name}" + (f" with model_args {args[:80]}" if args else "") + f" ({len(group)} log(s), "
-                          f"e.g. {group[0].path.name})" for (name, args), group in sorted(systems.items()))
+                          f"e.g. {group[0].path.name})"
+                          for (name, args), group in sorted(systems.items()))
         how = ("one claim per model: import with --model MODEL once per model, and compare the "
                "claims"
                if len({name for name, _ in systems}) > 1 else
@@ -8120,7 +8319,8 @@ def _inspect_created(log: _InspectLog) -> tuple[float, str]:
         return float("-inf"), log.path.name
 
 
-def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_InspectLog], list[str]]:
+def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_InspectLog],
+                                                                        list[str]]:
     """One log per task. An errored, cancelled or unfinished log followed by a later one of the same
     task, model and arguments is a retry (Inspect's eval-set retry) and is replaced by it; two
     finished logs of one task are two runs, and refused: which one is the claim is the user's to
@@ -8130,9 +8330,11 @@ def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_In
         by_task.setdefault(_inspect_task_name(log), []).append(log)
     chosen, replaced = [], []
     for task, group in sorted(by_task.items()):
-        configs = {canonical_json(_sub(log.header.get("eval")).get("task_args") or {}): log for log in group}
+        configs = {canonical_json(_sub(log.header.get("eval")).get("task_args") or {}): log
+                   for log in group}
         if len(configs) > 1:
-            shown = " and ".join(f"{log.path.name} ({args.decode('utf-8')[:80]})" for args, log in sorted(configs.items()))
+            shown = " and ".join(f"{log.path.name} ({args.decode('utf-8')[:80]})"
+                                 for args, log in sorted(configs.items()))
             raise GateError(f"import inspect: task {task!r} ran with different task_args in "
                             f"{shown}: two configurations, not one claim; import each apart")
         group.sort(key=_inspect_created)
@@ -8157,7 +8359,8 @@ def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_In
     return chosen, replaced
 
 
-def _inspect_set_check(sets: list[tuple[Path, dict[str, Any]]], logs: list[_InspectLog], model: str | None) -> None:
+def _inspect_set_check(sets: list[tuple[Path, dict[str, Any]]], logs: list[_InspectLog],
+                       model: str | None) -> None:
     """An eval set's eval-set.json names every task it was to run: each one needs its log."""
     have = {str(_sub(log.header.get("eval")).get("task_id")) for log in logs}
     for path, data in sets:
@@ -8183,11 +8386,13 @@ def _inspect_headline(header: dict[str, object], where: str) -> str | None:
             return str(headline["score"])
         scores = results.get("scores")
         if isinstance(scores, list) and scores:
-            return _str(_obj(scores[0], f"{where}.results.scores[0]").get("name"), f"{where}.results.scores[0].name")
+            return _str(_obj(scores[0], f"{where}.results.scores[0]").get("name"),
+                        f"{where}.results.scores[0].name")
     spec = _obj(header.get("eval"), f"{where}.eval")
     scorers = spec.get("scorers")
     if isinstance(scorers, list) and scorers:
-        return _str(_obj(scorers[0], f"{where}.eval.scorers[0]").get("name"), f"{where}.eval.scorers[0].name")
+        return _str(_obj(scorers[0], f"{where}.eval.scorers[0]").get("name"),
+                    f"{where}.eval.scorers[0].name")
     return None
 
 
@@ -8211,10 +8416,12 @@ def _inspect_selection(config: dict[str, object]) -> str | None:
     return None
 
 
-def _inspect_declared(log: _InspectLog, config: dict[str, object], where: str) -> tuple[list[str], int | None]:
+def _inspect_declared(log: _InspectLog, config: dict[str, object],
+                      where: str) -> tuple[list[str], int | None]:
     """The samples this run was to run (eval.dataset.sample_ids; ints and strings alike become
     strings), and the size of the whole dataset they were chosen from (eval.dataset.samples)."""
-    dataset = _obj(_obj(log.header.get("eval"), f"{where}.eval").get("dataset"), f"{where}.eval.dataset")
+    dataset = _obj(_obj(log.header.get("eval"), f"{where}.eval").get("dataset"),
+                   f"{where}.eval.dataset")
     full = dataset.get("samples") if _is_int(dataset.get("samples")) else None
     raw_ids = dataset.get("sample_ids")
     if raw_ids is not None:
@@ -8339,7 +8546,8 @@ def _inspect_attempt(found: dict[str, object] | None, headline: str | None, opti
             harness[key] = found.get(key)
     error = found.get("error")
     if error is not None:
-        reason, message = _inspect_error_reason(_obj(error, f"{where}.error"), found.get("limit"), where)
+        reason, message = _inspect_error_reason(_obj(error, f"{where}.error"), found.get("limit"),
+                                                where)
         harness["error"] = message[:500]
         return ("unscoreable", reason), harness
     scores = found.get("scores")
@@ -8350,10 +8558,12 @@ def _inspect_attempt(found: dict[str, object] | None, headline: str | None, opti
         return ("unscoreable", "grader_error"), harness
     value = _obj(score, f"{where}.scores.{headline}").get("value")
     harness["score_value"] = value if not (isinstance(value, float) and math.isnan(value)) else "NaN"
-    return _inspect_value_outcome(value, options.partial_as, options.threshold, f"{where}.scores.{headline}.value"), harness
+    return _inspect_value_outcome(value, options.partial_as, options.threshold,
+                                  f"{where}.scores.{headline}.value"), harness
 
 
-def _inspect_envelope(spec: dict[str, object], config: dict[str, object], epochs: int) -> dict[str, object]:
+def _inspect_envelope(spec: dict[str, object], config: dict[str, object],
+                      epochs: int) -> dict[str, object]:
     """The instrument as the log records it: inspect_ai's version, the task, its limits, the sandbox
     (the runner), the task repository's commit (the toolchain) and a time_limit (the per-task wall
     clock)."""
@@ -8397,7 +8607,8 @@ def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int],
             headline = next(iter(keys))
     scored = [s for s in by_key.values() if s.get("error") is None]
     results = log.header.get("results")
-    if scored and not any(_score_keys(s) for s in scored) and isinstance(results, dict) and results.get("scores") == []:
+    if scored and not any(_score_keys(s)
+                          for s in scored) and isinstance(results, dict) and results.get("scores") == []:
         raise GateError(f"{where}: scoring was deferred (inspect eval --no-score): run `inspect "
                         f"score {log.path}` first, then import the scored log")
     # A wrong headline name must not turn every sample into grader_error.
@@ -8414,7 +8625,8 @@ def _stated_figure(header: dict[str, object]) -> str:
     if not isinstance(scores, list) or not scores or not isinstance(scores[0], dict):
         return f"none stated (status {header.get('status')}, no results)"
     metrics = scores[0].get("metrics")
-    named = [(str(key), _sub(value).get("value")) for key, value in metrics.items()] if isinstance(metrics, dict) else []
+    named = [(str(key), _sub(value).get("value"))
+             for key, value in metrics.items()] if isinstance(metrics, dict) else []
     numbers = [(key, value) for key, value in named if _is_number(value)]
     if not numbers:
         return f"none stated (scorer {scores[0].get('name')!r} has no numeric metric)"
@@ -8450,7 +8662,8 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
         raise GateError(f"{where}: the log holds no samples at all (written without sample "
                         "logging?): its figure cannot be checked sample by sample; re-run with "
                         "sample logging")
-    epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"), f"{where}.eval.config.epochs", 1)
+    epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"),
+                                                         f"{where}.eval.config.epochs", 1)
     if epochs > MAX_ATTEMPT_BUDGET:
         _expected(f"{where}.eval.config.epochs", f"at most {MAX_ATTEMPT_BUDGET:,} epochs", epochs)
     declared, full = _inspect_declared(log, config, where)
@@ -8459,20 +8672,22 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
                         f"attempts than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
     by_key = _inspect_by_key(log.samples, set(declared), epochs, where)
     headline = _inspect_headline_checked(log, by_key, where)
-    run_id = _str(spec.get("run_id") or spec.get("eval_id") or log.path.stem, f"{where}.eval.run_id")
+    run_id = _str(spec.get("run_id") or spec.get("eval_id") or log.path.stem,
+                  f"{where}.eval.run_id")
     records: list[dict[str, object]] = []
     for tid in declared:
         for epoch in range(1, epochs + 1):
             found = by_key.get((tid, epoch))
             verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample {tid!r} "
                                                                         f"epoch {epoch}")
-            harness: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch, "log_status": status,
-                                          **extra}
+            harness: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch,
+                                          "log_status": status, **extra}
             if prefix:
                 harness["task"] = prefix
             measures: dict[str, object] = {"stratum": prefix} if prefix else {}
             measures.update(_inspect_measures(found) if found else {})
-            records.append(_record(run_id, f"{prefix}/{tid}" if prefix else tid, epoch, verdict, harness, measures))
+            records.append(_record(run_id, f"{prefix}/{tid}" if prefix else tid, epoch, verdict,
+                                   harness, measures))
     notes = [f"{where}: log status is {status!r}; absent samples imported as missing_artifact"] if status != "success" else []
     notes.append(f"{where}: the log's own figure: {_stated_figure(log.header)}")
     return _InspectPart(records, [f"{prefix}/{t}" if prefix else t for t in declared], epochs, full,
@@ -8507,7 +8722,8 @@ def import_inspect(options: ImportOptions) -> Imported:
         run_id = shared
     else:
         run_id = next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))
-    records = [dict(rec, run_id=shared) if many and shared else rec for part in parts for rec in part.records]
+    records = [dict(rec, run_id=shared) if many and shared else rec for part in parts
+               for rec in part.records]
     if len(run_ids) > 1 and not (many and shared):
         notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not "
                      "one eval set: each record keeps its log's run_id, and check asks which run "
@@ -8521,7 +8737,8 @@ def import_inspect(options: ImportOptions) -> Imported:
         subset = {"of": whole, "selection": "; ".join(p.selection for p in parts if p.selection)}
         notes.append(f"a subset: {selected} of {whole} samples ({subset['selection']}): the claim "
                      "is about these samples only, and says so")
-    names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task")) for part in parts]
+    names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task"))
+             for part in parts]
     return Imported(
         records=_finished(records, notes),
         task_ids=tuple(sorted(t for part in parts for t in part.declared)),
@@ -8544,7 +8761,8 @@ def import_inspect(options: ImportOptions) -> Imported:
         f"inspect eval-set ... --model {first.spec.get('model')} --epochs {first.epochs}",
         notes=tuple(notes),
         subset=subset,
-        strata={_inspect_task_name(log): len(part.declared) for log, part in zip(logs, parts)} if many else None,
+        strata={_inspect_task_name(log): len(part.declared)
+                for log, part in zip(logs, parts)} if many else None,
         provenance={"declared_from": "each log's eval.dataset.sample_ids" + (" and the eval set's eval-set.json"
                                                                              if sets else ""),
                     **({"replaced": replaced} if replaced else {}),
@@ -8598,7 +8816,8 @@ def _terminal_bench_attempt(trial: Mapping[str, object]) -> Verdict:
     if resolved is True:
         return "pass", None
     if resolved is False:
-        return ("unscoreable", "env_flake") if mode == "agent_installation_failed" else ("fail", None)
+        return ("unscoreable",
+                "env_flake") if mode == "agent_installation_failed" else ("fail", None)
     return "unscoreable", _TB_NULL_REASONS.get(mode, "missing_artifact")
 
 
@@ -8686,8 +8905,8 @@ def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
             raise GateError(f"{file.parent}: several run_metadata.json for one run")
         if not beside and len(results) == 1 and len(metas) == 1:
             beside = metas  # the one results file and the one metadata given together
-        runs.append(_TbRun(file, data, beside[0][0] if beside else None, beside[0][1] if beside else {},
-                           _tb_lock(file.parent)))
+        runs.append(_TbRun(file, data, beside[0][0] if beside else None,
+                           beside[0][1] if beside else {}, _tb_lock(file.parent)))
     paired = {id(m) for run in runs for m in [run.meta] if run.meta_path}
     stray = [p for p, m in metas if id(m) not in paired]
     if stray:
@@ -8788,18 +9007,21 @@ def _tb_started(run: _TbRun, trials: _Trials) -> str:
     return min((t for t in times if isinstance(t, str)), default="")
 
 
-def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, object] | None, budget: int,
-                     run: str) -> dict[str, object]:
+def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, object] | None,
+                     budget: int, run: str) -> dict[str, object]:
     if trial is None:
-        harness: dict[str, object] = {"format": "terminal-bench", "trial_name": f"{tid}.{attempt}-of-{budget}",
+        harness: dict[str, object] = {"format": "terminal-bench",
+                                      "trial_name": f"{tid}.{attempt}-of-{budget}",
                                       "run_id": run, "absent": True}
         return _record(run_id, tid, attempt, ("unscoreable", "missing_artifact"), harness)
     harness = {"format": "terminal-bench", "trial_name": trial.get("trial_name"), "run_id": run,
-               "is_resolved": trial.get("is_resolved"), "failure_mode": str(trial.get("failure_mode", "unset"))}
+               "is_resolved": trial.get("is_resolved"),
+               "failure_mode": str(trial.get("failure_mode", "unset"))}
     for key in ("uuid", "id"):
         if trial.get(key) is not None:
             harness[key] = trial[key]
-    measures = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"), trial.get("trial_ended_at")),
+    measures = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"),
+                                                 trial.get("trial_ended_at")),
                 "input_tokens": _count_field(trial.get("total_input_tokens")),
                 "output_tokens": _count_field(trial.get("total_output_tokens"))}
     if measures["input_tokens"] is None or measures["output_tokens"] is None or \
@@ -8837,10 +9059,12 @@ def _tb_one_system(runs: Sequence[_TbRun]) -> None:
             raise GateError(f"import terminal-bench: {twin.results_path} and {run.results_path} "
                             f"are one run ({key}): a run given twice (or a copy of it) is not a "
                             "second sample; give each run once")
-    suites = {tuple(str(run.meta.get(k)) for k in ("dataset_name", "dataset_version", "dataset_path")) for run in runs}
+    suites = {tuple(str(run.meta.get(k)) for k in ("dataset_name", "dataset_version",
+                                                   "dataset_path")) for run in runs}
     if len(suites) > 1:
         raise GateError("import terminal-bench: the runs ran different datasets ("
-                        + "; ".join(f"{n}=={v}" + (f" at {p}" if p != "None" else "") for n, v, p in sorted(suites))
+                        + "; ".join(f"{n}=={v}" + (f" at {p}" if p != "None" else "")
+                                    for n, v, p in sorted(suites))
                         + "): one claim is over one suite; import each dataset's runs apart")
     systems = {_tb_identity(run): run for run in runs}
     if len(systems) > 1:
@@ -8894,7 +9118,8 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
         raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, "
                         f"more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
-    records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)), per_run, this_run)
+    records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)),
+                                per_run, this_run)
                for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
                for tid in declared for n in range(1, per_run + 1)]
     meta = next((run.meta for run, _ in parsed if run.meta), {})
@@ -8921,7 +9146,8 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec "
                      "(default 360) plus max_test_timeout_sec (default 60), times "
                      "global_timeout_multiplier; give the largest total",
-        draft_todo=() if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
+        draft_todo=() if subset or all(run.lock or run.meta_path is None
+                                       for run, _ in parsed) else (
             "dataset: confirm the run covered its whole dataset: run_metadata.json records the "
             "tasks that ran, not whether `tb run` named them (--task-id); if it did, add "
             "dataset.subset {\"selection\": \"--task-id ...\"} (the run folder's tb.lock records "
@@ -9011,19 +9237,29 @@ def _tb_subset(runs: Sequence[_TbRun], tasks: int, notes: list[str]) -> dict[str
 # leave a trial without a valid reward, and what that means for the ledger. A type not listed is
 # Harbor's UNKNOWN policy: a reward, if the verifier wrote one, is valid.
 _HARBOR_ENVIRONMENT = frozenset({
-    "EnvironmentStartTimeoutError", "SandboxBuildFailedError", "AgentSetupTimeoutError", "HealthcheckError",
-    "SandboxLikelyOutOfMemoryError", "MemoryLimitExceededError", "SSHAccessError", "GKEExecStreamClosedError",
+    "EnvironmentStartTimeoutError", "SandboxBuildFailedError", "AgentSetupTimeoutError",
+    "HealthcheckError",
+    "SandboxLikelyOutOfMemoryError", "MemoryLimitExceededError", "SSHAccessError",
+    "GKEExecStreamClosedError",
     "GKEPodNotFoundError", "RuntimeRequestError", "AddTestsDirError", "DownloadVerifierDirError",
     # model provider and API faults
-    "ApiError", "ApiRateLimitError", "ApiInternalServerError", "ApiOverloadedError", "ApiConnectionClosedError",
-    "ApiResponseStalledError", "UnknownApiError", "NetworkConnectionError", "ApiConnectionError", "ApiUsageLimitError",
-    "RateLimitError", "InternalServerError", "ServiceUnavailableError", "APIConnectionError", "APIError", "Timeout",
-    "UnsupportedModelParametersError", "BadRequestError", "UnprocessableEntityError", "UnsupportedParamsError",
-    "APIResponseValidationError", "BudgetExceededError", "AgentAuthenticationError", "ModelNotFoundError",
-    "ApiProviderResourceNotFoundError", "AuthenticationError", "PermissionDeniedError", "NotFoundError",
-    "ServiceOperationsUnsupportedError", "VercelScopeError", "DspyImportError", "MissingExtraError", "RegradeError",
+    "ApiError", "ApiRateLimitError", "ApiInternalServerError", "ApiOverloadedError",
+    "ApiConnectionClosedError",
+    "ApiResponseStalledError", "UnknownApiError", "NetworkConnectionError", "ApiConnectionError",
+    "ApiUsageLimitError",
+    "RateLimitError", "InternalServerError", "ServiceUnavailableError", "APIConnectionError",
+    "APIError", "Timeout",
+    "UnsupportedModelParametersError", "BadRequestError", "UnprocessableEntityError",
+    "UnsupportedParamsError",
+    "APIResponseValidationError", "BudgetExceededError", "AgentAuthenticationError",
+    "ModelNotFoundError",
+    "ApiProviderResourceNotFoundError", "AuthenticationError", "PermissionDeniedError",
+    "NotFoundError",
+    "ServiceOperationsUnsupportedError", "VercelScopeError", "DspyImportError",
+    "MissingExtraError", "RegradeError",
 })
-_HARBOR_VERIFIER = frozenset({"RewardFileNotFoundError", "RewardFileEmptyError", "VerifierOutputParseError"})
+_HARBOR_VERIFIER = frozenset({"RewardFileNotFoundError", "RewardFileEmptyError",
+                              "VerifierOutputParseError"})
 _HARBOR_TIMEOUT = frozenset({"VerifierTimeoutError", "AgentTimeoutError"})
 _HARBOR_CANCELLED = "CancelledError"
 
@@ -9087,12 +9323,14 @@ def _harbor_job(path: Path) -> _HarborJob:
     if "n_total_trials" not in result or "stats" not in result:
         raise GateError(f"{where}/result.json: not a Harbor job result (no n_total_trials, stats)")
     config = _harness_json(folder / "config.json") if (folder / "config.json").is_file() else {}
-    trials = [(p / "result.json", _harness_json(p / "result.json")) for p in sorted(folder.iterdir())
+    trials = [(p / "result.json", _harness_json(p / "result.json"))
+              for p in sorted(folder.iterdir())
               if p.is_dir() and (p / "result.json").is_file()]
     return _HarborJob(folder, result, config, trials)
 
 
-def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], float | None, str | None]]:
+def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], float | None,
+                                                       str | None]]:
     """Every trial a job's own result.json names: trial name -> (agent, model, dataset) of its eval,
     its reward (stats.evals[*].reward_stats) and its exception type (exception_stats)."""
     where = f"{job.folder}/result.json: stats.evals"
@@ -9123,7 +9361,8 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
     return listed
 
 
-def _harbor_pseudo_trial(name: str, reward: float | None, kind: str | None, tid: str) -> dict[str, object]:
+def _harbor_pseudo_trial(name: str, reward: float | None, kind: str | None,
+                         tid: str) -> dict[str, object]:
     """A trial as the job's result.json states it (no trial folder): its reward and exception,
     nothing else."""
     return {"task_name": tid, "trial_name": name, "from_job_result": True,
@@ -9151,18 +9390,21 @@ def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: 
         name = str(trial.get("trial_name") or path.parent.name)
         if name in listed:
             _, reward, kind = listed[name]
-            stated = _harbor_attempt(_harbor_pseudo_trial(name, reward, kind, ""), threshold, str(path))
+            stated = _harbor_attempt(_harbor_pseudo_trial(name, reward, kind, ""), threshold,
+                                     str(path))
             found = _harbor_attempt(trial, threshold, str(path))
             if stated[0] != found[0]:
                 raise GateError(f"{job.folder}: trial {name}: its folder's result.json reads "
                                 f"{found[0]} but the job's result.json reads {stated[0]} (reward "
                                 f"{reward}, exception {kind}): the two disagree; import the job as "
                                 "Harbor wrote it")
-    folders = {str(t.get("trial_name") or p.parent.name) for p, t in job.trials} | {p.parent.name for p, _ in job.trials}
+    folders = {str(t.get("trial_name") or p.parent.name)
+               for p, t in job.trials} | {p.parent.name for p, _ in job.trials}
     alone = sorted(set(listed) - folders)
     for name in alone:
         _, reward, kind = listed[name]
-        trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind, _harbor_task_of(name, named))))
+        trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind,
+                                                                        _harbor_task_of(name, named))))
     if alone:
         notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's result.json alone, "
                      f"without their trial folders ({_preview(alone)}): reward and exception only, "
@@ -9217,8 +9459,10 @@ def _harbor_mean(job: _HarborJob) -> str:
     return "; ".join(parts) or "(no evals)"
 
 
-def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
-                    budget: int, threshold: float, configured: bool = True) -> list[dict[str, object]]:
+def _harbor_records(run_id: str, declared: Sequence[str],
+                    attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
+                    budget: int, threshold: float,
+                    configured: bool = True) -> list[dict[str, object]]:
     """One record per declared task x attempt: its trials in start order, a missing trial as
     missing_artifact."""
     records: list[dict[str, object]] = []
@@ -9237,8 +9481,10 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
             _, path, trial = trials[number - 1]
             agent_result = _sub(trial.get("agent_result"))
             form = "harbor-job-result" if trial.get("from_job_result") else "harbor"
-            harness: dict[str, object] = {"format": form, "task_name": tid, "trial_name": trial.get("trial_name"),
-                                          "id": trial.get("id"), "reward": _harbor_reward(trial, str(path)),
+            harness: dict[str, object] = {"format": form, "task_name": tid,
+                                          "trial_name": trial.get("trial_name"),
+                                          "id": trial.get("id"),
+                                          "reward": _harbor_reward(trial, str(path)),
                                           "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
             measures: dict[str, object] = {
                 "wall_clock_s": _seconds_between(trial.get("started_at"), trial.get("finished_at")),
@@ -9247,7 +9493,8 @@ def _harbor_records(run_id: str, declared: Sequence[str], attempts: Mapping[str,
                 "output_tokens": _count_field(agent_result.get("n_output_tokens"))}
             if measures["input_tokens"] is None or measures["output_tokens"] is None:
                 measures["input_tokens"] = measures["output_tokens"] = None
-            records.append(_record(run_id, tid, number, _harbor_attempt(trial, threshold, str(path)),
+            records.append(_record(run_id, tid, number, _harbor_attempt(trial, threshold,
+                                                                        str(path)),
                                    harness, measures))
     return records
 
@@ -9368,7 +9615,8 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
         budget = job.config.get("n_attempts", 1)
         budgets.add(_int(budget, f"{job.folder}/config.json: n_attempts", 1))
         named = _harbor_declared(job)
-        planned = _int(job.result.get("n_total_trials"), f"{job.folder}/result.json: n_total_trials", 0)
+        planned = _int(job.result.get("n_total_trials"),
+                       f"{job.folder}/result.json: n_total_trials", 0)
         trials = _harbor_job_trials(job, named, threshold, notes)
         if len(trials) < planned and named is None:
             raise GateError(f"{job.folder}: {planned} trial(s) planned, {len(trials)} named by a "
@@ -9451,7 +9699,8 @@ def import_publish_gate(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "publish-gate")
     where = str(path)
     data = _harness_json(path)
-    unknown = sorted(set(data) - {"attempt_budget", "outcomes", "no_edit_must_fail", "known_fix_must_pass"})
+    unknown = sorted(set(data) - {"attempt_budget", "outcomes", "no_edit_must_fail",
+                                  "known_fix_must_pass"})
     if unknown:
         raise GateError(f"{where}: unknown key(s) {', '.join(unknown)} for a publish-gate report")
     budget = _int(data.get("attempt_budget"), f"{where}.attempt_budget", 1)
@@ -9483,10 +9732,13 @@ def import_publish_gate(options: ImportOptions) -> Imported:
     flags = [key for key in ("no_edit_must_fail", "known_fix_must_pass") if key in data]
     todo = ["the report's " + " and ".join(flags) + " flags are not evidence: add control_runs from a real no-edit "
             "run and a real known-fix run (import each with --control no_edit / --control known_fix)"] if flags else []
-    return Imported(records=_finished(records, notes), task_ids=tuple(sorted(seen)), attempt_mode="retry",
-                    attempt_budget=budget, extra_reasons=(), run_id="publish-gate", source="publish-gate",
+    return Imported(records=_finished(records, notes), task_ids=tuple(sorted(seen)),
+                    attempt_mode="retry",
+                    attempt_budget=budget, extra_reasons=(), run_id="publish-gate",
+                    source="publish-gate",
                     envelope={"harness": "publish-gate report (benchmark-card design note)"},
-                    rerun_hint="the command that wrote report.json", notes=tuple(notes), draft_todo=tuple(todo))
+                    rerun_hint="the command that wrote report.json", notes=tuple(notes),
+                    draft_todo=tuple(todo))
 
 
 # -- the generic mapping importer: JSON Lines, JSON and CSV with a field mapping ----------------
@@ -9593,7 +9845,8 @@ def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
     numbers = all(_is_number(x) for x in (value, literal))
     if not numbers:
         raise _Unreadable(f"{path}: {_type_name(value)} does not compare with {literal!r} by {op}")
-    return bool({"<": value < literal, "<=": value <= literal, ">": value > literal, ">=": value >= literal}[op])
+    return bool({"<": value < literal, "<=": value <= literal, ">": value > literal,
+                 ">=": value >= literal}[op])
 
 
 def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], bool], frozenset[str]]:
@@ -9674,8 +9927,10 @@ def _read_column(record: Any, path: tuple[str, ...]) -> Any:
 # resolved passes; no generation (no patch) or a patch that did not apply fails; a patch applied
 # with no test logs is no verdict.
 SWE_POLYBENCH_MAPPING = FieldMapping(
-    task_id="instance_id", passed="resolved", unscoreable="generation and patch_applied and not with_logs",
-    reason="grader_error", attempt=None, run_id=None, measures=(), samples=False, unreadable="error")
+    task_id="instance_id", passed="resolved",
+    unscoreable="generation and patch_applied and not with_logs",
+    reason="grader_error", attempt=None, run_id=None, measures=(), samples=False,
+    unreadable="error")
 
 
 def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]:
@@ -9743,7 +9998,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
         lost = compile_mapping(spec.unscoreable, csv)[0] if spec.unscoreable else None
     except MetricError as exc:
         raise GateError(f"import {fmt}: --pass / --unscoreable: {exc}") from None
-    reason_path = None if spec.reason in (*BUILTIN_REASONS, "cancelled") else tuple(spec.reason.split("."))
+    reason_path = None if spec.reason in (*BUILTIN_REASONS,
+                                          "cancelled") else tuple(spec.reason.split("."))
     default_run = _folder_name(options.files[0]) if fmt == "swe-polybench" else path.stem
     records: list[dict[str, object]] = []
     seen: dict[tuple[str, int], int] = {}
@@ -9788,7 +10044,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
             except _Unreadable:
                 measures[field] = None
         run_ids.add(run)
-        records.append(_record(run, tid, attempt, verdict, {"format": f"mapping-{fmt}", "line": number}, measures))
+        records.append(_record(run, tid, attempt, verdict, {"format": f"mapping-{fmt}",
+                                                            "line": number}, measures))
     if not records:
         raise GateError(f"{where}: no records to import")
     return _mapping_imported(records, options, fmt, path, counts, run_ids)
@@ -9826,8 +10083,8 @@ def _attempt_value(value: Any, csv: bool) -> int:
     return cast(int, number)
 
 
-def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, fmt: str, path: Path,
-                      counts: Counter[str], run_ids: set[str]) -> Imported:
+def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, fmt: str,
+                      path: Path, counts: Counter[str], run_ids: set[str]) -> Imported:
     """The records, every declared task x attempt of them (a declared one with no record is
     missing_artifact)."""
     spec = cast("FieldMapping", options.mapping)
@@ -9867,8 +10124,10 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
     harness = "SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench" else f"mapping ({fmt})"
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
                     attempt_mode="samples" if spec.samples else "retry", attempt_budget=budget,
-                    extra_reasons=tuple(extra), run_id=run, source=fmt, envelope={"harness": harness},
-                    rerun_hint="the harness command that wrote the file", notes=tuple(notes), draft_todo=tuple(todo),
+                    extra_reasons=tuple(extra), run_id=run, source=fmt,
+                    envelope={"harness": harness},
+                    rerun_hint="the harness command that wrote the file", notes=tuple(notes),
+                    draft_todo=tuple(todo),
                     provenance={"declared_from": "--dataset-ids" if options.dataset_ids is not None else
                                 f"the {len(seen)} task(s) {path.name} holds, not a declared set"})
 
@@ -10628,7 +10887,8 @@ def _harbor_target(path: Path) -> Path:
 
 
 _IMPORTERS.update({fmt.name: fmt for fmt in (
-    ImportFormat("swebench", "a swebench.harness run report (any version; the SWE-bench-java and Multi-SWE-bench\n"
+    ImportFormat("swebench",
+                 "a swebench.harness run report (any version; the SWE-bench-java and Multi-SWE-bench\n"
                              "forms too), optionally with its index.json; an experiments results.json with\n"
                              "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
                  import_swebench, takes_dataset_ids=True,
@@ -10642,7 +10902,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  known_fix="python -m swebench.harness.run_evaluation --predictions_path gold "
                            "--run_id validate-gold",
                  signs=((b'"resolved_ids"',), (b'"total_instances"',))),
-    ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
+    ImportFormat("inspect",
+                 "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                             "or a folder (an eval set)", import_inspect,
                  options=("threshold", "partial_as", "model"),
                  no_edit="a task variant whose solver returns the untouched input (Inspect has no "
@@ -10650,21 +10911,29 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  known_fix="a task variant whose solver returns the target (Inspect has no "
                            "standard one)",
                  signs=((b'"eval"', b'"status"'),)),
-    ImportFormat("terminal-bench", "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
+    ImportFormat("terminal-bench",
+                 "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
                                    "run_metadata.json; several runs of one suite are one claim",
                  import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
-                 known_fix="tb run --dataset ... --agent oracle", signs=((b'"trial_name"', b'"is_resolved"'),)),
-    ImportFormat("harbor", "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
-                           "several jobs of one agent and dataset are one claim", import_harbor, options=("threshold",),
-                 no_edit="harbor run -d <dataset> -a nop", known_fix="harbor run -d <dataset> -a oracle",
+                 known_fix="tb run --dataset ... --agent oracle",
+                 signs=((b'"trial_name"', b'"is_resolved"'),)),
+    ImportFormat("harbor",
+                 "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
+                           "several jobs of one agent and dataset are one claim", import_harbor,
+                           options=("threshold",),
+                 no_edit="harbor run -d <dataset> -a nop",
+                 known_fix="harbor run -d <dataset> -a oracle",
                  signs=((b'"n_total_trials"',),  # a job's result.json, then one trial's
                         (b'"trial_name"', b'"agent_info"', b'"verifier_result"')),
                  import_target=_harbor_target),
-    ImportFormat("publish-gate", "the benchmark-card design note's report.json, when each outcome names its task",
+    ImportFormat("publish-gate",
+                 "the benchmark-card design note's report.json, when each outcome names its task",
                  import_publish_gate, signs=((b'"outcomes"', b'"attempt_budget"'),)),
-    ImportFormat("swe-polybench", "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
+    ImportFormat("swe-polybench",
+                 "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
                                   "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
-                 lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING), "swe-polybench"),
+                 lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING),
+                                                "swe-polybench"),
                  takes_dataset_ids=True),
     ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the "
                                  "split's ids)",
@@ -10686,7 +10955,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"'))),
     ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's "
                                   "problems)",
-                 read_livecodebench, takes_dataset_ids=True, signs=((b'"question_id"', b'"graded_list"'),)),
+                 read_livecodebench, takes_dataset_ids=True, signs=((b'"question_id"',
+                                                                     b'"graded_list"'),)),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
                              "default, or base)", read_evalplus,
                  takes_dataset_ids=True, options=("tests",),
@@ -10720,7 +10990,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                               "that grades them", read_swe_agent,
                  signs=((b'"instance_id"', b'"model_patch"'),)),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
-                   functools.partial(import_mapping, fmt=name), takes_dataset_ids=True, options=("mapping",))
+                   functools.partial(import_mapping, fmt=name), takes_dataset_ids=True,
+                   options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
                          ("json", "any JSON array of records, or object of task id -> record"),
                          ("csv", "any CSV file with a header row, a row a task (or attempt)"))),
@@ -10811,7 +11082,8 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "attempt_budget": imp.attempt_budget,
         "reason_classes": extra,
         "rerun_recipe": f"TODO: exact command that produced the run, e.g. {imp.rerun_hint}",
-        "provenance": {"harness": str(imp.envelope.get("harness", imp.source)), **imp.provenance, **(made or {})},
+        "provenance": {"harness": str(imp.envelope.get("harness", imp.source)), **imp.provenance,
+                       **(made or {})},
     }
 
 
@@ -10827,9 +11099,10 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
     if runs is not None:
         tally = tally_runs(runs, None, None, frozenset())
         ids = sorted(tally.tasks)
-        budget = max(max(attempt_number(e) for e in task_attempts(p)) for p in tally.tasks.values()) if ids else 1
-        dataset = {"name": "TODO: the suite and its version", "task_count": len(ids), "task_ids": ids,
-                   "task_ids_sha256": ids_digest(ids)}
+        budget = max(max(attempt_number(e) for e in task_attempts(p))
+                     for p in tally.tasks.values()) if ids else 1
+        dataset = {"name": "TODO: the suite and its version", "task_count": len(ids),
+                   "task_ids": ids, "task_ids_sha256": ids_digest(ids)}
         if len(tally.all_run_ids) == 1:
             extra["run_id"] = next(iter(tally.all_run_ids))
         elif tally.all_run_ids:
@@ -10851,9 +11124,12 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         "draft": todo,
         "claim_id": "TODO: a name for this claim, e.g. my-agent-on-my-suite-2026-12-01",
         "dataset": dataset,
-        "controls": [{"task_id": "TODO: a task that must fail untouched (no edit)", "expected": "fail", "role": "negative"},
-                     {"task_id": "TODO: a task whose known fix must pass", "expected": "pass", "role": "positive"}],
-        "system": {"agent": "TODO: the agent under test (name and version)", "model": "TODO: the model it ran"},
+        "controls": [{"task_id": "TODO: a task that must fail untouched (no edit)",
+                      "expected": "fail", "role": "negative"},
+                     {"task_id": "TODO: a task whose known fix must pass", "expected": "pass",
+                      "role": "positive"}],
+        "system": {"agent": "TODO: the agent under test (name and version)",
+                   "model": "TODO: the model it ran"},
         "envelope": {key: None if key == "wall_clock_s_per_task" else f"TODO: {ENVELOPE_HELP[key]}"
                      for key in ENVELOPE_REQUIRED},
         "attempt_mode": "retry",
@@ -10910,7 +11186,8 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
                if not (isinstance(e, dict) and e.get("role") == role)]
     entries.append(entry)
     draft["control_runs"] = entries
-    present = [e.get("role") for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
+    present = [e.get("role")
+               for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
     fmt = IMPORTERS.get(imp.source)
     todo = [item for item in _list(draft["draft"], f"{where}: draft")
             if not (isinstance(item, str) and (item.startswith(_CONTROLS_TODO) or item.startswith("controls "
@@ -10922,7 +11199,8 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
 
 
 def _shown_options(options: Mapping[str, object]) -> str:
-    return ", ".join(f"--{key.replace('_', '-')} {value!r}" for key, value in sorted(options.items())) or "no options"
+    return ", ".join(f"--{key.replace('_', '-')} {value!r}"
+                     for key, value in sorted(options.items())) or "no options"
 
 
 #####################################################################
@@ -10934,7 +11212,8 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
     width (as shutil would find it), because argparse makes one for every option it adds and, given
     none, imports shutil each time to ask, which was the largest part of the gate's start-up."""
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None) -> None:
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
         if width is None:
             try:
                 width = int(os.environ["COLUMNS"])
@@ -11006,10 +11285,12 @@ def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> No
     be asked for), --json, --confidence and --output."""
     parser.add_argument("--format", choices=sorted(renderers), default="text",
                         help="report format (default: text)")
-    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
+    parser.add_argument("--json", dest="format", action="store_const", const="json",
+                        help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
                         help="confidence level of every interval (default: 0.95)")
-    parser.add_argument("--output", action="append", type=_output_spec, default=[], metavar="FORMAT=PATH",
+    parser.add_argument("--output", action="append", type=_output_spec, default=[],
+                        metavar="FORMAT=PATH",
                         help="also write the report as FORMAT (text, json, markdown, svg; for "
                              "check also badge, an SVG badge, and shields, a shields.io endpoint) "
                              "to PATH, from the same run; repeatable")
@@ -11097,7 +11378,8 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
         text = without_workflow_commands(text)
         _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
         _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n"
-                   + "".join(f"{key}={visible(value)}\n" for key, value in (outputs_extra or {}).items()))
+                   + "".join(f"{key}={visible(value)}\n"
+                             for key, value in (outputs_extra or {}).items()))
         notes = "".join("::error "
                         f"title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
                         for f in findings)
@@ -11110,15 +11392,17 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
 
 def _report_inputs(report: Report) -> list[Path]:
     m = report.manifest
-    return [m.path, *(p for p in (m.tasks_path, m.card_path) if p is not None), *(run.runs for run in m.control_runs)]
+    return [m.path, *(p for p in (m.tasks_path, m.card_path) if p is not None),
+            *(run.runs for run in m.control_runs)]
 
 
 def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
-    report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim, jobs=args.jobs)
+    report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim,
+                       jobs=args.jobs)
     head = report.ledger.headline
     headline = f"{_count(head.k)}/{head.n} = {head.value:.3f} [{head.low:.3f}, {head.high:.3f}]"
-    text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)], report.findings, report.verdict,
-                    headline)
+    text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)],
+                    report.findings, report.verdict, headline)
     return text, 0 if report.verdict == "PUBLISHABLE" else 1
 
 
@@ -11139,17 +11423,21 @@ FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
 
 
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
-    comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs, args.confidence,
-                       args.run_id, args.against_run_id, args.by_cluster)
+    comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs,
+                       args.confidence, args.run_id, args.against_run_id, args.by_cluster)
     test = comp.test
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
     headline = f"A - B = {comp.diff:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
-    outputs = {"significant": "true" if comp.significant else "false", "direction": compare_direction(comp),
-               "difference": f"{comp.diff:.6g}", "ci_low": f"{test.low:.6g}", "ci_high": f"{test.high:.6g}"}
+    outputs = {"significant": "true" if comp.significant else "false",
+               "direction": compare_direction(comp),
+               "difference": f"{comp.diff:.6g}", "ci_low": f"{test.low:.6g}",
+               "ci_high": f"{test.high:.6g}"}
     if args.fail_on is not None:
-        comp = comp._replace(fail_on=(args.fail_on, comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
+        comp = comp._replace(fail_on=(args.fail_on,
+                                      comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
         outputs["fail_on"] = "failed" if comp.fail_on and comp.fail_on[1] else "passed"
-    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline, outputs)
+    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline,
+                    outputs)
     # the step fails: say why where GitHub shows it
     if comp.fail_on and comp.fail_on[1] and _github_mode(args):
         annotation = f"::error title=compare --fail-on {args.fail_on}::{github_escape(_fail_on_text(comp))}\n"
@@ -11176,7 +11464,8 @@ def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
         for key in ("manifest", "runs"):
             if not isinstance(item[key], str) or not item[key] or "\0" in item[key]:
                 raise GateError(f"{where}.{key}: expected a path (a non-empty string)")
-        pair = (_inside(path.parent, item["manifest"], where, "manifest"), _inside(path.parent, item["runs"], where, "runs"))
+        pair = (_inside(path.parent, item["manifest"], where, "manifest"),
+                _inside(path.parent, item["runs"], where, "runs"))
         for key, target in zip(("manifest", "runs"), pair):
             if not target.is_file():
                 raise GateError(f"{where}.{key}: {item[key]!r} is not a file")
@@ -11211,8 +11500,8 @@ def _cmd_init(args: argparse.Namespace) -> tuple[str, int]:
                             f"file(s){did_you_mean(name, tuple(IMPORTERS)) if fmt is None else ''}")
         paths = [Path(f) for f in files]
         imported = fmt.read(ImportOptions(tuple(paths), None, "fail", 1.0))
-        same = argparse.Namespace(format=name, files=paths, dataset_ids=None, threshold=1.0, partial_as="fail",
-                                  model=None, output=None, tests="plus")
+        same = argparse.Namespace(format=name, files=paths, dataset_ids=None, threshold=1.0,
+                                  partial_as="fail", model=None, output=None, tests="plus")
         return _dump(_finite(draft_manifest(imported, _import_provenance(same, fmt, imported)))), 0
     return _dump(init_manifest(args.from_runs)), 0
 
@@ -11222,7 +11511,8 @@ def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
         value = getattr(args, name)
         if value is not None and not math.isfinite(value):
             raise GateError(f"plan: --{name}: expected a finite number, got {value!r}")
-    plan = plan_suite(args.baseline, args.detect, args.discordance, args.samples, args.icc, args.power, args.confidence)
+    plan = plan_suite(args.baseline, args.detect, args.discordance, args.samples, args.icc,
+                      args.power, args.confidence)
     return PLAN_RENDERERS[args.format](plan), 0
 
 
@@ -11250,7 +11540,8 @@ def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
                         "it")
     result = build_card(tasks, rule, args.attempt_budget, args.not_a_claim_about)
     if result.card is None:
-        return _lines(["freeze refused: the slice does not meet its inclusion rule", *(f"  ! {p}" for p in result.problems)]), 1
+        return _lines(["freeze refused: the slice does not meet its inclusion rule",
+                       *(f"  ! {p}" for p in result.problems)]), 1
     write_new_file(args.card, _dump(result.card), args.force)
     card = result.card
     strata = ", ".join(f"{k}={v}" for k, v in card["strata"].items())
@@ -11290,11 +11581,12 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run "
                         "measures one model")
     mapping = _field_mapping(args, fmt)
-    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold, args.control, args.model,
-                                      mapping, args.tests))
+    imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold,
+                                      args.control, args.model, mapping, args.tests))
     # A harness may write NaN where it has no number; what import writes is strict JSON, so check
     # can read it.
-    lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"), allow_nan=False) + "\n"
+    lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"),
+                               allow_nan=False) + "\n"
                     for rec in imported.records)
     draft: dict[str, Any] | None = None
     if args.control == "no_edit" and fmt.ran_no_test is not None:
@@ -11309,7 +11601,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
                                        _verdict_options(args, fmt))
         if draft is None:  # a finished manifest: never rewritten, the entry to add is said
             print(f"{args.prog}: {args.draft_manifest} is no longer a draft, so it is not "
-                  f"rewritten: add this entry to its control_runs: {json.dumps(entry)}", file=sys.stderr)
+                  f"rewritten: add this entry to its control_runs: {json.dumps(entry)}",
+                  file=sys.stderr)
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
@@ -11321,13 +11614,15 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         write_new_file(args.draft_manifest, _dump(_finite(draft)), args.force or bool(args.control))
     spool = getattr(args, "stdin_spool", None)
     for note in imported.notes:
-        print(f"{args.prog}: note: {visible(note.replace(spool, '-') if spool else note)}", file=sys.stderr)
+        print(f"{args.prog}: note: {visible(note.replace(spool, '-') if spool else note)}",
+              file=sys.stderr)
     if args.output is not None:
         summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
         print(f"{args.prog}: {visible(summary)}", file=sys.stderr)
     if draft is not None:
         for item in draft.get("draft", []):
-            print(f"{args.prog}: to do in {args.draft_manifest}: {visible(str(item))}", file=sys.stderr)
+            print(f"{args.prog}: to do in {args.draft_manifest}: {visible(str(item))}",
+                  file=sys.stderr)
         recipe = draft.get("rerun_recipe")
         if isinstance(recipe, str) and not is_placeholder(recipe):
             print(f"{args.prog}: then check it: {visible(recipe)}", file=sys.stderr)
@@ -11356,9 +11651,11 @@ def _field_mapping(args: argparse.Namespace, fmt: ImportFormat) -> FieldMapping 
             raise GateError(f"import {args.format}: {given[0]} is for the mapping formats (jsonl, "
                             f"json, csv): {args.format} reads its harness's own fields")
         return None
-    return FieldMapping(args.task_id, args.passed, args.unscoreable, args.reason, args.attempt, args.run_path,
+    return FieldMapping(args.task_id, args.passed, args.unscoreable, args.reason, args.attempt,
+                        args.run_path,
                         tuple((name, getattr(args, f"measure_{name}")) for name in MEASURES
-                              if getattr(args, f"measure_{name}", None)), args.samples, args.unreadable_as)
+                              if getattr(args, f"measure_{name}", None)), args.samples,
+                              args.unreadable_as)
 
 
 def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> list[str]:
@@ -11381,7 +11678,8 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
     return mapping
 
 
-def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Imported) -> dict[str, object]:
+def _import_provenance(args: argparse.Namespace, fmt: ImportFormat,
+                       imported: Imported) -> dict[str, object]:
     """What the draft records of how the ledger was made: each input with its sha256, the verdict
     mapping, and the command that rebuilds the runs file."""
     import shlex
@@ -11409,13 +11707,15 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
                 command += [flag, str(value)]
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
     return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),
-            "options": _verdict_options(args, fmt), "command": " ".join(shlex.quote(part) for part in command)}
+            "options": _verdict_options(args, fmt), "command": " ".join(shlex.quote(part)
+                                                                        for part in command)}
 
 
 def _verdict_options(args: argparse.Namespace, fmt: ImportFormat) -> dict[str, object]:
     """The verdict options an import applied (its format's), defaults included: a control run must
     match them."""
-    return {name: getattr(args, name) for name in ("threshold", "partial_as") if name in fmt.options}
+    return {name: getattr(args, name) for name in ("threshold",
+                                                   "partial_as") if name in fmt.options}
 
 
 def _tree_sha256(path: Path) -> str:
@@ -11453,10 +11753,13 @@ def _check_parser(sub: Any) -> None:
                                   "error\n\nexample:\n  python3 gate.py check --manifest "
                                   "bench.manifest.json --runs runs.jsonl")
     check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
-    check.add_argument("--runs", required=True, type=_path, help="one JSON attempt record per line (JSONL)")
+    check.add_argument("--runs", required=True, type=_path,
+                       help="one JSON attempt record per line (JSONL)")
     _output_options(check, REPORT_RENDERERS)
-    check.add_argument("--run-id", help="gate only the records of this run_id (default: all; several is a finding)")
-    check.add_argument("--claim", help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
+    check.add_argument("--run-id",
+                       help="gate only the records of this run_id (default: all; several is a finding)")
+    check.add_argument("--claim",
+                       help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
                                        "BLOCKED unless it equals the headline at its written precision")
     check.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                        help="tally a large runs file in task-ID order with N processes (default 1; "
@@ -11478,7 +11781,8 @@ def _digest_parser(sub: Any) -> None:
 def _card_parsers(sub: Any) -> None:
     for name, text, handler in (
             ("freeze", "freeze a task slice into a benchmark card (exit 1: refused)", _cmd_freeze),
-            ("verify", "verify a task slice against its card (exit 1: drifted or refused)", _cmd_verify)):
+            ("verify", "verify a task slice against its card (exit 1: drifted or refused)",
+             _cmd_verify)):
         card = sub.add_parser(name, help=text,
                               epilog=f"example:\n  python3 gate.py {name} examples/card/tasks.json "
                                      "examples/card/card.json")
@@ -11492,7 +11796,8 @@ def _card_parsers(sub: Any) -> None:
                                f"{', '.join(DEFAULT_LICENSES)}")
         card.add_argument("--wide-above", type=int, default=30, metavar="N",
                           help="an edit_span above N is 'wide', else 'narrow' (default: 30)")
-        card.add_argument("--min-per-stratum", type=int, default=5, metavar="N", help="the stratum floor (default: 5)")
+        card.add_argument("--min-per-stratum", type=int, default=5, metavar="N",
+                          help="the stratum floor (default: 5)")
         card.add_argument("--withhold-thin-strata", action="store_true",
                           help="record strata below the floor as withheld instead of refusing")
         card.add_argument("--attempt-budget", type=int, default=1, metavar="N",
@@ -11550,7 +11855,8 @@ def _rank_parser(sub: Any) -> None:
                                    "--manifest a.json --runs a.jsonl --manifest b.json --runs "
                                    "b.jsonl --manifest c.json --runs c.jsonl\n  python3 gate.py "
                                    "rank --list examples/rank/systems.json")
-    parser.add_argument("--manifest", action="append", type=_path, help="a system's manifest (repeat, paired with --runs)")
+    parser.add_argument("--manifest", action="append", type=_path,
+                        help="a system's manifest (repeat, paired with --runs)")
     parser.add_argument("--runs", action="append", type=_path, help="that system's records")
     parser.add_argument("--list", type=_path, metavar="FILE",
                         help='a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to '
@@ -11563,8 +11869,10 @@ def _plan_parser(sub: Any) -> None:
     parser = sub.add_parser("plan", help="how many tasks a comparison needs to detect a difference",
                             epilog="example:\n  python3 gate.py plan --baseline 0.7 --detect 0.05 "
                                    "--discordance 0.2 --samples 5")
-    parser.add_argument("--baseline", type=float, required=True, help="the pass rate of the system to beat")
-    parser.add_argument("--detect", type=float, required=True, help="the improvement to detect (0.05: five points)")
+    parser.add_argument("--baseline", type=float, required=True,
+                        help="the pass rate of the system to beat")
+    parser.add_argument("--detect", type=float, required=True,
+                        help="the improvement to detect (0.05: five points)")
     parser.add_argument("--discordance", type=float,
                         help="the share of tasks one system passes and the other fails (default: "
                              "independent systems', the most conservative; a past compare prints "
@@ -11575,24 +11883,30 @@ def _plan_parser(sub: Any) -> None:
                              "--samples > 1: a past samples-mode compare of the two systems prints "
                              "it (typically 0.1-0.15 for correlated agents); default 1.0, which "
                              "gives extra samples no credit")
-    parser.add_argument("--power", type=float, default=0.8, help="the chance of detecting it (default: 0.8)")
+    parser.add_argument("--power", type=float, default=0.8,
+                        help="the chance of detecting it (default: 0.8)")
     parser.add_argument("--format", choices=sorted(PLAN_RENDERERS), default="text",
                         help="output format (default: text)")
-    parser.add_argument("--json", dest="format", action="store_const", const="json", help="the same as --format json")
-    parser.add_argument("--confidence", type=_confidence, default=0.95, help="confidence level (default: 0.95)")
+    parser.add_argument("--json", dest="format", action="store_const", const="json",
+                        help="the same as --format json")
+    parser.add_argument("--confidence", type=_confidence, default=0.95,
+                        help="confidence level (default: 0.95)")
     parser.set_defaults(handler=_cmd_plan)
 
 
 def _import_parser(sub: Any) -> None:
-    formats = "".join(f"  {fmt.name:<15}{fmt.summary.replace(chr(10), chr(10) + ' ' * 17)}\n" for fmt in IMPORTERS.values())
+    formats = "".join(f"  {fmt.name:<15}{fmt.summary.replace(chr(10), chr(10) + ' ' * 17)}\n"
+                      for fmt in IMPORTERS.values())
     parser = sub.add_parser(
         "import", help="convert harness results into runs.jsonl, never dropping a task",
         epilog=f"formats:\n{formats}\n"
                "example:\n  python3 gate.py import terminal-bench results.json -o runs.jsonl "
                "--draft-manifest bench.manifest.json")
     parser.add_argument("format", choices=tuple(IMPORTERS), help="the harness that wrote FILE")
-    parser.add_argument("files", nargs="+", type=_path, metavar="FILE", help="the harness's result file(s)")
-    parser.add_argument("-o", "--output", type=_path, help="write runs.jsonl here (default: standard output)")
+    parser.add_argument("files", nargs="+", type=_path, metavar="FILE",
+                        help="the harness's result file(s)")
+    parser.add_argument("-o", "--output", type=_path,
+                        help="write runs.jsonl here (default: standard output)")
     parser.add_argument("--draft-manifest", type=_path, metavar="FILE",
                         help="also write a starting manifest whose dataset is what the harness "
                              "declared")
@@ -11608,15 +11922,20 @@ def _import_parser(sub: Any) -> None:
         "EXPR: path == literal, in, <, <=, >, >=, and, or, not, a bare boolean path; "
         "true/false/null. A CSV cell compared with a number is read as a number, with true/false "
         "as a boolean (true/false/1/0).")
-    mapping.add_argument("--task-id", metavar="PATH", help="the task id (json: default the key of an object's entry)")
-    mapping.add_argument("--pass", dest="passed", metavar="EXPR", help="true when the attempt passed")
-    mapping.add_argument("--unscoreable", metavar="EXPR", help="true when the harness gave no verdict (checked first)")
+    mapping.add_argument("--task-id", metavar="PATH",
+                         help="the task id (json: default the key of an object's entry)")
+    mapping.add_argument("--pass", dest="passed", metavar="EXPR",
+                         help="true when the attempt passed")
+    mapping.add_argument("--unscoreable", metavar="EXPR",
+                         help="true when the harness gave no verdict (checked first)")
     mapping.add_argument("--reason", default="grader_error", metavar="CLASS|PATH",
                          help="an unscoreable record's reason: a built-in class (harness_timeout, "
                               "grader_error, env_flake, missing_artifact, cancelled), or the PATH "
                               "that holds one (default: grader_error)")
-    mapping.add_argument("--attempt", metavar="PATH", help="the attempt number (default: one record a task)")
-    mapping.add_argument("--run-id", dest="run_path", metavar="PATH", help="the run id (default: the file's name)")
+    mapping.add_argument("--attempt", metavar="PATH",
+                         help="the attempt number (default: one record a task)")
+    mapping.add_argument("--run-id", dest="run_path", metavar="PATH",
+                         help="the run id (default: the file's name)")
     for name in MEASURES:
         mapping.add_argument(f"--{name.replace('_', '-')}", dest=f"measure_{name}", metavar="PATH",
                              help=f"the record's {name.replace('_', ' ')}")
@@ -11663,9 +11982,10 @@ def build_parser(prog: str = "gate.py", only: str | None = None) -> argparse.Arg
 
 
 # Each command, in the order --help lists them, and what adds its parser.
-_COMMANDS = {"check": _check_parser, "digest": _digest_parser, "init": _init_parser, "freeze": _card_parsers,
-             "verify": _card_parsers, "compare": _compare_parser, "rank": _rank_parser, "plan": _plan_parser,
-             "import": _import_parser}
+_COMMANDS = {"check": _check_parser, "digest": _digest_parser, "init": _init_parser,
+             "freeze": _card_parsers,
+             "verify": _card_parsers, "compare": _compare_parser, "rank": _rank_parser,
+             "plan": _plan_parser, "import": _import_parser}
 
 
 def _prog_name() -> str:
@@ -11703,7 +12023,8 @@ def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -
 
 
 # The arguments that name an input file; any one of them may be `-`, standard input.
-_INPUT_ARGS = ("manifest", "runs", "against_manifest", "against_runs", "files", "dataset_ids", "ids", "tasks")
+_INPUT_ARGS = ("manifest", "runs", "against_manifest", "against_runs", "files", "dataset_ids",
+               "ids", "tasks")
 MAX_STDIN_BYTES = 16 << 30
 
 
@@ -11837,7 +12158,8 @@ def _github_error(messages: Sequence[str]) -> None:
 def _write_report(text: str, code: int) -> int:
     """Print the report; a report that could not be printed is never a verdict (exit 2)."""
     if sys.stdout is None:  # started with standard output closed
-        print("benchgate: error: standard output is closed: the report cannot be printed", file=sys.stderr)
+        print("benchgate: error: standard output is closed: the report cannot be printed",
+              file=sys.stderr)
         return 2
     return code if _write_stdout(text, "the report ") else 2
 
