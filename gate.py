@@ -2288,9 +2288,11 @@ def by_cluster_interval(sums: Sequence[Fraction], sizes: Sequence[int], weights:
 
     The boundary rule: at 0 (N) events the interval is Wilson's on the G clusters, the worst case
     where whole clusters pass or fail together (P(no event) = (1 - p)^G); no other interval's upper
-    end is below that none-pass one's, nor its lower end above the all-pass one's, so the line is
-    monotone with its neighbours (CR1 reads one event as nearly independent, n* near N: 0/500 on 12
-    repositories was [0, 0.733] beside 1/500's [0, 0.025]). Coverage: bench/stats.py section 6."""
+    end is below that none-pass one's, nor its lower end above the all-pass one's, so at 0 and N
+    events the line is monotone with its neighbours (CR1 reads one event as nearly independent, n*
+    near N: 0/500 on 12 repositories was [0, 0.733] beside 1/500's [0, 0.025]). Between interior
+    counts the CR1 size can still move an end the other way, and every upper end is at least the
+    none-pass one's (0.242 on 12 clusters). Coverage: bench/stats.py section 6."""
     design = effective_size(sums, sizes, weights, confidence)
     clusters = sum(weights)
     effective = design.effective if 0 < design.mean < 1 else float(clusters)
@@ -2603,14 +2605,14 @@ def _next_achievable(n: int, t: Fraction) -> Fraction:
 def exact_critical(n: int, alpha: float) -> float:
     """The |z| at which the exact test of n tasks starts to reject: just under the square root of
     the least achievable z² whose p is below alpha, so that Tango's interval at this critical value
-    excludes 0 exactly when the exact test rejects; √n (which no other outcome reaches) when none
-    does."""
+    excludes 0 exactly when the exact test rejects; when none does, √n (which no outcome passes)
+    or the normal quantile, the larger."""
     def rejects(t: Fraction) -> bool:
         return _exact_tail(n, t) < alpha
 
     top = Fraction(n)
-    if not rejects(top):
-        return math.sqrt(n) * (1.0 + 1e-9)
+    if not rejects(top):  # as conditional_critical: never a narrower interval than the asymptotic
+        return max(math.sqrt(n), z_for(1 - alpha)) * (1.0 + 1e-9)
     lo, hi = Fraction(0), top
     # Bisect on the achievable values (two differ by at least 1/n²): rejects(t) is rejects(the
     # next achievable value at or above t), lo never rejects and hi does.
@@ -2626,7 +2628,8 @@ def exact_critical(n: int, alpha: float) -> float:
             lo = mid
 
 
-def _conditional_tails(s: int) -> list[Fraction]:
+@functools.lru_cache(maxsize=64)
+def _conditional_tails(s: int) -> tuple[Fraction, ...]:
     """Index d (of s's parity, 0..s): McNemar's exact conditional p for |b − c| = d among s
     differing tasks, P(|2B − s| >= d) with B ~ Binomial(s, 1/2), exact (0 where d has the other
     parity)."""
@@ -2635,7 +2638,7 @@ def _conditional_tails(s: int) -> list[Fraction]:
     for d in range(s, -1, -2):
         upper += math.comb(s, (s + d) // 2)
         tails[d] = Fraction(1) if d == 0 else Fraction(2 * upper, 2 ** s)
-    return tails
+    return tuple(tails)
 
 
 def exact_conditional_p(b: int, c: int) -> float:
@@ -2645,11 +2648,13 @@ def exact_conditional_p(b: int, c: int) -> float:
 
 def conditional_critical(s: int, alpha: float) -> float:
     """The |z| = d/√s at which the conditional test of s differing tasks starts to reject, just
-    under it (as exact_critical); √s, which no outcome passes, when none rejects (s < 6 at 5%)."""
+    under it (as exact_critical). When none rejects (s < 6 at 5%) a value no outcome passes: √s,
+    or the normal quantile if that is larger, so that the interval is never narrower than the
+    asymptotic one (at √s = 1, one differing task, it was a 68% interval)."""
     tails = _conditional_tails(s)
     rejecting = [d for d in range(s % 2, s + 1, 2) if d and tails[d] < alpha]
     if not rejecting:
-        return math.sqrt(max(1, s)) * (1.0 + 1e-9)
+        return max(math.sqrt(s), z_for(1 - alpha)) * (1.0 + 1e-9)
     return rejecting[0] / math.sqrt(s) * (1.0 - 1e-9)
 
 

@@ -28,6 +28,7 @@ from tests.oracles import (
     tango_interval,
     wild_cluster,
     wilson,
+    z_of,
 )
 from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables
 from tests.test_ci import github_env
@@ -47,8 +48,8 @@ def exact_expected(b: int, c: int, n: int, confidence: float = 0.95) -> tuple[fl
     else:
         row = next(r for r in EXACT["rows"] if (r["n"], r["b"], r["c"]) == (n, b, c))
         p, critical = row["p"], row[{0.05: "critical_95", 0.01: "critical_99"}[alpha]]
-    if critical is None:
-        critical = n ** 0.5 * (1 + 1e-9)  # no outcome rejects: an interval that always holds 0
+    if critical is None:  # no outcome rejects: an interval that always holds 0, never narrower than the normal one
+        critical = max(n ** 0.5, z_of(confidence)) * (1 + 1e-9)
     low, high = tango_interval(b, c, n, confidence, critical)
     return p, critical, low, high
 

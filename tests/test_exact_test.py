@@ -11,7 +11,7 @@ import math
 import unittest
 
 import gate
-from tests.oracles import exact_conditional, exact_critical, exact_p, exact_unconditional
+from tests.oracles import exact_conditional, exact_critical, exact_p, exact_unconditional, tango_interval, z_of
 
 
 def grid_close(got: float, want: float) -> bool:
@@ -86,6 +86,25 @@ class ExactUnconditionalTest(unittest.TestCase):
         self.assertEqual((five.p_value, six.p_value), (1 / 16, 1 / 32))
         self.assertEqual((five.significant(5, 0.05), six.significant(6, 0.05)), (False, True))
         self.assertEqual(six.name, "McNemar's exact conditional test (binomial on the differing tasks)")
+
+    def test_when_no_split_can_reject_the_interval_is_never_narrower_than_the_normal_one(self) -> None:
+        """Fewer than 6 differing tasks of 1,001: no split reaches 5%, so the interval holds 0, at Tango's interval
+        for the larger of √s and the normal quantile (one differing task gave [-0.0000, +0.0026], a 68% interval
+        that said B cannot be better; none gave [-0.001, +0.001])."""
+        n, z = gate.EXACT_MAX_TASKS + 1, z_of(0.95)
+        for s in range(6):
+            for b in range(s + 1):
+                with self.subTest(b=b, c=s - b):
+                    test = gate.paired_test(gate.PairedTable(float(b), float(s - b), float(n), (2 * b - s) / n, s / n, s),
+                                            0.95, task_table=True)
+                    low, high = tango_interval(b, s - b, n, 0.95, max(math.sqrt(s), z) * (1 + 1e-9))
+                    self.assertAlmostEqual(test.low, low, delta=1e-9)
+                    self.assertAlmostEqual(test.high, high, delta=1e-9)
+                    normal_low, normal_high = tango_interval(b, s - b, n, 0.95, z)
+                    self.assertLessEqual(test.low, normal_low + 1e-12)
+                    self.assertGreaterEqual(test.high, normal_high - 1e-12)
+                    self.assertTrue(test.low < 0 < test.high)
+        self.assertGreater(gate.exact_critical(3, 0.05), z)  # 3 tasks: the same rule on the exact test
 
     def test_past_the_differing_limit_the_asymptotic_test(self) -> None:
         """More than EXACT_MAX_TASKS differing tasks: McNemar's asymptotic test, p from the normal tail, the interval

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import random
+from fractions import Fraction
 from typing import Any
 
 import gate
@@ -111,6 +112,29 @@ class ByCluster(GateCase):
             with self.subTest(repo=repo):
                 self.assertGreaterEqual(self.by_cluster({repo: 1})["ci_high"], none_high)
                 self.assertLessEqual(self.by_cluster({**SWE_BENCH_VERIFIED, repo: size - 1})["ci_low"], all_low)
+
+    def test_other_layouts_and_levels_at_the_boundary(self) -> None:
+        """One cluster, two unequal ones, many singletons beside one large cluster, at 90, 95 and 99%: the interval
+        at 0 and N events is the oracle's, and every one-event (one-failure) neighbour is at least as wide at that
+        end."""
+        def interval(sums: list[int], sizes: list[int], confidence: float) -> tuple[float, float]:
+            low, high, _ = gate.by_cluster_interval([Fraction(x) for x in sums], sizes, [1] * len(sizes), confidence)
+            return low, high
+
+        for sizes in ([5], [1, 499], [250, 250], [1] * 20 + [480]):
+            for confidence in (0.9, 0.95, 0.99):
+                with self.subTest(sizes=len(sizes), confidence=confidence):
+                    none, every = [0] * len(sizes), list(sizes)
+                    for sums in (none, every):
+                        _, low, high = cluster_line_interval(sums, sizes, confidence)
+                        got = interval(sums, sizes, confidence)
+                        self.assertAlmostEqual(got[0], low, places=9)
+                        self.assertAlmostEqual(got[1], high, places=9)
+                    for g in range(len(sizes)):
+                        one = [int(i == g) for i in range(len(sizes))]
+                        self.assertGreaterEqual(interval(one, sizes, confidence)[1], interval(none, sizes, confidence)[1])
+                        short = [n - int(i == g) for i, n in enumerate(sizes)]
+                        self.assertLessEqual(interval(short, sizes, confidence)[0], interval(every, sizes, confidence)[0])
 
     def test_interior_ledgers_against_the_oracle(self) -> None:
         """Random ledgers near and away from the boundary: the gate's interval is the oracle's (the CR1 interval,
