@@ -427,8 +427,8 @@ def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
         except OSError as exc:
             raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if size > cap:
-        raise GateError(f"{path}: larger than {cap // (1 << 20)} MiB: not a file the gate reads "
-                        "whole")
+        raise GateError(f"{path}: larger than {cap // (1 << 20)} "
+                        "MiB: not a file the gate reads whole")
     return b"".join(chunks)
 
 
@@ -439,8 +439,8 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
         line = first_line + data.count(b"\n", 0, exc.start)
         raise GateError(f"{where}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
     if first_line == 1 and text.startswith("\ufeff"):
-        raise GateError(f"{where}:1: starts with a byte-order mark; save the file as UTF-8 without "
-                        "BOM")
+        raise GateError(f"{where}:1: starts with a byte-order "
+                        "mark; save the file as UTF-8 without BOM")
     return text
 
 
@@ -477,10 +477,10 @@ def refuse_clobber(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
         for other in outputs[index + 1:]:
             if _same_file(out, other):
                 if os.path.normpath(out) == os.path.normpath(other):
-                    raise GateError(f"{out}: named as two outputs, the same file: give each output "
-                                    "its own path")
-                raise GateError(f"{out} and {other} are the same file: give each output its own "
-                                "path")
+                    raise GateError(f"{out}: named as two outputs, the same "
+                                    "file: give each output its own path")
+                raise GateError(f"{out} and {other} are the same "
+                                "file: give each output its own path")
 
 
 def _umask() -> int:
@@ -1489,8 +1489,8 @@ def read_id_list(path: Path) -> list[str]:
         except ValueError:
             pass  # an ID that happens to start with a bracket
         else:
-            raise GateError(f"{path}:1: is a JSON document; an ID list is plain text, one task ID "
-                            "per line")
+            raise GateError(f"{path}:1: is a JSON document; an ID "
+                            "list is plain text, one task ID per line")
     ids: list[str] = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line[:-1] if line.endswith("\r") else line
@@ -1500,8 +1500,8 @@ def read_id_list(path: Path) -> list[str]:
             raise GateError(f"{path}:{number}: {line.strip()!r} looks like a header line, not a "
                             "task ID; an ID list is one task ID per line with no header")
         if not is_task_id(line):
-            raise GateError(f"{path}:{number}: task ID {line!r} has surrounding spaces or control "
-                            "characters")
+            raise GateError(f"{path}:{number}: task ID {line!r} has "
+                            "surrounding spaces or control characters")
         if len(line.split()) > 1:
             raise GateError(f"{path}:{number}: holds {len(line.split())} words; an ID list is one "
                             "task ID per line (this looks like several IDs on one line)")
@@ -1566,8 +1566,8 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "a pass or fail attempt carries a reason: it is scored or unscoreable, not both",
         ("_attempt_findings",)),
     "attempt_after_pass": Rule(
-        "retry mode: a task has attempts after a passing one (attempts that go on are samples, "
-        "not retries)",
+        "retry mode: a task has attempts after a passing "
+        "one (attempts that go on are samples, not retries)",
         ("_attempt_findings",)),
     "wall_clock_incomplete": Rule(
         "some attempts carry `wall_clock_s` and others do not: the per-task limit cannot be "
@@ -1583,8 +1583,8 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "a task names two clusters (across its attempts, or in A and in B of a `compare`)",
         ("_attempt_findings", "_paired_scores", "_replicate_clusters")),
     "task_id_lookalike": Rule(
-        "task IDs that differ only in case or Unicode form (NFKC, case-folded): one of each pair "
-        "is a copy",
+        "task IDs that differ only in case or Unicode form "
+        "(NFKC, case-folded): one of each pair is a copy",
         ("_judge_suite",)),
     "replicate_missing": Rule(
         "a run the manifest's `replicates` lists has no record in the runs file",
@@ -1593,8 +1593,8 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "the runs file holds a run the manifest's `replicates` does not list",
         ("_gate_replicates",)),
     "run_not_pinned": Rule(
-        "`--run-id` chose the gated run, but neither the manifest's `run_id` nor its rerun recipe "
-        "names it",
+        "`--run-id` chose the gated run, but neither the "
+        "manifest's `run_id` nor its rerun recipe names it",
         ("_gated_run",)),
     "draft_manifest": Rule(
         "the manifest is a draft written by `import --draft-manifest`: do what its `draft` list "
@@ -1623,16 +1623,16 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "a no-edit run passes above its ceiling, or a known-fix run below its floor",
         ("_gate_control_run",)),
     "control_run_inconclusive": Rule(
-        "more than half of a control run's tasks are unscoreable: it proves nothing about the "
-        "harness",
+        "more than half of a control run's tasks are "
+        "unscoreable: it proves nothing about the harness",
         ("_gate_control_run",)),
     "attrition_exceeded": Rule(
         "more of the claim's verdicts were lost to unscoreable exits than `max_unscoreable` "
         "allows (default 0.2), or no task was scoreable at all: the run produced too few verdicts",
         ("_judge_attrition",)),
     "envelope_exceeded": Rule(
-        "an attempt's `wall_clock_s` exceeds `envelope.wall_clock_s_per_task`: it ran outside the "
-        "instrument",
+        "an attempt's `wall_clock_s` exceeds "
+        "`envelope.wall_clock_s_per_task`: it ran outside the instrument",
         ("_judge_envelope",)),
     "envelope_incomplete": Rule(
         "the envelope lacks `runner`, `network`, `wall_clock_s_per_task` or `toolchain_sha`: the "
@@ -1646,8 +1646,8 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "task sits in two strata",
         ("_card_findings", "_strata_lines")),
     "card_drift": Rule(
-        "the task slice no longer matches its frozen card (added, removed and changed tasks are "
-        "named)",
+        "the task slice no longer matches its frozen card "
+        "(added, removed and changed tasks are named)",
         ("_card_findings",)),
     "card_manifest_mismatch": Rule(
         "the card's `task_ids_sha256` (or task list) is not the manifest's",
@@ -2716,8 +2716,7 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
     "mcnemar_asymptotic": ("McNemar's asymptotic test", "Tango 1998 score interval"),
     "wild_cluster_bootstrap": (
         "the wild cluster restricted bootstrap (Cameron, Gelbach & Miller 2008)",
-        "mean per-task difference +- the bootstrap's critical t x its cluster-robust "
-        "standard error"),
+        "mean per-task difference +- the bootstrap's critical t x its cluster-robust standard error"),
     "miller_paired_t": (
         "Miller's (2024) paired t-test on the per-task differences",
         "mean per-task difference +- t x its standard error, Miller 2024 section 4"),
@@ -3016,9 +3015,9 @@ def tasks_needed(baseline: float, detect: float, discordance: float | None, conf
     independent = p1 * (1 - p2) + p2 * (1 - p1)
     psi = independent if discordance is None else discordance
     if detect > psi:
-        raise GateError(f"plan: a discordance of {psi:g} cannot carry a difference of {detect:g}: "
-                        "|p_A − p_B| is at most the share of tasks whose outcomes differ (raise "
-                        "--discordance)")
+        raise GateError(f"plan: a discordance of {psi:g} cannot carry a difference "
+                        f"of {detect:g}: |p_A − p_B| is at most the share of tasks "
+                        "whose outcomes differ (raise --discordance)")
     v1 = (psi - detect * detect) * (icc + (1 - icc) / samples)
     v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
     za, zb = z_for(confidence), normal_quantile(power)
@@ -3049,11 +3048,11 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
     """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for
     `samples` samples a task and for 1, 3, 5 and 10."""
     if not 0 < baseline < 1:
-        raise GateError("plan: --baseline: expected a pass rate strictly between 0 and 1, got "
-                        f"{baseline!r}")
+        raise GateError("plan: --baseline: expected a pass rate "
+                        f"strictly between 0 and 1, got {baseline!r}")
     if not 0.5 <= power < 1:
-        raise GateError("plan: --power: expected a chance from 0.5 to below 1 (0.8 is usual), got "
-                        f"{power!r}")
+        raise GateError("plan: --power: expected a chance from 0.5 "
+                        f"to below 1 (0.8 is usual), got {power!r}")
     if detect < 0.001:
         raise GateError("plan: --detect: expected a difference of at least 0.001 (a tenth of a "
                         f"point), got {detect!r}")
@@ -3065,11 +3064,11 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
         raise GateError("plan: --discordance: expected the share of tasks whose outcomes differ, "
                         f"in (0, 1], got {discordance!r}")
     if not 0 <= icc <= 1:
-        raise GateError("plan: --icc: expected the between-task share of the variance, in [0, 1], "
-                        f"got {icc!r}")
+        raise GateError("plan: --icc: expected the between-task share "
+                        f"of the variance, in [0, 1], got {icc!r}")
     if not 1 <= samples <= MAX_ATTEMPT_BUDGET:
-        raise GateError(f"plan: --samples: expected 1 to {MAX_ATTEMPT_BUDGET} samples a task, got "
-                        f"{samples}")
+        raise GateError("plan: --samples: expected 1 to "
+                        f"{MAX_ATTEMPT_BUDGET} samples a task, got {samples}")
     tasks, psi = tasks_needed(baseline, detect, discordance, confidence, power, samples, icc)
     others = tuple((k, tasks_needed(baseline, detect, discordance, confidence, power, k, icc)[0])
                    for k in sorted({1, 3, 5, 10, samples}))
@@ -4429,9 +4428,8 @@ def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
     number])."""
     if type(pattern) is int:
         return kinds[pattern & _KIND_MASK] | (pattern & ~_KIND_MASK)
-    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK)
-                 for attempt in cast("tuple[int, "
-                                                                                           "...]", pattern))
+    attempts = cast("tuple[int, ...]", pattern)
+    return tuple(kinds[attempt & _KIND_MASK] | (attempt & ~_KIND_MASK) for attempt in attempts)
 
 
 class _Joined:
@@ -5083,8 +5081,8 @@ def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], 
          f"unscoreable attempt(s) lack a known reason class ({allowed})",
          lambda t: _task_attempt(t) + (did_you_mean(t[2], sorted(plan.reasons)) if isinstance(t[2], str) else "")),
         ("reason_on_scored", "reason_on_scored",
-         "pass/fail attempt(s) carry an unscoreable reason; an attempt is scored or unscoreable, "
-         "not both", _task_attempt),
+         "pass/fail attempt(s) carry an unscoreable reason; "
+         "an attempt is scored or unscoreable, not both", _task_attempt),
         ("after_pass", "attempt_after_pass",
          "task(s) have attempts after a passing one: in retry mode a task stops at its first pass "
          "(attempts that go on are samples: use attempt_mode samples)",
@@ -5153,8 +5151,8 @@ def _control_exit(control: Control, entries: tuple[int, ...], kinds: Sequence[Ki
         got = "pass" if PASS in scored else "fail"
     if got != control.expected:
         return finding("control_violated", (
-            f"{tid}: expected {control.expected}, got {got}; the instrument is broken, not the "
-            "model"))
+            f"{tid}: expected {control.expected}, got "
+            f"{got}; the instrument is broken, not the model"))
     return None
 
 
@@ -5609,8 +5607,8 @@ def verify_card(tasks: Sequence[Mapping[str, Any]], card: Card) -> Verification:
     problems: list[str] = []
     if card.dataset_digest != digest:
         problems.append("slice drifted; refuse to publish the score")
-        problems.extend(describe_drift(card.raw, tasks) or ["the task list changed order or "
-                                                            "formatting"])
+        problems.extend(describe_drift(card.raw, tasks) or ["the task list changed "
+                                                            "order or formatting"])
     if rebuilt.card is None:
         return Verification(False, digest, len(tasks), (*problems, *rebuilt.problems))
     if not problems:
@@ -5837,8 +5835,8 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
     if manifest.placeholders:
         findings.append(finding("placeholder_value", (
             f"{', '.join(manifest.placeholders)} still "
-            f"{'holds' if len(manifest.placeholders) == 1 else 'hold'} a placeholder: fill in the "
-            "real value"
+            f"{'holds' if len(manifest.placeholders) == 1 else 'hold'} "
+            "a placeholder: fill in the real value"
             + (f"; the digest comes from `{invoked('digest')} --runs RUNS`"
                if "dataset.task_ids_sha256" in manifest.placeholders else ""))))
     missing = [key for key in ENVELOPE_REQUIRED if manifest.envelope.get(key) in (None, "")]
@@ -5853,17 +5851,17 @@ def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list
     """The run to gate: --run-id, or the manifest's run_id; a --run-id the rerun recipe cannot
     repeat is a finding."""
     if run_id is not None and manifest.run_id is not None and run_id != manifest.run_id:
-        raise GateError(f"--run-id {run_id!r}: the manifest publishes run {manifest.run_id!r} "
-                        "(run_id)")
+        raise GateError(f"--run-id {run_id!r}: the manifest "
+                        f"publishes run {manifest.run_id!r} (run_id)")
     if run_id is None or manifest.run_id is not None:
         return manifest.run_id, []
     recipe = manifest.rerun_recipe or ""
     if re.search(rf"--run-id[ =]['\"]?{re.escape(run_id)}(?:['\"]|\s|$)", recipe):
         return run_id, []
     return run_id, [finding("run_not_pinned", (
-        f"--run-id {run_id} chose the gated run, but a stranger's rerun would gate every run in "
-        f"the file: add \"run_id\": \"{run_id}\" to the manifest, or --run-id {run_id} to its "
-        "rerun_recipe"))]
+        f"--run-id {run_id} chose the gated run, but a stranger's rerun "
+        f"would gate every run in the file: add \"run_id\": \"{run_id}\" "
+        f"to the manifest, or --run-id {run_id} to its rerun_recipe"))]
 
 
 def _ignored_runs(tally: _Tally, plan: Plan, runs_path: Path) -> tuple[tuple[str, Rate], ...]:
@@ -5969,8 +5967,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
             f"{len(undeclared)} run(s) in {runs_path} are not among the manifest's replicates "
             f"({_name_some(undeclared, len(undeclared))}): list them, or gate them apart")))
     if not present:
-        raise GateError(f"{runs_path}: none of the manifest's replicates ({', '.join(run_ids)}) "
-                        "has a record")
+        raise GateError(f"{runs_path}: none of the manifest's "
+                        f"replicates ({', '.join(run_ids)}) has a record")
     m = plan.contract.units
     tasks = sorted({tid for _, _, scores in present for tid in scores})
     padding = unrecorded(plan.task_count, len(tasks), manifest_path,
@@ -6144,9 +6142,9 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
             "not the same suite")))
     if a.contract != b.contract:
         findings.append(finding("attempt_contract_mismatch", (
-            f"{first} counts {a.contract.mode} mode with a budget of {a.contract.budget}, {second} "
-            f"{b.contract.mode} mode with {b.contract.budget}: the two headlines are different "
-            "quantities")))
+            f"{first} counts {a.contract.mode} mode with a budget of "
+            f"{a.contract.budget}, {second} {b.contract.mode} mode with "
+            f"{b.contract.budget}: the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
     differ = sorted(k for k in set(env_a) | set(env_b)
@@ -6207,16 +6205,16 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool
     for index, tid in enumerate(tasks):
         cluster_a, cluster_b = scores_a.get(tid, (0, None))[1], scores_b.get(tid, (0, None))[1]
         if by_cluster and cluster_a is not None and cluster_b is not None and cluster_a != cluster_b:
-            conflicts.append(f"{visible(tid)} ({visible(cluster_a)} in A, {visible(cluster_b)} in "
-                             "B)")
+            conflicts.append(f"{visible(tid)} ({visible(cluster_a)} "
+                             f"in A, {visible(cluster_b)} in B)")
         name = cluster_a if cluster_a is not None else cluster_b
         clusters.append(names.setdefault(name, len(names)) if by_cluster and name is not None else -1 - index)
     if conflicts:
         findings.append(finding("cluster_conflict", (
             f"{len(conflicts)} task(s) name a different cluster in A and in B, first "
             f"{conflicts[0]}: a task belongs to one cluster (a repository) whichever system ran it")))
-    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare pairs every "
-                                                                             "declared task")
+    padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare pairs "
+                                                                             "every declared task")
     xs = [scores_a.get(t, (0, None))[0] for t in tasks] + [0] * padding
     ys = [scores_b.get(t, (0, None))[0] for t in tasks] + [0] * padding
     clusters += [-1 - len(tasks) - i for i in range(padding)]
@@ -6480,8 +6478,8 @@ def _text_ledger(report: Report) -> list[str]:
         *([_label("declared") + m.declared_from] if m.declared_from else []),
         _label("entries") + str(led.entries),
         _label("exits") + str(led.exits)
-        + (f" (pass@{report.contract.budget}: in samples mode a task exits pass if any sample "
-           "passed)" if samples else ""),
+        + (f" (pass@{report.contract.budget}: in samples "
+           "mode a task exits pass if any sample passed)" if samples else ""),
     ]
     ceiling = _ceiling_text(report.attrition)
     for bucket in BUCKETS:
@@ -6538,8 +6536,8 @@ def _text_rates(report: Report) -> list[str]:
         how = (f"Satterthwaite df {reps.df:.1f}" if reps.run_term else
                f"the runs varied no more than chance, so the run term is dropped: df {reps.df:g}, "
                "the tasks' T - 1")
-        counted = ("the interval counts run-to-run variance as well as the tasks' (two-way layout, "
-                   f"{how}); "
+        counted = ("the interval counts run-to-run variance as "
+                   f"well as the tasks' (two-way layout, {how}); "
                    if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
         out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, every "
                    "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run with its run_id")
@@ -6652,8 +6650,8 @@ def _scalar(value: Any) -> str:
 def _cost_text(cost: CostSummary) -> str:
     parts = []
     if cost.total_cost_usd is not None and cost.median_cost_usd is not None:
-        parts.append(f"total ${cost.total_cost_usd:.2f}, median ${cost.median_cost_usd:.4f} per "
-                     "task")
+        parts.append(f"total ${cost.total_cost_usd:.2f}, median "
+                     f"${cost.median_cost_usd:.4f} per task")
     if cost.total_tokens is not None and cost.median_tokens is not None:
         parts.append(f"tokens total {cost.total_tokens}, median {cost.median_tokens:g} per task")
     return "; ".join(parts) + f" ({cost.tasks_with_cost} tasks report cost)"
@@ -6806,9 +6804,9 @@ def render_markdown(report: Report) -> str:
            *([f"Verdict mapping: {_md('; '.join(m.verdict_mapping))}.",
               ""] if m.verdict_mapping else []),
            *([f"Declared set: {_md(m.declared_from)}.", ""] if m.declared_from else []),
-           *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the "
-              f"buckets below are run {_md(report.replicates.runs[0][0])}'s, and every run is "
-              "gated in full.", ""] if report.replicates else []),
+           *([f"The headline is the mean of {len(report.replicates.runs)} replicate "
+              "runs; the buckets below are run "
+              f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
            f"System: {_md(system_text(m))}. Instrument: {_md(_instrument_text(m))}.", "",
            f"Attempt contract: {_md(_contract_text(report))}.", "",
            f"| bucket | tasks{f' (exits at pass@{report.contract.budget})' if samples else ''} |",
@@ -6995,9 +6993,9 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         basis = "not paired: the two claims are over different suites (dataset_digest_mismatch)"
     elif comp.table is not None and comp.clusters is None:
         both, only_a, only_b, neither = comp.table
-        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, neither {neither} "
-                 f"({_plural(tasks, 'shared task')}; a task passes if any attempt within budget "
-                 "passed)")
+        basis = (f"both pass {both}, A only {only_a}, B only {only_b}, "
+                 f"neither {neither} ({_plural(tasks, 'shared task')}; "
+                 "a task passes if any attempt within budget passed)")
     else:
         per = (f"per-task pass rates over {comp.a.contract.units} samples" if comp.a.contract.units > 1
                else "task exits")
@@ -7007,10 +7005,10 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                      f"{tasks} per-task differences")
         else:
             robust = "cluster-robust" if comp.clusters is not None else "task-clustered"
-            basis = (f"{per} on {_plural(tasks, 'shared task')}"
-                     f"{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
-                     f"{shares}; effective table of {paired.n:.1f} pairs (Kish, {robust}, "
-                     "Korn-Graubard)")
+            basis = (f"{per} on "
+                     f"{_plural(tasks, 'shared task')}{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
+                     f"{shares}; effective table of {paired.n:.1f} "
+                     f"pairs (Kish, {robust}, Korn-Graubard)")
     fewest = test.floor
     if comp.significant is None:
         reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
@@ -7027,17 +7025,17 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     else:
         reading = (f"not distinguishable at {level} confidence: the data fit A - B from "
                    f"{_points(test.low)} to {_points(test.high)} points")
-    icc = (f"; the between-task share of the difference's variance is {comp.difference_icc:.3f} "
-           "(`plan --icc`)"
+    icc = ("; the between-task share of the difference's "
+           f"variance is {comp.difference_icc:.3f} (`plan --icc`)"
            if comp.difference_icc is not None else "")
     if comp.detectable is None:
-        plan = (f"no difference is detectable with {units} at the observed discordance "
-                f"{paired.discordance:.3f}{icc} (a planning figure; `{invoked('plan')}` sizes a "
-                "suite)")
+        plan = (f"no difference is detectable with {units} at the "
+                f"observed discordance {paired.discordance:.3f}{icc} (a "
+                f"planning figure; `{invoked('plan')}` sizes a suite)")
     else:
-        plan = (f"with {units} at the observed discordance {paired.discordance:.3f}{icc}, this "
-                f"rule detects |A - B| >= {comp.detectable:.3f} with 80% power (a planning figure, "
-                "not a result)")
+        plan = (f"with {units} at the observed discordance "
+                f"{paired.discordance:.3f}{icc}, this rule detects |A - B| >= "
+                f"{comp.detectable:.3f} with 80% power (a planning figure, not a result)")
     return basis, reading, plan
 
 
@@ -7503,8 +7501,8 @@ def _cost_field(value: object) -> float | None:
 
 def _one_path(paths: Sequence[Path], fmt: str) -> Path:
     if len(paths) != 1:
-        raise GateError(f"import {fmt}: takes exactly one FILE, got {len(paths)}; import each run "
-                        "separately")
+        raise GateError(f"import {fmt}: takes exactly one FILE, got "
+                        f"{len(paths)}; import each run separately")
     return paths[0]
 
 
@@ -7680,8 +7678,8 @@ def import_swebench(options: ImportOptions) -> Imported:
         index = _swebench_index(data, str(path))
         if index is not None:
             if declared is not None:
-                raise GateError(f"{path}: a second declared instance set (one index.json or "
-                                "--dataset-ids)")
+                raise GateError(f"{path}: a second declared instance "
+                                "set (one index.json or --dataset-ids)")
             declared = index
         else:
             data_files.append((path, data))
@@ -7736,9 +7734,9 @@ def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, li
         elif key.endswith("_instances") and _is_int(data[key]):
             counts.append(key)
         else:
-            raise GateError(f"{where}: unknown key {key!r} for a SWE-bench run report (neither an "
-                            "id list <name>_ids nor a count <name>_instances): is this a run "
-                            "report?")
+            raise GateError(f"{where}: unknown key {key!r} for a SWE-bench "
+                            "run report (neither an id list <name>_ids nor a "
+                            "count <name>_instances): is this a run report?")
     for key in counts:
         list_key = key[:-len("_instances")] + "_ids"
         if list_key in lists and data[key] != len(lists[list_key]):
@@ -7816,9 +7814,9 @@ def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str]
     if dataset_ids is None:
         if total is not None and len(seen) != total:
             raise GateError(
-                f"{where}: total_instances is {total} but the id lists name {len(seen)} ids; pass "
-                f"--dataset-ids FILE (or the harness's index.json) with the {total} declared "
-                "instance ids"
+                f"{where}: total_instances is {total} but the id lists name "
+                f"{len(seen)} ids; pass --dataset-ids FILE (or the harness's "
+                f"index.json) with the {total} declared instance ids"
             )
         return sorted(seen)
     declared = _declared_ids(dataset_ids)
@@ -8088,10 +8086,10 @@ def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence
                         "the folder is incomplete; copy the whole logs folder of the report's run, "
                         "or import the report alone")
     if disagree:
-        raise GateError(f"{folder}: the run report and the instance logs disagree on "
-                        f"{len(disagree)} instance(s) ({_preview(disagree)}): import the report "
-                        "the harness wrote for this run, unedited (or the logs folder alone, with "
-                        "--dataset-ids)")
+        raise GateError(f"{folder}: the run report and the instance logs disagree "
+                        f"on {len(disagree)} instance(s) ({_preview(disagree)}): "
+                        "import the report the harness wrote for this run, "
+                        "unedited (or the logs folder alone, with --dataset-ids)")
 
 
 def _absolute(path: Path) -> Path:
@@ -8266,9 +8264,9 @@ def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_Inspec
             if data.get("eval_set_id") == set_id:
                 sets.append((beside, data))
     if not logs:
-        raise GateError(f"{paths[0]}: no Inspect log among the files given (eval-set.json and "
-                        "logs.json are an eval set's own files): give the logs, or the eval set's "
-                        "folder")
+        raise GateError(f"{paths[0]}: no Inspect log among the files given "
+                        "(eval-set.json and logs.json are an eval set's own "
+                        "files): give the logs, or the eval set's folder")
     return logs, sets
 
 
@@ -8300,11 +8298,11 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None,
         shown = "; ".join(f"{name}" + (f" with model_args {args[:80]}" if args else "") + f" ({len(group)} log(s), "
                           f"e.g. {group[0].path.name})"
                           for (name, args), group in sorted(systems.items()))
-        how = ("one claim per model: import with --model MODEL once per model, and compare the "
-               "claims"
+        how = ("one claim per model: import with --model "
+               "MODEL once per model, and compare the claims"
                if len({name for name, _ in systems}) > 1 else
-               "one claim per configuration: import the logs of each model_args apart (one folder "
-               "each)")
+               "one claim per configuration: import the logs "
+               "of each model_args apart (one folder each)")
         raise GateError(f"import inspect: the logs measured different systems ({shown}): {how}")
     return logs
 
@@ -8637,8 +8635,8 @@ def _stated_figure(header: dict[str, object]) -> str:
         return f"none stated (scorer {scores[0].get('name')!r} has no numeric metric)"
     key, value = next(((k, v) for k, v in numbers if k == "accuracy"), numbers[0])
     scored = scores[0].get("scored_samples")
-    return f"{key} {value:g}" + (f" over {scored} scored sample(s), errored and NaN samples left "
-                                 "out"
+    return f"{key} {value:g}" + (f" over {scored} scored sample(s), "
+                                 "errored and NaN samples left out"
                                  if _is_int(scored) else "")
 
 
@@ -8659,14 +8657,14 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
     where = str(log.path)
     status = log.header.get("status")
     if status not in _INSPECT_STATUSES:
-        raise GateError(f"{where}: status: expected one of {', '.join(_INSPECT_STATUSES)}, got "
-                        f"{status!r}")
+        raise GateError(f"{where}: status: expected one of "
+                        f"{', '.join(_INSPECT_STATUSES)}, got {status!r}")
     spec = _obj(log.header.get("eval"), f"{where}.eval")
     config = _obj(spec.get("config", {}), f"{where}.eval.config")
     if not log.samples and (status == "success" or log.header.get("results") is not None):
-        raise GateError(f"{where}: the log holds no samples at all (written without sample "
-                        "logging?): its figure cannot be checked sample by sample; re-run with "
-                        "sample logging")
+        raise GateError(f"{where}: the log holds no samples at all (written "
+                        "without sample logging?): its figure cannot be "
+                        "checked sample by sample; re-run with sample logging")
     epochs = 1 if config.get("epochs") is None else _int(config.get("epochs"),
                                                          f"{where}.eval.config.epochs", 1)
     if epochs > MAX_ATTEMPT_BUDGET:
@@ -8683,8 +8681,8 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
     for tid in declared:
         for epoch in range(1, epochs + 1):
             found = by_key.get((tid, epoch))
-            verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample {tid!r} "
-                                                                        f"epoch {epoch}")
+            verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample "
+                                                                        f"{tid!r} epoch {epoch}")
             harness: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch,
                                           "log_status": status, **extra}
             if prefix:
@@ -8945,8 +8943,8 @@ def _tb_trials(results: dict[str, object], where: str) -> _Trials:
         if budget is None:
             budget = m
         elif m != budget:
-            raise GateError(f"{twhere}.trial_name: {name!r} says {m} attempts, earlier trials say "
-                            f"{budget}")
+            raise GateError(f"{twhere}.trial_name: {name!r} says {m} "
+                            f"attempts, earlier trials say {budget}")
         if not 1 <= n <= m:
             raise GateError(f"{twhere}.trial_name: attempt {n} outside 1..{m}")
         tid = _task_id(trial.get("task_id"), f"{twhere}.task_id")
@@ -9348,9 +9346,9 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
         stats = _sub(value)
         rewards = _sub(stats.get("reward_stats"))
         if len(rewards) > 1 and "reward" not in rewards:
-            raise GateError(f"{where}[{key!r}].reward_stats has several keys "
-                            f"({', '.join(sorted(rewards))}) and no 'reward': which one is the "
-                            "verdict?")
+            raise GateError(f"{where}[{key!r}].reward_stats has several "
+                            f"keys ({', '.join(sorted(rewards))}) and "
+                            "no 'reward': which one is the verdict?")
         groups = _sub(rewards.get("reward", next(iter(rewards.values()), {})))
         for text, names in groups.items():
             try:
@@ -9411,12 +9409,12 @@ def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: 
         trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind,
                                                                         _harbor_task_of(name, named))))
     if alone:
-        notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's result.json alone, "
-                     f"without their trial folders ({_preview(alone)}): reward and exception only, "
-                     "no per-trial timing, tokens or cost (the wall-clock check is then not "
-                     "verified)"
-                     + ("; task names recovered from trial names (org dropped, cut to 32 "
-                        "characters)"
+        notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's "
+                     "result.json alone, without their trial folders "
+                     f"({_preview(alone)}): reward and exception only, no per-trial "
+                     "timing, tokens or cost (the wall-clock check is then not verified)"
+                     + ("; task names recovered from trial names "
+                        "(org dropped, cut to 32 characters)"
                         if not named else ""))
     return trials
 
@@ -9458,9 +9456,9 @@ def _harbor_mean(job: _HarborJob) -> str:
     for key, value in sorted(evals.items()) if isinstance(evals, dict) else ():
         metrics = value.get("metrics") if isinstance(value, dict) else None
         mean = metrics[0].get("mean") if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None
-        parts.append(f"{key}: mean {mean if mean is not None else '(none)'} over "
-                     f"{value.get('n_trials')} trial(s) with a reward, {value.get('n_errors')} "
-                     "errored")
+        parts.append(f"{key}: mean {mean if mean is not None else '(none)'} "
+                     f"over {value.get('n_trials')} trial(s) with a reward, "
+                     f"{value.get('n_errors')} errored")
     return "; ".join(parts) or "(no evals)"
 
 
@@ -9550,8 +9548,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     if len(jobs) > 1 and unconfigured:
         raise GateError(f"{unconfigured[0]}: no config.json: several jobs are one claim only when "
                         "each records its agent's configuration and task selection; copy each "
-                        "job's config.json beside its result.json, or import the jobs one at a "
-                        "time")
+                        "job's config.json beside its result.json, or import the jobs one at a time")
     found = _harbor_trials_of(jobs, options.threshold, notes)
     agent, model, source, settings = next(iter(found.identity), ("?", "?", "?", ""))
     # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that
@@ -9577,9 +9574,9 @@ def import_harbor(options: ImportOptions) -> Imported:
         envelope=_harbor_envelope(jobs[0], source, dataset),
         measured={"agent": agent, "model": model,
                   **({"agent_kwargs": json.loads(settings)} if settings else {})},
-        timeout_note="Harbor limits each task by its task.toml ([agent] timeout_sec, [verifier] "
-                     "timeout_sec, default 600) times the job's timeout multipliers; give the "
-                     "largest total",
+        timeout_note="Harbor limits each task by its task.toml ([agent] "
+                     "timeout_sec, [verifier] timeout_sec, default 600) times "
+                     "the job's timeout multipliers; give the largest total",
         rerun_hint=f"harbor run -d {name} -a {agent} -m {model} -k {found.budget}",
         notes=tuple(notes),
         subset=subset,
@@ -9588,8 +9585,8 @@ def import_harbor(options: ImportOptions) -> Imported:
                     "result.json and import again, or declare dataset.subset {\"selection\": "
                     "\"...\"} if the job ran part of its dataset",)
         if unconfigured else (),
-        provenance={"declared_from": "the trials found (no config.json: the job's selection is "
-                                     "unknown)"
+        provenance={"declared_from": "the trials found (no config.json: "
+                                     "the job's selection is unknown)"
                     if unconfigured else "the tasks config.json names and the trials found"},
     )
 
@@ -9836,15 +9833,15 @@ def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
             try:
                 value = float(value)
             except ValueError:
-                raise _Unreadable(f"{path}: {value[:40]!r} is not a number to compare with "
-                                  f"{literal!r}") from None
+                raise _Unreadable(f"{path}: {value[:40]!r} is not a "
+                                  f"number to compare with {literal!r}") from None
             if not math.isfinite(value):
                 raise _Unreadable(f"{path}: {value!r} is not a finite number")
     if isinstance(value, float) and not math.isfinite(value):
         raise _Unreadable(f"{path}: {value!r} is not a finite number")
     if value is not None and literal is not None and _kind(value) != _kind(literal):
-        raise _Unreadable(f"{path}: {_type_name(value)} is not a {_kind(literal)} to compare with "
-                          f"{literal!r}")
+        raise _Unreadable(f"{path}: {_type_name(value)} is not a "
+                          f"{_kind(literal)} to compare with {literal!r}")
     if op in ("==", "!="):
         return _same(value, literal) != (op == "!=")
     numbers = all(_is_number(x) for x in (value, literal))
@@ -9894,8 +9891,8 @@ def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], boo
                 return lambda rec, read: any(_compare(read(rec, path), "==", item, csv, name)
                                              for item in literal) != negate
             if type(op) not in ops:
-                raise MetricError(f"operator {type(op).__name__} in {_snippet(node, text)!r} is "
-                                  "not allowed")
+                raise MetricError(f"operator {type(op).__name__} in "
+                                  f"{_snippet(node, text)!r} is not allowed")
             symbol = ops[type(op)]
             return lambda rec, read: _compare(read(rec, path), symbol, literal, csv, name)
         raise MetricError(f"{_snippet(node, text)!r} is not allowed (path == literal, in, <, <=, "
@@ -9970,8 +9967,8 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
         text = _decode_utf8(_read_bytes(path, MAX_HARNESS_BYTES), where).lstrip("\ufeff")
         reader = csv.DictReader(io.StringIO(text, newline=""))
         if not reader.fieldnames:
-            raise GateError(f"{where}: no header row: a CSV file to import names its columns on "
-                            "its first line")
+            raise GateError(f"{where}: no header row: a CSV file to "
+                            "import names its columns on its first line")
         names = list(reader.fieldnames)
         twice = next((n for n in names if names.count(n) > 1), None)
         if twice is not None:
@@ -9987,9 +9984,9 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
     mapping."""
     spec = options.mapping
     if spec is None or spec.passed is None:
-        raise GateError(f"import {fmt}: give the mapping: --task-id PATH and --pass EXPR (and, for "
-                        "records with no verdict, --unscoreable EXPR --reason CLASS|PATH); see "
-                        "import --help")
+        raise GateError(f"import {fmt}: give the mapping: --task-id PATH and "
+                        "--pass EXPR (and, for records with no verdict, "
+                        "--unscoreable EXPR --reason CLASS|PATH); see import --help")
     path = _one_path(options.files, fmt)
     where, csv = str(path), fmt == "csv"
     if fmt == "swe-polybench":
@@ -10020,8 +10017,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
             run = default_run if spec.run_id is None else _mapped_name(read(rec, tuple(spec.run_id.split("."))),
                                                                        spec.run_id, "a run id", at)
         except _Unreadable as exc:
-            raise GateError(f"{at}: {exc} (the task id, attempt and run id must be read from every "
-                            "record)") from None
+            raise GateError(f"{at}: {exc} (the task id, attempt and "
+                            "run id must be read from every record)") from None
         if (tid, attempt) in seen:
             raise GateError(f"{at}: task {tid!r} attempt {attempt} again (first at line "
                             f"{seen[(tid, attempt)]}): "
@@ -10357,8 +10354,8 @@ def read_openhands(options: ImportOptions) -> Imported:
         if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
             instead = (_no_verdicts(rec)
                        or "import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl")
-            raise GateError(f"{at}: not an OpenHands output line (instance_id, test_result): "
-                            f"{instead}")
+            raise GateError(f"{at}: not an OpenHands output line "
+                            f"(instance_id, test_result): {instead}")
         tid = _task_id(rec["instance_id"], f"{at}: instance_id")
         _once(seen, tid, at, number)
         meta = _sub(rec.get("metadata"))
@@ -10374,9 +10371,9 @@ def read_openhands(options: ImportOptions) -> Imported:
             passes = (own == ("pass", None)) != (verdict == ("pass", None))
             if isinstance(rec.get("report"), dict) and verdict is not None and passes:
                 raise GateError(f"{at}: {tid}: its report and "
-                                f"{path.name.replace('.jsonl', '.swebench_eval.jsonl')} disagree "
-                                "on resolved: not the same evaluation; import the evaluation file "
-                                "alone")
+                                f"{path.name.replace('.jsonl', '.swebench_eval.jsonl')} "
+                                "disagree on resolved: not the same "
+                                "evaluation; import the evaluation file alone")
         metrics = _sub(rec.get("metrics"))
         usage = _sub(metrics.get("accumulated_token_usage"))
         measures: dict[str, object] = {
@@ -10472,9 +10469,9 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
         found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else None
         if found is not None:
             return found
-    raise GateError(f"{at}: no pass@k the gate can read ({', '.join(scores) or 'none'}): the "
-                    "lm-eval samples of a code task (humaneval, mbpp) carry pass@1 or pass@k a "
-                    "document")
+    raise GateError(f"{at}: no pass@k the gate can read "
+                    f"({', '.join(scores) or 'none'}): the lm-eval samples of a "
+                    "code task (humaneval, mbpp) carry pass@1 or pass@k a document")
 
 
 def read_lm_eval(options: ImportOptions) -> Imported:
@@ -10501,9 +10498,9 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     counts = _sub(_sub(results.get("n-samples")).get(task))
     original, effective = counts.get("original"), counts.get("effective")
     if _is_int(original) and not len(seen) <= cast(int, original) <= MAX_TASK_COUNT:
-        raise GateError(f"{results_file}: n-samples.{task}.original: {original!r} documents, with "
-                        f"{len(seen)} logged (at most {MAX_TASK_COUNT:,}, and no fewer than those "
-                        "logged)")
+        raise GateError(f"{results_file}: n-samples.{task}.original: {original!r} "
+                        f"documents, with {len(seen)} logged (at most "
+                        f"{MAX_TASK_COUNT:,}, and no fewer than those logged)")
     figures = _sub(_sub(results.get("results")).get(task))
     stated_key = next((key for key in figures if re.match(r"pass(?:@|_at_)1,", key)), None)
     stated = figures.get(stated_key) if stated_key else None
@@ -10511,8 +10508,8 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     notes: list[str] = []
     if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
         subset = {"of": original,
-                  "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} "
-                               "documents"}
+                  "selection": f"lm-eval --limit/--samples: {effective} "
+                               f"of the task's {original} documents"}
     if budget > 1:
         notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: "
                      "the c passing of its n generations are written as samples 1..c (their order "
@@ -10600,8 +10597,8 @@ def _eval_samples(data: Mapping[str, object], path: Path,
     """The file's "eval" table: each task id with its samples, each an object."""
     table = data.get("eval")
     if not isinstance(table, dict) or not all(isinstance(v, list) for v in table.values()):
-        raise GateError(f"{path}: not {what} (an object whose \"eval\" maps each task to its "
-                        "samples)")
+        raise GateError(f"{path}: not {what} (an object whose "
+                        "\"eval\" maps each task to its samples)")
     return {_task_id(tid, f"{path}: eval key"): [_obj(s, f"{path}: eval.{tid}") for s in samples]
             for tid, samples in table.items()}
 
@@ -10657,8 +10654,7 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
     passing = any(s.get("status") == "pass" for v in table.values() for s in v)
     if failed and failed >= set(table) and passing:
         notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt "
-                     "run (the ground truth was not checked), so no task is held unscoreable for "
-                     "it")
+                     "run (the ground truth was not checked), so no task is held unscoreable for it")
         failed = set()
 
     def verdict(tid: str, sample: Mapping[str, Any]) -> Verdict:
@@ -10669,11 +10665,11 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
     rows: list[_Row] = [(tid, i + 1, verdict(tid, s), {}, {"status": s.get("status")})
                         for tid, samples in table.items() for i, s in enumerate(samples)]
     if failed:
-        notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} task(s) "
-                     "fails in this environment (failed_tasks, gt_pass_rate "
-                     f"{summary.get('gt_pass_rate')}): its samples are unscoreable env_flake "
-                     f"({_preview(sorted(failed & set(table)))}), where BigCodeBench's pass@1 "
-                     "counts them")
+        notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} "
+                     "task(s) fails in this environment (failed_tasks, gt_pass_rate "
+                     f"{summary.get('gt_pass_rate')}): its samples are unscoreable "
+                     f"env_flake ({_preview(sorted(failed & set(table)))}), where "
+                     "BigCodeBench's pass@1 counts them")
     stated = summary.get("pass@1")
     said = (f"BigCodeBench states pass@1 {stated!r} over the {len(table)} task(s) in the file"
             if stated is not None else
@@ -10707,8 +10703,8 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         data = _harness_json(path)
         first = digests.setdefault(hashlib.sha256(canonical_json(data)).hexdigest(), path)
         if first != path:  # the same report twice, however it is spaced, is one seed
-            raise GateError(f"{path}: the same report as {first} (the same JSON): a seed counted "
-                            "twice")
+            raise GateError(f"{path}: the same report as {first} "
+                            "(the same JSON): a seed counted twice")
         found = data.get("competition_reports")
         if not isinstance(found, list):
             raise GateError(f"{path}: not an MLE-bench grading report (competition_reports)")
@@ -10787,8 +10783,7 @@ def read_hal(options: ImportOptions) -> Imported:
     return _harness_imported(_Found(
         rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
         f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a "
-        "fixed task count for swebench_verified_mini, the tasks that produced output for "
-        "corebench)",
+        "fixed task count for swebench_verified_mini, the tasks that produced output for corebench)",
         measured={k: v for k, v in (("agent", agent), ("model", model))
                   if isinstance(v, str) and v},
         declared=first if subset else None, subset=subset, notes=notes,
@@ -10842,9 +10837,9 @@ def read_aider(options: ImportOptions) -> Imported:
         named = (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
         system: dict[str, object] = {k: v for k, v in named if isinstance(v, str) and v}
         if measured and system and system != measured:
-            raise GateError(f"{found}: {system}, where the run's other exercises have {measured}: "
-                            "one claim is one system; a run folder mixing models or edit formats "
-                            "is not one")
+            raise GateError(f"{found}: {system}, where the run's other exercises "
+                            f"have {measured}: one claim is one system; a run "
+                            "folder mixing models or edit formats is not one")
         measured = measured or system
     completed = len({tid for tid, *_ in rows})
     passed = len({tid for tid, _, v, _, _ in rows if v[0] == "pass"})
@@ -10911,10 +10906,10 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                             "or a folder (an eval set)", import_inspect,
                  options=("threshold", "partial_as", "model"),
-                 no_edit="a task variant whose solver returns the untouched input (Inspect has no "
-                         "standard one)",
-                 known_fix="a task variant whose solver returns the target (Inspect has no "
-                           "standard one)",
+                 no_edit="a task variant whose solver returns the "
+                         "untouched input (Inspect has no standard one)",
+                 known_fix="a task variant whose solver returns the "
+                           "target (Inspect has no standard one)",
                  signs=((b'"eval"', b'"status"'),)),
     ImportFormat("terminal-bench",
                  "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
@@ -10940,8 +10935,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING),
                                                 "swe-polybench"),
                  takes_dataset_ids=True),
-    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the "
-                                 "split's ids)",
+    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, "
+                                 "with --dataset-ids (the split's ids)",
                  read_nocode_bench, takes_dataset_ids=True,
                  no_edit="predictions whose patch changes nothing the tests read, through "
                          "evaluation/eval.py",
@@ -10950,16 +10945,16 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"instance_id"', b'"resolved"', b'"P2P"'),)),
     ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
                               "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True,
-                 no_edit="an output.jsonl whose git_patch changes nothing the tests read, through "
-                         "eval_infer.sh",
+                 no_edit="an output.jsonl whose git_patch changes "
+                         "nothing the tests read, through eval_infer.sh",
                  known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh",
                  signs=((b'"instance_id"', b'"test_result"'),)),
     ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task "
                             "(--log_samples),\nwith results_<date>.json beside it (or that results "
                             "file, or their folder)", read_lm_eval,
                  signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"'))),
-    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's "
-                                  "problems)",
+    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json "
+                                  "(--dataset-ids: the release's problems)",
                  read_livecodebench, takes_dataset_ids=True, signs=((b'"question_id"',
                                                                      b'"graded_list"'),)),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
@@ -10970,17 +10965,17 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  known_fix="a samples file of every task's canonical_solution (the dataset's own), "
                            "through evalplus.evaluate",
                  signs=((b'"eval"', b'"base_status"'),)),
-    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json "
-                                 "beside it",
+    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, "
+                                 "with its *_pass_at_k.json beside it",
                  read_bigcodebench, takes_dataset_ids=True,
                  no_edit="a samples file whose solution for every task is its prompt alone, "
                          "through bigcodebench.evaluate",
-                 known_fix="a samples file of every task's canonical_solution, through "
-                           "bigcodebench.evaluate (its own ground-truth check, gt_pass_rate, is "
-                           "the same run)",
+                 known_fix="a samples file of every task's canonical_solution, "
+                           "through bigcodebench.evaluate (its own "
+                           "ground-truth check, gt_pass_rate, is the same run)",
                  signs=((b'"eval"', b'"solution"', b'"status"'),)),
-    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's "
-                              "competitions)",
+    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed "
+                              "(--dataset-ids: the split's competitions)",
                  read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),)),
     ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True,
                  signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), holds=("swebench",)),
@@ -11023,9 +11018,9 @@ def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | 
            "known_fix": f"a known-fix run ({fmt.known_fix})" if fmt and fmt.known_fix else "a known-fix run"}
     runs = " and ".join(how[role] for role in missing)
     if present:
-        return (f"{_CONTROLS_TODO}control_runs has the {' and '.join(present)} run; add {runs}, "
-                f"imported with --control {' / --control '.join(missing)} -o RUNS --draft-manifest "
-                "THIS_FILE")
+        return (f"{_CONTROLS_TODO}control_runs has the {' and '.join(present)} run; "
+                f"add {runs}, imported with --control "
+                f"{' / --control '.join(missing)} -o RUNS --draft-manifest THIS_FILE")
     return (f"{_CONTROLS_TODO}none yet: add control_runs from {runs}, each imported with --control "
             "-o RUNS --draft-manifest THIS_FILE (or negative/positive control tasks with expected "
             "outcomes under controls)")
@@ -11062,8 +11057,8 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         for key in ("model", "agent"):
             if key not in system:
                 system[key] = f"TODO: the {key} this run measured (the {imp.source} files do not name it)"
-                todo.insert(1, f"system.{key}: the {key} this run measured (the files do not name "
-                               "it)")
+                todo.insert(1, f"system.{key}: the {key} this run "
+                               "measured (the files do not name it)")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
@@ -11097,8 +11092,8 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
     count, IDs, digest), the run and the attempt budget filled in from a runs file when one is
     given. It carries the draft list, so check refuses it (draft_manifest, placeholder_value) until
     a person completes it."""
-    todo = ["fill in every TODO: claim_id, dataset.name, the two control tasks, the envelope, the "
-            "rerun recipe"]
+    todo = ["fill in every TODO: claim_id, dataset.name, the "
+            "two control tasks, the envelope, the rerun recipe"]
     dataset: dict[str, object]
     extra: dict[str, object] = {}
     if runs is not None:
@@ -11169,10 +11164,10 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
                         "over the same tasks")
     claim_options = _sub(draft.get("provenance")).get("options", {})
     if options is not None and claim_options != dict(options):
-        raise GateError(f"{where}: the claim was imported with {_shown_options(claim_options)}, "
-                        f"this {role} run with {_shown_options(options)}: a control run is read "
-                        "under the claim's verdict mapping; import it again with the claim's "
-                        "options")
+        raise GateError(f"{where}: the claim was imported with "
+                        f"{_shown_options(claim_options)}, this {role} run with "
+                        f"{_shown_options(options)}: a control run is read under the "
+                        "claim's verdict mapping; import it again with the claim's options")
     budget = draft.get("attempt_budget")
     most = max((cast(int, r["attempt"]) for r in imp.records), default=1)
     if _is_int(budget) and most > cast(int, budget):
@@ -11265,8 +11260,8 @@ def _confidence(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
     if not 0 < value < 1:
-        raise argparse.ArgumentTypeError("expected a number between 0 and 1 (exclusive), got "
-                                         f"{text!r}")
+        raise argparse.ArgumentTypeError("expected a number between 0 and "
+                                         f"1 (exclusive), got {text!r}")
     if value < 0.5:
         raise argparse.ArgumentTypeError(f"{text!r} is below 0.5: an interval that misses the "
                                          "truth more often than it holds it is no interval (0.9, "
@@ -11277,8 +11272,8 @@ def _confidence(text: str) -> float:
 def _output_spec(text: str) -> tuple[str, Path]:
     kind, sep, path = text.partition("=")
     if not sep or not path:
-        raise argparse.ArgumentTypeError("expected FORMAT=PATH (e.g. json=report.json), got "
-                                         f"{text!r}")
+        raise argparse.ArgumentTypeError("expected FORMAT=PATH (e.g. "
+                                         f"json=report.json), got {text!r}")
     if kind not in CHECK_OUTPUTS:
         raise argparse.ArgumentTypeError(f"unknown output format {kind!r}: expected one of "
                                          f"{', '.join(CHECK_OUTPUTS)}{did_you_mean(kind, tuple(CHECK_OUTPUTS))}")
@@ -11458,14 +11453,14 @@ def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
     folder."""
     value = load_json_file(path)
     if not isinstance(value, list) or not value:
-        raise GateError(f"{path}: expected a JSON array of {{\"manifest\": PATH, \"runs\": PATH}} "
-                        "objects")
+        raise GateError(f"{path}: expected a JSON array of "
+                        "{\"manifest\": PATH, \"runs\": PATH} objects")
     systems = []
     for number, item in enumerate(value):
         where = f"{path}: [{number}]"
         if not isinstance(item, dict) or set(item) != {"manifest", "runs"}:
-            raise GateError(f"{where}: expected an object with exactly the keys \"manifest\" and "
-                            "\"runs\"")
+            raise GateError(f"{where}: expected an object with exactly "
+                            "the keys \"manifest\" and \"runs\"")
         for key in ("manifest", "runs"):
             if not isinstance(item[key], str) or not item[key] or "\0" in item[key]:
                 raise GateError(f"{where}.{key}: expected a path (a non-empty string)")
@@ -11541,8 +11536,8 @@ def _cmd_freeze(args: argparse.Namespace) -> tuple[str, int]:
     refuse_clobber([args.card], [args.tasks])
     tasks = load_tasks(args.tasks)
     if args.card.exists() and not args.force:
-        raise GateError(f"{args.card}: exists; a frozen card is a record: pass --force to replace "
-                        "it")
+        raise GateError(f"{args.card}: exists; a frozen card is "
+                        "a record: pass --force to replace it")
     result = build_card(tasks, rule, args.attempt_budget, args.not_a_claim_about)
     if result.card is None:
         return _lines(["freeze refused: the slice does not meet its inclusion rule",
@@ -11762,7 +11757,8 @@ def _check_parser(sub: Any) -> None:
                        help="one JSON attempt record per line (JSONL)")
     _output_options(check, REPORT_RENDERERS)
     check.add_argument("--run-id",
-                       help="gate only the records of this run_id (default: all; several is a finding)")
+                       help="gate only the records of this run_id "
+                            "(default: all; several is a finding)")
     check.add_argument("--claim",
                        help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
                                        "BLOCKED unless it equals the headline at its written precision")
@@ -11864,8 +11860,8 @@ def _rank_parser(sub: Any) -> None:
                         help="a system's manifest (repeat, paired with --runs)")
     parser.add_argument("--runs", action="append", type=_path, help="that system's records")
     parser.add_argument("--list", type=_path, metavar="FILE",
-                        help='a JSON array of {"manifest": PATH, "runs": PATH}, paths relative to '
-                             'FILE')
+                        help='a JSON array of {"manifest": PATH, '
+                             '"runs": PATH}, paths relative to FILE')
     _output_options(parser, RANK_RENDERERS)
     parser.set_defaults(handler=_cmd_rank)
 
@@ -11913,8 +11909,8 @@ def _import_parser(sub: Any) -> None:
     parser.add_argument("-o", "--output", type=_path,
                         help="write runs.jsonl here (default: standard output)")
     parser.add_argument("--draft-manifest", type=_path, metavar="FILE",
-                        help="also write a starting manifest whose dataset is what the harness "
-                             "declared")
+                        help="also write a starting manifest whose "
+                             "dataset is what the harness declared")
     parser.add_argument("--dataset-ids", type=_path, metavar="FILE",
                         help="one instance ID per line: the declared dataset (swebench)")
     parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
@@ -11945,8 +11941,8 @@ def _import_parser(sub: Any) -> None:
         mapping.add_argument(f"--{name.replace('_', '-')}", dest=f"measure_{name}", metavar="PATH",
                              help=f"the record's {name.replace('_', ' ')}")
     mapping.add_argument("--samples", action="store_true",
-                         help="the attempts are samples (samples mode: each a verdict of its own), "
-                              "not retries")
+                         help="the attempts are samples (samples mode: "
+                              "each a verdict of its own), not retries")
     mapping.add_argument("--unreadable-as", choices=("error", "unscoreable"), default="error",
                          help="a record the mapping cannot read (a missing path, a value that does "
                               "not compare): an input error naming the line and path (default), or "
@@ -12023,8 +12019,8 @@ def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -
         if starting:
             raise GateError(f"{first}: ambiguous option {name!r}: it could be "
                             f"{', '.join(starting)} (see {first} --help)")
-        raise GateError(f"{first}: unknown option {name!r}{did_you_mean(name, known)} (see {first} "
-                        "--help)")
+        raise GateError(f"{first}: unknown option "
+                        f"{name!r}{did_you_mean(name, known)} (see {first} --help)")
 
 
 # The arguments that name an input file; any one of them may be `-`, standard input.
