@@ -11280,15 +11280,21 @@ def _output_spec(text: str) -> tuple[str, Path]:
     return kind, _path(path)
 
 
-def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> None:
+def _format_options(parser: argparse.ArgumentParser, renderers: Renderers, what: str = "report",
+                    confidence: str = "confidence level of every interval") -> None:
     """--format (its choices the command's own renderer table, so a format no renderer has cannot
-    be asked for), --json, --confidence and --output."""
+    be asked for), --json and --confidence."""
     parser.add_argument("--format", choices=sorted(renderers), default="text",
-                        help="report format (default: text)")
+                        help=f"{what} format (default: text)")
     parser.add_argument("--json", dest="format", action="store_const", const="json",
                         help="the same as --format json")
     parser.add_argument("--confidence", type=_confidence, default=0.95,
-                        help="confidence level of every interval (default: 0.95)")
+                        help=f"{confidence} (default: 0.95)")
+
+
+def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> None:
+    """_format_options and --output."""
+    _format_options(parser, renderers)
     parser.add_argument("--output", action="append", type=_output_spec, default=[],
                         metavar="FORMAT=PATH",
                         help="also write the report as FORMAT (text, json, markdown, svg; for "
@@ -11886,12 +11892,7 @@ def _plan_parser(sub: Any) -> None:
                              "gives extra samples no credit")
     parser.add_argument("--power", type=float, default=0.8,
                         help="the chance of detecting it (default: 0.8)")
-    parser.add_argument("--format", choices=sorted(PLAN_RENDERERS), default="text",
-                        help="output format (default: text)")
-    parser.add_argument("--json", dest="format", action="store_const", const="json",
-                        help="the same as --format json")
-    parser.add_argument("--confidence", type=_confidence, default=0.95,
-                        help="confidence level (default: 0.95)")
+    _format_options(parser, PLAN_RENDERERS, "output", "confidence level")
     parser.set_defaults(handler=_cmd_plan)
 
 

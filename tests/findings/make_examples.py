@@ -116,25 +116,18 @@ def _() -> Case:
     return check(manifest, [r for r in twice if (r["task_id"], r["attempt"]) != ("t-002", 2)])
 
 
-@case("unknown_outcome")
-def _() -> Case:
-    manifest, records = base()
-    records[3]["outcome"] = "failed"
-    return check(manifest, records)
+def one_record(index: int, **fields: Any) -> Callable[[], Case]:
+    """The base with one record's fields changed (records: neg-01, pos-01, t-001, t-002, ...)."""
+    def make() -> Case:
+        manifest, records = base()
+        records[index].update(fields)
+        return check(manifest, records)
+    return make
 
 
-@case("uncoded_unscoreable")
-def _() -> Case:
-    manifest, records = base()
-    records[3].update(outcome="unscoreable", reason=None)
-    return check(manifest, records)
-
-
-@case("reason_on_scored")
-def _() -> Case:
-    manifest, records = base()
-    records[3]["reason"] = "env_flake"
-    return check(manifest, records)
+CASES["unknown_outcome"] = one_record(3, outcome="failed")
+CASES["uncoded_unscoreable"] = one_record(3, outcome="unscoreable", reason=None)
+CASES["reason_on_scored"] = one_record(3, reason="env_flake")
 
 
 @case("attempt_after_pass")
@@ -231,18 +224,8 @@ def _() -> Case:
     return check(manifest, records[1:])
 
 
-@case("control_inconclusive")
-def _() -> Case:
-    manifest, records = base()
-    records[0].update(outcome="unscoreable", reason="env_flake")
-    return check(manifest, records)
-
-
-@case("control_violated")
-def _() -> Case:
-    manifest, records = base()
-    records[0]["outcome"] = "pass"
-    return check(manifest, records)
+CASES["control_inconclusive"] = one_record(0, outcome="unscoreable", reason="env_flake")
+CASES["control_violated"] = one_record(0, outcome="pass")
 
 
 def control_runs(no_edit: list[dict[str, Any]]) -> Case:
