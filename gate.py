@@ -4765,6 +4765,15 @@ def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str],
 _OUTCOME_FIELDS = frozenset({"outcome", "reason", "attempts"})
 
 
+class _MetricTally:
+    """One declared metric's counts: k of n over its denominator, and over its scoreable tasks."""
+
+    __slots__ = ("k", "n", "scoreable_k", "scoreable_n")
+
+    def __init__(self) -> None:
+        self.k = self.n = self.scoreable_k = self.scoreable_n = 0
+
+
 class MetricCounts:
     """Per declared metric: k and n over the full denominator, and over scoreable tasks only.
 
@@ -4775,7 +4784,7 @@ class MetricCounts:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
-        self.rows = [[0, 0, 0, 0] for _ in plan.metrics]  # k, n, scoreable k, scoreable n
+        self.rows = [_MetricTally() for _ in plan.metrics]
         self.watched = [bool(plan.withheld) and m.numerator is not None and bool(m.fields - _OUTCOME_FIELDS)
                         for m in plan.metrics]
         # per metric: stratum -> tasks in D, in N
@@ -4813,11 +4822,11 @@ class MetricCounts:
                 continue
             if metric.denominator is None or metric.denominator(row):
                 hit = weight if metric.numerator(row) else 0
-                tallies[1] += weight
-                tallies[0] += hit
+                tallies.n += weight
+                tallies.k += hit
                 if scoreable:
-                    tallies[3] += weight
-                    tallies[2] += hit
+                    tallies.scoreable_n += weight
+                    tallies.scoreable_k += hit
 
 
 class ExitGroups(NamedTuple):
@@ -5289,7 +5298,8 @@ def _metric_lines(plan: Plan, counts: MetricCounts,
     lines = []
     basis = (f"pass@{plan.contract.budget}: a task counts as passed if any of its samples passed"
              if plan.contract.samples else "")
-    for metric, (k, n, k2, n2), withheld in zip(plan.metrics, counts.rows, counts.withheld):
+    for metric, tally, withheld in zip(plan.metrics, counts.rows, counts.withheld):
+        k, n = tally.k, tally.n
         spec = metric.spec
         problem = metric.problem or withheld
         unknown = sorted(metric.fields - RECORD_FIELDS - seen)
@@ -5308,7 +5318,8 @@ def _metric_lines(plan: Plan, counts: MetricCounts,
         lines.append(MetricLine(spec.name, spec.numerator, spec.denominator, spec.unit,
                                 counts_the_headline(metric, plan),
                                 wilson_rate(k, n, plan.confidence),
-                                wilson_rate(k2, n2, plan.confidence), basis=basis))
+                                wilson_rate(tally.scoreable_k, tally.scoreable_n, plan.confidence),
+                                basis=basis))
     return tuple(lines), findings
 
 
