@@ -1263,7 +1263,7 @@ def _load_reasons(top: _Fields) -> frozenset[str]:
         if close is not None:
             top.fail(f"reason_classes[{index}]",
                      f"{reason!r} is a near miss of the built-in reason class {close!r}: "
-                                                 f"did you mean {close!r}? (the built-in classes need no declaring)")
+                     f"did you mean {close!r}? (the built-in classes need no declaring)")
     return frozenset(BUILTIN_REASONS) | frozenset(extra)
 
 
@@ -1296,7 +1296,7 @@ def _load_controls_and_runs(top: _Fields, folder: Path) -> tuple[tuple[Control, 
     if ceiling is not None and floor is not None and ceiling >= floor:
         top.fail("control_runs",
                  f"the no-edit ceiling {ceiling:g} is not below the known-fix floor {floor:g}: "
-                                 "a harness that passes everything, or nothing, would satisfy both")
+                 "a harness that passes everything, or nothing, would satisfy both")
     return controls, runs
 
 
@@ -1324,8 +1324,8 @@ def _load_replicates(top: _Fields) -> tuple[str, ...]:
     if repeated is not None:
         top.fail("replicates", f"run {repeated!r} is listed twice")
     if top.has("run_id"):
-        top.fail("replicates", "a manifest publishes one run (run_id) or several as replicates, "
-                 "not both")
+        top.fail("replicates",
+                 "a manifest publishes one run (run_id) or several as replicates, not both")
     return replicates
 
 
@@ -10519,8 +10519,8 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     notes: list[str] = []
     if _is_int(original) and _is_int(effective) and cast(int, effective) < cast(int, original):
         subset = {"of": original,
-                  "selection": f"lm-eval --limit/--samples: {effective} "
-                               f"of the task's {original} documents"}
+                  "selection": f"lm-eval --limit/--samples: {effective} of the task's {original} "
+                               "documents"}
     if budget > 1:
         notes.append(f"{path}: the file holds each document's pass@k, not a verdict a generation: "
                      "the c passing of its n generations are written as samples 1..c (their order "
@@ -10900,8 +10900,8 @@ def _harbor_target(path: Path) -> Path:
 _IMPORTERS.update({fmt.name: fmt for fmt in (
     ImportFormat("swebench",
                  "a swebench.harness run report (any version; the SWE-bench-java and Multi-SWE-bench\n"
-                             "forms too), optionally with its index.json; an experiments results.json with\n"
-                             "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
+                 "forms too), optionally with its index.json; an experiments results.json with\n"
+                 "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
                  import_swebench, takes_dataset_ids=True,
                  ran_no_test=lambda rec: _sub(rec.get("harness")).get("status_list") == "empty_patch_ids",
                  no_test_why="swebench skips an empty patch without running a test: make the "
@@ -10915,7 +10915,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"resolved_ids"',), (b'"total_instances"',))),
     ImportFormat("inspect",
                  "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
-                            "or a folder (an eval set)", import_inspect,
+                 "or a folder (an eval set)", import_inspect,
                  options=("threshold", "partial_as", "model"),
                  no_edit="a task variant whose solver returns the "
                          "untouched input (Inspect has no standard one)",
@@ -10924,14 +10924,14 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"eval"', b'"status"'),)),
     ImportFormat("terminal-bench",
                  "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
-                                   "run_metadata.json; several runs of one suite are one claim",
+                 "run_metadata.json; several runs of one suite are one claim",
                  import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
                  known_fix="tb run --dataset ... --agent oracle",
                  signs=((b'"trial_name"', b'"is_resolved"'),)),
     ImportFormat("harbor",
                  "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
-                           "several jobs of one agent and dataset are one claim", import_harbor,
-                           options=("threshold",),
+                 "several jobs of one agent and dataset are one claim", import_harbor,
+                 options=("threshold",),
                  no_edit="harbor run -d <dataset> -a nop",
                  known_fix="harbor run -d <dataset> -a oracle",
                  signs=((b'"n_total_trials"',),  # a job's result.json, then one trial's
@@ -10942,7 +10942,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  import_publish_gate, signs=((b'"outcomes"', b'"attempt_budget"'),)),
     ImportFormat("swe-polybench",
                  "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
-                                  "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
+                 "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING),
                                                 "swe-polybench"),
                  takes_dataset_ids=True),
@@ -11201,9 +11201,7 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
                for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
     fmt = IMPORTERS.get(imp.source)
     todo = [item for item in _list(draft["draft"], f"{where}: draft")
-            if not (isinstance(item, str) and (item.startswith(_CONTROLS_TODO) or item.startswith("controls "
-                                                                                                  "is "
-                                                                                                  "empty")))]
+            if not (isinstance(item, str) and item.startswith((_CONTROLS_TODO, "controls is empty")))]
     left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
     draft["draft"] = ([left] if left else []) + todo
     return draft, entry
