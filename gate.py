@@ -3350,6 +3350,16 @@ def control_commands(harness: object) -> str:
 #####################################################################
 
 
+class Reading(NamedTuple):
+    """What one pass over a runs file reads besides the records' own checks: the run it keeps
+    (None: every run), the per-task wall clock an attempt must keep (inf: none declared), and the
+    fields declared metrics read beyond the gate's own."""
+
+    run_id: str | None = None
+    limit: float = math.inf
+    extra_fields: frozenset[str] = frozenset()
+
+
 class Plan(NamedTuple):
     """The manifest, completed by the card if there is one: everything settle() needs."""
 
@@ -3369,6 +3379,12 @@ class Plan(NamedTuple):
     extra_fields: frozenset[str]
     confidence: float
     control_hint: str = ""  # how the harness that wrote the records makes its control runs
+
+    def reading(self, run_id: str | None, fields: bool = True) -> Reading:
+        """A pass over a runs file for this plan: its wall-clock limit, and (with `fields`) the
+        fields its metrics read."""
+        limit = math.inf if self.wall_clock_limit is None else self.wall_clock_limit
+        return Reading(run_id, limit, self.extra_fields if fields else frozenset())
 
 
 class CardContext(NamedTuple):
@@ -3654,10 +3670,8 @@ def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
 
 
-def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
-               extra_fields: frozenset[str],
-               must_exist: bool = True, summary: tuple[frozenset[str] | None,
-                                                       frozenset[str]] | None = None,
+def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
+               summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
                jobs: int = 1, keep_order: bool = False) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result
     file given instead of a ledger is named, with the import command that converts it.
@@ -3669,15 +3683,14 @@ def tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
     sorted ledger is first tried in worker processes; with `keep_order` the stream also keeps
     each task's pattern in task-ID order (for compare and rank).
     """
-    args = (path, run_id, wall_clock_limit, extra_fields, must_exist)
+    args = (path, reading, must_exist)
     try:
         try:
             if not _worth_a_fast_pass(path):
                 return _tally_runs(*args, fast_path=False)
-            if (jobs > 1 and summary is not None and not keep_order and not extra_fields
+            if (jobs > 1 and summary is not None and not keep_order and not reading.extra_fields
                     and _worth_workers(path)):
-                limit = math.inf if wall_clock_limit is None else wall_clock_limit
-                tally = _tally_in_workers(path, run_id, limit, summary, jobs)
+                tally = _tally_in_workers(path, reading, summary, jobs)
                 if tally is not None:
                     return tally
             try:
@@ -3718,21 +3731,17 @@ def _worth_workers(path: Path) -> bool:
     return hasattr(os, "fork") and os.stat(path).st_size >= _JOBS_MIN_BYTES
 
 
-def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
-                extra_fields: frozenset[str],
-                must_exist: bool = True, fast_path: bool = True,
+def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path: bool = True,
                 stream: _Stream | None = None) -> _Tally:
     tally = _Tally()
     where = str(path)
     hasher = hashlib.sha256()
-    limit = math.inf if wall_clock_limit is None else wall_clock_limit
     # PERF: parsed records make no reference cycles, so the cycle collector would only re-scan a
     # million-entry task table for nothing (about 8% of the time at 10^6 attempts).
     collecting = gc.isenabled()
     gc.disable()
     problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
-    fast = _FastPath(tally, where, run_id, limit,
-                     stream) if fast_path and not extra_fields else None
+    fast = _FastPath(tally, where, reading, stream) if fast_path and not reading.extra_fields else None
     try:
         for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
             if stream is not None:
@@ -3741,8 +3750,7 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
             # A field name absent from the chunk's text is absent from all of its records
             # (unless a key is spelled with \u escapes, so those chunks look record by record).
             costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
-            _tally_records(tally, values, numbers, where, run_id, limit, extra_fields, costs,
-                           problems)
+            _tally_records(tally, values, numbers, where, reading, costs, problems)
     except BadLines:
         raise
     # what stops the pass (an unreadable file, an overlong line), after the lines before it
@@ -3752,8 +3760,8 @@ def _tally_runs(path: Path, run_id: str | None, wall_clock_limit: float | None,
         if collecting:
             gc.enable()
     problems.raise_any()
-    if run_id is not None and not tally.run_ids and must_exist:
-        raise GateError(f"{where}: --run-id {run_id!r}: no record has this run_id")
+    if reading.run_id is not None and not tally.run_ids and must_exist:
+        raise GateError(f"{where}: --run-id {reading.run_id!r}: no record has this run_id")
     if stream is not None:
         stream.finish()
         tally.stream = stream
@@ -4053,9 +4061,9 @@ class _FastPath:
     """Per file: the compiled expression for each key order seen, and the tally of the chunks it
     proves."""
 
-    def __init__(self, tally: _Tally, where: str, run_id: str | None, limit: float,
-                 stream: _Stream | None = None) -> None:
-        self.tally, self.where, self.run_id, self.limit, self.stream = tally, where, run_id, limit, stream
+    def __init__(self, tally: _Tally, where: str, reading: Reading, stream: _Stream | None = None) -> None:
+        self.tally, self.where, self.stream = tally, where, stream
+        self.run_id, self.limit = reading.run_id, reading.limit
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
@@ -4302,8 +4310,7 @@ def _fast_number(text: str) -> int | float:
 
 
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str,
-                   run_id: str | None, limit: float, extra_fields: frozenset[str], costs: bool,
-                   problems: LineProblems) -> None:
+                   reading: Reading, costs: bool, problems: LineProblems) -> None:
     """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A
     bad record is added to `problems` and the loop goes on after it, so one run names every bad
     line.
@@ -4313,6 +4320,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
     chunk, not once per record.
     """
     tasks, kinds, run_ids, accepted = tally.tasks, tally.kinds, tally.run_ids, tally.accepted_keys
+    run_id, limit, extra_fields = reading
     last_run: Any = _UNSET
     kept = 0
     index, count = 0, len(values)
@@ -4478,12 +4486,12 @@ def _split_points(path: Path, size: int, jobs: int) -> list[int] | None:
     return points
 
 
-def _tally_range(path: Path, start: int, end: int, run_id: str | None, limit: float,
-                 stream: _Stream, hasher: Any = None) -> _Tally:
+def _tally_range(path: Path, start: int, end: int, reading: Reading, stream: _Stream,
+                 hasher: Any = None) -> _Tally:
     """One range of the file on the canonical path into `stream`; _EndStream for a chunk it does not
     prove."""
     tally = _Tally()
-    fast = _FastPath(tally, str(path), run_id, limit, stream)
+    fast = _FastPath(tally, str(path), reading, stream)
     with open_input(path) as handle:
         handle.seek(start)
         for data, _ in _chunks(handle, str(path), end - start):
@@ -4495,13 +4503,13 @@ def _tally_range(path: Path, start: int, end: int, run_id: str | None, limit: fl
     return tally
 
 
-def _range_summary(path: Path, start: int, end: int, run_id: str | None, limit: float,
+def _range_summary(path: Path, start: int, end: int, reading: Reading,
                    summary: tuple[frozenset[str] | None, frozenset[str]]) -> list[bytes]:
     """A worker's work: its range's tally as frames for the parent (read back by _worker_answer):
     the summary as JSON, the cost and token arrays, then the ID text in file order."""
     stream = _Stream(*summary)
     joined = stream.digest = _Joined()
-    tally = _tally_range(path, start, end, run_id, limit, stream)
+    tally = _tally_range(path, start, end, reading, stream)
     ids = joined.parts
     part = {"kinds": list(tally.kinds), "run_ids": sorted(tally.run_ids),
             "all_run_ids": sorted(tally.all_run_ids),
@@ -4592,7 +4600,7 @@ def _reap(pid: int, stop: bool) -> None:
         pass
 
 
-def _tally_in_workers(path: Path, run_id: str | None, limit: float,
+def _tally_in_workers(path: Path, reading: Reading,
                       summary: tuple[frozenset[str] | None, frozenset[str]],
                       jobs: int) -> _Tally | None:
     """The file tallied by `jobs` processes (see above), or None when it must be read in one."""
@@ -4606,10 +4614,10 @@ def _tally_in_workers(path: Path, run_id: str | None, limit: float,
     gc.disable()
     try:
         for start, end in zip(points[1:], ends[1:]):
-            workers.append(_fork_worker(path, start, end, run_id, limit, summary))
+            workers.append(_fork_worker(path, start, end, reading, summary))
         hasher = hashlib.sha256()
         stream = _Stream(*summary)
-        tally = _tally_range(path, 0, ends[0], run_id, limit, stream, hasher)
+        tally = _tally_range(path, 0, ends[0], reading, stream, hasher)
         with open_input(path) as handle:  # the rest of the file's bytes, for its sha256
             handle.seek(ends[0])
             for data, _ in _chunks(handle, str(path)):
@@ -4632,7 +4640,7 @@ def _tally_in_workers(path: Path, run_id: str | None, limit: float,
             _reap(pid, stop=True)
         if collecting:
             gc.enable()
-    if run_id is not None and not tally.run_ids:
+    if reading.run_id is not None and not tally.run_ids:
         return None  # the single process says so
     tally.stream, tally.sha256 = stream, hasher.hexdigest()
     return tally
@@ -5461,7 +5469,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
 
 def gate_runs(plan: Plan, runs: Path, run_id: str | None = None) -> Ledger:
     """Stream one runs file against a plan and settle it."""
-    return settle(tally_runs(runs, run_id, plan.wall_clock_limit, plan.extra_fields), plan)
+    return settle(tally_runs(runs, plan.reading(run_id)), plan)
 
 
 #####################################################################
@@ -5769,7 +5777,7 @@ def _judge_attrition(ledger: Ledger, lost: Attrition) -> list[Finding]:
 def _control_budget(plan: Plan, runs: Path) -> int:
     """A control run's own attempt contract: the attempts its records hold a task (one nop run and
     one oracle run prove the harness whatever the claim's budget), never more than the claim's."""
-    tally = tally_runs(runs, None, plan.wall_clock_limit, frozenset())
+    tally = tally_runs(runs, plan.reading(None, fields=False))
     most = max((attempt_number(e) for packed in tally.tasks.values()
                 for e in task_attempts(packed)), default=1)
     return max(1, min(most, plan.contract.budget))
@@ -5945,8 +5953,7 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     variance as well as the tasks'."""
     findings: list[Finding] = []
     present: list[tuple[str, Ledger, dict[str, tuple[int, str | None]]]] = []
-    whole = tally_runs(runs_path, run_ids[0], plan.wall_clock_limit, plan.extra_fields,
-                       must_exist=False)
+    whole = tally_runs(runs_path, plan.reading(run_ids[0]), must_exist=False)
     seen = whole.all_run_ids
     # one more pass, not one a replicate
     with _runs_apart(runs_path, set(run_ids[1:]) & seen) as files:
@@ -5955,12 +5962,11 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
                 if number == 1:
                     tally = whole
                 elif rid in files:
-                    tally = tally_runs(files[rid], rid, plan.wall_clock_limit, plan.extra_fields)
+                    tally = tally_runs(files[rid], plan.reading(rid))
                 else:
                     tally = None
             except GateError:  # a bad line: read the file itself, so the error names its own line
-                tally = tally_runs(runs_path, rid, plan.wall_clock_limit, plan.extra_fields,
-                                   must_exist=False)
+                tally = tally_runs(runs_path, plan.reading(rid), must_exist=False)
             if tally is None or not tally.run_ids:
                 findings.append(finding("replicate_missing", (
                     f"replicate {number} ({rid}) has no record in {runs_path}: run it, or drop it "
@@ -6070,8 +6076,8 @@ def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None,
         gated, run_findings = _gated_run(manifest, run_id)
         summary = None if keep_scores == "table" or _per_task(plan) else \
             (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
-        tally = tally_runs(runs_path, gated, plan.wall_clock_limit, plan.extra_fields,
-                           summary=summary, jobs=jobs, keep_order=bool(keep_scores))
+        tally = tally_runs(runs_path, plan.reading(gated), summary=summary, jobs=jobs,
+                           keep_order=bool(keep_scores))
         if plan.contract.samples and plan.contract.budget > tally.records:
             raise GateError(f"{runs_path}: attempt_budget {plan.contract.budget} in samples mode, "
                             f"but the file holds {tally.records} attempt record(s): no task can "
@@ -11108,7 +11114,7 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
     dataset: dict[str, object]
     extra: dict[str, object] = {}
     if runs is not None:
-        tally = tally_runs(runs, None, None, frozenset())
+        tally = tally_runs(runs, Reading())
         ids = sorted(tally.tasks)
         budget = max(max(attempt_number(e) for e in task_attempts(p))
                      for p in tally.tasks.values()) if ids else 1
@@ -11534,7 +11540,7 @@ def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
 def _cmd_digest(args: argparse.Namespace) -> tuple[str, int]:
     if args.ids is not None:
         return ids_digest(read_id_list(args.ids)) + "\n", 0
-    tally = tally_runs(args.runs, args.run_id, None, frozenset())
+    tally = tally_runs(args.runs, Reading(args.run_id))
     if not tally.tasks:
         raise GateError(f"{args.runs}: no attempt records")
     return ids_digest(tally.tasks) + "\n", 0

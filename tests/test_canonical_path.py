@@ -447,9 +447,9 @@ class Workers(Agreement):
                                        "--format", "json")[0], 0)
         summary = (None, frozenset((NEG, POS)))
         with mock.patch.object(gate, "_JOBS_MIN_BYTES", 0):
-            self.assertIsNone(gate._tally_in_workers(path, None, 900.0, summary, 2))
+            self.assertIsNone(gate._tally_in_workers(path, gate.Reading(None, 900.0), summary, 2))
             self.assertIsNotNone(gate._tally_in_workers(self.write_text("s.jsonl", "".join(ordered).encode()),
-                                                        None, 900.0, summary, 2))
+                                                        gate.Reading(None, 900.0), summary, 2))
 
     def test_attempts_over_the_envelope_are_counted_across_ranges(self) -> None:
         """44 attempts over the wall-clock envelope spread through the file: the first ten named, the rest counted."""
