@@ -162,6 +162,14 @@ class GateError(Exception):
     """Bad input or usage. `main` prints it as one line and exits 2."""
 
 
+class LineError(GateError):
+    """Bad input at one line of a file, named as `where:line: what`; the line is kept as a number."""
+
+    def __init__(self, where: str, line: int, message: str) -> None:
+        super().__init__(f"{where}:{line}: {message}")
+        self.line = line
+
+
 MAX_REPORTED_LINES = 20  # bad lines of one runs file named in one run; the rest are counted
 
 
@@ -169,10 +177,11 @@ class BadLines(GateError):
     """Several bad lines of one file, found in one pass: `main` prints each on its own line, then
     how many more."""
 
-    def __init__(self, problems: Sequence[str], total: int) -> None:
+    def __init__(self, problems: Sequence[str], total: int, first: float = math.inf) -> None:
         more = total - len(problems)
         super().__init__(problems[0] if problems else "bad lines")
         self.lines = [*problems, *([f"... and {more} more bad line(s)"] if more > 0 else [])]
+        self.line = first  # the first bad line's number (inf: none is known)
 
 
 class LineProblems:
@@ -196,9 +205,9 @@ class LineProblems:
         if last is not None:
             if not self.total:
                 raise last
-            self.add(str(last))
+            self.add(str(last), last.line if isinstance(last, LineError) else math.inf)
         if self.total:
-            raise BadLines([message for _, message in self.shown], self.total)
+            raise BadLines([message for _, message in self.shown], self.total, self.shown[0][0])
 
 
 #####################################################################
@@ -437,7 +446,7 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = first_line + data.count(b"\n", 0, exc.start)
-        raise GateError(f"{where}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+        raise LineError(where, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
     if first_line == 1 and text.startswith("\ufeff"):
         raise GateError(f"{where}:1: starts with a byte-order "
                         "mark; save the file as UTF-8 without BOM")
@@ -669,7 +678,7 @@ def _chunks(handle: Any, where: str, size: float = math.inf) -> Iterator[tuple[b
                 body = data[:-1] if data.endswith(b"\n") else data
                 if len(body) - body.rfind(b"\n") - 1 > MAX_LINE_BYTES:
                     last = line + body.count(b"\n")
-                    raise GateError(f"{where}:{last}: line is longer than {MAX_LINE_BYTES} bytes")
+                    raise LineError(where, last, f"line is longer than {MAX_LINE_BYTES} bytes")
         except OSError as exc:
             raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
         if not data:
@@ -3701,10 +3710,8 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
         # a proven chunk met what only the general path reports: the whole file on that path
         except _Restart:
             return _tally_runs(*args, fast_path=False)
-    except GateError as exc:
-        if not str(exc).startswith((f"{path}:1:", f"{path}:2:")):
-            raise
-        fmt = harness_file_kind(path)
+    except (BadLines, LineError) as exc:  # a harness's own file fails at its first line or two
+        fmt = harness_file_kind(path) if exc.line <= 2 else None
         if fmt is None:
             raise
         target = fmt.import_target(path) if fmt.import_target else path
