@@ -4958,7 +4958,7 @@ class Totals:
     """The sums over every task's exit, filled in one pass over the distinct exits."""
 
     def __init__(self) -> None:
-        self.counts = [0, 0, 0]  # tasks per bucket
+        self.counts: dict[str, int] = dict.fromkeys(BUCKETS, 0)  # tasks per bucket
         self.reasons: dict[str, int] = {}  # unscoreable tasks per reason
         self.attempt_reasons: dict[str, int] = {}  # unscoreable attempts per reason
         self.strata: dict[str, _StratumTotals] = {}
@@ -4978,12 +4978,12 @@ class Totals:
 
     @property
     def exits(self) -> int:
-        return sum(self.counts)
+        return sum(self.counts.values())
 
     def add(self, exit_: TaskExit, weight: int, plan: Plan,
             passk_table: Mapping[int, tuple[list[float], list[float]]]) -> None:
         code, passes = exit_.outcome, exit_.passes
-        self.counts[code] += weight
+        self.counts[BUCKETS[code]] += weight
         if code == UNSCOREABLE:
             label = exit_.reason or "(uncoded)"
             self.reasons[label] = self.reasons.get(label, 0) + weight
@@ -5144,7 +5144,7 @@ def _judge_clusters(totals: Totals) -> list[Finding]:
 def _judge_balance(plan: Plan, totals: Totals) -> list[Finding]:
     if totals.exits == plan.task_count:
         return []
-    passed, failed, lost = totals.counts
+    passed, failed, lost = (totals.counts[bucket] for bucket in BUCKETS)
     return [finding("ledger_does_not_balance", (
         f"{passed} pass + {failed} fail + {lost} unscoreable = {totals.exits} exits vs "
         f"{plan.task_count} entries"))]
@@ -5366,7 +5366,7 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
         every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
                                                                       totals.pass_hat_k))
         return Rates("pass@1", cast(Rate, headline), secondary, None, pass_k, every_k)
-    passed, failed, _ = totals.counts
+    passed, failed = totals.counts["pass"], totals.counts["fail"]
     rates = Rates("pass_rate", cast(Rate, wilson_rate(passed, n, conf)),
                   wilson_rate(passed, passed + failed, conf) if passed + failed else None,
                   wilson_rate(totals.first_pass, n, conf) if budget > 1 else None, ())
@@ -5451,7 +5451,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     return Ledger(
         entries=plan.task_count,
         exits=totals.exits,
-        counts=dict(zip(BUCKETS, totals.counts)),
+        counts=dict(totals.counts),
         reasons=_by_count(totals.reasons),
         attempt_reasons=_by_count(totals.attempt_reasons),
         headline_name=rates.name,
