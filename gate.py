@@ -3112,7 +3112,8 @@ def _same(left: Any, right: Any) -> bool:
 def _literal(node: Any, source: str, nested: bool = False) -> Any:
     import ast
 
-    if isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (str, int, float, bool)):
+    if isinstance(node, ast.Constant) and (node.value is None
+                                           or type(node.value) in (str, int, float, bool)):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
         number = node.operand.value
@@ -3748,7 +3749,9 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
     collecting = gc.isenabled()
     gc.disable()
     problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
-    fast = _FastPath(tally, where, reading, stream) if fast_path and not reading.extra_fields else None
+    fast = None
+    if fast_path and not reading.extra_fields:
+        fast = _FastPath(tally, where, reading, stream)
     try:
         for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
             if stream is not None:
@@ -4068,7 +4071,8 @@ class _FastPath:
     """Per file: the compiled expression for each key order seen, and the tally of the chunks it
     proves."""
 
-    def __init__(self, tally: _Tally, where: str, reading: Reading, stream: _Stream | None = None) -> None:
+    def __init__(self, tally: _Tally, where: str, reading: Reading,
+                 stream: _Stream | None = None) -> None:
         self.tally, self.where, self.stream = tally, where, stream
         self.run_id, self.limit = reading.run_id, reading.limit
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
@@ -4381,7 +4385,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                     if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
                         _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
                     tally.over_envelope.add((tid, attempt, wall))
-                if costs and ("cost_usd" in rec or "input_tokens" in rec or "output_tokens" in rec or "total_tokens" in rec):
+                if costs and not rec.keys().isdisjoint(_COST_FIELDS):
                     _tally_cost(tally, where, numbers[index], tid, rec)
                 if extra_fields:
                     present = {name: rec[name] for name in extra_fields if name in rec}
@@ -5807,7 +5811,8 @@ def _gate_control_run(run: ControlRun, plan: Plan,
         findings.append(finding("control_run_inconclusive", (
             f"{run.role} run: {lost} of {ledger.entries} tasks are unscoreable; it proves nothing "
             "about the harness (fix what stops it from producing verdicts, and run it again)")))
-    elif (run.max_pass_rate is not None and rate > run.max_pass_rate) or (run.min_pass_rate is not None and rate < run.min_pass_rate):
+    elif ((run.max_pass_rate is not None and rate > run.max_pass_rate)
+          or (run.min_pass_rate is not None and rate < run.min_pass_rate)):
         relation = "above its ceiling" if run.role == "no_edit" else "below its floor"
         findings.append(finding("control_run_violated", (
             f"{run.role} run passes {rate:.3f}, {relation} of {run.bound:g}: the harness does not "
@@ -11356,7 +11361,8 @@ def _github_asked(arguments: Sequence[str]) -> bool:
     """GitHub mode before the arguments parse (for an error's annotation): the environment, or
     --github however abbreviated."""
     options = arguments[:list(arguments).index("--")] if "--" in arguments else arguments
-    return os.environ.get("GITHUB_ACTIONS") == "true" or any(len(a) > 3 and "--github".startswith(a) for a in options)
+    asked = any(len(a) > 3 and "--github".startswith(a) for a in options)
+    return os.environ.get("GITHUB_ACTIONS") == "true" or asked
 
 
 def _appendable(variable: str) -> None:
@@ -11473,7 +11479,8 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
             text += annotation
         else:
             print(annotation, end="", file=sys.stderr)
-    return text, 0 if comp.verdict == "PUBLISHABLE" and not (comp.fail_on and comp.fail_on[1]) else 1
+    failed = comp.verdict != "PUBLISHABLE" or bool(comp.fail_on and comp.fail_on[1])
+    return text, 1 if failed else 0
 
 
 def read_rank_list(path: Path) -> list[tuple[Path, Path]]:
