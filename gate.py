@@ -378,7 +378,8 @@ def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
             _check_unicode(value, text, where)
         return value
     except json.JSONDecodeError as exc:
-        raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})") from None
+        raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} "
+                        f"(column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:
         offset = exc.offset if isinstance(exc, _TooDeep) else _locate_problem(text)
         line = text.count("\n", 0, offset) + 1
@@ -821,7 +822,8 @@ def did_you_mean(word: str, known: Sequence[str]) -> str:
     """` (did you mean 'x'?)` for the closest known word, or an empty string."""
     import difflib
 
-    close = near_miss(word, known) or next(iter(difflib.get_close_matches(word, known, n=1, cutoff=0.6)), None)
+    close = near_miss(word, known) or next(iter(difflib.get_close_matches(word, known, n=1,
+                                                                          cutoff=0.6)), None)
     return f" (did you mean {close!r}?)" if close else ""
 
 
@@ -1403,7 +1405,8 @@ def load_manifest(path: Path) -> Manifest:
         measured=top.child("system").obj if top.has("system") else None,
         max_unscoreable=cast(float, top.number("max_unscoreable", 0, MAX_UNSCOREABLE_LIMIT))
         if top.has("max_unscoreable") else DEFAULT_MAX_UNSCOREABLE,
-        verdict_mapping=provenance.strings("verdict_mapping") if provenance and provenance.has("verdict_mapping") else (),
+        verdict_mapping=(provenance.strings("verdict_mapping")
+                         if provenance and provenance.has("verdict_mapping") else ()),
         declared_from=provenance.optional_string("declared_from") if provenance else None,
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
@@ -1458,8 +1461,8 @@ def parse_card(value: object, where: str, sha256: str = "") -> Card:
         not_a_claim_about=top.strings("not_a_claim_about"),
         strata={key: strata.integer(key, 0) for key in strata.obj},
         withheld=frozenset(top.strings("withheld")),
-        task_ids_sha256=normal_digest(top.get("task_ids_sha256")) if isinstance(top.get("task_ids_sha256"), str)
-        else top.get("task_ids_sha256"),
+        task_ids_sha256=(normal_digest(top.get("task_ids_sha256"))
+                         if isinstance(top.get("task_ids_sha256"), str) else top.get("task_ids_sha256")),
         dataset_digest=top.get("dataset_digest"),
         sha256=sha256,
     )
@@ -2387,7 +2390,8 @@ def crossed_size(cells: Sequence[Sequence[Fraction]], samples: int, confidence: 
     extra = max(Fraction(0), ms_run - ms_resid)
     variance = (ms_task + extra) / (tasks * runs)
     if extra > 0:
-        df = float((ms_task + extra) ** 2 / (ms_task ** 2 / max(1, tasks - 1) + ms_run ** 2 / (runs - 1)
+        df = float((ms_task + extra) ** 2 / (ms_task ** 2 / max(1, tasks - 1)
+                                               + ms_run ** 2 / (runs - 1)
                                                + ms_resid ** 2 / max(1, (tasks - 1) * (runs - 1))))
     else:
         df = float(max(1, tasks - 1))
@@ -2677,7 +2681,8 @@ def detectable_difference(n: float, discordance: float, confidence: float,
     za, zb = z_for(confidence), normal_quantile(power)
     if n < za * za:
         return None
-    delta = math.sqrt(discordance) * (za * math.sqrt(n) + zb * math.sqrt(n - za * za + zb * zb)) / (n + zb * zb)
+    delta = (math.sqrt(discordance) * (za * math.sqrt(n) + zb * math.sqrt(n - za * za + zb * zb))
+             / (n + zb * zb))
     return delta if delta <= discordance else None
 
 
@@ -3115,7 +3120,8 @@ def _literal(node: Any, source: str, nested: bool = False) -> Any:
     if isinstance(node, ast.Constant) and (node.value is None
                                            or type(node.value) in (str, int, float, bool)):
         return node.value
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)
+            and isinstance(node.operand, ast.Constant)):
         number = node.operand.value
         if isinstance(number, (int, float)) and not isinstance(number, bool):
             return -number
@@ -3137,7 +3143,8 @@ def _compile_comparison(node: Any, source: str, fields: set[str],
     if len(node.ops) != 1:
         raise MetricError(f"chained comparison {_snippet(node, source)!r}")
     op, left, right = node.ops[0], node.left, node.comparators[0]
-    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Name) and not isinstance(left, ast.Name):
+    if (isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Name)
+            and not isinstance(left, ast.Name)):
         left, right = right, left
     if not isinstance(left, ast.Name):
         raise MetricError(f"{_snippet(left, source)!r} is not a field name")
@@ -3457,7 +3464,8 @@ def make_plan(manifest: Manifest, context: CardContext | None,
     else:
         findings = _card_findings(manifest, context)
         declared_ids = context.task_ids
-        strata, task_strata, withheld = context.card.strata, context.task_strata, context.card.withheld
+        strata, withheld = context.card.strata, context.card.withheld
+        task_strata = context.task_strata
         budget = context.card.attempt_budget
     metrics, fields = _compile_metrics(manifest.metrics, withheld)
     plan = Plan(
@@ -3539,7 +3547,8 @@ def ids_digest(ids: Iterable[str]) -> str:
     digest = hashlib.sha256()
     step = 1 << 16
     for start in range(0, len(keys), step):
-        digest.update((("\n" if start else "") + "\n".join(keys[start:start + step])).encode("utf-8"))
+        part = ("\n" if start else "") + "\n".join(keys[start:start + step])
+        digest.update(part.encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -3609,7 +3618,9 @@ class _Tally:
         return self.stream.digest.hexdigest() if self.stream is not None else ids_digest(self.tasks)
 
     def lookalikes(self) -> list[tuple[str, ...]]:
-        return self.stream.lookalikes() if self.stream is not None else _lookalikes(self.tasks.keys())
+        if self.stream is not None:
+            return self.stream.lookalikes()
+        return _lookalikes(self.tasks.keys())
 
     def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
         """(declared tasks with no record, tasks in the runs not declared), each sorted. The stream
@@ -3866,7 +3877,8 @@ class _Stream:
         if not tids:
             return
         joined = "\n".join(tids)
-        if not joined.isascii() or (self.declared is not None and not self.declared.issuperset(tids)):
+        if not joined.isascii() or (self.declared is not None
+                                    and not self.declared.issuperset(tids)):
             raise _EndStream()
         self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
         self.count += len(tids)
@@ -3939,7 +3951,8 @@ class _Stream:
 
     def close_cost(self, next_task: str) -> None:
         if self.open_cost:
-            self.cost.append(self.open_cost[0] if len(self.open_cost) == 1 else math.fsum(self.open_cost))
+            cost = self.open_cost
+            self.cost.append(cost[0] if len(cost) == 1 else math.fsum(cost))
         if self.open_tokens is not None:
             # thousands of attempts at the bound: past what the array holds
             if self.open_tokens >= 1 << 64:
@@ -3966,7 +3979,8 @@ class _Stream:
             raise _EndStream()
         kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part["kinds"]]
         # PERF: the same kinds in the same order (the usual case) need no renumbering
-        moved = _unchanged if kinds == list(range(len(kinds))) else functools.partial(_renumbered, kinds)
+        moved = (_unchanged if kinds == list(range(len(kinds)))
+                 else functools.partial(_renumbered, kinds))
         # an ID of this range that a capitalised one of an earlier range folds to
         if self.folds and ids:
             seen = set(b"\n".join(ids).decode("ascii").split("\n"))
@@ -4280,7 +4294,8 @@ def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str,
     for index, key in enumerate(second):
         if key not in merged:
             at = merged.index(second[index - 1]) + 1 if index else 0
-            while at < len(merged) and merged[at] not in second and _RECORD_RANK[merged[at]] < _RECORD_RANK[key]:
+            while (at < len(merged) and merged[at] not in second
+                   and _RECORD_RANK[merged[at]] < _RECORD_RANK[key]):
                 at += 1
             merged.insert(at, key)
     return tuple(merged)
@@ -4313,7 +4328,8 @@ def _fast_harness_ok(objects: list[str]) -> bool:
         values = _FAST_DECODER.decode("[" + joined + "]")
     except (ValueError, RecursionError):
         return False
-    return len(values) == len(objects) and sum(map(len, values)) == joined.count('":') + joined.count('" :')
+    keys = joined.count('":') + joined.count('" :')
+    return len(values) == len(objects) and sum(map(len, values)) == keys
 
 
 def _fast_number(text: str) -> int | float:
@@ -4804,8 +4820,8 @@ class MetricCounts:
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
         self.rows = [_MetricTally() for _ in plan.metrics]
-        self.watched = [bool(plan.withheld) and m.numerator is not None and bool(m.fields - _OUTCOME_FIELDS)
-                        for m in plan.metrics]
+        self.watched = [bool(plan.withheld) and m.numerator is not None
+                        and bool(m.fields - _OUTCOME_FIELDS) for m in plan.metrics]
         # per metric: stratum -> tasks in D, in N
         self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()]
                                                           for _ in plan.metrics]
@@ -4922,7 +4938,8 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
             named: Iterable[tuple[str, Any]] = tally.stream.named(troubled)
             for pattern in troubled:
                 for name, _ in memo[pattern][1]:
-                    problems.setdefault(name, FirstFew()).count += patterns[pattern] - len(tally.stream.first[pattern])
+                    unnamed = patterns[pattern] - len(tally.stream.first[pattern])
+                    problems.setdefault(name, FirstFew()).count += unnamed
         else:
             named = ((t, p) for t, p in tally.tasks.items() if p in troubled) if troubled else ()
     else:
