@@ -5376,12 +5376,11 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
         secondary = None
         if totals.scored:
             shapes = sorted(totals.scored)
+            scored_passes = Fraction(sum(c * totals.scored[(c, m)] for c, m in shapes))
+            scored_attempts = sum(m * totals.scored[(c, m)] for c, m in shapes)
             secondary = clustered_rate([Fraction(c) for c, _ in shapes], [m for _, m in shapes],
-                                       [totals.scored[x] for x in shapes],
-                                       Fraction(sum(c * totals.scored[(c, m)]
-                                                                                     for c, m in shapes)),
-                                       sum(m * totals.scored[(c, m)] for c, m in shapes), conf,
-                                       "wilson-kish", monotone=True)
+                                       [totals.scored[x] for x in shapes], scored_passes,
+                                       scored_attempts, conf, "wilson-kish", monotone=True)
         pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
                                                                      totals.pass_at_k))
         every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
@@ -5634,7 +5633,8 @@ def describe_drift(card: Mapping[str, Any], tasks: Sequence[Mapping[str, Any]]) 
         old = entry.get("fields")
         old_fields: dict[str, Any] = old if isinstance(old, dict) else {}
         fields_now = {k: _sha(v)[:16] for k, v in now[tid].items()}
-        changed = sorted(k for k in set(old_fields) | set(fields_now) if old_fields.get(k) != fields_now.get(k))
+        changed = sorted(k for k in set(old_fields) | set(fields_now)
+                         if old_fields.get(k) != fields_now.get(k))
         lines.append(f"changed: {tid} ({', '.join(changed) or 'order of fields'})")
     return lines
 
@@ -5659,7 +5659,8 @@ def verify_card(tasks: Sequence[Mapping[str, Any]], card: Card) -> Verification:
     if rebuilt.card is None:
         return Verification(False, digest, len(tasks), (*problems, *rebuilt.problems))
     if not problems:
-        differ = sorted(k for k in set(card.raw) | set(rebuilt.card) if card.raw.get(k) != rebuilt.card.get(k))
+        differ = sorted(k for k in set(card.raw) | set(rebuilt.card)
+                        if card.raw.get(k) != rebuilt.card.get(k))
         if differ:
             problems.append(f"card fields do not match the tasks they describe: {', '.join(differ)}")
     return Verification(not problems, digest, len(tasks), tuple(problems))
@@ -5733,7 +5734,8 @@ def _shrunk_denominator(head: Rate, value: Fraction, half: Fraction,
     searched, so a huge declared task count costs nothing."""
     lowest = max(1, head.n - max(1, head.n // 2))
     if fraction is not None:
-        return fraction[1] if Fraction(fraction[0]) == head.k and lowest <= fraction[1] < head.n else None
+        matched = Fraction(fraction[0]) == head.k and lowest <= fraction[1] < head.n
+        return fraction[1] if matched else None
     if head.k == 0:
         return None  # 0/d is the headline's own 0/n: that comparison was already made
     # k/d within [value - half, value + half]  <=>  d within [k/(value + half), k/(value - half)]
@@ -5820,7 +5822,8 @@ def _gate_control_run(run: ControlRun, plan: Plan,
     produced a verdict would pass any ceiling.
     """
     budget = _control_budget(plan, run.runs)
-    ledger = gate_runs(control_run_plan(plan, run.role)._replace(contract=plan.contract._replace(budget=budget)), run.runs)
+    contract = plan.contract._replace(budget=budget)
+    ledger = gate_runs(control_run_plan(plan, run.role)._replace(contract=contract), run.runs)
     findings = list(prefixed(run.role, ledger.findings))
     rate = ledger.headline.value
     lost = ledger.counts["unscoreable"]
@@ -5847,8 +5850,9 @@ def _pattern_score(plan: Plan,
 
     def score(packed: AttemptPattern) -> tuple[int, str | None]:
         attempts = task_attempts(packed)
+        budget = plan.contract.budget
         passing = {attempt_number(e) for e in attempts
-                   if info[attempt_kind(e)].code == PASS and attempt_number(e) <= plan.contract.budget}
+                   if info[attempt_kind(e)].code == PASS and attempt_number(e) <= budget}
         return (len(passing) if plan.contract.samples else int(bool(passing)),
                 info[attempt_kind(attempts[0])].cluster)
     return score
@@ -6018,7 +6022,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
     m = plan.contract.units
     tasks = sorted({tid for _, _, scores in present for tid in scores})
     padding = unrecorded(plan.task_count, len(tasks), manifest_path,
-                         f"the replicates are combined task by task over their {len(present)} runs", len(present))
+                         f"the replicates are combined task by task over their {len(present)} runs",
+                         len(present))
     cells = [[Fraction(min(scores.get(t, (0, None))[0], m), m)
               for t in tasks] + [Fraction(0)] * padding
              for _, _, scores in present]
@@ -6181,7 +6186,8 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
     """Two headlines can be compared only over the same suite, contract and instrument."""
     findings = []
     first, second = names
-    if a.manifest.task_ids_sha256 != b.manifest.task_ids_sha256 or a.manifest.task_count != b.manifest.task_count:
+    if (a.manifest.task_ids_sha256 != b.manifest.task_ids_sha256
+            or a.manifest.task_count != b.manifest.task_count):
         findings.append(finding("dataset_digest_mismatch", (
             f"{first} declares {a.manifest.task_count} tasks {a.manifest.task_ids_sha256[:12]}, "
             f"{second} declares {b.manifest.task_count} tasks {b.manifest.task_ids_sha256[:12]}: "
@@ -6193,8 +6199,8 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
             f"{b.contract.budget}: the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
-    differ = sorted(k for k in set(env_a) | set(env_b)
-                    if k not in env_a or k not in env_b or canonical_json(env_a[k]) != canonical_json(env_b[k]))
+    differ = sorted(k for k in set(env_a) | set(env_b) if k not in env_a or k not in env_b
+                    or canonical_json(env_a[k]) != canonical_json(env_b[k]))
     if differ:
         named = [key for key in differ if key in SYSTEM_KEYS]
         move = (f"; {', '.join(named)} name the system under test, not the instrument: move them "
@@ -6250,11 +6256,15 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool
     conflicts = []
     for index, tid in enumerate(tasks):
         cluster_a, cluster_b = scores_a.get(tid, (0, None))[1], scores_b.get(tid, (0, None))[1]
-        if by_cluster and cluster_a is not None and cluster_b is not None and cluster_a != cluster_b:
+        if (by_cluster and cluster_a is not None and cluster_b is not None
+                and cluster_a != cluster_b):
             conflicts.append(f"{visible(tid)} ({visible(cluster_a)} "
                              f"in A, {visible(cluster_b)} in B)")
         name = cluster_a if cluster_a is not None else cluster_b
-        clusters.append(names.setdefault(name, len(names)) if by_cluster and name is not None else -1 - index)
+        if by_cluster and name is not None:
+            clusters.append(names.setdefault(name, len(names)))
+        else:
+            clusters.append(-1 - index)
     if conflicts:
         findings.append(finding("cluster_conflict", (
             f"{len(conflicts)} task(s) name a different cluster in A and in B, first "
@@ -6561,7 +6571,8 @@ def _subset_text(m: Manifest, entries: int) -> str:
     """"40 of 89 tasks (--n-tasks 40)", or, where the harness did not record the whole dataset's
     size, "40 tasks of a larger dataset (...)"."""
     of, selection = cast("tuple[int | None, str]", m.subset)
-    return (f"{entries} of {of} tasks" if of is not None else f"{entries} tasks of a larger dataset") + f" ({selection})"
+    counted = f"{entries} of {of} tasks" if of is not None else f"{entries} tasks of a larger dataset"
+    return f"{counted} ({selection})"
 
 
 def _text_rates(report: Report) -> list[str]:
@@ -6585,13 +6596,14 @@ def _text_rates(report: Report) -> list[str]:
         counted = ("the interval counts run-to-run variance as "
                    f"well as the tasks' (two-way layout, {how}); "
                    if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
-        out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, every "
-                   "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run with its run_id")
+        out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, "
+                   "every run is gated in full (findings R<n>:), and per-run rates are left out: "
+                   "gate one run with its run_id")
     if led.clustered is not None:
         c = led.clustered
-        out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] over {c.clusters} clusters "
-                   f"(effective n {c.effective:.1f})  <- the same rate, for clusters beyond these; the task-level "
-                   "interval above is for this suite")
+        out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] over "
+                   f"{c.clusters} clusters (effective n {c.effective:.1f})  <- the same rate, for "
+                   "clusters beyond these; the task-level interval above is for this suite")
     scope = "scoreable attempts only" if samples else "scoreable tasks only"
     secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
     if reps is None:
@@ -6605,11 +6617,13 @@ def _text_rates(report: Report) -> list[str]:
     if led.pass_at_k:
         shown = "  ".join(f"pass@{k} {value:.3f}"
                           for k, value in led.pass_at_k if _shown_k(k, report.contract.budget))
-        out.append(_label("pass@k") + shown + "  <- labelled: pass@k (any of k samples passes), not the headline")
+        out.append(_label("pass@k") + shown
+                   + "  <- labelled: pass@k (any of k samples passes), not the headline")
     if led.pass_hat_k:
         shown = "  ".join(f"pass^{k} {value:.3f}"
                           for k, value in led.pass_hat_k if _shown_k(k, report.contract.budget))
-        out.append(_label("pass^k") + shown + "  <- labelled: pass^k (all k samples pass), not the headline")
+        out.append(_label("pass^k") + shown
+                   + "  <- labelled: pass^k (all k samples pass), not the headline")
     if report.not_a_claim_about:
         out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
         out.append(_label("") + NOT_A_PRODUCT_VERDICT)
@@ -6657,18 +6671,23 @@ def _text_instrument(report: Report) -> list[str]:
     for run in report.control_runs:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
         lost = run.ledger.counts["unscoreable"]
-        out.append(_label("control run") + f"{run.role} {run.runs}: {_rate_text(run.ledger.headline, conf)} "
-                   f"({bound}; {lost} of {run.ledger.entries} unscoreable; {_plural(run.attempt_budget, 'attempt')} "
-                   "a task, its own contract)")
+        out.append(_label("control run") + f"{run.role} {run.runs}: "
+                   f"{_rate_text(run.ledger.headline, conf)} ({bound}; {lost} of "
+                   f"{run.ledger.entries} unscoreable; {_plural(run.attempt_budget, 'attempt')} a "
+                   "task, its own contract)")
     if led.cost is not None:
         out.append(_label("cost") + _cost_text(led.cost))
-    timing = "" if led.timing != "none" else " (per-task wall clock not verified: no attempt carries wall_clock_s)"
+    timing = ""
+    if led.timing == "none":
+        timing = " (per-task wall clock not verified: no attempt carries wall_clock_s)"
     out.append(_label("envelope") + ", ".join(f"{k}={_scalar(v)}"
                                               for k, v in sorted(m.envelope.items())) + timing)
-    out.append(_label("budget") + f"{report.contract.budget} attempt(s) per task, {report.contract.mode} mode")
+    contract = report.contract
+    out.append(_label("budget") + f"{contract.budget} attempt(s) per task, {contract.mode} mode")
     if report.ignored_runs:
         ignored = "; ".join(f"{rid} {_rate_text(rate, conf)}" for rid, rate in report.ignored_runs)
-        out.append(_label("run") + f"{report.gated_run} gated; not gated, in the same file: {ignored}")
+        out.append(_label("run") + f"{report.gated_run} gated; not gated, in the same file: "
+                   f"{ignored}")
     out.append(_label("rerun") + (m.rerun_recipe or "(no rerun_recipe in the manifest)"))
     out.append(_label("manifest") + f"sha256 {m.sha256}")
     out.append(_label("runs") + f"sha256 {led.runs_sha256}")
@@ -6836,7 +6855,8 @@ def _contract_text(report: Report) -> str:
         return (f"samples mode, {_plural(budget, 'sample')} a task: the headline is pass@1, the "
                 f"mean over tasks of passing samples / {budget}; a task exits pass if any sample "
                 f"passed (pass@{budget})")
-    return f"retry mode, up to {_plural(budget, 'attempt')} a task: a task passes if an attempt within the budget passed"
+    return (f"retry mode, up to {_plural(budget, 'attempt')} a task: a task passes if an attempt "
+            "within the budget passed")
 
 
 def render_markdown(report: Report) -> str:
@@ -6850,9 +6870,9 @@ def render_markdown(report: Report) -> str:
            *([f"Verdict mapping: {_md('; '.join(m.verdict_mapping))}.",
               ""] if m.verdict_mapping else []),
            *([f"Declared set: {_md(m.declared_from)}.", ""] if m.declared_from else []),
-           *([f"The headline is the mean of {len(report.replicates.runs)} replicate "
-              "runs; the buckets below are run "
-              f"{_md(report.replicates.runs[0][0])}'s, and every run is gated in full.", ""] if report.replicates else []),
+           *([f"The headline is the mean of {len(report.replicates.runs)} replicate runs; the "
+              f"buckets below are run {_md(report.replicates.runs[0][0])}'s, and every run is "
+              "gated in full.", ""] if report.replicates else []),
            f"System: {_md(system_text(m))}. Instrument: {_md(_instrument_text(m))}.", "",
            f"Attempt contract: {_md(_contract_text(report))}.", "",
            f"| bucket | tasks{f' (exits at pass@{report.contract.budget})' if samples else ''} |",
@@ -7033,8 +7053,9 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
     tasks = comp.a.manifest.task_count
     level = _pct(conf)[:-3]
     samples = f" x {comp.a.contract.units} samples" if comp.a.contract.units > 1 else ""
-    units = _plural(comp.clusters,
-                    "cluster") if comp.clusters is not None else f"{_plural(tasks, 'task')}{samples}"
+    units = f"{_plural(tasks, 'task')}{samples}"
+    if comp.clusters is not None:
+        units = _plural(comp.clusters, "cluster")
     if any(f.code == "dataset_digest_mismatch" for f in comp.findings):
         basis = "not paired: the two claims are over different suites (dataset_digest_mismatch)"
     elif comp.table is not None and comp.clusters is None:
@@ -7051,13 +7072,13 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                      f"{tasks} per-task differences")
         else:
             robust = "cluster-robust" if comp.clusters is not None else "task-clustered"
-            basis = (f"{per} on "
-                     f"{_plural(tasks, 'shared task')}{f' in {comp.clusters} clusters' if comp.clusters is not None else ''}: "
-                     f"{shares}; effective table of {paired.n:.1f} "
-                     f"pairs (Kish, {robust}, Korn-Graubard)")
+            where = f" in {comp.clusters} clusters" if comp.clusters is not None else ""
+            basis = (f"{per} on {_plural(tasks, 'shared task')}{where}: {shares}; effective table of "
+                     f"{paired.n:.1f} pairs (Kish, {robust}, Korn-Graubard)")
     fewest = test.floor
     if comp.significant is None:
-        reading = "not assessed: the comparison is BLOCKED (see the findings); fix them, then compare again"
+        reading = ("not assessed: the comparison is BLOCKED (see the findings); fix them, then "
+                   "compare again")
     elif comp.significant:
         reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = "
                    f"{test.p_value:.3g}); the data fit {_points(test.low)} to {_points(test.high)} "
@@ -7271,7 +7292,8 @@ def render_compare_svg(comp: Comparison) -> str:
     """A comparison as an SVG: both headlines, and the paired difference on its own axis."""
     test = comp.test
     title = f"{comp.a.manifest.claim_id} vs {comp.b.manifest.claim_id}: {comp.verdict}"
-    rates = [_rate_row(f"{side} {r.manifest.claim_id}" + (f" ({system_text(r.manifest)})" if r.manifest.measured else ""),
+    rates = [_rate_row(f"{side} {r.manifest.claim_id}"
+                       + (f" ({system_text(r.manifest)})" if r.manifest.measured else ""),
                        r.ledger.headline) for side, r in (("A", comp.a), ("B", comp.b))]
     diff = [PlotRow("A - B", comp.diff, test.low, test.high)]
     conf = _pct(comp.a.confidence)
