@@ -5089,8 +5089,8 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
             f"{plan.task_ids_sha256[:64]!r}{hint}: you ran a different suite than you published "
             f"(if the suite is right, set task_ids_sha256 to {observed_digest})")))
     if observed != plan.task_count:
-        findings.append(finding("dataset_size_mismatch",
-                                f"declared {plan.task_count} tasks, observed {observed} in the runs"))
+        findings.append(finding("dataset_size_mismatch", f"declared {plan.task_count} tasks, "
+                                f"observed {observed} in the runs"))
     alike = tally.lookalikes()
     if alike:
         shown = "; ".join(" / ".join(repr(t) for t in group) for group in alike[:_LIST_LIMIT])
@@ -5101,7 +5101,8 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
     if len(tally.run_ids) > 1:
         findings.append(finding("mixed_runs", (
             f"{len(tally.run_ids)} run_ids in one file "
-            f"({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); choose one with --run-id")))
+            f"({_name_some(sorted(tally.run_ids), len(tally.run_ids))}); choose one with "
+            "--run-id")))
     return findings
 
 
@@ -5273,8 +5274,8 @@ def _strata_lines(plan: Plan, totals: Totals,
         if differ:
             shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed "
                               f"{observed.get(name, 0)}" for name in differ)
-            findings.append(finding("stratum_count_mismatch",
-                                    f"per-stratum task counts differ from the declaration: {shown}"))
+            findings.append(finding("stratum_count_mismatch", "per-stratum task counts differ "
+                                    f"from the declaration: {shown}"))
     lines = []
     if declared is not None and not seen and plan.task_strata is None:
         return tuple(StratumLine(name, count, 0, None, verified=False)
@@ -5662,7 +5663,8 @@ def verify_card(tasks: Sequence[Mapping[str, Any]], card: Card) -> Verification:
         differ = sorted(k for k in set(card.raw) | set(rebuilt.card)
                         if card.raw.get(k) != rebuilt.card.get(k))
         if differ:
-            problems.append(f"card fields do not match the tasks they describe: {', '.join(differ)}")
+            problems.append("card fields do not match the tasks they describe: "
+                            f"{', '.join(differ)}")
     return Verification(not problems, digest, len(tasks), tuple(problems))
 
 
@@ -6268,7 +6270,8 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool
     if conflicts:
         findings.append(finding("cluster_conflict", (
             f"{len(conflicts)} task(s) name a different cluster in A and in B, first "
-            f"{conflicts[0]}: a task belongs to one cluster (a repository) whichever system ran it")))
+            f"{conflicts[0]}: a task belongs to one cluster (a repository) whichever system ran "
+            "it")))
     padding = unrecorded(a.manifest.task_count, len(tasks), a.manifest.path, "compare pairs "
                                                                              "every declared task")
     xs = [scores_a.get(t, (0, None))[0] for t in tasks] + [0] * padding
@@ -7123,8 +7126,8 @@ def render_compare_text(comp: Comparison) -> str:
         _label("systems") + f"A {system_text(a.manifest)}; B {system_text(b.manifest)}",
         _label("instrument") + _instrument_text(a.manifest),
         _label("paired") + basis,
-        _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} [{test.low:+.3f}, {test.high:+.3f}] "
-        f"({test.interval_name}, paired)",
+        _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} "
+        f"[{test.low:+.3f}, {test.high:+.3f}] ({test.interval_name}, paired)",
         _label("test") + _test_text(comp),
         _label("rule") + _rule_text(comp.test),
         _label("reading") + reading,
@@ -7328,11 +7331,13 @@ def render_badge_svg(report: Report) -> str:
     left, right = width(label), width(message)
     total = left + right
     title = f"{label}: {message} ({report.manifest.claim_id})"
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" aria-label="{_xml(title)}">'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" '
+            f'aria-label="{_xml(title)}">'
             f"<title>{_xml(title)}</title>"
             f'<rect width="{left}" height="20" fill="#555"/>'
             f'<rect x="{left}" width="{right}" height="20" fill="{_BADGE_COLOURS[colour]}"/>'
-            '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+            '<g fill="#fff" text-anchor="middle" font-family="Verdana,DejaVu Sans,sans-serif" '
+            'font-size="11">'
             f'<text x="{left / 2:g}" y="14">{_xml(label)}</text>'
             f'<text x="{left + right / 2:g}" y="14">{_xml(message)}</text></g></svg>\n')
 
@@ -7456,15 +7461,18 @@ def render_plan_text(plan: SuitePlan) -> str:
     counts."""
     given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
     out = [
-        _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of {plan.baseline:.3f} "
-        f"({_pct(plan.confidence)[:-3]} confidence, {plan.power:.0%} power, two-sided)",
+        _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of "
+        f"{plan.baseline:.3f} ({_pct(plan.confidence)[:-3]} confidence, {plan.power:.0%} power, "
+        "two-sided)",
         _label("discordance") + f"{plan.psi:.3f} of tasks pass on one system only ({given})",
-        _label("samples") + f"{plan.samples} a task; between-task share of the variance (icc) {plan.icc:g}",
+        _label("samples") + f"{plan.samples} a task; between-task share of the variance (icc) "
+        f"{plan.icc:g}",
         _label("tasks") + f"{plan.tasks} tasks ({plan.tasks * plan.samples} attempts a system)",
         _label("by samples") + "  ".join(f"{k}: {n}" for k, n in plan.by_samples)
         + "  (more samples shrink only the within-task part)",
-        _label("method") + "Connor (1987) for paired proportions, the McNemar/Tango rule compare uses; with k samples "
-        "the per-task variance is icc + (1 - icc)/k of one sample's (Miller 2024)",
+        _label("method") + "Connor (1987) for paired proportions, the McNemar/Tango rule compare "
+        "uses; with k samples the per-task variance is icc + (1 - icc)/k of one sample's "
+        "(Miller 2024)",
     ]
     return _lines(out)
 
@@ -7938,7 +7946,8 @@ def _swebench_status(report: _SwebenchReport, member: Mapping[str, list[str]], t
 
 def _swebench_figure(report: _SwebenchReport) -> str:
     total = report.total if report.total is not None else len(report.declared)
-    return f"the report's own figure: resolved {len(report.lists['resolved_ids'])} of total_instances {total}"
+    return (f"the report's own figure: resolved {len(report.lists['resolved_ids'])} of "
+            f"total_instances {total}")
 
 
 def _swebench_report(path: Path, data: dict[str, object],
@@ -8130,14 +8139,16 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     elif dataset_ids is not None:
         declared_from = "--dataset-ids (or index.json)"
     else:
-        declared_from = f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared set"
+        declared_from = (f"the {len(instances)} instance folders found in {_folder_name(folder)}/, "
+                         "not a declared set")
         notes.append(f"{folder}: the declared set is the {len(instances)} instance folders found: "
                      "swebench writes no folder for an empty or missing patch, so give the run "
                      "report beside the folder (or --dataset-ids FILE) to count those too")
         todo.append(f"the declared set is only the {len(instances)} instance folders found: import "
                     "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
                     "--dataset-ids FILE")
-    rerun = "python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... --run_id ..."
+    rerun = ("python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
+             "--run_id ...")
     return _swebench_imported(records, declared, run_id, notes,
                               "swebench.harness.run_evaluation (instance logs)",
                               rerun, declared_from, todo,
@@ -8499,7 +8510,8 @@ def _inspect_declared(log: _InspectLog, config: dict[str, object],
         declared = [_sample_id(sid, f"{where}.eval.dataset.sample_ids[{i}]")
                     for i, sid in enumerate(_list(raw_ids, f"{where}.eval.dataset.sample_ids"))]
         if len(set(declared)) != len(declared):
-            raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into strings")
+            raise GateError(f"{where}.eval.dataset.sample_ids: ids collide once turned into "
+                            "strings")
         logged = {_sample_id(s.get("id"), f"{where}.samples[].id") for s in log.samples}
         if logged and not logged & set(declared):
             raise GateError(f"{where}: eval.dataset.sample_ids ({_preview(declared, 3)}) name none "
