@@ -8771,7 +8771,8 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
             measures.update(_inspect_measures(found) if found else {})
             records.append(_record(run_id, f"{prefix}/{tid}" if prefix else tid, epoch, verdict,
                                    harness, measures))
-    notes = [f"{where}: log status is {status!r}; absent samples imported as missing_artifact"] if status != "success" else []
+    notes = [f"{where}: log status is {status!r}; absent samples imported as "
+             "missing_artifact"] if status != "success" else []
     notes.append(f"{where}: the log's own figure: {_stated_figure(log.header)}")
     return _InspectPart(records, [f"{prefix}/{t}" if prefix else t for t in declared], epochs, full,
                         _inspect_selection(config) if full is not None and full > len(declared) else None,
@@ -8956,9 +8957,10 @@ def _tb_results_file(folder: Path) -> Path:
     found = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith("results.json"))
     if len(found) != 1:
         packed = sorted(p.name for p in folder.iterdir() if p.name.endswith(("results.json.gz", "results.json.zst")))
-        raise GateError(f"{folder}: expected one results.json (or <name>results.json) in a run folder, found "
-                        f"{len(found)}" + (f"; {packed[0]} is compressed: decompress it (gunzip) and import again"
-                                           if packed else ""))
+        raise GateError(f"{folder}: expected one results.json (or <name>results.json) in a run "
+                        f"folder, found {len(found)}"
+                        + (f"; {packed[0]} is compressed: decompress it (gunzip) and import again"
+                           if packed else ""))
     return found[0]
 
 
@@ -9062,7 +9064,8 @@ def _tb_declared(run: _TbRun, seen: list[str], budget: int, notes: list[str]) ->
         declared = sorted(set(_id_list(meta, "task_ids", mwhere)))
         stray = set(seen).difference(declared)
         if stray:
-            raise GateError(f"{where}: trials for tasks not in {mwhere}.task_ids: {_preview(stray)}")
+            raise GateError(f"{where}: trials for tasks not in {mwhere}.task_ids: "
+                            f"{_preview(stray)}")
         return declared
     if meta.get("dataset_size") is not None:
         size = _int(meta.get("dataset_size"), f"{mwhere}.dataset_size")
@@ -9119,10 +9122,12 @@ def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -
     stated = results.get("accuracy")
     passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
     if not _is_number(stated):
-        return f"{where}: the run's own figure: none stated (no accuracy); {passes} of {len(trials.by_key)} trials resolved"
+        return (f"{where}: the run's own figure: none stated (no accuracy); {passes} of "
+                f"{len(trials.by_key)} trials resolved")
     if abs(passes / len(trials.by_key) - cast(float, stated)) > 1e-9:
         return f"{where}: stated accuracy {stated} != {passes}/{len(trials.by_key)} resolved trials"
-    return f"{where}: the run's own figure: accuracy {stated:g} ({passes} of {len(trials.by_key)} trials resolved)"
+    return (f"{where}: the run's own figure: accuracy {stated:g} ({passes} of "
+            f"{len(trials.by_key)} trials resolved)")
 
 
 def _tb_one_system(runs: Sequence[_TbRun]) -> None:
@@ -9359,7 +9364,8 @@ def _harbor_reward(trial: Mapping[str, object], where: str) -> float | None:
         value = next(iter(rewards.values()))
     else:
         raise GateError(f"{where}: verifier_result.rewards has several keys "
-                        f"({', '.join(sorted(rewards))}) and no 'reward': which one is the verdict?")
+                        f"({', '.join(sorted(rewards))}) and no 'reward': which one is the "
+                        "verdict?")
     if value is None:
         return None
     if not _is_number(value):
@@ -9434,7 +9440,8 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
             try:
                 reward: float | None = float(text)
             except ValueError:
-                raise GateError(f"{where}[{key!r}].reward_stats: {text!r} is not a reward value") from None
+                raise GateError(f"{where}[{key!r}].reward_stats: {text!r} is not a reward "
+                                "value") from None
             for name in _list(names, f"{where}[{key!r}].reward_stats[{text!r}]"):
                 listed[str(name)] = (system, reward if math.isfinite(cast(float, reward)) else None, None)
         for kind, names in _sub(stats.get("exception_stats")).items():
@@ -9628,7 +9635,8 @@ def import_harbor(options: ImportOptions) -> Imported:
     if len(jobs) > 1 and unconfigured:
         raise GateError(f"{unconfigured[0]}: no config.json: several jobs are one claim only when "
                         "each records its agent's configuration and task selection; copy each "
-                        "job's config.json beside its result.json, or import the jobs one at a time")
+                        "job's config.json beside its result.json, or import the jobs one at a "
+                        "time")
     found = _harbor_trials_of(jobs, options.threshold, notes)
     agent, model, source, settings = next(iter(found.identity), ("?", "?", "?", ""))
     # A job folder's own name, or its cell's when it is just "job"; several jobs: the folder that
@@ -9812,8 +9820,9 @@ def import_publish_gate(options: ImportOptions) -> Imported:
     if not records:
         raise GateError(f"{where}.outcomes: empty; nothing to import")
     flags = [key for key in ("no_edit_must_fail", "known_fix_must_pass") if key in data]
-    todo = ["the report's " + " and ".join(flags) + " flags are not evidence: add control_runs from a real no-edit "
-            "run and a real known-fix run (import each with --control no_edit / --control known_fix)"] if flags else []
+    todo = ["the report's " + " and ".join(flags) + " flags are not evidence: add control_runs "
+            "from a real no-edit run and a real known-fix run (import each with --control "
+            "no_edit / --control known_fix)"] if flags else []
     return Imported(records=_finished(records, notes), task_ids=tuple(sorted(seen)),
                     attempt_mode="retry",
                     attempt_budget=budget, extra_reasons=(), run_id="publish-gate",
