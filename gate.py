@@ -10743,7 +10743,8 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
     passing = any(s.get("status") == "pass" for v in table.values() for s in v)
     if failed and failed >= set(table) and passing:
         notes.append(f"{sibling}: failed_tasks names every task and some samples pass: a --no_gt "
-                     "run (the ground truth was not checked), so no task is held unscoreable for it")
+                     "run (the ground truth was not checked), so no task is held unscoreable for "
+                     "it")
         failed = set()
 
     def verdict(tid: str, sample: Mapping[str, Any]) -> Verdict:
@@ -10872,7 +10873,8 @@ def read_hal(options: ImportOptions) -> Imported:
     return _harness_imported(_Found(
         rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
         f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a "
-        "fixed task count for swebench_verified_mini, the tasks that produced output for corebench)",
+        "fixed task count for swebench_verified_mini, the tasks that produced output for "
+        "corebench)",
         measured={k: v for k, v in (("agent", agent), ("model", model))
                   if isinstance(v, str) and v},
         declared=first if subset else None, subset=subset, notes=notes,
@@ -11120,7 +11122,8 @@ def _subset_name(name: str, imp: Imported, subset: Mapping[str, object]) -> str:
     chosen."""
     selection = subset["selection"]
     if subset.get("of") is not None:
-        return f"{name} (subset: {len(imp.task_ids)} of {subset['of']} {imp.subset_unit}, {selection})"
+        return (f"{name} (subset: {len(imp.task_ids)} of {subset['of']} {imp.subset_unit}, "
+                f"{selection})")
     return f"{name} (subset: {_plural(len(imp.task_ids), 'task')}, {selection})"
 
 
@@ -11145,7 +11148,8 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
     if not system or ("agent" in system and "model" not in system):
         for key in ("model", "agent"):
             if key not in system:
-                system[key] = f"TODO: the {key} this run measured (the {imp.source} files do not name it)"
+                system[key] = (f"TODO: the {key} this run measured (the {imp.source} files do not "
+                               "name it)")
                 todo.insert(1, f"system.{key}: the {key} this run "
                                "measured (the files do not name it)")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
@@ -11200,14 +11204,17 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         extra["attempt_budget"] = budget
         todo.append(f"the task list is what {runs} recorded: check it is the whole declared suite, "
                     "not what finished")
-        recipe = f"TODO: the command that produced the runs, then: {invoked()} --manifest bench.manifest.json --runs {runs}"
+        recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
+                  f"bench.manifest.json --runs {runs}")
     else:
         dataset = {"name": "TODO: the suite and its version", "task_count": 1,
-                   "task_ids_sha256": f"replace-with-digest-from-gate ({invoked('digest')} --runs RUNS or --ids IDS)"}
+                   "task_ids_sha256": f"replace-with-digest-from-gate ({invoked('digest')} --runs "
+                                      "RUNS or --ids IDS)"}
         todo.append("set dataset.task_count to the number of tasks in the suite, and the digest "
                     f"from `{invoked('digest')}`")
         extra["attempt_budget"] = 1
-        recipe = f"TODO: the command that produced the runs, then: {invoked()} --manifest bench.manifest.json --runs RUNS"
+        recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
+                  "bench.manifest.json --runs RUNS")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     return {
         "draft": todo,
@@ -11345,7 +11352,8 @@ def _confidence(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got "
+                                         f"{text!r}") from None
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError("expected a number between 0 and "
                                          f"1 (exclusive), got {text!r}")
@@ -11363,7 +11371,8 @@ def _output_spec(text: str) -> tuple[str, Path]:
                                          f"json=report.json), got {text!r}")
     if kind not in CHECK_OUTPUTS:
         raise argparse.ArgumentTypeError(f"unknown output format {kind!r}: expected one of "
-                                         f"{', '.join(CHECK_OUTPUTS)}{did_you_mean(kind, tuple(CHECK_OUTPUTS))}")
+                                         f"{', '.join(CHECK_OUTPUTS)}"
+                                         f"{did_you_mean(kind, tuple(CHECK_OUTPUTS))}")
     return kind, _path(path)
 
 
@@ -11434,7 +11443,8 @@ def _appendable(variable: str) -> None:
             with open(target, "a", encoding="utf-8"):
                 pass
         except OSError as exc:
-            raise GateError(f"${variable} ({target}): cannot append: {exc.strerror or exc}") from None
+            raise GateError(f"${variable} ({target}): cannot append: "
+                            f"{exc.strerror or exc}") from None
 
 
 def _append_to(variable: str, text: str) -> None:
@@ -11475,7 +11485,8 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
                    + "".join(f"{key}={visible(value)}\n"
                              for key, value in (outputs_extra or {}).items()))
         notes = "".join("::error "
-                        f"title={github_escape(visible(f.code), prop=True)}::{github_escape(visible(f.message))}\n"
+                        f"title={github_escape(visible(f.code), prop=True)}::"
+                        f"{github_escape(visible(f.message))}\n"
                         for f in findings)
         text = text + notes if args.format == "text" else text
         if args.format != "text" and notes:
@@ -11534,7 +11545,8 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
                     outputs)
     # the step fails: say why where GitHub shows it
     if comp.fail_on and comp.fail_on[1] and _github_mode(args):
-        annotation = f"::error title=compare --fail-on {args.fail_on}::{github_escape(_fail_on_text(comp))}\n"
+        annotation = (f"::error title=compare --fail-on {args.fail_on}::"
+                      f"{github_escape(_fail_on_text(comp))}\n")
         if args.format == "text":
             text += annotation
         else:
@@ -11580,7 +11592,8 @@ def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     inputs = [*(args.list,) * (args.list is not None), *(runs for _, runs in systems),
               *(p for r in rank.systems for p in _report_inputs(r))]
     best = rank.systems[rank.order[0]]
-    headline = f"{best.manifest.claim_id} first of {len(rank.systems)}, group {rank.letters(rank.order[0])}"
+    headline = (f"{best.manifest.claim_id} first of {len(rank.systems)}, group "
+                f"{rank.letters(rank.order[0])}")
     text = _deliver(args, rank, RANK_RENDERERS, inputs, rank.findings, rank.verdict, headline)
     return text, 0 if rank.verdict == "PUBLISHABLE" else 1
 
@@ -11667,7 +11680,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
             raise GateError(f"import {args.format}: --{name.replace('_', '-')} does not apply: "
                             "this harness's files carry their own pass/fail verdicts")
     if args.control and args.output is None:
-        raise GateError("import --control: give -o RUNS: a control run is a file the manifest names")
+        raise GateError("import --control: give -o RUNS: a control run is a file the manifest "
+                        "names")
     for path in (args.output, None if args.control else args.draft_manifest):
         if path is not None and path.exists() and not args.force:
             raise GateError(f"{path}: exists; pass --force to replace it")
@@ -11701,7 +11715,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
         if args.output is not None:
-            draft["rerun_recipe"] = f"{invoked()} --manifest {args.draft_manifest} --runs {args.output}"
+            draft["rerun_recipe"] = (f"{invoked()} --manifest {args.draft_manifest} --runs "
+                                     f"{args.output}")
     # the runs file first: a draft never names a runs file that was not written
     if args.output is not None:
         write_new_file(args.output, lines, args.force)
@@ -11712,7 +11727,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         print(f"{args.prog}: note: {visible(note.replace(spool, '-') if spool else note)}",
               file=sys.stderr)
     if args.output is not None:
-        summary = f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} task(s) -> {args.output}"
+        summary = (f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} "
+                   f"task(s) -> {args.output}")
         print(f"{args.prog}: {visible(summary)}", file=sys.stderr)
     if draft is not None:
         for item in draft.get("draft", []):
