@@ -34,8 +34,8 @@ Sections, in dependency order (each uses only the ones above it; tests/test_code
   Constants and errors          limits, the error type main turns into an exit code
   Files                         strict JSON in, atomic writes out
   JSONL streaming               a runs file read a chunk of lines at a time
-  Field checks and messages     the task-ID rule, validators, inert text for messages
   Typing at run time            NamedTuple and cast without the typing module
+  Field checks and messages     the task-ID rule, validators, inert text for messages
   Inputs parsed once            the manifest, the card, task and ID lists as typed records
   Results and findings          what the gate computes; the findings catalogue
   Statistics                    intervals, tests, pass@k, rank's groups, plan's sizes
@@ -93,7 +93,7 @@ from types import MappingProxyType
 # The types mypy checks. PERF: the typing module is for mypy only (TYPE_CHECKING is true for it by
 # name). Importing it, and building each NamedTuple through it (which compiles every field's
 # annotation), took a fifth of the installed command's start-up; at run time NamedTuple and cast()
-# are the stand-ins of the section "Typing at run time", before the first typed record.
+# are the stand-ins of the section "Typing at run time", before their first use.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Callable, Literal, NamedTuple, NoReturn, Optional, Union, cast
@@ -437,8 +437,8 @@ def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
         except OSError as exc:
             raise GateError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if size > cap:
-        raise GateError(f"{path}: larger than {cap // (1 << 20)} "
-                        "MiB: not a file the gate reads whole")
+        raise GateError(f"{path}: larger than {cap // (1 << 20)} MiB: "
+                        "not a file the gate reads whole")
     return b"".join(chunks)
 
 
@@ -449,8 +449,8 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
         line = first_line + data.count(b"\n", 0, exc.start)
         raise LineError(where, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
     if first_line == 1 and text.startswith("\ufeff"):
-        raise GateError(f"{where}:1: starts with a byte-order "
-                        "mark; save the file as UTF-8 without BOM")
+        raise GateError(f"{where}:1: starts with a byte-order mark; "
+                        "save the file as UTF-8 without BOM")
     return text
 
 
@@ -487,10 +487,10 @@ def refuse_clobber(outputs: Sequence[Path], inputs: Sequence[Path]) -> None:
         for other in outputs[index + 1:]:
             if _same_file(out, other):
                 if os.path.normpath(out) == os.path.normpath(other):
-                    raise GateError(f"{out}: named as two outputs, the same "
-                                    "file: give each output its own path")
-                raise GateError(f"{out} and {other} are the same "
-                                "file: give each output its own path")
+                    raise GateError(f"{out}: named as two outputs, the same file: "
+                                    "give each output its own path")
+                raise GateError(f"{out} and {other} are the same file: "
+                                "give each output its own path")
 
 
 def _umask() -> int:
@@ -693,6 +693,31 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
     """Yield (line number, value) for each non-blank line of a JSONL file."""
     for values, numbers, _ in iter_jsonl_batches(path, hasher):
         yield from zip(numbers, values)
+
+
+#####################################################################
+# Typing at run time: NamedTuple and cast without the typing module (start-up time)
+#####################################################################
+
+if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
+    def cast(_type, value):
+        return value
+
+    class _NamedTupleType(type):
+        def __new__(cls, name, bases, namespace):
+            if not bases:
+                return super().__new__(cls, name, bases, namespace)
+            fields = list(namespace.get("__annotations__", {}))
+            defaults = [namespace[f] for f in fields if f in namespace]
+            made = collections.namedtuple(name, fields, defaults=defaults,
+                                          module=namespace["__module__"])
+            for key, value in namespace.items():
+                if key not in ("__module__", "__annotations__") and key not in made._fields:
+                    setattr(made, key, value)
+            return made
+
+    class NamedTuple(metaclass=_NamedTupleType):
+        pass
 
 
 #####################################################################
@@ -1011,31 +1036,6 @@ def visible(text: str) -> str:
     if text.isprintable():  # PERF: the usual case, in C
         return text
     return "".join(char if char.isprintable() else _escape_char(char) for char in text)
-
-
-#####################################################################
-# Typing at run time: NamedTuple and cast without the typing module (start-up time)
-#####################################################################
-
-if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
-    def cast(_type, value):
-        return value
-
-    class _NamedTupleType(type):
-        def __new__(cls, name, bases, namespace):
-            if not bases:
-                return super().__new__(cls, name, bases, namespace)
-            fields = list(namespace.get("__annotations__", {}))
-            made = collections.namedtuple(name, fields, defaults=[namespace[f]
-                                                                  for f in fields if f in namespace],
-                                          module=namespace["__module__"])
-            for key, value in namespace.items():
-                if key not in ("__module__", "__annotations__") and key not in made._fields:
-                    setattr(made, key, value)
-            return made
-
-    class NamedTuple(metaclass=_NamedTupleType):
-        pass
 
 
 #####################################################################
@@ -1501,8 +1501,8 @@ def read_id_list(path: Path) -> list[str]:
         except ValueError:
             pass  # an ID that happens to start with a bracket
         else:
-            raise GateError(f"{path}:1: is a JSON document; an ID "
-                            "list is plain text, one task ID per line")
+            raise GateError(f"{path}:1: is a JSON document; "
+                            "an ID list is plain text, one task ID per line")
     ids: list[str] = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line[:-1] if line.endswith("\r") else line
@@ -3317,8 +3317,10 @@ class ImportFormat(NamedTuple):
     signs: tuple[tuple[bytes, ...], ...] = ()
     # The path `import` takes for such a file, when it is not the file itself (a run or job folder)
     import_target: Callable[[Path], Path] | None = None
-    # harnesses whose files its own files hold (a HAL upload, a SWE-bench report)
-    holds: tuple[str, ...] = ()
+    # Where its signs are tried, first to last: a file that holds another harness's file (a HAL
+    # upload holds a SWE-bench report) is tried before it, and the more specific form before the
+    # looser (EvalPlus's and BigCodeBench's "eval" before Inspect's)
+    sign_rank: int = 0
 
 
 _IMPORTERS: dict[str, ImportFormat] = {}
@@ -3326,9 +3328,8 @@ IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType(_IMPORTERS)
 
 
 def harness_file_kind(path: Path) -> ImportFormat | None:
-    """The importer for a file that is a harness's own result file rather than a ledger, or None: of
-    the rows whose signs the file's top holds (and that no other such row `holds`), the one with the
-    most signs in a form, the registry's order breaking a tie."""
+    """The importer for a file that is a harness's own result file rather than a ledger, or None:
+    the first row, by sign_rank, with a form of signs the file's top holds in full."""
     try:
         with open_input(path) as handle:
             head = handle.read(1 << 16)
@@ -3339,12 +3340,9 @@ def harness_file_kind(path: Path) -> ImportFormat | None:
     first = head.lstrip()[:1]
     if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
         return None
-    matches = [(len(form), -order, fmt)
-               for order, fmt in enumerate(IMPORTERS.values()) for form in fmt.signs
-               if all(sign in head for sign in form)]
-    held = {name for *_, fmt in matches for name in fmt.holds}
-    matches = [match for match in matches if match[2].name not in held]
-    return max(matches, key=lambda match: match[:2])[2] if matches else None
+    ranked = sorted((fmt for fmt in IMPORTERS.values() if fmt.signs), key=lambda fmt: fmt.sign_rank)
+    return next((fmt for fmt in ranked for form in fmt.signs if all(sign in head for sign in form)),
+                None)
 
 
 def control_commands(harness: object) -> str:
@@ -4244,9 +4242,9 @@ class _FastPath:
             self.stream.add_costs(tids, costs, sums, fresh)
         elif fresh:
             tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
-            tally.tokens.update(zip(tids, sums) if None not in sums else  # type: ignore[arg-type]  # (no None)
-                                ((tid, total)
-                                 for tid, total in zip(tids, sums) if total is not None))
+            counted = ((tid, total) for tid, total in zip(tids, sums) if total is not None)
+            tally.tokens.update(zip(tids, sums) if None not in sums  # type: ignore[arg-type]
+                                else counted)  # (every total an int where None is not in sums)
         else:
             for tid, cost, total in zip(tids, costs, sums):
                 if cost:
@@ -6196,9 +6194,9 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
             "not the same suite")))
     if a.contract != b.contract:
         findings.append(finding("attempt_contract_mismatch", (
-            f"{first} counts {a.contract.mode} mode with a budget of "
-            f"{a.contract.budget}, {second} {b.contract.mode} mode with "
-            f"{b.contract.budget}: the two headlines are different quantities")))
+            f"{first} counts {a.contract.mode} mode with a budget of {a.contract.budget}, "
+            f"{second} {b.contract.mode} mode with {b.contract.budget}: "
+            "the two headlines are different quantities")))
     env_a, env_b = a.manifest.envelope, b.manifest.envelope
     # Compared as canonical JSON: true is not 1, and 40 is not 40.0, in an instrument's description.
     differ = sorted(k for k in set(env_a) | set(env_b) if k not in env_a or k not in env_b
@@ -7099,9 +7097,9 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
            f"variance is {comp.difference_icc:.3f} (`plan --icc`)"
            if comp.difference_icc is not None else "")
     if comp.detectable is None:
-        plan = (f"no difference is detectable with {units} at the "
-                f"observed discordance {paired.discordance:.3f}{icc} (a "
-                f"planning figure; `{invoked('plan')}` sizes a suite)")
+        plan = (f"no difference is detectable with {units} at the observed discordance "
+                f"{paired.discordance:.3f}{icc} "
+                f"(a planning figure; `{invoked('plan')}` sizes a suite)")
     else:
         plan = (f"with {units} at the observed discordance "
                 f"{paired.discordance:.3f}{icc}, this rule detects |A - B| >= "
@@ -9234,12 +9232,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec "
                      "(default 360) plus max_test_timeout_sec (default 60), times "
                      "global_timeout_multiplier; give the largest total",
-        draft_todo=() if subset or all(run.lock or run.meta_path is None
-                                       for run, _ in parsed) else (
-            "dataset: confirm the run covered its whole dataset: run_metadata.json records the "
-            "tasks that ran, not whether `tb run` named them (--task-id); if it did, add "
-            "dataset.subset {\"selection\": \"--task-id ...\"} (the run folder's tb.lock records "
-            "the command line, and the gate reads it when it is there)",),
+        draft_todo=_tb_subset_todo(subset, parsed),
         provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
                     else "the tasks with trials in results.json (no run_metadata.json given)",
                     **({"runs": run_ids} if len(parsed) > 1 else {}),
@@ -9272,6 +9265,16 @@ def _tb_one_claim(files: Sequence[Path],
         raise GateError(f"import terminal-bench: the runs ran different numbers of attempts "
                         f"({', '.join(map(str, sorted(budgets)))}); import each run separately")
     return parsed, sorted(set().union(*declared_sets)), budgets.pop()
+
+
+def _tb_subset_todo(subset: object, parsed: Sequence[tuple[_TbRun, _Trials]]) -> tuple[str, ...]:
+    """The draft's item asking whether the run covered its whole dataset, when nothing says so."""
+    if subset or all(run.lock or run.meta_path is None for run, _ in parsed):
+        return ()
+    return ("dataset: confirm the run covered its whole dataset: run_metadata.json records the "
+            "tasks that ran, not whether `tb run` named them (--task-id); if it did, add "
+            "dataset.subset {\"selection\": \"--task-id ...\"} (the run folder's tb.lock records "
+            "the command line, and the gate reads it when it is there)",)
 
 
 def _tb_dataset_name(name: Any, version: Any) -> str | None:
@@ -10461,8 +10464,8 @@ def read_openhands(options: ImportOptions) -> Imported:
             if isinstance(rec.get("report"), dict) and verdict is not None and passes:
                 raise GateError(f"{at}: {tid}: its report and "
                                 f"{path.name.replace('.jsonl', '.swebench_eval.jsonl')} "
-                                "disagree on resolved: not the same "
-                                "evaluation; import the evaluation file alone")
+                                "disagree on resolved: not the same evaluation; "
+                                "import the evaluation file alone")
         metrics = _sub(rec.get("metrics"))
         usage = _sub(metrics.get("accumulated_token_usage"))
         measures: dict[str, object] = {
@@ -10992,7 +10995,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                          "runs no test and cannot fail",
                  known_fix="python -m swebench.harness.run_evaluation --predictions_path gold "
                            "--run_id validate-gold",
-                 signs=((b'"resolved_ids"',), (b'"total_instances"',))),
+                 signs=((b'"resolved_ids"',), (b'"total_instances"',)), sign_rank=13),
     ImportFormat("inspect",
                  "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                  "or a folder (an eval set)", import_inspect,
@@ -11001,13 +11004,13 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                          "untouched input (Inspect has no standard one)",
                  known_fix="a task variant whose solver returns the "
                            "target (Inspect has no standard one)",
-                 signs=((b'"eval"', b'"status"'),)),
+                 signs=((b'"eval"', b'"status"'),), sign_rank=14),
     ImportFormat("terminal-bench",
                  "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
                  "run_metadata.json; several runs of one suite are one claim",
                  import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
                  known_fix="tb run --dataset ... --agent oracle",
-                 signs=((b'"trial_name"', b'"is_resolved"'),)),
+                 signs=((b'"trial_name"', b'"is_resolved"'),), sign_rank=11),
     ImportFormat("harbor",
                  "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
                  "several jobs of one agent and dataset are one claim", import_harbor,
@@ -11015,11 +11018,11 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  no_edit="harbor run -d <dataset> -a nop",
                  known_fix="harbor run -d <dataset> -a oracle",
                  signs=((b'"n_total_trials"',),  # a job's result.json, then one trial's
-                        (b'"trial_name"', b'"agent_info"', b'"verifier_result"')),
+                        (b'"trial_name"', b'"agent_info"', b'"verifier_result"')), sign_rank=12,
                  import_target=_harbor_target),
     ImportFormat("publish-gate",
                  "the benchmark-card design note's report.json, when each outcome names its task",
-                 import_publish_gate, signs=((b'"outcomes"', b'"attempt_budget"'),)),
+                 import_publish_gate, signs=((b'"outcomes"', b'"attempt_budget"'),), sign_rank=15),
     ImportFormat("swe-polybench",
                  "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
                  "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
@@ -11033,21 +11036,21 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                          "evaluation/eval.py",
                  known_fix="the split's own feature_patch as each prediction, through "
                            "evaluation/eval.py",
-                 signs=((b'"instance_id"', b'"resolved"', b'"P2P"'),)),
+                 signs=((b'"instance_id"', b'"resolved"', b'"P2P"'),), sign_rank=9),
     ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
                               "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True,
                  no_edit="an output.jsonl whose git_patch changes "
                          "nothing the tests read, through eval_infer.sh",
                  known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh",
-                 signs=((b'"instance_id"', b'"test_result"'),)),
+                 signs=((b'"instance_id"', b'"test_result"'),), sign_rank=8),
     ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task "
                             "(--log_samples),\nwith results_<date>.json beside it (or that results "
                             "file, or their folder)", read_lm_eval,
-                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"'))),
+                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"')), sign_rank=3),
     ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json "
                                   "(--dataset-ids: the release's problems)",
                  read_livecodebench, takes_dataset_ids=True, signs=((b'"question_id"',
-                                                                     b'"graded_list"'),)),
+                                                                     b'"graded_list"'),), sign_rank=4),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
                              "default, or base)", read_evalplus,
                  takes_dataset_ids=True, options=("tests",),
@@ -11055,7 +11058,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                          "body), through evalplus.evaluate",
                  known_fix="a samples file of every task's canonical_solution (the dataset's own), "
                            "through evalplus.evaluate",
-                 signs=((b'"eval"', b'"base_status"'),)),
+                 signs=((b'"eval"', b'"base_status"'),), sign_rank=1),
     ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, "
                                  "with its *_pass_at_k.json beside it",
                  read_bigcodebench, takes_dataset_ids=True,
@@ -11064,22 +11067,22 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  known_fix="a samples file of every task's canonical_solution, "
                            "through bigcodebench.evaluate (its own "
                            "ground-truth check, gt_pass_rate, is the same run)",
-                 signs=((b'"eval"', b'"solution"', b'"status"'),)),
+                 signs=((b'"eval"', b'"solution"', b'"status"'),), sign_rank=2),
     ImportFormat("mle-bench", "MLE-bench grading reports, one a seed "
                               "(--dataset-ids: the split's competitions)",
-                 read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),)),
+                 read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),), sign_rank=5),
     ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True,
-                 signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), holds=("swebench",)),
+                 signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), sign_rank=6),
     ImportFormat("aider", "aider's benchmark run folder "
                           "(tmp.benchmarks/<date>--<name>/)", read_aider,
                  no_edit="the exercises' stubs as they are, tested the same way (no model edit)",
                  known_fix="each exercise's example solution (.meta/example.*) in place of its "
                            "stub, tested the same way",
-                 signs=((b'"tests_outcomes"',),), import_target=_aider_target),
+                 signs=((b'"tests_outcomes"',),), sign_rank=7, import_target=_aider_target),
     ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no "
                               "verdicts),\nnaming the SWE-bench harness command "
                               "that grades them", read_swe_agent,
-                 signs=((b'"instance_id"', b'"model_patch"'),)),
+                 signs=((b'"instance_id"', b'"model_patch"'),), sign_rank=10),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
                    functools.partial(import_mapping, fmt=name), takes_dataset_ids=True,
                    options=("mapping",))

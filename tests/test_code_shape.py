@@ -44,23 +44,38 @@ def annotation_nodes(tree: ast.AST) -> set[int]:
     return inside
 
 
+def module_level(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements run at import: the module's, and those inside its top-level `if` and `try` blocks (the
+    run-time stand-ins for typing are defined under `if not TYPE_CHECKING`), but not the mypy-only branch."""
+    out: list[ast.stmt] = []
+    for node in body:
+        if isinstance(node, ast.If):
+            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                out += module_level(node.body)
+            out += module_level(node.orelse)
+        elif isinstance(node, ast.Try):
+            out += module_level(node.body)
+        else:
+            out.append(node)
+    return out
+
+
 def forward_uses() -> list[str]:
     """Top-level definitions that use (at run time) a name a later section defines."""
     starts = [line for line, _ in sections()]
     defined: dict[str, int] = {}
-    for node in TREE.body:
+    for node in module_level(TREE.body):
         names = []
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names = [node.name]
-        elif isinstance(node, ast.Assign):
-            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names = [node.target.id]
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = [sub.id for t in targets for sub in ast.walk(t) if isinstance(sub, ast.Name)]
         for name in names:
             defined.setdefault(name, section_of(node.lineno, starts))
     notes = annotation_nodes(TREE)
     found = []
-    for node in TREE.body:
+    for node in module_level(TREE.body):
         here = section_of(node.lineno, starts)
         if here == len(starts):  # the command line may use anything
             continue

@@ -91,6 +91,10 @@ class FindingExamples(unittest.TestCase):
         spec.loader.exec_module(module)
         with tempfile.TemporaryDirectory() as tmp:
             module.write_all(Path(tmp))
+            written = {p.name for p in Path(tmp).iterdir()}
+            committed = {p.name for p in EXAMPLES.iterdir() if p.is_dir() and not p.name.startswith(".")
+                         and p.name != "__pycache__"}
+            self.assertEqual(committed, written)  # no folder the generator no longer writes
             for folder in sorted(Path(tmp).iterdir()):
                 names = sorted(p.name for p in folder.iterdir())
                 self.assertEqual(names, sorted(p.name for p in (EXAMPLES / folder.name).iterdir()), folder.name)

@@ -90,6 +90,38 @@ class ImporterRows(GateCase):
                     self.assertIn(f"a {fmt.name} result file", err)
                     self.assertIn(f"import {fmt.name} ", err)
 
+    def test_a_file_holding_two_harnesses_signs_is_named_by_sign_rank(self) -> None:
+        """A HAL upload holds the benchmark's own results (a SWE-bench report, an Inspect log): it is HAL's; an
+        EvalPlus file has Inspect's "eval" too: it is EvalPlus's. Ranks are distinct, so the choice never
+        depends on the registry's order."""
+        cases = {b'{"results": {"successful_tasks": ["a"]}, "raw_eval_results": {"eval": {}, "status": "x"}}': "hal",
+                 b'{"successful_tasks": [], "resolved_ids": ["x"], "total_instances": 1}': "hal",
+                 b'{"tests_outcomes": [true], "resolved_ids": ["x"]}': "aider",
+                 b'{"eval": {"t": [{"base_status": "pass", "status": "pass"}]}}': "evalplus",
+                 b'{"eval": {"t": [{"solution": "", "status": "pass"}]}}': "bigcodebench",
+                 b'{"instance_id": "a", "test_result": {}, "model_patch": ""}': "openhands"}
+        with tempfile.TemporaryDirectory() as tmp:
+            for number, (content, name) in enumerate(cases.items()):
+                path = Path(tmp) / f"mixed{number}.json"
+                path.write_bytes(content + b"\n")
+                found = gate.harness_file_kind(path)
+                self.assertEqual(found.name if found else None, name, content)
+        ranks = [fmt.sign_rank for fmt in gate.IMPORTERS.values() if fmt.signs]
+        self.assertEqual(len(ranks), len(set(ranks)))
+        self.assertNotIn(0, ranks)
+
+    def test_every_harness_with_signs_has_a_real_file_recognised_as_it(self) -> None:
+        """A new importer row without a real result file under tests/fixtures fails here (publish-gate's format is
+        the design note's own: no harness writes it)."""
+        found: set[str] = set()
+        for path in (ROOT / "tests" / "fixtures").rglob("*"):
+            if path.is_file() and path.stat().st_size < (64 << 20):
+                fmt = gate.harness_file_kind(path)
+                if fmt is not None:
+                    found.add(fmt.name)
+        signed = {fmt.name for fmt in gate.IMPORTERS.values() if fmt.signs}
+        self.assertEqual(signed - found, {"publish-gate"})
+
     def test_the_control_run_hint_is_the_rows_commands(self) -> None:
         for fmt in gate.IMPORTERS.values():
             with self.subTest(row=fmt.name):
