@@ -957,7 +957,8 @@ class _Fields:
         """An object open by design (an envelope describes any instrument): any key is welcome,
         except one so close to a key the gate reads that it is surely a typo of it."""
         for key in self.obj:
-            close = near_miss(key, known) if key not in known and not key.startswith(USER_PREFIX) else None
+            close = (near_miss(key, known) if key not in known and not key.startswith(USER_PREFIX)
+                     else None)
             if close is not None:
                 self.fail(key, f"not a key the gate reads, and close to {close!r}: did you mean "
                                f"{close!r}? (rename it, or start your own keys with "
@@ -6572,7 +6573,8 @@ def _subset_text(m: Manifest, entries: int) -> str:
     """"40 of 89 tasks (--n-tasks 40)", or, where the harness did not record the whole dataset's
     size, "40 tasks of a larger dataset (...)"."""
     of, selection = cast("tuple[int | None, str]", m.subset)
-    counted = f"{entries} of {of} tasks" if of is not None else f"{entries} tasks of a larger dataset"
+    counted = (f"{entries} of {of} tasks" if of is not None
+               else f"{entries} tasks of a larger dataset")
     return f"{counted} ({selection})"
 
 
@@ -7457,7 +7459,8 @@ def render_rank_svg(rank: Ranking) -> str:
 def render_plan_text(plan: SuitePlan) -> str:
     """`plan` as text: the question, the assumptions, the answer, and the answer for other sample
     counts."""
-    given = "given" if plan.discordance is not None else "independent systems: no credit for pairing; give --discordance"
+    given = ("given" if plan.discordance is not None
+             else "independent systems: no credit for pairing; give --discordance")
     out = [
         _label("question") + f"detect A - B = {plan.detect:+.3f} over a baseline of "
         f"{plan.baseline:.3f} ({_pct(plan.confidence)[:-3]} confidence, {plan.power:.0%} power, "
@@ -7963,7 +7966,8 @@ def _swebench_report(path: Path, data: dict[str, object],
                      f"{', '.join(report.ignored)} (every id they hold is counted from the known "
                      "lists or --dataset-ids)")
     notes.append(_swebench_figure(report))
-    declared_from = f"the run report {path.name}" if dataset_ids is None else "--dataset-ids (or index.json)"
+    declared_from = (f"the run report {path.name}" if dataset_ids is None
+                     else "--dataset-ids (or index.json)")
     return _swebench_imported(records, report.declared, run_id, notes,
                               "swebench.harness.run_evaluation",
                               "python -m swebench.harness.run_evaluation --dataset_name ... "
@@ -8232,7 +8236,8 @@ def _read_eval_members(path: Path, archive: Any,
         infos = {info.filename: info for info in archive.infolist()}
         for info in infos.values():
             if info.compress_type not in supported:
-                what = "zstd" if info.compress_type == _ZSTD_METHOD else f"method {info.compress_type}"
+                what = ("zstd" if info.compress_type == _ZSTD_METHOD
+                        else f"method {info.compress_type}")
                 hint = " (Python 3.14 reads it; or" if info.compress_type == _ZSTD_METHOD else " ("
                 raise GateError(
                     f"{path}: {info.filename}: compressed with {what}, which Python "
@@ -8638,7 +8643,8 @@ def _inspect_attempt(found: dict[str, object] | None, headline: str | None, opti
         harness["score_value"] = None
         return ("unscoreable", "grader_error"), harness
     value = _obj(score, f"{where}.scores.{headline}").get("value")
-    harness["score_value"] = value if not (isinstance(value, float) and math.isnan(value)) else "NaN"
+    harness["score_value"] = (value if not (isinstance(value, float) and math.isnan(value))
+                              else "NaN")
     return _inspect_value_outcome(value, options.partial_as, options.threshold,
                                   f"{where}.scores.{headline}.value"), harness
 
@@ -8661,8 +8667,10 @@ def _inspect_envelope(spec: dict[str, object], config: dict[str, object],
         if config.get(key) is not None:
             envelope[key] = config[key]
     sandbox = spec.get("sandbox")
-    kind = sandbox[0] if isinstance(sandbox, list) and sandbox else _sub(sandbox).get("type") or sandbox
-    envelope["runner"] = f"inspect_ai sandbox {kind}" if isinstance(kind, str) and kind else "inspect_ai (no sandbox)"
+    kind = (sandbox[0] if isinstance(sandbox, list) and sandbox
+            else _sub(sandbox).get("type") or sandbox)
+    envelope["runner"] = (f"inspect_ai sandbox {kind}" if isinstance(kind, str) and kind
+                          else "inspect_ai (no sandbox)")
     commit = _sub(spec.get("revision")).get("commit")
     if isinstance(commit, str) and commit:
         envelope["toolchain_sha"] = commit
@@ -9078,7 +9086,8 @@ def _tb_run_id(run: _TbRun, trials: _Trials) -> str:
         return str(run.meta["run_id"])
     if len(trials.recording_runs) == 1:
         return next(iter(trials.recording_runs))  # recording paths and trial names carry the run id
-    return _folder_name(run.results_path.parent) if run.results_path.name == "results.json" else run.results_path.stem
+    return (_folder_name(run.results_path.parent) if run.results_path.name == "results.json"
+            else run.results_path.stem)
 
 
 def _tb_started(run: _TbRun, trials: _Trials) -> str:
@@ -9380,7 +9389,8 @@ def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -
     """One trial: a valid reward is pass (>= threshold) or fail; without one, the exception says
     why."""
     info = trial.get("exception_info")
-    kind = str(info.get("exception_type")) if isinstance(info, dict) and info.get("exception_type") else None
+    kind = (str(info.get("exception_type")) if isinstance(info, dict) and info.get("exception_type")
+            else None)
     reward = _harbor_reward(trial, where)
     stated_valid = trial.get("reward_valid")  # Harbor 0.26 writes its own reading
     valid = reward is not None and (stated_valid is not False) and (
@@ -9534,7 +9544,8 @@ def _harbor_agent_settings(job: _HarborJob, trial: Mapping[str, object]) -> str:
     kwargs = _sub(_sub(_sub(trial.get("config")).get("agent")).get("kwargs"))
     if not kwargs:
         agents = job.config.get("agents")
-        first = agents[0] if isinstance(agents, list) and agents and isinstance(agents[0], dict) else {}
+        first = (agents[0] if isinstance(agents, list) and agents and isinstance(agents[0], dict)
+                 else {})
         kwargs = _sub(first.get("kwargs"))
     kept = {k: v for k, v in kwargs.items() if not (k == "id" or k.endswith(("_id", "_name")))}
     return canonical_json(kept).decode("utf-8") if kept else ""
@@ -9545,7 +9556,8 @@ def _harbor_mean(job: _HarborJob) -> str:
     parts = []
     for key, value in sorted(evals.items()) if isinstance(evals, dict) else ():
         metrics = value.get("metrics") if isinstance(value, dict) else None
-        mean = metrics[0].get("mean") if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None
+        mean = (metrics[0].get("mean")
+                if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None)
         parts.append(f"{key}: mean {mean if mean is not None else '(none)'} "
                      f"over {value.get('n_trials')} trial(s) with a reward, "
                      f"{value.get('n_errors')} errored")
@@ -10105,7 +10117,8 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
             raw_id = key if spec.task_id is None else read(rec, tuple(spec.task_id.split(".")))
             tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool) else raw_id,
                            f"{at}: {spec.task_id or 'key'}")
-            attempt = 1 if spec.attempt is None else _attempt_value(read(rec, tuple(spec.attempt.split("."))), csv)
+            attempt = (1 if spec.attempt is None
+                       else _attempt_value(read(rec, tuple(spec.attempt.split("."))), csv))
             run = default_run if spec.run_id is None else _mapped_name(read(rec, tuple(spec.run_id.split("."))),
                                                                        spec.run_id, "a run id", at)
         except _Unreadable as exc:
@@ -10215,7 +10228,8 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
         "with the suite's task ids, so a task the harness dropped is counted"]
     reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
     extra = sorted(reasons - set(BUILTIN_REASONS))
-    harness = "SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench" else f"mapping ({fmt})"
+    harness = ("SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench"
+               else f"mapping ({fmt})")
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
                     attempt_mode="samples" if spec.samples else "retry", attempt_budget=budget,
                     extra_reasons=tuple(extra), run_id=run, source=fmt,
@@ -11316,7 +11330,8 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
                 width = int(os.environ["COLUMNS"])
             except (KeyError, ValueError):
                 try:
-                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+                    width = (os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__
+                             else 80)
                 except (AttributeError, ValueError, OSError):
                     width = 80
             width = max(width, 1) - 2
