@@ -163,7 +163,7 @@ class GateError(Exception):
 
 
 class LineError(GateError):
-    """Bad input at one line of a file, named as `where:line: what`; the line is kept as a number."""
+    """Bad input at one line of a file, named as `where:line: what`; the line kept as a number."""
 
     def __init__(self, where: str, line: int, message: str) -> None:
         super().__init__(f"{where}:{line}: {message}")
@@ -1390,8 +1390,8 @@ def load_manifest(path: Path) -> Manifest:
         envelope=envelope.obj,
         wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
         or envelope.get("wall_clock_s_per_task") is None else envelope.number("wall_clock_s_per_task", 0),
-        attempt_budget=top.integer("attempt_budget", 1,
-                                   maximum=MAX_ATTEMPT_BUDGET) if top.has("attempt_budget") else None,
+        attempt_budget=(top.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET)
+                        if top.has("attempt_budget") else None),
         attempt_mode=cast("AttemptMode", top.choice("attempt_mode", ATTEMPT_MODES,
                                                     default="retry")),
         reasons=_load_reasons(top),
@@ -1463,7 +1463,8 @@ def parse_card(value: object, where: str, sha256: str = "") -> Card:
         strata={key: strata.integer(key, 0) for key in strata.obj},
         withheld=frozenset(top.strings("withheld")),
         task_ids_sha256=(normal_digest(top.get("task_ids_sha256"))
-                         if isinstance(top.get("task_ids_sha256"), str) else top.get("task_ids_sha256")),
+                         if isinstance(top.get("task_ids_sha256"), str)
+                         else top.get("task_ids_sha256")),
         dataset_digest=top.get("dataset_digest"),
         sha256=sha256,
     )
@@ -2731,7 +2732,8 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
     "mcnemar_asymptotic": ("McNemar's asymptotic test", "Tango 1998 score interval"),
     "wild_cluster_bootstrap": (
         "the wild cluster restricted bootstrap (Cameron, Gelbach & Miller 2008)",
-        "mean per-task difference +- the bootstrap's critical t x its cluster-robust standard error"),
+        "mean per-task difference +- the bootstrap's critical t x its cluster-robust standard "
+        "error"),
     "miller_paired_t": (
         "Miller's (2024) paired t-test on the per-task differences",
         "mean per-task difference +- t x its standard error, Miller 2024 section 4"),
@@ -3188,8 +3190,8 @@ def _compile_node(node: Any, source: str, fields: set[str],
                       "in, and, or, not)")
 
 
-def compile_predicate(source: str,
-                      literals: dict[str, set[Any]] | None = None) -> tuple[Predicate, frozenset[str]]:
+def compile_predicate(source: str, literals: dict[str, set[Any]] | None = None
+                      ) -> tuple[Predicate, frozenset[str]]:
     """Turn `outcome == 'pass' and stratum in ('a', 'b')` into a function of a task's exit record.
 
     Returns the function and the fields it reads; `literals` collects the values compared per field.
@@ -3350,7 +3352,8 @@ def control_commands(harness: object) -> str:
     """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
     # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
     text = str(harness or "").lower()
-    name = next((key for key in IMPORTERS if text.replace("_", "-").startswith(key.replace("_", "-"))
+    name = next((key for key in IMPORTERS
+                 if text.replace("_", "-").startswith(key.replace("_", "-"))
                  or text.startswith(key.split("-")[0])), None)
     fmt = IMPORTERS.get(name) if name else None
     if fmt is None or not fmt.no_edit:
@@ -3432,7 +3435,8 @@ def _card_findings(manifest: Manifest, context: CardContext) -> list[Finding]:
     if manifest.attempt_budget is not None and manifest.attempt_budget != card.attempt_budget:
         findings.append(finding("attempt_budget_mismatch", (
             f"the manifest says attempt_budget {manifest.attempt_budget}, the card's metric "
-            f"contract says {card.attempt_budget}; the contract is fixed before any model is called")))
+            f"contract says {card.attempt_budget}; the contract is fixed before any model is "
+            "called")))
     return findings
 
 
@@ -6055,8 +6059,8 @@ def _gate_replicates(plan: Plan, runs_path: Path, run_ids: Sequence[str], manife
                               design.run_term), findings
 
 
-def _replicate_clusters(present: Sequence[tuple[str, Ledger,
-                                                dict[str, tuple[int, str | None]]]]) -> list[Finding]:
+def _replicate_clusters(present: Sequence[tuple[str, Ledger, dict[str, tuple[int, str | None]]]]
+                        ) -> list[Finding]:
     """A task names one cluster in every run, and either every run names clusters or none does."""
     named = [any(cluster is not None for _, cluster in scores.values()) for _, _, scores in present]
     if any(named) and not all(named):
@@ -6599,14 +6603,14 @@ def _text_rates(report: Report) -> list[str]:
         counted = ("the interval counts run-to-run variance as "
                    f"well as the tasks' (two-way layout, {how}); "
                    if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
-        out.append(_label("") + counted + f"the entries and exits shown are run {reps.runs[0][0]}'s, "
-                   "every run is gated in full (findings R<n>:), and per-run rates are left out: "
-                   "gate one run with its run_id")
+        out.append(_label("") + counted + "the entries and exits shown are run "
+                   f"{reps.runs[0][0]}'s, every run is gated in full (findings R<n>:), and per-run "
+                   "rates are left out: gate one run with its run_id")
     if led.clustered is not None:
         c = led.clustered
-        out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] over "
-                   f"{c.clusters} clusters (effective n {c.effective:.1f})  <- the same rate, for "
-                   "clusters beyond these; the task-level interval above is for this suite")
+        out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] "
+                   f"over {c.clusters} clusters (effective n {c.effective:.1f})  <- the same rate, "
+                   "for clusters beyond these; the task-level interval above is for this suite")
     scope = "scoreable attempts only" if samples else "scoreable tasks only"
     secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
     if reps is None:
@@ -7067,8 +7071,8 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
                  f"neither {neither} ({_plural(tasks, 'shared task')}; "
                  "a task passes if any attempt within budget passed)")
     else:
-        per = (f"per-task pass rates over {comp.a.contract.units} samples" if comp.a.contract.units > 1
-               else "task exits")
+        samples_a = comp.a.contract.units
+        per = f"per-task pass rates over {samples_a} samples" if samples_a > 1 else "task exits"
         shares = f"A only {paired.b / paired.n:.3f}, B only {paired.c / paired.n:.3f} of pairs"
         if test.method == "miller_paired_t":
             basis = (f"{per} on {_plural(tasks, 'shared task')}: {shares}; the test runs on the "
@@ -7076,8 +7080,8 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         else:
             robust = "cluster-robust" if comp.clusters is not None else "task-clustered"
             where = f" in {comp.clusters} clusters" if comp.clusters is not None else ""
-            basis = (f"{per} on {_plural(tasks, 'shared task')}{where}: {shares}; effective table of "
-                     f"{paired.n:.1f} pairs (Kish, {robust}, Korn-Graubard)")
+            basis = (f"{per} on {_plural(tasks, 'shared task')}{where}: {shares}; effective table "
+                     f"of {paired.n:.1f} pairs (Kish, {robust}, Korn-Graubard)")
     fewest = test.floor
     if comp.significant is None:
         reading = ("not assessed: the comparison is BLOCKED (see the findings); fix them, then "
@@ -7377,8 +7381,9 @@ def render_rank_text(rank: Ranking) -> str:
     out = []
     for place, index in enumerate(rank.order, 1):
         report = rank.systems[index]
-        out.append(f"{place:>3}  {report.manifest.claim_id:<{width}}  {_rate_text(report.ledger.headline, conf)}  "
-                   f"{rank.letters(index)}" + (f"  ({system_text(report.manifest)})" if report.manifest.measured else ""))
+        system = f"  ({system_text(report.manifest)})" if report.manifest.measured else ""
+        out.append(f"{place:>3}  {report.manifest.claim_id:<{width}}  "
+                   f"{_rate_text(report.ledger.headline, conf)}  {rank.letters(index)}{system}")
     out += ["", _label("omnibus") + omnibus, _label("pairs") + pairs]
     places = {index: place for place, index in enumerate(rank.order, 1)}
     for number, group in enumerate(rank.groups):
@@ -8158,8 +8163,8 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
 
 
 def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
-    """A logs folder and its run report are one run: every instance the report graded has its folder,
-    and each folder's verdict is the report's."""
+    """A logs folder and its run report are one run: every instance the report graded has its
+    folder, and each folder's verdict is the report's."""
     if graded:
         raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or "
                         f"unresolved) have no log folder here ({_preview(graded)}): swebench "
@@ -8311,8 +8316,8 @@ def _inspect_files(folder: Path) -> list[Path]:
                                                                        "logs.json"))))
 
 
-def _inspect_logs(paths: Sequence[Path], notes: list[str]) -> tuple[list[_InspectLog],
-                                                                    list[tuple[Path, dict[str, Any]]]]:
+def _inspect_logs(paths: Sequence[Path], notes: list[str]
+                  ) -> tuple[list[_InspectLog], list[tuple[Path, dict[str, Any]]]]:
     """Every log given, a folder's logs included, and each folder's eval-set.json (what the set was
     to run)."""
     files: list[Path] = []
@@ -8696,8 +8701,8 @@ def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int],
             headline = next(iter(keys))
     scored = [s for s in by_key.values() if s.get("error") is None]
     results = log.header.get("results")
-    if scored and not any(_score_keys(s)
-                          for s in scored) and isinstance(results, dict) and results.get("scores") == []:
+    if (scored and not any(_score_keys(s) for s in scored) and isinstance(results, dict)
+            and results.get("scores") == []):
         raise GateError(f"{where}: scoring was deferred (inspect eval --no-score): run `inspect "
                         f"score {log.path}` first, then import the scored log")
     # A wrong headline name must not turn every sample into grader_error.
@@ -9506,8 +9511,8 @@ def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: 
     alone = sorted(set(listed) - folders)
     for name in alone:
         _, reward, kind = listed[name]
-        trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind,
-                                                                        _harbor_task_of(name, named))))
+        trial = _harbor_pseudo_trial(name, reward, kind, _harbor_task_of(name, named))
+        trials.append((job.folder / "result.json", trial))
     if alone:
         notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's "
                      "result.json alone, without their trial folders "
@@ -10996,9 +11001,9 @@ def _harbor_target(path: Path) -> Path:
 
 _IMPORTERS.update({fmt.name: fmt for fmt in (
     ImportFormat("swebench",
-                 "a swebench.harness run report (any version; the SWE-bench-java and Multi-SWE-bench\n"
-                 "forms too), optionally with its index.json; an experiments results.json with\n"
-                 "--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
+                 "a swebench.harness run report (any version; the SWE-bench-java and "
+                 "Multi-SWE-bench\nforms too), optionally with its index.json; an experiments "
+                 "results.json with\n--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
                  import_swebench, takes_dataset_ids=True,
                  ran_no_test=lambda rec: _sub(rec.get("harness")).get("status_list") == "empty_patch_ids",
                  no_test_why="swebench skips an empty patch without running a test: make the "
@@ -11060,11 +11065,12 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
     ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task "
                             "(--log_samples),\nwith results_<date>.json beside it (or that results "
                             "file, or their folder)", read_lm_eval,
-                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"')), sign_rank=3),
+                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"')),
+                 sign_rank=3),
     ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json "
                                   "(--dataset-ids: the release's problems)",
-                 read_livecodebench, takes_dataset_ids=True, signs=((b'"question_id"',
-                                                                     b'"graded_list"'),), sign_rank=4),
+                 read_livecodebench, takes_dataset_ids=True,
+                 signs=((b'"question_id"', b'"graded_list"'),), sign_rank=4),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
                              "default, or base)", read_evalplus,
                  takes_dataset_ids=True, options=("tests",),
@@ -11084,7 +11090,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"eval"', b'"solution"', b'"status"'),), sign_rank=2),
     ImportFormat("mle-bench", "MLE-bench grading reports, one a seed "
                               "(--dataset-ids: the split's competitions)",
-                 read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),), sign_rank=5),
+                 read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),),
+                 sign_rank=5),
     ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True,
                  signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), sign_rank=6),
     ImportFormat("aider", "aider's benchmark run folder "
@@ -11303,7 +11310,8 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
                for e in entries if isinstance(e, dict) and e.get("role") in CONTROL_RUN_ROLES]
     fmt = IMPORTERS.get(imp.source)
     todo = [item for item in _list(draft["draft"], f"{where}: draft")
-            if not (isinstance(item, str) and item.startswith((_CONTROLS_TODO, "controls is empty")))]
+            if not (isinstance(item, str)
+                    and item.startswith((_CONTROLS_TODO, "controls is empty")))]
     left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
     draft["draft"] = ([left] if left else []) + todo
     return draft, entry
@@ -11556,8 +11564,8 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
                "difference": f"{comp.diff:.6g}", "ci_low": f"{test.low:.6g}",
                "ci_high": f"{test.high:.6g}"}
     if args.fail_on is not None:
-        comp = comp._replace(fail_on=(args.fail_on,
-                                      comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)))
+        failed = comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)
+        comp = comp._replace(fail_on=(args.fail_on, failed))
         outputs["fail_on"] = "failed" if comp.fail_on and comp.fail_on[1] else "passed"
     text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline,
                     outputs)
