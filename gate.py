@@ -12055,23 +12055,22 @@ def _import_parser(sub: Any) -> None:
         "EXPR: path == literal, in, <, <=, >, >=, and, or, not, a bare boolean path; "
         "true/false/null. A CSV cell compared with a number is read as a number, with true/false "
         "as a boolean (true/false/1/0).")
-    mapping.add_argument("--task-id", metavar="PATH",
-                         help="the task id (json: default the key of an object's entry)")
-    mapping.add_argument("--pass", dest="passed", metavar="EXPR",
-                         help="true when the attempt passed")
-    mapping.add_argument("--unscoreable", metavar="EXPR",
-                         help="true when the harness gave no verdict (checked first)")
-    mapping.add_argument("--reason", default="grader_error", metavar="CLASS|PATH",
-                         help="an unscoreable record's reason: a built-in class (harness_timeout, "
-                              "grader_error, env_flake, missing_artifact, cancelled), or the PATH "
-                              "that holds one (default: grader_error)")
-    mapping.add_argument("--attempt", metavar="PATH",
-                         help="the attempt number (default: one record a task)")
-    mapping.add_argument("--run-id", dest="run_path", metavar="PATH",
-                         help="the run id (default: the file's name)")
-    for name in MEASURES:
-        mapping.add_argument(f"--{name.replace('_', '-')}", dest=f"measure_{name}", metavar="PATH",
-                             help=f"the record's {name.replace('_', ' ')}")
+    fields = (  # (option, destination, metavar, default, help)
+        ("--task-id", "task_id", "PATH", None,
+         "the task id (json: default the key of an object's entry)"),
+        ("--pass", "passed", "EXPR", None, "true when the attempt passed"),
+        ("--unscoreable", "unscoreable", "EXPR", None,
+         "true when the harness gave no verdict (checked first)"),
+        ("--reason", "reason", "CLASS|PATH", "grader_error",
+         "an unscoreable record's reason: a built-in class (harness_timeout, grader_error, "
+         "env_flake, missing_artifact, cancelled), or the PATH that holds one "
+         "(default: grader_error)"),
+        ("--attempt", "attempt", "PATH", None, "the attempt number (default: one record a task)"),
+        ("--run-id", "run_path", "PATH", None, "the run id (default: the file's name)"),
+        *((f"--{name.replace('_', '-')}", f"measure_{name}", "PATH", None,
+           f"the record's {name.replace('_', ' ')}") for name in MEASURES))
+    for option, dest, metavar, default, text in fields:
+        mapping.add_argument(option, dest=dest, metavar=metavar, default=default, help=text)
     mapping.add_argument("--samples", action="store_true",
                          help="the attempts are samples (samples mode: "
                               "each a verdict of its own), not retries")
