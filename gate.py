@@ -2740,27 +2740,27 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
 }
 
 
-def paired_test(paired: PairedTable, confidence: float, task_table: bool) -> PairedTest:
-    """The test compare and rank apply to a paired table, and Tango's interval that inverts it. A
-    task table (retry mode, tasks as the units) of up to EXACT_MAX_TASKS tasks takes the exact
-    unconditional test, and the interval its critical value, so p < alpha exactly when the
-    interval excludes 0, at every n; a larger one the exact conditional test while at most
-    EXACT_MAX_TASKS tasks differ, likewise. Otherwise McNemar's asymptotic test and the normal
-    critical value (an effective table keeps the floor of fewest_differing)."""
+def paired_test(paired: PairedTable, confidence: float) -> PairedTest:
+    """The test compare and rank apply to a task table (retry mode, tasks as the units), and
+    Tango's interval that inverts it. Up to EXACT_MAX_TASKS tasks the exact unconditional test,
+    and the interval at its critical value, so p < alpha exactly when the interval excludes 0, at
+    every n; a larger table the exact conditional test while at most EXACT_MAX_TASKS tasks differ,
+    likewise; beyond, McNemar's asymptotic test and the normal critical value (with that many
+    differing tasks no floor can bind)."""
     alpha = 1 - confidence
     z = mcnemar_z(paired.b, paired.c)
     n = round(paired.n)
     b, c = round(paired.b), round(paired.c)
-    if task_table and n <= EXACT_MAX_TASKS:
+    if n <= EXACT_MAX_TASKS:
         critical = exact_critical(n, alpha)
         p_value = exact_unconditional_p(b, c, n)
         method, floor = "suissa_shuster_exact_unconditional", 1
-    elif task_table and b + c <= EXACT_MAX_TASKS:
+    elif b + c <= EXACT_MAX_TASKS:
         critical, p_value = conditional_critical(b + c, alpha), exact_conditional_p(b, c)
         method, floor = "mcnemar_exact_conditional", 1
-    else:  # a task table here has over EXACT_MAX_TASKS differing tasks: the floor cannot bind
+    else:
         critical, p_value = z_for(confidence), normal_two_sided_p(z)
-        method, floor = "mcnemar_asymptotic", 1 if task_table else fewest_differing(alpha)
+        method, floor = "mcnemar_asymptotic", 1
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
     return PairedTest(low, high, z, p_value, critical, method, floor)
 
@@ -6333,7 +6333,7 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path,
     elif samples > 1:
         test = miller_test(rates, confidence)
     else:
-        test = paired_test(paired, confidence, task_table=True)
+        test = paired_test(paired, confidence)
     alpha = 1 - confidence
     used = len(set(clusters)) if by_cluster and clusters is not None else None
     significant = None if findings else test.significant(paired.differing, alpha)
@@ -6464,7 +6464,7 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     raw = []
     for i, j in itertools.combinations(range(len(reports)), 2):
         paired = paired_effective(columns[i], columns[j], None, m, confidence)
-        test = (paired_test(paired, confidence, task_table=True) if m == 1 else
+        test = (paired_test(paired, confidence) if m == 1 else
                 miller_test(Counter(zip(columns[i], columns[j])), confidence))
         raw.append((i, j, paired, test))
     alpha = 1 - confidence

@@ -59,7 +59,7 @@ class ExactUnconditionalTest(unittest.TestCase):
             for b in range(n + 1):
                 for c in range(n + 1 - b):
                     table = gate.PairedTable(float(b), float(c), float(n), (b - c) / n, (b + c) / n, int(b + c > 0))
-                    test = gate.paired_test(table, conf, task_table=True)
+                    test = gate.paired_test(table, conf)
                     excludes = test.low > 0 or test.high < 0
                     self.assertEqual(test.p_value < 1 - conf, excludes, (n, b, c, conf, test))
                     self.assertEqual(test.significant(b + c, 1 - conf), excludes)
@@ -75,14 +75,14 @@ class ExactUnconditionalTest(unittest.TestCase):
         n = gate.EXACT_MAX_TASKS + 1
         for b, c in [(b, c) for b in range(13) for c in range(13)] + [(27, 13), (300, 240), (700, 300)]:
             table = gate.PairedTable(float(b), float(c), float(n), (b - c) / n, (b + c) / n, b + c)
-            test = gate.paired_test(table, 0.95, task_table=True)
+            test = gate.paired_test(table, 0.95)
             self.assertEqual((test.method, test.floor), ("mcnemar_exact_conditional", 1))
             self.assertAlmostEqual(test.p_value, float(exact_conditional(b, c)), places=14)
             excludes = test.low > 0 or test.high < 0
             self.assertEqual(test.p_value < 0.05, excludes, (b, c, test))
             self.assertEqual(test.significant(b + c, 0.05), excludes)
-        five = gate.paired_test(gate.PairedTable(5.0, 0.0, float(n), 5 / n, 5 / n, 5), 0.95, task_table=True)
-        six = gate.paired_test(gate.PairedTable(6.0, 0.0, float(n), 6 / n, 6 / n, 6), 0.95, task_table=True)
+        five = gate.paired_test(gate.PairedTable(5.0, 0.0, float(n), 5 / n, 5 / n, 5), 0.95)
+        six = gate.paired_test(gate.PairedTable(6.0, 0.0, float(n), 6 / n, 6 / n, 6), 0.95)
         self.assertEqual((five.p_value, six.p_value), (1 / 16, 1 / 32))
         self.assertEqual((five.significant(5, 0.05), six.significant(6, 0.05)), (False, True))
         self.assertEqual(six.name, "McNemar's exact conditional test (binomial on the differing tasks)")
@@ -96,7 +96,7 @@ class ExactUnconditionalTest(unittest.TestCase):
             for b in range(s + 1):
                 with self.subTest(b=b, c=s - b):
                     test = gate.paired_test(gate.PairedTable(float(b), float(s - b), float(n), (2 * b - s) / n, s / n, s),
-                                            0.95, task_table=True)
+                                            0.95)
                     low, high = tango_interval(b, s - b, n, 0.95, max(math.sqrt(s), z) * (1 + 1e-9))
                     self.assertAlmostEqual(test.low, low, delta=1e-9)
                     self.assertAlmostEqual(test.high, high, delta=1e-9)
@@ -108,17 +108,15 @@ class ExactUnconditionalTest(unittest.TestCase):
 
     def test_past_the_differing_limit_the_asymptotic_test(self) -> None:
         """More than EXACT_MAX_TASKS differing tasks: McNemar's asymptotic test, p from the normal tail, the interval
-        at the normal quantile; an effective table at any size keeps the floor of fewest_differing (6 at 5%)."""
+        at the normal quantile, and no floor (fewest_differing) beside it."""
         n = 3000
         table = gate.PairedTable(600.0, 500.0, float(n), 100 / n, 1100 / n, 1100)
-        test = gate.paired_test(table, 0.95, task_table=True)
+        test = gate.paired_test(table, 0.95)
         self.assertEqual((test.method, test.floor), ("mcnemar_asymptotic", 1))
         self.assertAlmostEqual(test.p_value, math.erfc(100 / math.sqrt(1100) / math.sqrt(2)), places=12)
         self.assertEqual((test.low, test.high), gate.tango_interval(600, 500, n, 0.95))
         self.assertAlmostEqual(test.p_value, float(exact_conditional(600, 500)), delta=3e-4)
-        effective = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95, task_table=False)
-        self.assertEqual((effective.method, effective.floor), ("mcnemar_asymptotic", 6))
-        exact = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95, task_table=True)
+        exact = gate.paired_test(gate.PairedTable(5.0, 0.0, 40.0, 0.125, 0.125, 5), 0.95)
         self.assertTrue(exact.significant(5, 0.05))
         self.assertEqual(exact.name, "the exact unconditional test (Suissa & Shuster 1991)")
 
