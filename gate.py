@@ -2658,7 +2658,7 @@ def _conditional_tails(s: int) -> tuple[Fraction, ...]:
 
 def exact_conditional_p(b: int, c: int) -> float:
     """McNemar's exact conditional p: the two-sided binomial test of b A-only against c B-only."""
-    return 1.0 if b + c == 0 else float(min(Fraction(1), _conditional_tails(b + c)[abs(b - c)]))
+    return 1.0 if b + c == 0 else float(_conditional_tails(b + c)[abs(b - c)])
 
 
 def conditional_critical(s: int, alpha: float) -> float:
