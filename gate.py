@@ -3720,6 +3720,13 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
             try:
                 stream = _Stream(*summary, keep_order) if summary is not None else None
                 return _tally_runs(*args, stream=stream)
+            except _OutOfOrder:  # an unsorted ledger: its own summary, or the per-task table
+                if keep_order or summary is None:
+                    return _tally_runs(*args)
+                try:
+                    return _tally_runs(*args, stream=_Unsorted(*summary))
+                except _EndStream:
+                    return _tally_runs(*args)
             except _EndStream:  # the stream cannot answer for this file: the per-task table
                 return _tally_runs(*args)
         # a proven chunk met what only the general path reports: the whole file on that path
@@ -3787,8 +3794,7 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
     if reading.run_id is not None and not tally.run_ids and must_exist:
         raise GateError(f"{where}: --run-id {reading.run_id!r}: no record has this run_id")
     if stream is not None:
-        stream.finish()
-        tally.stream = stream
+        tally.stream = stream.conclude(tally)
     tally.sha256 = hasher.hexdigest()
     return tally
 
@@ -3808,6 +3814,10 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
 
 class _EndStream(Exception):
     """The stream cannot answer for this file: read it again into the per-task table."""
+
+
+class _OutOfOrder(_EndStream):
+    """The IDs do not arrive in order: the file may still be summarised, by _Unsorted."""
 
 
 class _Stream:
@@ -3842,7 +3852,7 @@ class _Stream:
     def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
         """Add a chunk's attempts in file order; True if every one is of a task not seen before."""
         if tids[0] < self.last:
-            raise _EndStream()
+            raise _OutOfOrder()
         # PERF: one task a record, checked in C
         if all(map(operator.lt, tids, itertools.islice(tids, 1, None))):
             fresh = tids[0] != self.last
@@ -3856,7 +3866,7 @@ class _Stream:
                 self.last, self.open = tids[-1], [packed[-1]]
             return fresh
         if not all(map(operator.le, tids, itertools.islice(tids, 1, None))):
-            raise _EndStream()
+            raise _OutOfOrder()
         done, patterns = [], []
         for tid, group in itertools.groupby(zip(tids, packed), operator.itemgetter(0)):
             attempts = [attempt for _, attempt in group]
@@ -3916,6 +3926,10 @@ class _Stream:
         if not self.control_ids.isdisjoint(tids):
             for tid in self.control_ids.intersection(tids):
                 self.controls[tid] = patterns[tids.index(tid)]
+        self.fold(tids, joined)
+
+    def fold(self, tids: Sequence[str], joined: str) -> None:
+        """Note the IDs (in order, `joined` by newlines) that may be look-alikes."""
         # an ASCII ID with a capital (it sorts before its lower-cased form)
         if joined != joined.lower():
             for tid in filter(_HAS_CAPITAL, tids):
@@ -4010,11 +4024,128 @@ class _Stream:
         tally.records += part["records"]
         tally.over_envelope.merge(part["over_count"], part["over"])
 
-    def named(self, troubled: set[AttemptPattern]) -> Iterator[tuple[str, AttemptPattern]]:
-        return ((tid, pattern) for pattern in troubled for tid in self.first.get(pattern, ()))
+    def conclude(self, tally: _Tally) -> _Stream | None:
+        """The file read: close the last task and stand for the tally's tasks."""
+        self.finish()
+        return self
+
+    def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
+        """The first tasks (in ID order, up to _LIST_LIMIT) of each of these patterns."""
+        return {pattern: self.first.get(pattern, []) for pattern in troubled}
 
     def lookalikes(self) -> list[tuple[str, ...]]:
         return sorted(tuple(sorted(group)) for group in self.folds.values() if len(group) > 1)
+
+
+# -- an unsorted ledger -------------------------------------------------------------------------
+#
+# A harness that runs tasks concurrently writes them in the order they finish. Such a ledger is
+# summarised as the sorted stream summarises one in order, without a table of every task: while
+# every task has one record, its attempt pattern is its record's packed attempt, so the patterns
+# are counted chunk by chunk as they come. The IDs are kept as text: each chunk's in file order
+# beside its packed attempts, and again sorted, cut into key ranges (where the first chunk's IDs
+# fall). At the end each range is sorted (the chunks' sorted runs merged, a range at a time, so each
+# sort stays small) and read in order as the stream reads a chunk: every task once, the declared
+# set, the digest, the look-alikes. A task with two records anywhere, or a declared set that does
+# not match, and the chunks kept in file order are replayed into the per-task table: the table's
+# own steps on the same values in the same order, so its report by construction.
+
+_RANGES = 16  # key ranges the IDs are sorted in at the end
+
+
+class _Unsorted(_Stream):
+    """The summary of a ledger whose IDs do not arrive in order (see above)."""
+
+    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str]) -> None:
+        import bisect  # PERF: not at start-up (as in LineProblems.add)
+
+        super().__init__(declared, controls)
+        self.bisect = bisect.bisect_left
+        self.bounds: list[str] = []  # the lowest ID of each key range but the first
+        self.ranges: list[list[str]] = [[] for _ in range(_RANGES)]  # each chunk's part, joined
+        # each chunk's IDs (joined) and packed attempts, in file order
+        self.chunks: list[tuple[str, array[int]]] = []
+        # a chunk's costs (joined) and token sums, by the chunk's index, for the replay
+        self.chunk_costs: dict[int, tuple[str, Sequence[int | None]]] = {}
+        self.control_attempts: dict[str, list[int]] = {}
+
+    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
+        self.patterns.update(packed)
+        self.chunks.append(("\n".join(tids), array("q", packed)))
+        ids = sorted(tids)
+        if not self.chunks[1:]:
+            self.bounds = [ids[len(ids) * part // _RANGES] for part in range(1, _RANGES)]
+        cuts = [0, *map(functools.partial(self.bisect, ids), self.bounds), len(ids)]
+        for kept, start, end in zip(self.ranges, cuts, cuts[1:]):
+            if start < end:
+                kept.append("\n".join(ids[start:end]))
+        if not self.control_ids.isdisjoint(tids):
+            for tid, attempt in zip(tids, packed):
+                if tid in self.control_ids:
+                    self.control_attempts.setdefault(tid, []).append(attempt)
+        return True  # (as far as add_costs needs to know: it keeps each record's own)
+
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
+                  fresh: bool) -> None:
+        self.chunk_costs[len(self.chunks) - 1] = ("\n".join(costs), sums)
+        self.cost.extend(map(float, filter(None, costs)))
+        if None not in sums:
+            self.tokens.extend(sums)  # type: ignore[arg-type]  # (no None)
+            self.measured += len(sums)
+        else:
+            counted = list(map(operator.is_not, sums, itertools.repeat(None)))
+            self.tokens.extend(itertools.compress(sums, counted))  # type: ignore[arg-type]
+            self.measured += sum(map(operator.or_, map(bool, costs), counted))
+
+    def conclude(self, tally: _Tally) -> _Stream | None:
+        """Itself, when every task has one record and the declared set matches; else None, the
+        chunks replayed into the tally's per-task table."""
+        if self.sorted_ranges():
+            self.controls = {tid: attempts[0] for tid, attempts in self.control_attempts.items()}
+            return self
+        table = _Table(tally)
+        for index, (joined, packed) in enumerate(self.chunks):
+            tids = joined.split("\n")
+            fresh = table.add(tids, packed)
+            if index in self.chunk_costs:
+                costs, sums = self.chunk_costs[index]
+                table.add_costs(tids, costs.split("\n"), sums, fresh)
+        self.chunks = []
+        return None
+
+    def sorted_ranges(self) -> bool:
+        """Read the key ranges in ID order as the stream reads its chunks: False at a task with a
+        second record or one the manifest does not declare, or short of a declared one."""
+        declared = self.declared
+        for index, kept in enumerate(self.ranges):
+            self.ranges[index] = []
+            if not kept:
+                continue
+            ids = "\n".join(kept).split("\n")
+            kept.clear()
+            ids.sort()
+            if not all(map(operator.lt, ids, itertools.islice(ids, 1, None))):
+                return False
+            if declared is not None and not declared.issuperset(ids):
+                return False
+            joined = "\n".join(ids)
+            self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
+            self.count += len(ids)
+            self.fold(ids, joined)
+        return declared is None or self.count == len(declared)
+
+    def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
+        # every pattern is one record's packed attempt (an int): the chunks are scanned for them
+        found: dict[AttemptPattern, list[str]] = {pattern: [] for pattern in troubled}
+        for joined, packed in self.chunks:
+            tids: list[str] | None = None
+            for pattern, few in found.items():
+                if pattern in packed:
+                    tids = tids or joined.split("\n")
+                    few += itertools.compress(tids, map(pattern.__eq__, packed))
+                    few.sort()
+                    del few[_LIST_LIMIT:]
+        return found
 
 
 # -- the canonical fast path --------------------------------------------------------------------
@@ -4090,7 +4221,9 @@ class _FastPath:
 
     def __init__(self, tally: _Tally, where: str, reading: Reading,
                  stream: _Stream | None = None) -> None:
-        self.tally, self.where, self.stream = tally, where, stream
+        self.tally, self.where = tally, where
+        # where a proven chunk's attempts go: the summary, or the per-task table
+        self.sink: _Stream | _Table = stream if stream is not None else _Table(tally)
         self.run_id, self.limit = reading.run_id, reading.limit
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
@@ -4199,16 +4332,7 @@ class _FastPath:
         packed = kinds if attempts.count("1") == count else [
             # PERF: pack_attempt
             kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]
-        if self.stream is not None:
-            fresh = self.stream.add(tids, packed)
-        else:
-            chunk = dict(zip(tids, packed))
-            # no task seen before, none twice
-            fresh = len(chunk) == count and tally.tasks.keys().isdisjoint(chunk)
-            if fresh:
-                tally.tasks.update(chunk)
-            else:
-                _add_attempts(tally.tasks, tids, packed)
+        fresh = self.sink.add(tids, packed)
         if self.limit < math.inf and max(map(float, filter(None, walls)), default=0.0) > self.limit:
             for tid, attempt, wall in zip(tids, attempts, walls):
                 if wall and float(wall) > self.limit:
@@ -4233,7 +4357,6 @@ class _FastPath:
                     blank: tuple[str, ...]) -> None:
         """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else
         record by record; into the stream's per-task sums when there is one."""
-        tally = self.tally
         costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
         ins, outs = at.get("input_tokens", blank), at.get("output_tokens", blank)
         if "" not in ins and "" not in outs and not any(totals):
@@ -4243,19 +4366,7 @@ class _FastPath:
         if max(filter(None, sums), default=0) > _MAX_COUNT:
             # the general path names the line (see _Restart)
             raise GateError("a token total is past the bound")
-        if self.stream is not None:
-            self.stream.add_costs(tids, costs, sums, fresh)
-        elif fresh:
-            tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
-            counted = ((tid, total) for tid, total in zip(tids, sums) if total is not None)
-            tally.tokens.update(zip(tids, sums) if None not in sums  # type: ignore[arg-type]
-                                else counted)  # (every total an int where None is not in sums)
-        else:
-            for tid, cost, total in zip(tids, costs, sums):
-                if cost:
-                    _add_cost(tally.cost, tid, _fast_number(cost))
-                if total is not None:
-                    tally.tokens[tid] = tally.tokens.get(tid, 0) + total
+        self.sink.add_costs(tids, costs, sums, fresh)
 
 
 def _token_sum(total: str, ins: str, outs: str) -> int | None:
@@ -4287,6 +4398,42 @@ def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str],
             tasks[tid] = (previous, attempt)
         else:
             tasks[tid] = (*cast("tuple[int, ...]", previous), attempt)
+
+
+class _Table:
+    """The per-task table as a proven chunk's attempts and costs go into it (the general path,
+    _tally_records, fills the same table record by record)."""
+
+    def __init__(self, tally: _Tally) -> None:
+        self.tally = tally
+
+    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
+        """Add a chunk's attempts; True if every one is of a task not seen before."""
+        tasks = self.tally.tasks
+        chunk = dict(zip(tids, packed))
+        # no task seen before, none twice
+        fresh = len(chunk) == len(tids) and tasks.keys().isdisjoint(chunk)
+        if fresh:
+            tasks.update(chunk)
+        else:
+            _add_attempts(tasks, tids, packed)
+        return fresh
+
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
+                  fresh: bool) -> None:
+        """A chunk's costs (the groups' text) and token totals, in the order add() took them."""
+        tally = self.tally
+        if fresh:
+            tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
+            counted = ((tid, total) for tid, total in zip(tids, sums) if total is not None)
+            tally.tokens.update(zip(tids, sums) if None not in sums  # type: ignore[arg-type]
+                                else counted)  # (every total an int where None is not in sums)
+            return
+        for tid, cost, total in zip(tids, costs, sums):
+            if cost:
+                _add_cost(tally.cost, tid, _fast_number(cost))
+            if total is not None:
+                tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
 
 def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -4938,10 +5085,12 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
         troubled = {pattern for pattern, (_, found) in memo.items() if found}
         # the first few tasks of each pattern, and how many more it has
         if tally.stream is not None:
-            named: Iterable[tuple[str, Any]] = tally.stream.named(troubled)
+            listed = tally.stream.listed(troubled)
+            named: Iterable[tuple[str, Any]] = [(tid, pattern) for pattern, few in listed.items()
+                                                for tid in few]
             for pattern in troubled:
                 for name, _ in memo[pattern][1]:
-                    unnamed = patterns[pattern] - len(tally.stream.first[pattern])
+                    unnamed = patterns[pattern] - len(listed[pattern])
                     problems.setdefault(name, FirstFew()).count += unnamed
         else:
             named = ((t, p) for t, p in tally.tasks.items() if p in troubled) if troubled else ()
