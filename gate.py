@@ -4225,6 +4225,7 @@ class _FastPath:
         # where a proven chunk's attempts go: the summary, or the per-task table
         self.sink: _Stream | _Table = stream if stream is not None else _Table(tally)
         self.run_id, self.limit = reading.run_id, reading.limit
+        self.over = _past_limit(reading.limit)
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
@@ -4309,8 +4310,7 @@ class _FastPath:
         pass over the chunk's groups, with a per-record loop only where a chunk needs one (a task
         seen before)."""
         tally = self.tally
-        columns = list(zip(*rows))
-        at = dict(zip(keys, columns))
+        at = _columns(rows, keys)
         runs = set(at["run_id"])
         tally.all_run_ids |= runs
         if self.run_id is not None and runs != {self.run_id}:
@@ -4318,7 +4318,7 @@ class _FastPath:
             rows = [row for row in rows if row[keys.index("run_id")] == self.run_id]
             if not rows:
                 return
-            at = dict(zip(keys, zip(*rows)))
+            at = _columns(rows, keys)
         tally.run_ids |= runs
         count = len(rows)
         blank = ("",) * count
@@ -4333,7 +4333,8 @@ class _FastPath:
             # PERF: pack_attempt
             kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]
         fresh = self.sink.add(tids, packed)
-        if self.limit < math.inf and max(map(float, filter(None, walls)), default=0.0) > self.limit:
+        if (self.limit < math.inf and (self.over is None or self.over("\n".join(walls)))
+                and max(map(float, filter(None, walls)), default=0.0) > self.limit):
             for tid, attempt, wall in zip(tids, attempts, walls):
                 if wall and float(wall) > self.limit:
                     tally.over_envelope.add((tid, int(attempt), _fast_number(wall)))
@@ -4367,6 +4368,34 @@ class _FastPath:
             # the general path names the line (see _Restart)
             raise GateError("a token total is past the bound")
         self.sink.add_costs(tids, costs, sums, fresh)
+
+
+def _columns(rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> dict[str, list[str]]:
+    """The match groups by key, a column each. PERF: a C pass a column, quicker than zip(*rows)."""
+    return {key: list(map(operator.itemgetter(index), rows)) for index, key in enumerate(keys)}
+
+
+def _past_limit(limit: float) -> Callable[[str], object] | None:
+    """A search of wall-clock groups (joined by newlines) that finds every one whose number may be
+    past `limit`, so a chunk without one skips the exact test (float(wall) > limit); None when any
+    number may be, or no limit is declared.
+
+    The groups are the canonical path's numbers: at most 15 integer digits, no sign or exponent, no
+    leading zero. For N = int(limit) >= 1 and a number w of integer part I: I < N gives
+    float(w) <= N <= limit (rounding is monotone and N < 2^53 is exact), and if limit == N, I == N
+    with an all-zero fraction gives float(w) == N: neither is past, so the search finds the rest.
+    """
+    if not 1 <= limit < math.inf:
+        return None
+    whole = int(limit)
+    digits = str(whole)
+    above = [f"[1-9][0-9]{{{len(digits)},}}"]  # more integer digits
+    for at, digit in enumerate(digits):  # as many, and the first that differs higher
+        if digit != "9":
+            above.append(f"{digits[:at]}[{int(digit) + 1}-9][0-9]{{{len(digits) - at - 1}}}")
+    fraction = r"\.[0-9]*[1-9][0-9]*" if limit == whole else r"(?:\.[0-9]*)?"
+    return re.compile(f"^(?:(?:{'|'.join(above)})(?:\.[0-9]*)?|{digits}{fraction})$",
+                      re.MULTILINE).search
 
 
 def _token_sum(total: str, ins: str, outs: str) -> int | None:
