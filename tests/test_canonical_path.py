@@ -143,6 +143,8 @@ class Agreement(GateCase):
 
     streamed = 0  # how many runs of the last `both` ended with the sorted stream's summary, not a task table
     answered = 0  # how many runs of the last `both` the worker processes answered (not read in one process)
+    unsorted = 0  # how many runs of the last `both` ended with an unsorted ledger's summary (_Unsorted)
+    replayed = 0  # how many runs of the last `both` replayed an unsorted ledger's chunks into the task table
 
     def both(self, manifest: dict[str, Any], text: str, *extra: str) -> tuple[tuple[int, str, str], int]:
         """(exit code, stdout, stderr), asserted equal on all four paths (the canonical path with the sorted
@@ -153,7 +155,14 @@ class Agreement(GateCase):
         argv = ("--manifest", str(m), "--runs", str(r), *extra)
         proven = []
         real_call, real_finish, real_workers = gate._FastPath.__call__, gate._Stream.finish, gate._tally_in_workers
-        self.streamed = self.answered = 0
+        real_conclude = gate._Unsorted.conclude
+        self.streamed = self.answered = self.unsorted = self.replayed = 0
+
+        def concluded(summary: gate._Unsorted, tally: gate._Tally) -> gate._Stream | None:
+            stands = real_conclude(summary, tally)
+            self.unsorted += stands is not None
+            self.replayed += stands is None
+            return stands
 
         def counted(path: gate._FastPath, data: bytes) -> bool:
             taken = real_call(path, data)
@@ -172,7 +181,8 @@ class Agreement(GateCase):
         def no_stream(*_: Any) -> bool:
             raise gate._EndStream()
 
-        with mock.patch.object(gate._FastPath, "__call__", counted), mock.patch.object(gate._Stream, "finish", finished):
+        with mock.patch.object(gate._FastPath, "__call__", counted), mock.patch.object(gate._Stream, "finish", finished), \
+                mock.patch.object(gate._Unsorted, "conclude", concluded):
             fast = self.run_gate(*argv)
         with mock.patch.object(gate._Stream, "add", no_stream):
             table = self.run_gate(*argv)
@@ -300,15 +310,16 @@ class SortedStream(Agreement):
 
     def test_a_sorted_ledger_streams_and_an_unsorted_one_does_not(self) -> None:
         """The same records, sorted then shuffled, at whole-file and 600-byte chunks: the sorted file ends as a
-        stream, the shuffled one as a table (an ID lower than the one before), and every report agrees."""
+        stream, the shuffled one (three attempts a task) as a table replayed from the unsorted summary's chunks,
+        and every report agrees."""
         for chunk in (1 << 20, 600):
             self.with_chunks(chunk)
             manifest, records = ledger(random.Random(11), tasks=60, budget=3)
             (code, out, _), _ = self.both(manifest, sorted_text(records))
-            self.assertEqual((self.streamed, self.answered), (1, 1))
+            self.assertEqual((self.streamed, self.answered, self.unsorted), (1, 1, 0))
             random.Random(1).shuffle(records)
             (code2, out2, _), _ = self.both(manifest, "".join(line(rec) + "\n" for rec in records))
-            self.assertEqual((self.streamed, self.answered), (0, 0))
+            self.assertEqual((self.streamed, self.answered, self.unsorted, self.replayed), (0, 0, 0, 1))
             unhashed = re.compile(r"^runs        : sha256 [0-9a-f]{64}$", re.MULTILINE)
             self.assertEqual((code2, unhashed.sub("", out2)), (code, unhashed.sub("", out)))  # but the file's hash
 
@@ -391,6 +402,159 @@ class SortedStream(Agreement):
         code, _, err = self.run_gate("--manifest", str(m), "--runs", f"/dev/fd/{readable}")
         self.assertEqual(code, 2, err)
         self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+
+
+def shuffled_text(records: list[dict[str, Any]], seed: int = 1) -> str:
+    """The records' lines in the order a harness running tasks concurrently writes them: as they finish."""
+    records = list(records)
+    random.Random(seed).shuffle(records)
+    return "".join(line(rec) + "\n" for rec in records)
+
+
+class UnsortedLedger(Agreement):
+    """A ledger whose IDs do not arrive in order is summarised without a per-task table (_Unsorted) while every
+    task has one record and the declared set matches; otherwise its kept chunks are replayed into the table. Every
+    report agrees with the general path's (`both`)."""
+
+    def test_an_unsorted_ledger_is_summarised_without_a_task_table(self) -> None:
+        """One record a task, shuffled, at whole-file, 600-byte and 97-byte chunks (a first chunk of one record:
+        every key range bound the same ID) and with the IDs declared or not: the summary stands, no table is
+        built, and the digest, the counts and the controls are the table's."""
+        for chunk in (1 << 20, 600, 97):
+            for seed in (3, 4):
+                with self.subTest(chunk=chunk, seed=seed):
+                    self.with_chunks(chunk)
+                    manifest, records = ledger(random.Random(seed), tasks=80)
+                    (code, out, _), _ = self.both(manifest, shuffled_text(records, seed))
+                    self.assertEqual((self.streamed, self.unsorted, self.replayed), (0, 1, 0))
+                    self.assertIn("controls", out)
+        r = self.write_text("runs.jsonl", shuffled_text(ledger(random.Random(3), tasks=80)[1]))
+        tally = gate.tally_runs(r, gate.Reading(), summary=(None, frozenset((NEG, POS))))
+        self.assertIsInstance(tally.stream, gate._Unsorted)
+        self.assertEqual((tally.tasks, tally.task_count()), ({}, 80))
+        ids = sorted({rec["task_id"] for rec in ledger(random.Random(3), tasks=80)[1]})
+        self.assertEqual(tally.observed_digest(), gate.ids_digest(ids))
+        self.assertEqual(tally.pattern_of(NEG), gate.pack_attempt(gate.attempt_kind(tally.pattern_of(NEG)), 1))
+
+    def test_a_task_with_two_records_replays_the_chunks_into_the_table(self) -> None:
+        """A retry written far from its first attempt (another chunk), a record written twice, and two attempts a
+        task with cost and tokens: each is found only once every chunk is in, and the table replayed from the kept
+        chunks (no second read of the file) gives the general path's report, per-task cost sums included."""
+        self.with_chunks(700)
+        manifest, records = ledger(random.Random(5), tasks=60, budget=2)
+        (_, out, _), _ = self.both(manifest, shuffled_text(records, 5))
+        self.assertEqual((self.unsorted, self.replayed), (0, 1))
+        manifest, records = ledger(random.Random(6), tasks=60)
+        retried = dict(records[-1], attempt=2)
+        text = line(retried) + "\n" + shuffled_text(records, 6)  # attempt 2 first, attempt 1 chunks later
+        (_, out, _), _ = self.both(dict(manifest, attempt_budget=2), text)
+        self.assertEqual((self.unsorted, self.replayed), (0, 1))
+        (code, out, _), _ = self.both(manifest, shuffled_text([*records, records[7]], 6))
+        self.assertEqual((self.unsorted, self.replayed), (0, 1))
+        self.assertIn("attempt_repeated: 1 task(s) repeat an attempt number", out)
+        opened = []
+        real_open = gate.open_input
+
+        def counted(path: Any) -> Any:
+            opened.append(path)
+            return real_open(path)
+
+        r = self.write_text("runs.jsonl", shuffled_text(ledger(random.Random(5), tasks=60, budget=2)[1], 5))
+        with mock.patch.object(gate, "open_input", counted):
+            tally = gate.tally_runs(r, gate.Reading(), summary=(None, frozenset()))
+        self.assertEqual((len(opened), tally.stream, len(tally.tasks)), (2, None, 60))  # the stream's try, then one
+
+    def test_what_the_summary_cannot_answer_replays_the_table(self) -> None:
+        """A declared task with no record, an undeclared task, a missing control, one task in place of another (the
+        count still right), all shuffled: the table names them."""
+        manifest, records = ledger(random.Random(9), tasks=50)
+        manifest["dataset"]["task_ids"] = sorted({r["task_id"] for r in records})
+        for name, edit in (("never_started", lambda recs: recs[3:]),
+                           ("unexpected_task", lambda recs: [*recs, dict(recs[-1], task_id="zz-extra")]),
+                           ("control_missing", lambda recs: [r for r in recs if r["task_id"] != POS]),
+                           ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")])):
+            with self.subTest(name):
+                self.with_chunks(800)
+                (code, out, _), _ = self.both(manifest, shuffled_text(edit(records), 9))
+                self.assertEqual((code, self.unsorted, self.replayed), (1, 0, 1))
+                self.assertIn(name, out)
+
+    def test_many_troubled_tasks_are_counted_and_the_first_named(self) -> None:
+        """40 tasks with an attempt gap, shuffled over many chunks: the summary scans its chunks for the first ten
+        in ID order and counts all 40, as the table does."""
+        self.with_chunks(1024)
+        manifest, records = ledger(random.Random(8), tasks=120)
+        for rec in records[10:50]:
+            rec["attempt"] = 2
+        (code, out, _), _ = self.both(manifest, shuffled_text(records, 8))
+        self.assertEqual((code, self.unsorted), (1, 1))
+        first = sorted(rec["task_id"] for rec in records[10:50])[:10]
+        self.assertIn(f"attempt_gap: 40 task(s) do not number their attempts 1..a without a gap: "
+                      f"{', '.join(first)} and 30 more", out)
+
+    def test_lookalikes_are_found_across_key_ranges(self) -> None:
+        """`T-003` / `t-003` and `T-300` / `t-300`, shuffled at small chunks (so the key ranges part them): found."""
+        self.with_chunks(2048)
+        _, records = ledger(random.Random(4), tasks=400)
+        for rec in list(records):
+            if rec["task_id"] in ("t-003", "t-300"):
+                records.append(dict(rec, task_id=rec["task_id"].upper()))
+        make = make_manifest(sorted({r["task_id"] for r in records}), attempt_budget=1, attempt_mode="retry")
+        make["dataset"].pop("task_ids")
+        (_, out, _), _ = self.both(make, shuffled_text(records, 4))
+        self.assertEqual(self.unsorted, 1)
+        self.assertIn("task_id_lookalike: 2 group(s) of task IDs differ only in case or Unicode form: 'T-003' / 't-003'; "
+                      "'T-300' / 't-300'", out)
+
+    def test_costs_of_an_unsorted_ledger(self) -> None:
+        """Cost and tokens on most records, shuffled: the summary's totals and medians are the table's."""
+        self.with_chunks(3000)
+        rnd = random.Random(12)
+        manifest, records = ledger(rnd, tasks=150)
+        for rec in records:
+            for key in ("harness", *gate._COST_FIELDS):
+                rec.pop(key, None)
+            if rnd.random() < 0.8:
+                measured = {"cost_usd": round(rnd.uniform(0, 3), 6), "total_tokens": rnd.randint(0, 10**6)}
+                rec.update(rnd.choice([measured, {"cost_usd": measured["cost_usd"]},
+                                       {"total_tokens": measured["total_tokens"]}]))
+        (_, out, _), _ = self.both(manifest, shuffled_text(records, 12))
+        self.assertEqual(self.unsorted, 1)
+        self.assertIn("cost        : total $", out)
+
+    def test_compare_pairs_an_unsorted_ledger_by_task(self) -> None:
+        """compare keeps scores in task-ID order: an unsorted ledger takes the table there, and pairs as sorted."""
+        manifest, records = ledger(random.Random(13), tasks=60)
+        m = self.write_json("a.manifest.json", dict(manifest, claim_id="a"))
+        self.write_text("runs.jsonl", shuffled_text(records, 13))
+        b = self.write_json("b.manifest.json", dict(manifest, claim_id="b"))
+        shuffled = self.run_gate("compare", str(m), str(b))
+        self.write_text("runs.jsonl", sorted_text(records))
+        self.assertEqual(shuffled, self.run_gate("compare", str(m), str(b)))
+
+
+class PastLimit(unittest.TestCase):
+    """_past_limit: a search that skips a chunk's exact envelope test only when no wall clock can be past it."""
+
+    def test_the_search_finds_every_wall_clock_past_the_limit(self) -> None:
+        """Every number of up to 5 integer digits and a fraction of 0 to 3 digits near each limit (and random ones):
+        each that float() puts past the limit is found; at an integer limit the limit itself is not."""
+        rnd = random.Random(7)
+        for limit in (1.0, 1.5, 9.0, 10.0, 59.999, 99.0, 100.0, 900.0, 900.5, 999.0, 1234.0, 3600.0, 86400.0):
+            search = gate._past_limit(limit)
+            assert search is not None
+            whole = int(limit)
+            numbers = {str(n) for n in range(max(0, whole - 30), whole + 30)} | {str(rnd.randrange(10**5)) for _ in range(300)}
+            fractions = ["", ".0", ".00", ".000", ".001", ".5", ".499", ".999", f".{rnd.randrange(1000):03d}"]
+            for number in (n + f for n in numbers for f in fractions):
+                if float(number) > limit:
+                    self.assertTrue(search(number), (limit, number))
+            self.assertIsNone(search(str(whole)) if limit == whole else None)
+            self.assertIsNone(search(f"{whole - 1}.999") if whole > 1 else None)
+        self.assertIsNone(gate._past_limit(0.5))  # every number may be past it
+        self.assertIsNone(gate._past_limit(float("inf")))
+        self.assertTrue(gate._past_limit(900.0)("5\n\n900.25\n12"))  # one line of a chunk's joined groups
+        self.assertFalse(gate._past_limit(900.0)("5\n\n900\n900.000\n12"))
 
 
 class Workers(Agreement):
