@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+import unittest
 from collections import Counter
 from decimal import Decimal
 from fractions import Fraction
@@ -922,3 +923,49 @@ class StudentNearZeroAgainstReference(ReferenceCase):
             for df in (1, 2):
                 with self.subTest(confidence=c, df=df):
                     self.assertRel(gate.t_for(c, df), t_two_sided_closed(c, df))
+
+
+class MedianBySelection(unittest.TestCase):
+    """gate._median finds the middle of many values among a sample's bracket: it must equal the sort's median."""
+
+    def test_the_median_is_the_sorted_median(self) -> None:
+        """Floats, integers, both mixed, heavy ties, all equal, sorted and reversed, odd and even counts, as lists and
+        arrays: statistics.median's value, exactly (the same two middle values, the same mean of them)."""
+        import statistics
+        from array import array
+        rnd = random.Random(20261203)
+        count = gate._SELECT_MIN + 1
+        shapes = {
+            "floats": lambda n: [rnd.random() * 2 for _ in range(n)],
+            "integers": lambda n: [rnd.randrange(10**9) for _ in range(n)],
+            "mixed": lambda n: [rnd.randrange(100) if rnd.random() < 0.5 else rnd.random() * 100 for _ in range(n)],
+            "ties": lambda n: [rnd.randrange(3) for _ in range(n)],
+            "equal": lambda n: [0.25] * n,
+            "sorted": lambda n: sorted(rnd.random() for _ in range(n)),
+            "reversed": lambda n: sorted((rnd.random() for _ in range(n)), reverse=True),
+        }
+        for name, make in shapes.items():
+            for n in (count, count + 1, 3 * count + 2):
+                values = make(n)
+                with self.subTest(name, n=n):
+                    self.assertEqual(gate._median(values), statistics.median(values))
+                    if name == "floats":
+                        self.assertEqual(gate._median(array("d", values)), statistics.median(values))
+                    if name == "integers":
+                        self.assertEqual(gate._median(array("Q", values)), statistics.median(values))
+                        self.assertEqual(gate._median(iter(values)), statistics.median(values))
+
+    def test_a_sample_that_misses_the_middle_sorts_everything(self) -> None:
+        """Every sampled position holds a huge value, the rest small: the sample's bracket misses the middle, and the
+        median is the sort's all the same."""
+        n = 2 * gate._SELECT_MIN
+        step = n // gate._SELECT_SAMPLE
+        values = [10.0**6 + i if i % step == 0 else float(i % 97) for i in range(n)]
+        import statistics
+        from unittest import mock
+        with mock.patch.object(gate, "_sorted_median", wraps=gate._sorted_median) as sorted_median:
+            self.assertEqual(gate._median(values), statistics.median(values))
+        self.assertEqual(sorted_median.call_count, 1)
+        with mock.patch.object(gate, "_sorted_median", wraps=gate._sorted_median) as sorted_median:
+            self.assertEqual(gate._median(sorted(values)), statistics.median(values))
+        self.assertEqual(sorted_median.call_count, 0)  # a sample like the whole: no sort of everything
