@@ -4354,8 +4354,8 @@ class _FastPath:
         self.kinds[raw] = kind
         return kind
 
-    def tally_costs(self, at: dict[str, tuple[str, ...]], tids: tuple[str, ...], fresh: bool,
-                    blank: tuple[str, ...]) -> None:
+    def tally_costs(self, at: Mapping[str, Sequence[str]], tids: Sequence[str], fresh: bool,
+                    blank: Sequence[str]) -> None:
         """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else
         record by record; into the stream's per-task sums when there is one."""
         costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
@@ -4394,7 +4394,7 @@ def _past_limit(limit: float) -> Callable[[str], object] | None:
         if digit != "9":
             above.append(f"{digits[:at]}[{int(digit) + 1}-9][0-9]{{{len(digits) - at - 1}}}")
     fraction = r"\.[0-9]*[1-9][0-9]*" if limit == whole else r"(?:\.[0-9]*)?"
-    return re.compile(f"^(?:(?:{'|'.join(above)})(?:\.[0-9]*)?|{digits}{fraction})$",
+    return re.compile(rf"^(?:(?:{'|'.join(above)})(?:\.[0-9]*)?|{digits}{fraction})$",
                       re.MULTILINE).search
 
 

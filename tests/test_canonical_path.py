@@ -425,7 +425,7 @@ class UnsortedLedger(Agreement):
                 with self.subTest(chunk=chunk, seed=seed):
                     self.with_chunks(chunk)
                     manifest, records = ledger(random.Random(seed), tasks=80)
-                    (code, out, _), _ = self.both(manifest, shuffled_text(records, seed))
+                    (_, out, _), _ = self.both(manifest, shuffled_text(records, seed))
                     self.assertEqual((self.streamed, self.unsorted, self.replayed), (0, 1, 0))
                     self.assertIn("controls", out)
         r = self.write_text("runs.jsonl", shuffled_text(ledger(random.Random(3), tasks=80)[1]))
@@ -449,7 +449,7 @@ class UnsortedLedger(Agreement):
         text = line(retried) + "\n" + shuffled_text(records, 6)  # attempt 2 first, attempt 1 chunks later
         (_, out, _), _ = self.both(dict(manifest, attempt_budget=2), text)
         self.assertEqual((self.unsorted, self.replayed), (0, 1))
-        (code, out, _), _ = self.both(manifest, shuffled_text([*records, records[7]], 6))
+        (_, out, _), _ = self.both(manifest, shuffled_text([*records, records[7]], 6))
         self.assertEqual((self.unsorted, self.replayed), (0, 1))
         self.assertIn("attempt_repeated: 1 task(s) repeat an attempt number", out)
         opened = []
