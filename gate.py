@@ -3601,36 +3601,9 @@ class _Tally:
         self.cost: dict[str, float | tuple[float, ...]] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
-        # in place of `tasks` when the IDs arrived in order (see _Stream)
-        self.stream: _Stream | None = None
-
-    # What settle reads of the tasks, from the per-task table or from the sorted stream's summary.
-    def patterns(self) -> Counter[AttemptPattern]:
-        """How many tasks have each attempt pattern."""
-        # PERF: in C
-        return self.stream.patterns if self.stream is not None else Counter(self.tasks.values())
-
-    def pattern_of(self, tid: str) -> AttemptPattern | None:
-        """A control task's attempt pattern (the stream keeps the controls')."""
-        return self.stream.controls.get(tid) if self.stream is not None else self.tasks.get(tid)
-
-    def task_count(self) -> int:
-        return self.stream.count if self.stream is not None else len(self.tasks)
-
-    def observed_digest(self) -> str:
-        return self.stream.digest.hexdigest() if self.stream is not None else ids_digest(self.tasks)
-
-    def lookalikes(self) -> list[tuple[str, ...]]:
-        if self.stream is not None:
-            return self.stream.lookalikes()
-        return _lookalikes(self.tasks.keys())
-
-    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
-        """(declared tasks with no record, tasks in the runs not declared), each sorted. The stream
-        has ended on the general table if they are not both empty (_Stream.finish)."""
-        if self.stream is not None:
-            return [], []
-        return sorted(declared.difference(self.tasks)), sorted(set(self.tasks).difference(declared))
+        # What settle reads of the tasks: the per-task table's own answers, or a summary that
+        # stands in for the table (the sorted stream, an unsorted ledger's), each the same questions
+        self.summary: _Stream | _Table = _Table(self)
 
     def kind_infos(self) -> list[KindInfo]:
         if len(self.infos) != len(self.kinds):  # PERF: built once (a cluster a task: a kind a task)
@@ -3645,6 +3618,91 @@ class _Tally:
         if len(timed) > 1:
             return "some"
         return "all" if True in timed else "none"
+
+
+class _Table:
+    """The per-task table: a proven chunk's attempts and costs go into it as below (the general
+    path, _tally_records, fills the same table record by record), and it answers what settle asks
+    of the tasks as a summary does (_Stream)."""
+
+    def __init__(self, tally: _Tally) -> None:
+        self.tally = tally
+        # no order by task ID (a summary may have one: the sorted stream's)
+        self.order: array[int] | None = None
+        self.numbers: dict[AttemptPattern, int] = {}
+
+    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
+        """Add a chunk's attempts; True if every one is of a task not seen before."""
+        tasks = self.tally.tasks
+        chunk = dict(zip(tids, packed))
+        # no task seen before, none twice
+        fresh = len(chunk) == len(tids) and tasks.keys().isdisjoint(chunk)
+        if fresh:
+            tasks.update(chunk)
+        else:
+            _add_attempts(tasks, tids, packed)
+        return fresh
+
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
+                  fresh: bool) -> None:
+        """A chunk's costs (the groups' text) and token totals, in the order add() took them."""
+        tally = self.tally
+        if fresh:
+            tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
+            counted = ((tid, total) for tid, total in zip(tids, sums) if total is not None)
+            tally.tokens.update(zip(tids, sums) if None not in sums  # type: ignore[arg-type]
+                                else counted)  # (every total an int where None is not in sums)
+            return
+        for tid, cost, total in zip(tids, costs, sums):
+            if cost:
+                _add_cost(tally.cost, tid, _fast_number(cost))
+            if total is not None:
+                tally.tokens[tid] = tally.tokens.get(tid, 0) + total
+
+    # What settle asks of the tasks (a summary answers the same)
+    def pattern_counts(self) -> Counter[AttemptPattern]:
+        """How many tasks have each attempt pattern."""
+        return Counter(self.tally.tasks.values())  # PERF: in C
+
+    def pattern_of(self, tid: str) -> AttemptPattern | None:
+        """A task's attempt pattern (a summary keeps the controls')."""
+        return self.tally.tasks.get(tid)
+
+    def task_count(self) -> int:
+        return len(self.tally.tasks)
+
+    def observed_digest(self) -> str:
+        return ids_digest(self.tally.tasks)
+
+    def lookalikes(self) -> list[tuple[str, ...]]:
+        return _lookalikes(self.tally.tasks.keys())
+
+    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
+        """(declared tasks with no record, tasks in the runs not declared), each sorted. A summary
+        stands for the tasks only when both are empty."""
+        tasks = self.tally.tasks
+        return sorted(declared.difference(tasks)), sorted(set(tasks).difference(declared))
+
+    def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
+        """The first tasks (in ID order, up to _LIST_LIMIT) of each of these patterns."""
+        found: dict[AttemptPattern, list[str]] = {pattern: [] for pattern in troubled}
+        if found:
+            for tid, pattern in self.tally.tasks.items():
+                if pattern in found:
+                    found[pattern].append(tid)
+        return {pattern: sorted(few)[:_LIST_LIMIT] for pattern, few in found.items()}
+
+    def cost_values(self) -> tuple[int, Sequence[float], Sequence[int]]:
+        """(tasks with a cost or tokens, each such task's cost, each such task's tokens)."""
+        tally = self.tally
+        values = tally.cost.values()
+        # PERF: one C pass when no task has two
+        repeated = any(map(isinstance, values, itertools.repeat(tuple)))
+        costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c
+                              for c in values] if repeated else \
+            cast("list[float]", list(values))  # exact: one sum a task, in any order
+        measured = len(tally.cost) + len(tally.tokens.keys() - tally.cost.keys())
+        return measured, costs, list(tally.tokens.values())
 
 
 def _bad_field(where: str, line: int, key: str, expected: str, value: object) -> NoReturn:
@@ -3794,7 +3852,7 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
     if reading.run_id is not None and not tally.run_ids and must_exist:
         raise GateError(f"{where}: --run-id {reading.run_id!r}: no record has this run_id")
     if stream is not None:
-        tally.stream = stream.conclude(tally)
+        tally.summary = stream.conclude(tally)
     tally.sha256 = hasher.hexdigest()
     return tally
 
@@ -4024,10 +4082,29 @@ class _Stream:
         tally.records += part["records"]
         tally.over_envelope.merge(part["over_count"], part["over"])
 
-    def conclude(self, tally: _Tally) -> _Stream | None:
+    def conclude(self, tally: _Tally) -> _Stream | _Table:
         """The file read: close the last task and stand for the tally's tasks."""
         self.finish()
         return self
+
+    # What settle asks of the tasks, as the table answers it (_Table)
+    def pattern_counts(self) -> Counter[AttemptPattern]:
+        return self.patterns
+
+    def pattern_of(self, tid: str) -> AttemptPattern | None:
+        return self.controls.get(tid)
+
+    def task_count(self) -> int:
+        return self.count
+
+    def observed_digest(self) -> str:
+        return cast("str", self.digest.hexdigest())
+
+    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
+        return [], []  # (it has ended on the table otherwise: _Stream.finish, _Unsorted)
+
+    def cost_values(self) -> tuple[int, Sequence[float], Sequence[int]]:
+        return self.measured, self.cost, self.tokens
 
     def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
         """The first tasks (in ID order, up to _LIST_LIMIT) of each of these patterns."""
@@ -4097,9 +4174,9 @@ class _Unsorted(_Stream):
             self.tokens.extend(itertools.compress(sums, counted))  # type: ignore[arg-type]
             self.measured += sum(map(operator.or_, map(bool, costs), counted))
 
-    def conclude(self, tally: _Tally) -> _Stream | None:
-        """Itself, when every task has one record and the declared set matches; else None, the
-        chunks replayed into the tally's per-task table."""
+    def conclude(self, tally: _Tally) -> _Stream | _Table:
+        """Itself, when every task has one record and the declared set matches; else the tally's
+        per-task table, the chunks replayed into it."""
         if self.sorted_ranges():
             self.controls = {tid: attempts[0] for tid, attempts in self.control_attempts.items()}
             return self
@@ -4111,7 +4188,7 @@ class _Unsorted(_Stream):
                 costs, sums = self.chunk_costs[index]
                 table.add_costs(tids, costs.split("\n"), sums, fresh)
         self.chunks = []
-        return None
+        return table
 
     def sorted_ranges(self) -> bool:
         """Read the key ranges in ID order as the stream reads its chunks: False at a task with a
@@ -4427,42 +4504,6 @@ def _add_attempts(tasks: dict[str, AttemptPattern], tids: Iterable[str],
             tasks[tid] = (previous, attempt)
         else:
             tasks[tid] = (*cast("tuple[int, ...]", previous), attempt)
-
-
-class _Table:
-    """The per-task table as a proven chunk's attempts and costs go into it (the general path,
-    _tally_records, fills the same table record by record)."""
-
-    def __init__(self, tally: _Tally) -> None:
-        self.tally = tally
-
-    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
-        """Add a chunk's attempts; True if every one is of a task not seen before."""
-        tasks = self.tally.tasks
-        chunk = dict(zip(tids, packed))
-        # no task seen before, none twice
-        fresh = len(chunk) == len(tids) and tasks.keys().isdisjoint(chunk)
-        if fresh:
-            tasks.update(chunk)
-        else:
-            _add_attempts(tasks, tids, packed)
-        return fresh
-
-    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
-                  fresh: bool) -> None:
-        """A chunk's costs (the groups' text) and token totals, in the order add() took them."""
-        tally = self.tally
-        if fresh:
-            tally.cost.update(zip(itertools.compress(tids, costs), map(float, filter(None, costs))))
-            counted = ((tid, total) for tid, total in zip(tids, sums) if total is not None)
-            tally.tokens.update(zip(tids, sums) if None not in sums  # type: ignore[arg-type]
-                                else counted)  # (every total an int where None is not in sums)
-            return
-        for tid, cost, total in zip(tids, costs, sums):
-            if cost:
-                _add_cost(tally.cost, tid, _fast_number(cost))
-            if total is not None:
-                tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
 
 def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -4848,7 +4889,7 @@ def _tally_in_workers(path: Path, reading: Reading,
             gc.enable()
     if reading.run_id is not None and not tally.run_ids:
         return None  # the single process says so
-    tally.stream, tally.sha256 = stream, hasher.hexdigest()
+    tally.summary, tally.sha256 = stream, hasher.hexdigest()
     return tally
 
 
@@ -5100,7 +5141,7 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     """
     kinds = tally.kind_infos()
     timing_required = tally.timing() == "some"
-    patterns = tally.patterns()
+    patterns = tally.summary.pattern_counts()
     memo = _exits_by_pattern(patterns, kinds, plan, timing_required)
     groups: dict[TaskExit, int] = {}
     problems: dict[str, FirstFew] = {}
@@ -5113,16 +5154,13 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
             groups[exit_] = groups.get(exit_, 0) + weight
         troubled = {pattern for pattern, (_, found) in memo.items() if found}
         # the first few tasks of each pattern, and how many more it has
-        if tally.stream is not None:
-            listed = tally.stream.listed(troubled)
-            named: Iterable[tuple[str, Any]] = [(tid, pattern) for pattern, few in listed.items()
-                                                for tid in few]
-            for pattern in troubled:
-                for name, _ in memo[pattern][1]:
-                    unnamed = patterns[pattern] - len(listed[pattern])
-                    problems.setdefault(name, FirstFew()).count += unnamed
-        else:
-            named = ((t, p) for t, p in tally.tasks.items() if p in troubled) if troubled else ()
+        listed = tally.summary.listed(troubled)
+        named: Iterable[tuple[str, Any]] = [(tid, pattern) for pattern, few in listed.items()
+                                            for tid in few]
+        for pattern in troubled:
+            for name, _ in memo[pattern][1]:
+                unnamed = patterns[pattern] - len(listed[pattern])
+                problems.setdefault(name, FirstFew()).count += unnamed
     else:
         named = tally.tasks.items()
     for tid, pattern in named:
@@ -5243,7 +5281,7 @@ def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
 def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Finding]:
     """Is this the suite the claim names: the declared IDs, their digest and their count?"""
     findings = []
-    declared_ids, observed = plan.declared_ids, tally.task_count()
+    declared_ids, observed = plan.declared_ids, tally.summary.task_count()
     if is_placeholder(plan.task_ids_sha256):
         pass  # a placeholder_value finding names it; a digest mismatch would only repeat it
     elif declared_ids is not None:
@@ -5252,7 +5290,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
                 f"{plan.task_ids_sha256[:64]!r}; fill it with `{invoked('digest')} --ids FILE`")))
-        missing, extra_ids = tally.not_declared(declared_ids)
+        missing, extra_ids = tally.summary.not_declared(declared_ids)
         if missing:
             findings.append(finding("never_started", (
                 f"{len(missing)} declared task(s) have no attempt record: "
@@ -5272,7 +5310,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
     if observed != plan.task_count:
         findings.append(finding("dataset_size_mismatch", f"declared {plan.task_count} tasks, "
                                 f"observed {observed} in the runs"))
-    alike = tally.lookalikes()
+    alike = tally.summary.lookalikes()
     if alike:
         shown = "; ".join(" / ".join(repr(t) for t in group) for group in alike[:_LIST_LIMIT])
         more = f" and {len(alike) - _LIST_LIMIT} more" if len(alike) > _LIST_LIMIT else ""
@@ -5406,7 +5444,7 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
             findings.append(finding("control_outside_dataset",
                                     f"{tid}: the {control.role} control is not a dataset task"))
             continue
-        packed = tally.pattern_of(tid)
+        packed = tally.summary.pattern_of(tid)
         if packed is None:
             findings.append(finding("control_missing",
                                     f"{tid}: the {control.role} control has no attempt record"))
@@ -5635,30 +5673,14 @@ def _sorted_median(values: Iterable[float]) -> float | None:
 
 
 def _cost_summary(tally: _Tally) -> CostSummary | None:
-    stream = tally.stream
-    if stream is not None:
-        if not stream.measured:
-            return None
-        return CostSummary(tasks_with_cost=stream.measured,
-                           total_cost_usd=math.fsum(stream.cost) if stream.cost else None,
-                           median_cost_usd=_median(stream.cost),
-                           total_tokens=sum(stream.tokens) if stream.tokens else None,
-                           median_tokens=_median(stream.tokens))
-    if not tally.cost and not tally.tokens:
+    measured, costs, tokens = tally.summary.cost_values()
+    if not measured:
         return None
-    values = tally.cost.values()
-    # PERF: one C pass when no task has two
-    repeated = any(map(isinstance, values, itertools.repeat(tuple)))
-    costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c
-                          for c in values] if repeated else \
-        cast("list[float]", list(values))  # exact: one sum a task, in any order
-    return CostSummary(
-        tasks_with_cost=len(tally.cost) + len(tally.tokens.keys() - tally.cost.keys()),
-        total_cost_usd=math.fsum(costs) if costs else None,
-        median_cost_usd=_median(costs),
-        total_tokens=sum(tally.tokens.values()) if tally.tokens else None,
-        median_tokens=_median(tally.tokens.values()),
-    )
+    return CostSummary(tasks_with_cost=measured,
+                       total_cost_usd=math.fsum(costs) if costs else None,
+                       median_cost_usd=_median(costs),
+                       total_tokens=sum(tokens) if tokens else None,
+                       median_tokens=_median(tokens))
 
 
 def _by_count(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
@@ -5669,7 +5691,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     """Give every task exactly one exit, evaluate every metric, and list every finding."""
     grouped = _group_exits(tally, plan)
     totals = _totals(grouped.groups, plan)
-    observed_digest = tally.observed_digest()
+    observed_digest = tally.summary.observed_digest()
     strata, strata_findings = _strata_lines(plan, totals, grouped.problems.get("stratum"))
     metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
     rates = _rates(plan, totals, metrics)
@@ -5692,7 +5714,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         pass_hat_k=rates.pass_hat_k,
         strata=strata,
         metrics=metrics,
-        observed_tasks=tally.task_count(),
+        observed_tasks=tally.summary.task_count(),
         observed_digest=observed_digest,
         runs_sha256=tally.sha256,
         run_ids=tuple(sorted(tally.run_ids)),
@@ -6080,11 +6102,11 @@ def _scores_by_task(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | Non
 def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:
     """The scores compare and rank pair on: a sorted stream's stay in task-ID order
     (AlignedScores)."""
-    stream = tally.stream
-    if stream is not None and stream.order is not None:
+    summary = tally.summary
+    if summary.order is not None:
         score = _pattern_score(plan, tally)
-        table = [score(p) for p in stream.numbers]
-        return AlignedScores(stream.digest.hexdigest(), stream.order, table)
+        table = [score(p) for p in summary.numbers]
+        return AlignedScores(summary.observed_digest(), summary.order, table)
     return _scores_by_task(plan, tally)
 
 

@@ -158,10 +158,10 @@ class Agreement(GateCase):
         real_conclude = gate._Unsorted.conclude
         self.streamed = self.answered = self.unsorted = self.replayed = 0
 
-        def concluded(summary: gate._Unsorted, tally: gate._Tally) -> gate._Stream | None:
+        def concluded(summary: gate._Unsorted, tally: gate._Tally) -> gate._Stream | gate._Table:
             stands = real_conclude(summary, tally)
-            self.unsorted += stands is not None
-            self.replayed += stands is None
+            self.unsorted += stands is summary
+            self.replayed += isinstance(stands, gate._Table)
             return stands
 
         def counted(path: gate._FastPath, data: bytes) -> bool:
@@ -430,11 +430,11 @@ class UnsortedLedger(Agreement):
                     self.assertIn("controls", out)
         r = self.write_text("runs.jsonl", shuffled_text(ledger(random.Random(3), tasks=80)[1]))
         tally = gate.tally_runs(r, gate.Reading(), summary=(None, frozenset((NEG, POS))))
-        self.assertIsInstance(tally.stream, gate._Unsorted)
-        self.assertEqual((tally.tasks, tally.task_count()), ({}, 80))
+        self.assertIsInstance(tally.summary, gate._Unsorted)
+        self.assertEqual((tally.tasks, tally.summary.task_count()), ({}, 80))
         ids = sorted({rec["task_id"] for rec in ledger(random.Random(3), tasks=80)[1]})
-        self.assertEqual(tally.observed_digest(), gate.ids_digest(ids))
-        self.assertEqual(tally.pattern_of(NEG), gate.pack_attempt(gate.attempt_kind(tally.pattern_of(NEG)), 1))
+        self.assertEqual(tally.summary.observed_digest(), gate.ids_digest(ids))
+        self.assertEqual(tally.summary.pattern_of(NEG), gate.pack_attempt(gate.attempt_kind(tally.summary.pattern_of(NEG)), 1))
 
     def test_a_task_with_two_records_replays_the_chunks_into_the_table(self) -> None:
         """A retry written far from its first attempt (another chunk), a record written twice, and two attempts a
@@ -462,7 +462,8 @@ class UnsortedLedger(Agreement):
         r = self.write_text("runs.jsonl", shuffled_text(ledger(random.Random(5), tasks=60, budget=2)[1], 5))
         with mock.patch.object(gate, "open_input", counted):
             tally = gate.tally_runs(r, gate.Reading(), summary=(None, frozenset()))
-        self.assertEqual((len(opened), tally.stream, len(tally.tasks)), (2, None, 60))  # the stream's try, then one
+        self.assertIsInstance(tally.summary, gate._Table)
+        self.assertEqual((len(opened), len(tally.tasks)), (2, 60))  # the stream's try, then one
 
     def test_what_the_summary_cannot_answer_replays_the_table(self) -> None:
         """A declared task with no record, an undeclared task, a missing control, one task in place of another (the
