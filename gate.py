@@ -3759,37 +3759,32 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
     file given instead of a ledger is named, with the import command that converts it.
 
     With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a
-    _Stream, not a per-task table. The canonical path and the stream may each hand the file back
-    (_Restart, _EndStream) to be read again, so they are only tried on a regular file (of
-    _FAST_MIN_BYTES or more); a pipe or a device takes the general path. With `jobs` > 1 a large
+    _Stream, an unsorted one as an _Unsorted summary, not a per-task table. The canonical path and
+    the summaries may each hand the file back (_Restart, _OutOfOrder, _EndStream) to be read again
+    another way (_READING_WAYS), so they are only tried on a regular file (of _FAST_MIN_BYTES or
+    more); a pipe or a device takes the general path. With `jobs` > 1 a large
     sorted ledger is first tried in worker processes; with `keep_order` the stream also keeps
     each task's pattern in task-ID order (for compare and rank).
     """
     args = (path, reading, must_exist)
     try:
-        try:
-            if not _worth_a_fast_pass(path):
-                return _tally_runs(*args, fast_path=False)
-            if (jobs > 1 and summary is not None and not keep_order and not reading.extra_fields
-                    and _worth_workers(path)):
-                tally = _tally_in_workers(path, reading, summary, jobs)
-                if tally is not None:
-                    return tally
-            try:
-                stream = _Stream(*summary, keep_order) if summary is not None else None
-                return _tally_runs(*args, stream=stream)
-            except _OutOfOrder:  # an unsorted ledger: its own summary, or the per-task table
-                if keep_order or summary is None:
-                    return _tally_runs(*args)
-                try:
-                    return _tally_runs(*args, stream=_Unsorted(*summary))
-                except _EndStream:
-                    return _tally_runs(*args)
-            except _EndStream:  # the stream cannot answer for this file: the per-task table
-                return _tally_runs(*args)
-        # a proven chunk met what only the general path reports: the whole file on that path
-        except _Restart:
+        if not _worth_a_fast_pass(path):
             return _tally_runs(*args, fast_path=False)
+        if (jobs > 1 and summary is not None and not keep_order and not reading.extra_fields
+                and _worth_workers(path)):
+            tally = _tally_in_workers(path, reading, summary, jobs)
+            if tally is not None:
+                return tally
+        way = "stream" if summary is not None else "table"
+        while True:  # each way of reading the file, until one answers (a typed decision)
+            try:
+                return _tally_runs(*args, **_READING_WAYS[way](summary, keep_order))
+            except _Restart:  # a proven chunk met what only the general path reports
+                way = "general"
+            except _OutOfOrder:  # an unsorted ledger: its own summary, but none in task-ID order
+                way = "unsorted" if way == "stream" and not keep_order else "table"
+            except _EndStream:  # the summary cannot answer for this file: the per-task table
+                way = "table"
     except (BadLines, LineError) as exc:  # a harness's own file fails at its first line or two
         fmt = harness_file_kind(path) if exc.line <= 2 else None
         if fmt is None:
@@ -3798,6 +3793,17 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
         raise GateError(f"{path}: a {fmt.name} result file, not a ledger of attempt records: "
                         f"convert it with `{invoked('import')} {fmt.name} {target} -o runs.jsonl "
                         "--draft-manifest bench.manifest.json`") from None
+
+
+# The ways tally_runs reads a file, as _tally_runs's options (given the summary's declared and
+# control IDs, and whether the summary must keep task-ID order): the sorted stream, the unsorted
+# summary, the canonical path into the per-task table, the general path
+_READING_WAYS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {
+    "stream": lambda ids, keep_order: {"stream": _Stream(ids[0], ids[1], keep_order)},
+    "unsorted": lambda ids, _: {"stream": _Unsorted(ids[0], ids[1])},
+    "table": lambda *_: {},
+    "general": lambda *_: {"fast_path": False},
+}
 
 
 # PERF: below this size the general path is as quick as compiling the canonical path's expressions
