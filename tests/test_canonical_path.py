@@ -132,6 +132,14 @@ EDITS: dict[str, Any] = {
 }
 
 
+# What a summary cannot answer, each an edit of a ledger's records and the finding the table names it by: a declared
+# task with no record, an undeclared task, a missing control, one task in place of another (the count still right)
+UNANSWERABLE = (("never_started", lambda recs: recs[3:]),
+                ("unexpected_task", lambda recs: [*recs, dict(recs[-1], task_id="zz-extra")]),
+                ("control_missing", lambda recs: [r for r in recs if r["task_id"] != POS]),
+                ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")]))
+
+
 class Agreement(GateCase):
     """Runs a ledger's text with the canonical path on and off; they must agree byte for byte."""
 
@@ -352,10 +360,7 @@ class SortedStream(Agreement):
         count still right): the table names them."""
         manifest, records = ledger(random.Random(9))
         manifest["dataset"]["task_ids"] = sorted({r["task_id"] for r in records})
-        for name, edit in (("never_started", lambda recs: recs[3:]),
-                           ("unexpected_task", lambda recs: [*recs, dict(recs[-1], task_id="zz-extra")]),
-                           ("control_missing", lambda recs: [r for r in recs if r["task_id"] != POS]),
-                           ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")])):
+        for name, edit in UNANSWERABLE:
             with self.subTest(name):
                 (code, out, _), _ = self.both(manifest, sorted_text(edit(records)))
                 self.assertEqual((code, self.answered), (1, 0))
@@ -470,10 +475,7 @@ class UnsortedLedger(Agreement):
         count still right), all shuffled: the table names them."""
         manifest, records = ledger(random.Random(9), tasks=50)
         manifest["dataset"]["task_ids"] = sorted({r["task_id"] for r in records})
-        for name, edit in (("never_started", lambda recs: recs[3:]),
-                           ("unexpected_task", lambda recs: [*recs, dict(recs[-1], task_id="zz-extra")]),
-                           ("control_missing", lambda recs: [r for r in recs if r["task_id"] != POS]),
-                           ("unexpected_task", lambda recs: [*recs[:-1], dict(recs[-1], task_id="zz-extra")])):
+        for name, edit in UNANSWERABLE:
             with self.subTest(name):
                 self.with_chunks(800)
                 (code, out, _), _ = self.both(manifest, shuffled_text(edit(records), 9))
