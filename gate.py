@@ -65,7 +65,8 @@ from __future__ import annotations
 
 import sys
 
-if sys.version_info < (3, 9):  # noqa: UP036 - before anything a 3.8 interpreter would fail on with a traceback
+# before anything a 3.8 interpreter would fail on with a traceback
+if sys.version_info < (3, 9):  # noqa: UP036
     sys.stderr.write(f"{(sys.argv[0] or 'gate.py').replace(chr(92), '/').split('/')[-1]}: error: "
                      "benchgate needs Python 3.9 or newer; this is Python "
                      f"{sys.version_info[0]}.{sys.version_info[1]}\n")
@@ -576,7 +577,8 @@ def _parse_lines(text: str, line: int, where: str,
     The first parse has no Python hooks; a line whose colons do not match its keys (a repeated
     or nested key, or a colon in a string) is parsed again by the strict decoder.
     """
-    fast = _FAST_DECODER.scan_once  # type: ignore[attr-defined]  # the C scanner: one value at an offset
+    # the C scanner: one value at an offset
+    fast = _FAST_DECODER.scan_once  # type: ignore[attr-defined]
     strict = _DECODER.scan_once  # type: ignore[attr-defined]
     values: list[Any] = []
     numbers: list[int] = []
@@ -634,7 +636,8 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast:
 
 
 def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | None = None,
-                       fast: Callable[[bytes], bool] | None = None) -> Iterator[tuple[list[Any], Sequence[int], str]]:
+                       fast: Callable[[bytes], bool] | None = None
+                       ) -> Iterator[tuple[list[Any], Sequence[int], str]]:
     """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one
     chunk. With `problems`, a line that is not a JSON object is added there and skipped, instead of
     stopping the pass. With `fast`, a chunk it takes (returns True for: it proved and consumed the
@@ -976,7 +979,8 @@ class _Fields:
             return default
         value = self.required(key)
         if not _is_int(value) or value < minimum or (maximum is not None and value > maximum):
-            self.expect(key, f"an integer >= {minimum}" + (f" and <= {maximum:,}" if maximum is not None else ""))
+            self.expect(key, f"an integer >= {minimum}"
+                        + (f" and <= {maximum:,}" if maximum is not None else ""))
         return int(value)
 
     def number(self, key: str, minimum: float, maximum: float | None = None) -> float | None:
@@ -4565,13 +4569,10 @@ def _fast_number(text: str) -> int | float:
 def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str,
                    reading: Reading, costs: bool, problems: LineProblems) -> None:
     """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A
-    bad record is added to `problems` and the loop goes on after it, so one run names every bad
-    line.
-
+    bad record is added to `problems` and the loop goes on after it: one run names every bad line.
     PERF: each field is validated once per distinct value where it can be (run ids, task ids,
-    kinds), and a line number is looked up only for an error; the try block is entered once per
-    chunk, not once per record.
-    """
+    kinds), a line number is looked up only for an error, and the try block is entered once per
+    chunk, not once per record."""
     tasks, kinds, run_ids, accepted = tally.tasks, tally.kinds, tally.run_ids, tally.accepted_keys
     run_id, limit, extra_fields = reading
     last_run: Any = _UNSET
@@ -4623,8 +4624,10 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                 else:
                     # tuples, so settle counts patterns in C
                     tasks[tid] = (*cast("tuple[int, ...]", previous), packed)
-                if wall is not None and not ((type(wall) is int or type(wall) is float) and 0 <= wall <= limit):
-                    if (type(wall) is not int and type(wall) is not float) or not 0 <= wall < math.inf:
+                if wall is not None and not ((type(wall) is int or type(wall) is float)
+                                             and 0 <= wall <= limit):
+                    if ((type(wall) is not int and type(wall) is not float)
+                            or not 0 <= wall < math.inf):
                         _bad_field(where, numbers[index], "wall_clock_s", "a number >= 0", wall)
                     tally.over_envelope.add((tid, attempt, wall))
                 if costs and not rec.keys().isdisjoint(_COST_FIELDS):
@@ -5347,10 +5350,12 @@ def _attempt_findings(plan: Plan) -> tuple[tuple[str, str, str, Callable[[Any], 
          lambda t: f"{t[0]} ({t[1]})"),
         ("unknown", "unknown_outcome",
          "attempt(s) have an outcome other than pass, fail or unscoreable",
-         lambda t: _task_attempt(t) + (did_you_mean(t[2], BUCKETS) if isinstance(t[2], str) else "")),
+         lambda t: _task_attempt(t) + (did_you_mean(t[2], BUCKETS)
+                                       if isinstance(t[2], str) else "")),
         ("uncoded", "uncoded_unscoreable",
          f"unscoreable attempt(s) lack a known reason class ({allowed})",
-         lambda t: _task_attempt(t) + (did_you_mean(t[2], sorted(plan.reasons)) if isinstance(t[2], str) else "")),
+         lambda t: _task_attempt(t) + (did_you_mean(t[2], sorted(plan.reasons))
+                                       if isinstance(t[2], str) else "")),
         ("reason_on_scored", "reason_on_scored",
          "pass/fail attempt(s) carry an unscoreable reason; "
          "an attempt is scored or unscoreable, not both", _task_attempt),
@@ -5495,7 +5500,8 @@ def _strata_lines(plan: Plan, totals: Totals,
             f"some attempts only: {problems.named(_task_of)}")))
     if declared is not None and seen and plan.task_strata is None:
         observed = {name: bucket.tasks for name, bucket in seen.items()}
-        differ = sorted(name for name in set(declared) | set(observed) if declared.get(name, 0) != observed.get(name, 0))
+        differ = sorted(name for name in set(declared) | set(observed)
+                        if declared.get(name, 0) != observed.get(name, 0))
         if differ:
             shown = ", ".join(f"{name} declared {declared.get(name, 0)} observed "
                               f"{observed.get(name, 0)}" for name in differ)
@@ -6769,7 +6775,8 @@ def _text_ledger(report: Report) -> list[str]:
         _label("claim") + m.claim_id,
         *([_label("system") + system_text(m)] if m.measured else []),
         _label("dataset") + f"{m.dataset_name} sha256 {led.observed_digest[:12]}",
-        *([_label("subset") + f"{_subset_text(m, led.entries)}: the claim is about these tasks only"]
+        *([_label("subset")
+           + f"{_subset_text(m, led.entries)}: the claim is about these tasks only"]
           if m.subset else []),
         *([_label("declared") + m.declared_from] if m.declared_from else []),
         _label("entries") + str(led.entries),
@@ -7811,8 +7818,9 @@ def _count_field(value: object) -> int | None:
 
 
 def _cost_field(value: object) -> float | None:
-    return float(cast(float, value)) if _is_number(value) and math.isfinite(cast(float, value)) and \
-        0 <= cast(float, value) <= _MAX_COUNT else None
+    return (float(cast(float, value))
+            if _is_number(value) and math.isfinite(cast(float, value))
+            and 0 <= cast(float, value) <= _MAX_COUNT else None)
 
 
 def _one_path(paths: Sequence[Path], fmt: str) -> Path:
@@ -7922,14 +7930,16 @@ def _no_verdicts(data: object) -> str | None:
     if isinstance(data, dict) and {"instance_id", "test_result", "history"} <= set(data):
         graded = isinstance(data.get("report"),
                             dict) or isinstance(_sub(data.get("test_result")).get("report"), dict)
-        return ("an OpenHands output.jsonl record " + ("after evaluation: import the SWE-bench run report "
-                "(report.json) that eval_infer.sh wrote beside it with `import swebench`" if graded else
+        return ("an OpenHands output.jsonl record " + (
+                "after evaluation: import the SWE-bench run report "
+                "(report.json) that eval_infer.sh wrote beside it with `import swebench`"
+                if graded else
                 "before evaluation (no test_result.report): no verdicts yet; run OpenHands' "
                 "evaluation/benchmarks/swe_bench/scripts/eval_infer.sh on it and import the "
                 "SWE-bench run report (report.json) it writes with `import swebench`"))
     if isinstance(data, dict) and {"trajectory", "info"} <= set(data):
-        return ("a SWE-agent trajectory (.traj): one agent run's steps, no verdict; " + _NO_VERDICTS_SWEBENCH
-                .replace("grade them", "grade the run's preds.json"))
+        return ("a SWE-agent trajectory (.traj): one agent run's steps, no verdict; "
+                + _NO_VERDICTS_SWEBENCH.replace("grade them", "grade the run's preds.json"))
     return None
 
 
@@ -8110,7 +8120,8 @@ def _swebench_report_lists(data: dict[str, object],
         if key in data:
             lists[key] = _id_list(data, key, where)
     for count_key, list_key in _SWEBENCH_COUNTS.items():
-        if count_key in data and list_key in lists and (list_key in data or list_key == "resolved_ids"):
+        if (count_key in data and list_key in lists
+                and (list_key in data or list_key == "resolved_ids")):
             stated = _int(data[count_key], f"{where}.{count_key}")
             if stated != len(lists[list_key]):
                 raise GateError(f"{where}: {count_key} is {stated} but {list_key} has "
@@ -9020,7 +9031,8 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
              "missing_artifact"] if status != "success" else []
     notes.append(f"{where}: the log's own figure: {_stated_figure(log.header)}")
     return _InspectPart(records, [f"{prefix}/{t}" if prefix else t for t in declared], epochs, full,
-                        _inspect_selection(config) if full is not None and full > len(declared) else None,
+                        (_inspect_selection(config)
+                         if full is not None and full > len(declared) else None),
                         spec, config, notes)
 
 
@@ -9201,7 +9213,8 @@ def _tb_results_file(folder: Path) -> Path:
         return folder / "results.json"
     found = sorted(p for p in folder.iterdir() if p.is_file() and p.name.endswith("results.json"))
     if len(found) != 1:
-        packed = sorted(p.name for p in folder.iterdir() if p.name.endswith(("results.json.gz", "results.json.zst")))
+        packed = sorted(p.name for p in folder.iterdir()
+                        if p.name.endswith(("results.json.gz", "results.json.zst")))
         raise GateError(f"{folder}: expected one results.json (or <name>results.json) in a run "
                         f"folder, found {len(found)}"
                         + (f"; {packed[0]} is compressed: decompress it (gunzip) and import again"
@@ -9356,8 +9369,9 @@ def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, objec
                                                  trial.get("trial_ended_at")),
                 "input_tokens": _count_field(trial.get("total_input_tokens")),
                 "output_tokens": _count_field(trial.get("total_output_tokens"))}
-    if measures["input_tokens"] is None or measures["output_tokens"] is None or \
-            measures["input_tokens"] == measures["output_tokens"] == 0:  # 0 and 0: the agent logged none, not free
+    # 0 and 0: the agent logged none, not free
+    if (measures["input_tokens"] is None or measures["output_tokens"] is None
+            or measures["input_tokens"] == measures["output_tokens"] == 0):
         measures["input_tokens"] = measures["output_tokens"] = None
     return _record(run_id, tid, attempt, _terminal_bench_attempt(trial), harness, measures)
 
@@ -9481,8 +9495,10 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
                      "(default 360) plus max_test_timeout_sec (default 60), times "
                      "global_timeout_multiplier; give the largest total",
         draft_todo=_tb_subset_todo(subset, parsed),
-        provenance={"declared_from": "run_metadata.json task_ids" if all(run.meta_path for run, _ in parsed)
-                    else "the tasks with trials in results.json (no run_metadata.json given)",
+        provenance={"declared_from": ("run_metadata.json task_ids"
+                                      if all(run.meta_path for run, _ in parsed) else
+                                      "the tasks with trials in results.json "
+                                      "(no run_metadata.json given)"),
                     **({"runs": run_ids} if len(parsed) > 1 else {}),
                     **({"harness_version": f"terminal-bench {harness['version']}"}
                        if isinstance(harness.get("version"), str) else {})},
@@ -9633,7 +9649,9 @@ def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -
     reward = _harbor_reward(trial, where)
     stated_valid = trial.get("reward_valid")  # Harbor 0.26 writes its own reading
     valid = reward is not None and (stated_valid is not False) and (
-        kind is None or kind not in _HARBOR_ENVIRONMENT | _HARBOR_VERIFIER | {_HARBOR_CANCELLED, "VerifierTimeoutError"})
+        kind is None
+        or kind not in _HARBOR_ENVIRONMENT | _HARBOR_VERIFIER | {_HARBOR_CANCELLED,
+                                                                  "VerifierTimeoutError"})
     if valid:
         return ("pass" if cast(float, reward) >= threshold else "fail"), None
     if kind is None:
@@ -9695,7 +9713,8 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
                 raise GateError(f"{where}[{key!r}].reward_stats: {text!r} is not a reward "
                                 "value") from None
             for name in _list(names, f"{where}[{key!r}].reward_stats[{text!r}]"):
-                listed[str(name)] = (system, reward if math.isfinite(cast(float, reward)) else None, None)
+                listed[str(name)] = (system,
+                                     reward if math.isfinite(cast(float, reward)) else None, None)
         for kind, names in _sub(stats.get("exception_stats")).items():
             for name in _list(names, f"{where}[{key!r}].exception_stats[{kind!r}]"):
                 previous = listed.get(str(name), (system, None, None))
@@ -9848,14 +9867,16 @@ def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -
     where a config.json names none, Harbor's default), the dataset and its ref, the timeout
     multipliers, Harbor's version."""
     envelope: dict[str, object] = {"harness": "harbor", "dataset": source,
-                                   **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {})}
+                                   **({"dataset_ref": dataset["ref"]}
+                                      if isinstance(dataset.get("ref"), str) else {})}
     lock = _harness_json(job.folder / "lock.json") if (job.folder / "lock.json").is_file() else {}
     version = _sub(lock.get("harbor")).get("version")
     if isinstance(version, str):
         envelope["harness"] = f"harbor {version}"
     if job.config:
         kind = _sub(job.config.get("environment")).get("type")
-        envelope["runner"] = f"harbor environment {kind if isinstance(kind, str) and kind else 'docker'}"
+        envelope["runner"] = ("harbor environment "
+                              f"{kind if isinstance(kind, str) and kind else 'docker'}")
     for key in ("timeout_multiplier", "agent_timeout_multiplier", "verifier_timeout_multiplier"):
         if _is_number(job.config.get(key)):
             envelope[key] = job.config[key]
@@ -9868,7 +9889,8 @@ def _harbor_selection(job: _HarborJob) -> list[str]:
     parts = []
     for dataset in _list(job.config.get("datasets", []), f"{job.folder}/config.json: datasets"):
         entry = _sub(dataset)
-        names, excluded, count = entry.get("task_names"), entry.get("exclude_task_names"), entry.get("n_tasks")
+        names, excluded, count = (entry.get("task_names"), entry.get("exclude_task_names"),
+                                  entry.get("n_tasks"))
         if isinstance(names, list) and names:
             parts.append("task_names")
         if isinstance(excluded, list) and excluded:
@@ -10253,7 +10275,8 @@ def _read_path(record: Any, path: tuple[str, ...]) -> Any:
     for part in path:
         if isinstance(value, dict) and part in value:
             value = value[part]
-        elif isinstance(value, list) and part.isascii() and part.isdigit() and int(part) < len(value):
+        elif (isinstance(value, list) and part.isascii() and part.isdigit()
+              and int(part) < len(value)):
             value = value[int(part)]
         else:
             raise _Unreadable(f"{'.'.join(path)}: missing")
@@ -10354,25 +10377,26 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
         at = f"{where}:{number}"
         try:
             raw_id = key if spec.task_id is None else read(rec, tuple(spec.task_id.split(".")))
-            tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool) else raw_id,
+            tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool)
+                           else raw_id,
                            f"{at}: {spec.task_id or 'key'}")
             attempt = (1 if spec.attempt is None
                        else _attempt_value(read(rec, tuple(spec.attempt.split("."))), csv))
-            run = default_run if spec.run_id is None else _mapped_name(read(rec, tuple(spec.run_id.split("."))),
-                                                                       spec.run_id, "a run id", at)
+            run = default_run if spec.run_id is None else _mapped_name(
+                read(rec, tuple(spec.run_id.split("."))), spec.run_id, "a run id", at)
         except _Unreadable as exc:
             raise GateError(f"{at}: {exc} (the task id, attempt and "
                             "run id must be read from every record)") from None
         if (tid, attempt) in seen:
             raise GateError(f"{at}: task {tid!r} attempt {attempt} again (first at line "
                             f"{seen[(tid, attempt)]}): "
-                            + ("give --attempt PATH, the field that numbers a task's attempts" if spec.attempt is None
-                               else "each attempt once"))
+                            + ("give --attempt PATH, the field that numbers a task's attempts"
+                               if spec.attempt is None else "each attempt once"))
         seen[(tid, attempt)] = number
         try:
             if lost is not None and lost(rec, read):
-                reason = spec.reason if reason_path is None else _mapped_name(read(rec, reason_path), spec.reason,
-                                                                             "a reason class", at)
+                reason = spec.reason if reason_path is None else _mapped_name(
+                    read(rec, reason_path), spec.reason, "a reason class", at)
                 verdict: Verdict = ("unscoreable", reason)
             else:
                 verdict = ("pass", None) if passed(rec, read) else ("fail", None)
@@ -10475,8 +10499,9 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
                     envelope={"harness": harness},
                     rerun_hint="the harness command that wrote the file", notes=tuple(notes),
                     draft_todo=tuple(todo),
-                    provenance={"declared_from": "--dataset-ids" if options.dataset_ids is not None else
-                                f"the {len(seen)} task(s) {path.name} holds, not a declared set"})
+                    provenance={"declared_from": (
+                        "--dataset-ids" if options.dataset_ids is not None else
+                        f"the {len(seen)} task(s) {path.name} holds, not a declared set")})
 
 
 # -- the coding benchmarks' own per-task files ------------------------------------------------
@@ -11239,7 +11264,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  "Multi-SWE-bench\nforms too), optionally with its index.json; an experiments "
                  "results.json with\n--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
                  import_swebench, takes_dataset_ids=True,
-                 ran_no_test=lambda rec: _sub(rec.get("harness")).get("status_list") == "empty_patch_ids",
+                 ran_no_test=lambda rec: (_sub(rec.get("harness")).get("status_list")
+                                          == "empty_patch_ids"),
                  no_test_why="swebench skips an empty patch without running a test: make the "
                              "no-edit patch a change no test reads (a comment in a file the tests "
                              "never import), so the tests run and fail",
@@ -11364,7 +11390,8 @@ def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | 
     if not missing:
         return None
     how = {"no_edit": f"a no-edit run ({fmt.no_edit})" if fmt and fmt.no_edit else "a no-edit run",
-           "known_fix": f"a known-fix run ({fmt.known_fix})" if fmt and fmt.known_fix else "a known-fix run"}
+           "known_fix": (f"a known-fix run ({fmt.known_fix})" if fmt and fmt.known_fix
+                         else "a known-fix run")}
     runs = " and ".join(how[role] for role in missing)
     if present:
         return (f"{_CONTROLS_TODO}control_runs has the {' and '.join(present)} run; "
@@ -11392,12 +11419,14 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
     extra = [r for r in imp.extra_reasons if r not in BUILTIN_REASONS]
     envelope = dict(imp.envelope)
     for key in ENVELOPE_REQUIRED:
-        envelope.setdefault(key, None if key == "wall_clock_s_per_task" else f"TODO: {ENVELOPE_HELP[key]}")
+        envelope.setdefault(key, None if key == "wall_clock_s_per_task"
+                            else f"TODO: {ENVELOPE_HELP[key]}")
     todo = [cast(str, _controls_todo(IMPORTERS.get(imp.source), ())), *imp.draft_todo]
     for key in ENVELOPE_REQUIRED:
         if envelope[key] is None or is_placeholder(envelope[key]):
             todo.append(f"envelope.{key}: {ENVELOPE_HELP[key]}"
-                        + (f" ({imp.timeout_note})" if key == "wall_clock_s_per_task" and imp.timeout_note else ""))
+                        + (f" ({imp.timeout_note})"
+                           if key == "wall_clock_s_per_task" and imp.timeout_note else ""))
     if not imp.dataset_name:
         todo.insert(1, f"dataset.name: the suite and its version or split (the {imp.source} files "
                        "do not name it)")
@@ -11499,7 +11528,8 @@ DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_p
 
 
 def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path,
-                    options: Mapping[str, object] | None = None) -> tuple[dict[str, object] | None, dict[str, object]]:
+                    options: Mapping[str, object] | None = None
+                    ) -> tuple[dict[str, object] | None, dict[str, object]]:
     """The claim's draft manifest with this control run's entry added (or replaced), and the entry:
     the manifest must exist, declare the same tasks the control run covers, and have been imported
     under the same verdict options (a --threshold that turns a broken oracle's zeros into passes
@@ -11678,8 +11708,9 @@ def without_workflow_commands(text: str) -> str:
         return text
     # the runner's legacy `##[command]`, which it finds anywhere in a line
     text = text.replace("##[", "#\\#[")
-    return "".join(line[:len(line) - len(line.lstrip())] + "\\" + line.lstrip() if line.lstrip().startswith("::")
-                   else line for line in text.splitlines(keepends=True))
+    return "".join(line[:len(line) - len(line.lstrip())] + "\\" + line.lstrip()
+                   if line.lstrip().startswith("::") else line
+                   for line in text.splitlines(keepends=True))
 
 
 def _github_mode(args: argparse.Namespace) -> bool:
@@ -12036,7 +12067,8 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
     if "mapping" in fmt.options:
         mapping.append(f"--pass {args.passed}" + (f"; --unscoreable {args.unscoreable} (reason {args.reason})"
                                                   if args.unscoreable else "")
-                       + ("; --unreadable-as unscoreable" if args.unreadable_as == "unscoreable" else ""))
+                       + ("; --unreadable-as unscoreable"
+                          if args.unreadable_as == "unscoreable" else ""))
     if "threshold" in fmt.options and args.threshold != 1.0:
         mapping.append(f"--threshold {args.threshold!r}: a score or reward of {args.threshold!r} "
                        "or more passes (default 1.0)")
@@ -12095,7 +12127,8 @@ def _tree_sha256(path: Path) -> str:
         return _file_sha256(path)
     digest = hashlib.sha256()
     for item in sorted(p for p in path.rglob("*") if p.is_file()):
-        digest.update(f"{item.relative_to(path).as_posix()}\0{_file_sha256(item)}\n".encode("utf-8", "surrogateescape"))
+        digest.update(f"{item.relative_to(path).as_posix()}\0{_file_sha256(item)}\n"
+                      .encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
@@ -12370,7 +12403,8 @@ def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -
     if first not in commands:
         raise GateError(f"unknown command {first!r}{did_you_mean(first, commands)}; "
                         f"the commands are {', '.join(commands)} (see --help)")
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[first]
+    sub = next(a for a in parser._actions
+               if isinstance(a, argparse._SubParsersAction)).choices[first]
     known = sorted(sub._option_string_actions)
     for token in arguments[1:]:
         if token == "--":
@@ -12441,7 +12475,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     _INVOKED[0] = f"python3 {prog}" if prog.endswith(".py") else prog
     spool = None
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0].startswith("-") and arguments[0] not in ("-h", "--help", "--version"):
+    if (arguments and arguments[0].startswith("-")
+            and arguments[0] not in ("-h", "--help", "--version")):
         # The rerun recipe the outcome-ledger design note prints: gate.py --manifest M --runs R.
         arguments.insert(0, "check")
     parser = build_parser(prog, arguments[0] if arguments else None)

@@ -6,7 +6,9 @@ importers are a leaf: the sections above them ask the harness registry they fill
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 import unittest
 
 import gate
@@ -86,7 +88,34 @@ def forward_uses() -> list[str]:
     return found
 
 
+def long_code_lines(source: str, limit: int = 100) -> list[int]:
+    """The lines longer than `limit` whose column `limit` is not inside a string (a docstring or a message may
+    run on; code and comments may not). An f-string is one string however Python tokenizes it."""
+    strings: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    depth, start = 0, (0, 0)
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        kind = tokenize.tok_name[token.type]
+        if kind == "STRING" and depth == 0:
+            strings.append((token.start, token.end))
+        elif kind == "FSTRING_START":  # Python 3.12 and later
+            start = token.start if depth == 0 else start
+            depth += 1
+        elif kind == "FSTRING_END":
+            depth -= 1
+            if depth == 0:
+                strings.append((start, token.end))
+    return [number for number, line in enumerate(source.splitlines(), 1) if len(line) > limit
+            and not any(first <= (number, limit) < last for first, last in strings)]
+
+
 class CodeShape(unittest.TestCase):
+    def test_no_code_line_over_100_columns(self) -> None:
+        """Code and comments within 100 columns; a long message or docstring may run past it."""
+        self.assertEqual(long_code_lines(SOURCE), [])
+        self.assertEqual(long_code_lines("x = 1" + " " * 96 + "+ 2\ns = '" + "a" * 110 + "'\n"), [1])
+        self.assertEqual(long_code_lines("y = 2  # " + "c" * 100 + "\n"), [1])
+
+
     def test_no_chained_conditional_expression(self) -> None:
         chained = sorted({node.lineno for node in ast.walk(TREE) if isinstance(node, ast.IfExp)
                           and any(isinstance(part, ast.IfExp) for part in (node.test, node.body, node.orelse))})
