@@ -536,6 +536,23 @@ class UnsortedLedger(Agreement):
         self.assertEqual(shuffled, self.run_gate("compare", str(m), str(b)))
 
 
+class OneSummaryShape(unittest.TestCase):
+    def test_every_question_the_table_answers_a_summary_answers(self) -> None:
+        """What settle asks of the tasks: each public method of the per-task table exists on the sorted stream (and
+        so on the unsorted summary) with the same parameters, and the tally starts with a table to ask."""
+        import inspect
+
+        questions = {name: inspect.signature(method) for name, method in vars(gate._Table).items()
+                     if inspect.isfunction(method) and not name.startswith("_")}
+        self.assertGreaterEqual(set(questions), {"pattern_counts", "listed", "cost_values", "add"})
+        for cls in (gate._Stream, gate._Unsorted):
+            for name, signature in questions.items():
+                with self.subTest(cls=cls.__name__, question=name):
+                    self.assertEqual(list(inspect.signature(getattr(cls, name)).parameters),
+                                     list(signature.parameters))
+        self.assertIsInstance(gate._Tally().summary, gate._Table)
+
+
 class PastLimit(unittest.TestCase):
     """_past_limit: a search that skips a chunk's exact envelope test only when no wall clock can be past it."""
 
