@@ -25,14 +25,16 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
-import sys
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tests.support import gate_command
 
 ROOT = Path(__file__).resolve().parent.parent
 ELLIPSIS = "…"
@@ -243,7 +245,17 @@ def fresh_copy(into: Path) -> Path:
             shutil.copy(source, repo / name)
     shim = into / "bin"
     shim.mkdir()
-    (shim / "python3").symlink_to(sys.executable)
+    # `python3 gate.py ...` runs gate.py's code object, compiled once per test run as every other subprocess
+    # test does (tests/support.py: CPython caches no bytecode for a script); any other `python3` is the interpreter
+    exe, _, launch, code = gate_command()[:4]
+    (shim / "python3").write_text(
+        "#!/bin/sh\n"
+        'case "$1" in\n'
+        f'  gate.py|*/gate.py) script=$1; shift; exec {shlex.quote(exe)} -c {shlex.quote(launch)} '
+        f'{shlex.quote(code)} "$script" "$@" ;;\n'
+        "esac\n"
+        f'exec {shlex.quote(exe)} "$@"\n', encoding="utf-8")
+    (shim / "python3").chmod(0o755)
     return repo
 
 
