@@ -574,6 +574,9 @@ class InstalledName(GateCase):
 
     def test_help_and_examples_say_benchgate(self) -> None:
         """`benchgate --help` and `benchgate check --help` say `usage: benchgate` and `benchgate check ...`."""
+        patcher = mock.patch.dict(os.environ, {"COLUMNS": "100"})  # argparse wraps usage to a terminal's width
+        patcher.start()
+        self.addCleanup(patcher.stop)
         code, out, _ = self.main_as("/x/bin/benchgate", "--help")
         self.assertEqual(code, 0)
         self.assertTrue(out.startswith("usage: benchgate "), out)
