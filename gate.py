@@ -4021,18 +4021,21 @@ class _Stream:
                     self.open_tokens = total + (self.open_tokens or 0)
             return
         self.close_cost(tids[-1])  # every task here is new: all but the last are complete
-        done_costs, done_sums = costs[:-1], sums[:-1]
-        self.cost.extend(map(float, filter(None, done_costs)))
-        if None not in done_sums:  # PERF: every task reports tokens, so every task is measured
-            self.tokens.extend(done_sums)  # type: ignore[arg-type]  # (no None)
-            self.measured += len(done_sums)
-        else:
-            counted = list(map(operator.is_not, done_sums, itertools.repeat(None)))
-            kept = itertools.compress(done_sums, counted)
-            self.tokens.extend(kept)  # type: ignore[arg-type]  # (no None)
-            self.measured += sum(map(operator.or_, map(bool, done_costs), counted))
+        self.complete_costs(costs[:-1], sums[:-1])
         self.open_cost = [float(costs[-1])] if costs[-1] else []
         self.open_tokens = sums[-1]
+
+    def complete_costs(self, costs: Sequence[str], sums: Sequence[int | None]) -> None:
+        """The cost and tokens of tasks complete with one attempt each, one a task in order."""
+        self.cost.extend(map(float, filter(None, costs)))
+        if None not in sums:  # PERF: every task reports tokens, so every task is measured
+            self.tokens.extend(sums)  # type: ignore[arg-type]  # (no None)
+            self.measured += len(sums)
+        else:
+            counted = list(map(operator.is_not, sums, itertools.repeat(None)))
+            kept = itertools.compress(sums, counted)
+            self.tokens.extend(kept)  # type: ignore[arg-type]  # (no None)
+            self.measured += sum(map(operator.or_, map(bool, costs), counted))
 
     def close_cost(self, next_task: str) -> None:
         if self.open_cost:
@@ -4154,7 +4157,6 @@ class _Unsorted(_Stream):
         self.chunks: list[tuple[str, array[int]]] = []
         # a chunk's costs (joined) and token sums, by the chunk's index, for the replay
         self.chunk_costs: dict[int, tuple[str, Sequence[int | None]]] = {}
-        self.control_attempts: dict[str, list[int]] = {}
 
     def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
         self.patterns.update(packed)
@@ -4167,28 +4169,19 @@ class _Unsorted(_Stream):
             if start < end:
                 kept.append("\n".join(ids[start:end]))
         if not self.control_ids.isdisjoint(tids):
-            for tid, attempt in zip(tids, packed):
-                if tid in self.control_ids:
-                    self.control_attempts.setdefault(tid, []).append(attempt)
+            for tid in self.control_ids.intersection(tids):
+                self.controls[tid] = packed[tids.index(tid)]
         return True  # (as far as add_costs needs to know: it keeps each record's own)
 
     def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
                   fresh: bool) -> None:
         self.chunk_costs[len(self.chunks) - 1] = ("\n".join(costs), sums)
-        self.cost.extend(map(float, filter(None, costs)))
-        if None not in sums:
-            self.tokens.extend(sums)  # type: ignore[arg-type]  # (no None)
-            self.measured += len(sums)
-        else:
-            counted = list(map(operator.is_not, sums, itertools.repeat(None)))
-            self.tokens.extend(itertools.compress(sums, counted))  # type: ignore[arg-type]
-            self.measured += sum(map(operator.or_, map(bool, costs), counted))
+        self.complete_costs(costs, sums)  # (a record a task, or the replay undoes it)
 
     def conclude(self, tally: _Tally) -> _Stream | _Table:
         """Itself, when every task has one record and the declared set matches; else the tally's
         per-task table, the chunks replayed into it."""
         if self.sorted_ranges():
-            self.controls = {tid: attempts[0] for tid, attempts in self.control_attempts.items()}
             return self
         table = _Table(tally)
         for index, (joined, packed) in enumerate(self.chunks):
@@ -4204,12 +4197,11 @@ class _Unsorted(_Stream):
         """Read the key ranges in ID order as the stream reads its chunks: False at a task with a
         second record or one the manifest does not declare, or short of a declared one."""
         declared = self.declared
-        for index, kept in enumerate(self.ranges):
-            self.ranges[index] = []
+        for kept in self.ranges:
             if not kept:
                 continue
             ids = "\n".join(kept).split("\n")
-            kept.clear()
+            kept.clear()  # (the range's text, once split)
             ids.sort()
             if not all(map(operator.lt, ids, itertools.islice(ids, 1, None))):
                 return False
