@@ -28,6 +28,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import sys
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -247,14 +248,13 @@ def fresh_copy(into: Path) -> Path:
     shim.mkdir()
     # `python3 gate.py ...` runs gate.py's code object, compiled once per test run as every other subprocess
     # test does (tests/support.py: CPython caches no bytecode for a script); any other `python3` is the interpreter
-    exe, _, launch, code = gate_command()[:4]
+    launcher = " ".join(map(shlex.quote, gate_command()[:-1]))  # (all but gate.py's path)
     (shim / "python3").write_text(
         "#!/bin/sh\n"
         'case "$1" in\n'
-        f'  gate.py|*/gate.py) script=$1; shift; exec {shlex.quote(exe)} -c {shlex.quote(launch)} '
-        f'{shlex.quote(code)} "$script" "$@" ;;\n'
+        f'  gate.py|*/gate.py) script=$1; shift; exec {launcher} "$script" "$@" ;;\n'
         "esac\n"
-        f'exec {shlex.quote(exe)} "$@"\n', encoding="utf-8")
+        f'exec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
     (shim / "python3").chmod(0o755)
     return repo
 

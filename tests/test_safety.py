@@ -54,8 +54,7 @@ def _cli(argv: list[str], env_update: dict[str, str | None]) -> tuple[int, bytes
             env.pop(key, None)
         else:
             env[key] = value
-    # -S: no site-packages .pth files run at start-up (gate.py is stdlib only), which halves start-up time.
-    proc = subprocess.run([*gate_command("-S"), *argv], cwd=ROOT, env=env, capture_output=True,
+    proc = subprocess.run([*gate_command(), *argv], cwd=ROOT, env=env, capture_output=True,
                           timeout=120, check=False)
     return proc.returncode, proc.stdout, proc.stderr
 
