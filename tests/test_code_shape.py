@@ -12,10 +12,10 @@ import tokenize
 import unittest
 
 import gate
-from tests.support import ROOT
+from tests.support import ROOT, parsed
 
 SOURCE = (ROOT / "gate.py").read_text(encoding="utf-8")
-TREE = ast.parse(SOURCE)
+TREE = parsed(SOURCE)
 BANNER = re.compile(r"^#{20,}\n# (.+)\n", re.MULTILINE)
 
 

@@ -22,7 +22,7 @@ import unittest
 from pathlib import Path
 
 import gate
-from tests.support import ROOT
+from tests.support import ROOT, parsed
 
 EXAMPLES = ROOT / "tests" / "findings"
 
@@ -47,7 +47,7 @@ def companions(folder: Path) -> set[str]:
 def raisers() -> dict[str, set[str]]:
     """code -> the top-level functions holding finding("code", ...) or an _attempt_findings entry for it."""
     found: dict[str, set[str]] = {}
-    for node in ast.parse((ROOT / "gate.py").read_text(encoding="utf-8")).body:
+    for node in parsed((ROOT / "gate.py").read_text(encoding="utf-8")).body:
         if not isinstance(node, ast.FunctionDef):
             continue
         for sub in ast.walk(node):

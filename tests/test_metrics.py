@@ -18,7 +18,7 @@ from unittest import mock
 import gate
 from tests.builders import metric, rich_ledger, valid_ledger
 from tests.oracles import rate_text, wilson
-from tests.support import EXAMPLE_CARD, ROOT, GateCase, run_cli
+from tests.support import EXAMPLE_CARD, ROOT, GateCase, parsed, run_cli
 
 
 def _is(value: Any, literal: Any) -> bool:
@@ -338,7 +338,7 @@ class PredicatesAreNeverEvaluated(GateCase):
 
     def test_gate_source_has_no_eval_exec_or_compile_call(self) -> None:
         """gate.py's source calls no eval, exec, __import__ or builtin compile."""
-        tree = ast.parse((ROOT / "gate.py").read_text(encoding="utf-8"))
+        tree = parsed((ROOT / "gate.py").read_text(encoding="utf-8"))
         bad = []
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):

@@ -41,6 +41,7 @@ from tests.support import (
     TB_SYN,
     GateCase,
     gate_command,
+    parsed,
 )
 
 GATE = ROOT / "gate.py"
@@ -213,7 +214,7 @@ FORBIDDEN_ATTRIBUTES = frozenset({
 def code_hazards(source: str) -> list[str]:
     """Everything in `source` that could run code or reach the network, as readable lines."""
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         where = f"line {getattr(node, 'lineno', '?')}"
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -253,7 +254,7 @@ class NoCodeExecution(unittest.TestCase):
         """gate.py imports nothing that runs code or reaches the network, and calls no eval, exec or compile."""
         source = GATE.read_text(encoding="utf-8")
         # One fork, for --jobs: in _fork_worker, whose child runs the gate's own tally and leaves by os._exit.
-        worker = next(node for node in ast.walk(ast.parse(source))
+        worker = next(node for node in ast.walk(parsed(source))
                       if isinstance(node, ast.FunctionDef) and node.name == "_fork_worker")
         allowed = {f"line {node.lineno}: attribute .fork" for node in ast.walk(worker)
                    if isinstance(node, ast.Attribute) and node.attr == "fork"}
@@ -270,7 +271,7 @@ class NoCodeExecution(unittest.TestCase):
         """Every module gate.py imports, at the top or deferred, is one this interpreter's standard library names
         (no optional package either: a zstd member is read only where zipfile itself can)."""
         imported = set()
-        for node in ast.walk(ast.parse(GATE.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(GATE.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 imported |= {alias.name.split(".")[0] for alias in node.names}
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
