@@ -257,8 +257,9 @@ class ImportCase(GateCase):
 # CPython caches no bytecode for a script, so every `python3 gate.py` compiles the whole file (about 0.2 s,
 # most of a small check). The subprocess tests run `python3 gate.py` as it is, but from its code object
 # compiled once per test run: the launcher sets sys.argv[0] and sys.path[0] as the interpreter does for a
-# script and runs that code object as __main__ (tracebacks still name gate.py). The README's commands, the
-# old-interpreter test and the hooks run the file itself.
+# script and runs that code object as __main__ (tracebacks still name gate.py). The pages' `python3 gate.py`
+# commands take it too, through a `python3` on their PATH (tests/shown_commands.py); the old-interpreter test
+# and the hooks run the file itself.
 _LAUNCH = ("import marshal, os, sys\n"
            "code_file, script = sys.argv[1], sys.argv[2]\n"
            "sys.argv[:3] = [script]\n"
