@@ -4270,6 +4270,11 @@ _FAST_VALUES = {
     "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
 }
 _FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
+# Columns most chunks hold one value in (one run, every task's first attempt): the exact expression
+# is tried first with the first line's values written in, so those groups are not built line by
+# line. The spelling of the value as a literal, from its group. Two groups stay (task and outcome),
+# so findall still gives tuples.
+_PINNABLE = {"run_id": '"{}"', "attempt": "{}"}
 
 
 class _Restart(Exception):
@@ -4285,6 +4290,24 @@ class _Form:
         self.keys, self.colon, self.comma = keys, colon, comma
         self.exact = re.compile(_fast_template(keys, colon, comma, False), re.MULTILINE)
         self._loose: re.Pattern[str] | None = None
+        self._pinned: tuple[dict[str, str], re.Pattern[str], tuple[str, ...]] | None = None
+
+    def pinned(self, text: str) -> tuple[dict[str, str], re.Pattern[str], tuple[str, ...]] | None:
+        """The exact expression with the pinnable columns' values on the first line of `text`
+        written in as literals: (those values, the expression, the keys of its groups); None when
+        the first line does not match the exact expression. The last one is kept."""
+        first = self.exact.match(text)
+        if first is None:
+            return None
+        values = {key: first.group(self.keys.index(key) + 1) for key in _PINNABLE
+                  if key in self.keys}
+        if self._pinned is None or self._pinned[0] != values:
+            literals = {key: re.escape(_PINNABLE[key].format(value))
+                        for key, value in values.items()}
+            self._pinned = (values, re.compile(_fast_template(self.keys, self.colon, self.comma,
+                                                              False, literals), re.MULTILINE),
+                            tuple(key for key in self.keys if key not in values))
+        return self._pinned
 
     @property
     def loose(self) -> re.Pattern[str]:
@@ -4308,6 +4331,7 @@ class _FastPath:
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
+        self.pinning = True  # until a chunk's lines disagree on a pinnable column
         # the groups' spelling of a kind -> its number
         self.kinds: dict[tuple[str, str, str, bool, str], int] = {}
 
@@ -4331,25 +4355,35 @@ class _FastPath:
                                               comma) if set(keys) >= _FAST_REQUIRED else None
         return self.templates[signature]
 
-    def rows(self, text: str) -> tuple[list[tuple[str, ...]], tuple[str, ...]] | None:
-        """The match groups of every line and the keys they stand for, or None if some line does not
-        match.
+    def rows(self, text: str
+             ) -> tuple[list[tuple[str, ...]], tuple[str, ...], dict[str, str]] | None:
+        """The match groups of every line, the keys they stand for, and the values of the columns
+        every line shares that have no group (pinned); or None if some line does not match.
 
         The form is the last one that proved a chunk, else the first line's: its exact expression
         (every key on every line) first, as it is the quicker, then the loose one (the optional keys
-        may be left out). When a line matches neither, the form is widened once by that line's keys,
+        may be left out). The exact one is tried pinned first until a chunk's lines disagree on a
+        pinnable column. When a line matches neither, the form is widened once by that line's keys,
         so a ledger whose records carry different optional fields is still proven chunk after chunk.
         """
         lines = text.count("\n")
         form = self.current or self.form(text[:text.find("\n")])
         if form is None:
             return None
+        pinned = form.pinned(text) if self.pinning and self.exact else None
+        if pinned is not None:
+            values, pattern, grouped = pinned
+            rows = pattern.findall(text)
+            if len(rows) == lines:
+                self.current = form
+                return rows, grouped, values
+            self.pinning = False
         for pattern in (form.exact, form.loose) if self.exact else (form.loose, form.exact):
             rows = pattern.findall(text)
             # anchored and one line at most each: as many matches as lines, all matched
             if len(rows) == lines:
                 self.current, self.exact = form, pattern is form.exact
-                return rows, form.keys
+                return rows, form.keys, {}
         for _ in range(3):  # widened by the first line that does not match, a few times at most
             end = 0
             for match in form.loose.finditer(text):
@@ -4363,7 +4397,7 @@ class _FastPath:
             rows = form.loose.findall(text)
             if len(rows) == lines:
                 self.current, self.exact = form, False
-                return rows, form.keys
+                return rows, form.keys, {}
         return None
 
     def __call__(self, data: bytes) -> bool:
@@ -4374,30 +4408,32 @@ class _FastPath:
         found = self.rows(data.decode("ascii"))
         if found is None:
             return False
-        rows, keys = found
+        rows, keys, pinned = found
         if "harness" in keys and not _fast_harness_ok([row[keys.index("harness")] for row in rows
                                                        if row[keys.index("harness")]]):
             return False
         try:
-            self.tally_rows(rows, keys)
+            self.tally_rows(rows, keys, pinned)
         except GateError:
             raise _Restart() from None
         return True
 
-    def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> None:
+    def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...],
+                   pinned: Mapping[str, str]) -> None:
         """The general path's tally (see _tally_records), column by column: each step is one C-level
-        pass over the chunk's groups, with a per-record loop only where a chunk needs one (a task
-        seen before)."""
+        pass over the chunk's groups (a pinned column is its one value repeated), with a per-record
+        loop only where a chunk needs one (a task seen before)."""
         tally = self.tally
-        at = _columns(rows, keys)
+        at = _columns(rows, keys, pinned)
         runs = set(at["run_id"])
         tally.all_run_ids |= runs
         if self.run_id is not None and runs != {self.run_id}:
             runs &= {self.run_id}
-            rows = [row for row in rows if row[keys.index("run_id")] == self.run_id]
+            rows = [] if "run_id" in pinned else [row for row in rows
+                                                   if row[keys.index("run_id")] == self.run_id]
             if not rows:
                 return
-            at = _columns(rows, keys)
+            at = _columns(rows, keys, pinned)
         tally.run_ids |= runs
         count = len(rows)
         blank = ("",) * count
@@ -4449,9 +4485,13 @@ class _FastPath:
         self.sink.add_costs(tids, costs, sums, fresh)
 
 
-def _columns(rows: list[tuple[str, ...]], keys: tuple[str, ...]) -> dict[str, list[str]]:
-    """The match groups by key, a column each. PERF: a C pass a column, quicker than zip(*rows)."""
-    return {key: list(map(operator.itemgetter(index), rows)) for index, key in enumerate(keys)}
+def _columns(rows: list[tuple[str, ...]], keys: tuple[str, ...],
+             pinned: Mapping[str, str]) -> dict[str, list[str]]:
+    """The match groups by key, a column each, and each pinned column its value on every row.
+    PERF: a C pass a column, quicker than zip(*rows)."""
+    at = {key: list(map(operator.itemgetter(index), rows)) for index, key in enumerate(keys)}
+    at.update((key, [value] * len(rows)) for key, value in pinned.items())
+    return at
 
 
 def _past_limit(limit: float) -> Callable[[str], object] | None:
@@ -4526,13 +4566,14 @@ def _merged_order(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str,
 _RECORD_RANK = {key: rank for rank, key in enumerate(RECORD_KEYS)}
 
 
-def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool) -> str:
+def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool,
+                   literals: Mapping[str, str] | None = None) -> str:
     """One line with these keys in this order; if loose, a key the gate does not require may be left
     out of a line (its group is then empty: absent reads as null, as `rec.get` reads it on the
-    general path)."""
+    general path). A key in `literals` has that expression (a literal) in place of its group."""
     parts = []
     for index, key in enumerate(keys):
-        member = f'"{key}"{colon}{_FAST_VALUES[key]}'
+        member = f'"{key}"{colon}{(literals or {}).get(key, _FAST_VALUES[key])}'
         if key in _FAST_REQUIRED or not loose:
             parts.append(member if index == 0 else comma + member)
         else:

@@ -313,6 +313,57 @@ class NotProven(Agreement):
         self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
 
 
+class PinnedColumns(Agreement):
+    """A chunk whose lines share the run ID and the attempt number is matched with those two written into the
+    expression as literals (no group built a line for them), until a chunk's lines disagree on one."""
+
+    def pinned_chunks(self, manifest: dict[str, Any], text: str, *extra: str) -> list[bool]:
+        """Whether each chunk the canonical path proved was matched pinned, in file order, after asserting that
+        every path agrees."""
+        self.both(manifest, text, *extra)
+        real_rows, seen = gate._FastPath.rows, []
+
+        def rows(path: gate._FastPath, chunk: str) -> Any:
+            found = real_rows(path, chunk)
+            if found is not None:
+                seen.append(bool(found[2]))
+            return found
+
+        with mock.patch.object(gate._FastPath, "rows", rows):
+            self.run_gate("--manifest", str(self.dir / "bench.manifest.json"), "--runs", str(self.dir / "runs.jsonl"),
+                          *extra)
+        return seen
+
+    def test_a_one_run_ledger_is_matched_pinned_until_a_line_disagrees(self) -> None:
+        self.with_chunks(600)
+        manifest, records = ledger(random.Random(5), tasks=60)
+        text = sorted_text(records)
+        seen = self.pinned_chunks(manifest, text)
+        self.assertGreater(len(seen), 5)
+        self.assertTrue(all(seen), seen)
+        for edit, value in (("run_id", "r2"), ("attempt", 2)):
+            with self.subTest(edit=edit):
+                at = len(records) // 2
+                edited = [dict(rec, **{edit: value}) if i == at else rec for i, rec in enumerate(records)]
+                seen = self.pinned_chunks(manifest, sorted_text(edited))
+                self.assertTrue(seen[0], seen)
+                self.assertIn(False, seen)
+                first_unpinned = seen.index(False)
+                self.assertFalse(any(seen[first_unpinned:]), f"pinning stops at the chunk that disagrees: {seen}")
+
+    def test_a_pinned_run_that_is_not_the_asked_one_is_left_out(self) -> None:
+        """Two runs one after the other, each over many chunks: --run-id of either agrees with the general path, and
+        the first run's chunks were matched pinned."""
+        self.with_chunks(600)
+        manifest, records = ledger(random.Random(8), tasks=40)
+        text = sorted_text(records) + sorted_text([dict(rec, run_id="r2") for rec in records])
+        for run in ("r1", "r2"):
+            with self.subTest(run=run):
+                seen = self.pinned_chunks(manifest, text, "--run-id", run)
+                self.assertTrue(seen[0], seen)
+                self.assertIn(False, seen)
+
+
 class SortedStream(Agreement):
     """A ledger in task-ID order is summarised as it streams; what the summary cannot answer reads the file again."""
 
