@@ -11784,11 +11784,12 @@ def _append_to(variable: str, text: str) -> None:
         raise GateError(f"${variable} ({target}): cannot append: {exc.strerror or exc}") from None
 
 
-def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs: Sequence[Path],
-             findings: Sequence[Finding], verdict: str, headline: str,
+def _deliver(args: argparse.Namespace, result: Report | Comparison | Ranking,
+             renderers: Renderers, inputs: Sequence[Path], headline: str,
              outputs_extra: Mapping[str, str] | None = None) -> str:
     """The report on stdout in --format; every --output written from the same result (atomically,
-    never over an input); in GitHub mode the step summary, the annotations and the step outputs."""
+    never over an input); in GitHub mode the step summary, the annotations of the result's findings
+    and the step outputs (its verdict, the headline, `outputs_extra`)."""
     outputs: list[tuple[str, Path]] = args.output
     for kind, _ in outputs:
         if kind not in renderers:
@@ -11805,13 +11806,13 @@ def _deliver(args: argparse.Namespace, result: Any, renderers: Renderers, inputs
     if github:
         text = without_workflow_commands(text)
         _append_to("GITHUB_STEP_SUMMARY", renderers["markdown"](result) + "\n")
-        _append_to("GITHUB_OUTPUT", f"verdict={verdict}\nheadline={visible(headline)}\n"
+        _append_to("GITHUB_OUTPUT", f"verdict={result.verdict}\nheadline={visible(headline)}\n"
                    + "".join(f"{key}={visible(value)}\n"
                              for key, value in (outputs_extra or {}).items()))
         notes = "".join("::error "
                         f"title={github_escape(visible(f.code), prop=True)}::"
                         f"{github_escape(visible(f.message))}\n"
-                        for f in findings)
+                        for f in result.findings)
         text = text + notes if args.format == "text" else text
         if args.format != "text" and notes:
             # annotations are read from either stream; stdout stays one format
@@ -11830,8 +11831,7 @@ def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
                        jobs=args.jobs)
     head = report.ledger.headline
     headline = f"{_count(head.k)}/{head.n} = {head.value:.3f} [{head.low:.3f}, {head.high:.3f}]"
-    text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)],
-                    report.findings, report.verdict, headline)
+    text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)], headline)
     return text, 0 if report.verdict == "PUBLISHABLE" else 1
 
 
@@ -11865,8 +11865,7 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
         failed = comp.verdict == "PUBLISHABLE" and FAIL_ON[args.fail_on](comp)
         comp = comp._replace(fail_on=(args.fail_on, failed))
         outputs["fail_on"] = "failed" if comp.fail_on and comp.fail_on[1] else "passed"
-    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, comp.findings, comp.verdict, headline,
-                    outputs)
+    text = _deliver(args, comp, COMPARE_RENDERERS, inputs, headline, outputs)
     # the step fails: say why where GitHub shows it
     if comp.fail_on and comp.fail_on[1] and _github_mode(args):
         annotation = (f"::error title=compare --fail-on {args.fail_on}::"
@@ -11918,7 +11917,7 @@ def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     best = rank.systems[rank.order[0]]
     headline = (f"{best.manifest.claim_id} first of {len(rank.systems)}, group "
                 f"{rank.letters(rank.order[0])}")
-    text = _deliver(args, rank, RANK_RENDERERS, inputs, rank.findings, rank.verdict, headline)
+    text = _deliver(args, rank, RANK_RENDERERS, inputs, headline)
     return text, 0 if rank.verdict == "PUBLISHABLE" else 1
 
 
