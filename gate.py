@@ -3551,6 +3551,11 @@ def ids_digest(ids: Iterable[str]) -> str:
     # fed in slices, so the joined text of 10^7 IDs never exists at once.
     keys = sorted(ids) if isinstance(ids, (dict, set,
                                            frozenset)) else list(dict.fromkeys(sorted(ids)))
+    return _sorted_ids_digest(keys)
+
+
+def _sorted_ids_digest(keys: Sequence[str]) -> str:
+    """ids_digest of IDs sorted and distinct already."""
     digest = hashlib.sha256()
     step = 1 << 16
     for start in range(0, len(keys), step):
@@ -3605,9 +3610,17 @@ class _Tally:
         self.cost: dict[str, float | tuple[float, ...]] = {}
         self.tokens: dict[str, int] = {}
         self.sha256 = ""
-        # What settle reads of the tasks: the per-task table's own answers, or a summary that
-        # stands in for the table (the sorted stream, an unsorted ledger's), each the same questions
-        self.summary: _Stream | _Table = _Table(self)
+        # What settle reads of the tasks: the summary a producer filled while reading (the sorted
+        # stream, the unsorted summary, the workers' streams merged), or None until settle
+        # summarises the per-task table (summarize). Either way one value of one type, _Stream.
+        self.summary: _Stream | None = None
+
+    def summarize(self, plan: Plan) -> _Stream:
+        """The tasks' summary (see summary): the per-task table's is made on the first ask."""
+        if self.summary is None:
+            self.summary = _TableSummary(self, plan.declared_ids,
+                                         frozenset(c.task_id for c in plan.controls))
+        return self.summary
 
     def kind_infos(self) -> list[KindInfo]:
         if len(self.infos) != len(self.kinds):  # PERF: built once (a cluster a task: a kind a task)
@@ -3625,15 +3638,13 @@ class _Tally:
 
 
 class _Table:
-    """The per-task table: a proven chunk's attempts and costs go into it as below (the general
-    path, _tally_records, fills the same table record by record), and it answers what settle asks
-    of the tasks as a summary does (_Stream)."""
+    """The per-task table (the tally's `tasks`, `cost` and `tokens`) as the canonical path fills it:
+    a proven chunk's attempts and costs go in as below, as the general path (_tally_records) puts
+    them in record by record. It is an output of its own, for the callers that need every task
+    (digest, init, the task scores); settle reads its summary (_TableSummary)."""
 
     def __init__(self, tally: _Tally) -> None:
         self.tally = tally
-        # no order by task ID (a summary may have one: the sorted stream's)
-        self.order: array[int] | None = None
-        self.numbers: dict[AttemptPattern, int] = {}
 
     def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
         """Add a chunk's attempts; True if every one is of a task not seen before."""
@@ -3662,51 +3673,6 @@ class _Table:
                 _add_cost(tally.cost, tid, _fast_number(cost))
             if total is not None:
                 tally.tokens[tid] = tally.tokens.get(tid, 0) + total
-
-    # What settle asks of the tasks (a summary answers the same)
-    def pattern_counts(self) -> Counter[AttemptPattern]:
-        """How many tasks have each attempt pattern."""
-        return Counter(self.tally.tasks.values())  # PERF: in C
-
-    def pattern_of(self, tid: str) -> AttemptPattern | None:
-        """A task's attempt pattern (a summary keeps the controls')."""
-        return self.tally.tasks.get(tid)
-
-    def task_count(self) -> int:
-        return len(self.tally.tasks)
-
-    def observed_digest(self) -> str:
-        return ids_digest(self.tally.tasks)
-
-    def lookalikes(self) -> list[tuple[str, ...]]:
-        return _lookalikes(self.tally.tasks.keys())
-
-    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
-        """(declared tasks with no record, tasks in the runs not declared), each sorted. A summary
-        stands for the tasks only when both are empty."""
-        tasks = self.tally.tasks
-        return sorted(declared.difference(tasks)), sorted(set(tasks).difference(declared))
-
-    def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
-        """The first tasks (in ID order, up to _LIST_LIMIT) of each of these patterns."""
-        found: dict[AttemptPattern, list[str]] = {pattern: [] for pattern in troubled}
-        if found:
-            for tid, pattern in self.tally.tasks.items():
-                if pattern in found:
-                    found[pattern].append(tid)
-        return {pattern: sorted(few)[:_LIST_LIMIT] for pattern, few in found.items()}
-
-    def cost_values(self) -> tuple[int, Sequence[float], Sequence[int]]:
-        """(tasks with a cost or tokens, each such task's cost, each such task's tokens)."""
-        tally = self.tally
-        values = tally.cost.values()
-        # PERF: one C pass when no task has two
-        repeated = any(map(isinstance, values, itertools.repeat(tuple)))
-        costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c
-                              for c in values] if repeated else \
-            cast("list[float]", list(values))  # exact: one sum a task, in any order
-        measured = len(tally.cost) + len(tally.tokens.keys() - tally.cost.keys())
-        return measured, costs, list(tally.tokens.values())
 
 
 def _bad_field(where: str, line: int, key: str, expected: str, value: object) -> NoReturn:
@@ -4095,7 +4061,7 @@ class _Stream:
         tally.records += part["records"]
         tally.over_envelope.merge(part["over_count"], part["over"])
 
-    def conclude(self, tally: _Tally) -> _Stream | _Table:
+    def conclude(self, tally: _Tally) -> _Stream | None:
         """The file read: close the last task and stand for the tally's tasks."""
         self.finish()
         return self
@@ -4178,9 +4144,9 @@ class _Unsorted(_Stream):
         self.chunk_costs[len(self.chunks) - 1] = ("\n".join(costs), sums)
         self.complete_costs(costs, sums)  # (a record a task, or the replay undoes it)
 
-    def conclude(self, tally: _Tally) -> _Stream | _Table:
-        """Itself, when every task has one record and the declared set matches; else the tally's
-        per-task table, the chunks replayed into it."""
+    def conclude(self, tally: _Tally) -> _Stream | None:
+        """Itself, when every task has one record and the declared set matches; else None, the
+        chunks replayed into the tally's per-task table (settle summarises it)."""
         if self.sorted_ranges():
             return self
         table = _Table(tally)
@@ -4191,7 +4157,7 @@ class _Unsorted(_Stream):
                 costs, sums = self.chunk_costs[index]
                 table.add_costs(tids, costs.split("\n"), sums, fresh)
         self.chunks = []
-        return table
+        return None
 
     def sorted_ranges(self) -> bool:
         """Read the key ranges in ID order as the stream reads its chunks: False at a task with a
@@ -4224,6 +4190,70 @@ class _Unsorted(_Stream):
                     few += itertools.compress(tids, map(pattern.__eq__, packed))
                     few.sort()
                     del few[_LIST_LIMIT:]
+        return found
+
+
+# -- the per-task table's summary --------------------------------------------------------------
+#
+# A file no other summary answers for (the general path's, a chunk the canonical path did not
+# prove, an unsorted ledger with a task's second record) is read into the per-task table, and
+# settle reads the table's summary: the stream's counts, filled once the table is complete, so
+# settle asks one kind of summary whichever way the file was read. The table itself stays the
+# tally's, for the callers that need every task.
+
+
+class _TableSummary(_Stream):
+    """The per-task table summarised (see above), with what only a table can hold: IDs of any
+    alphabet (look-alikes by full folding), declared tasks with no record and undeclared ones, and
+    token totals past the stream's array."""
+
+    def __init__(self, tally: _Tally, declared: frozenset[str] | None,
+                 controls: frozenset[str]) -> None:
+        super().__init__(None, controls)
+        tasks = self.table = tally.tasks  # read again only to name a troubled pattern's tasks
+        self.ids = sorted(tasks)
+        self.patterns = Counter(tasks.values())  # PERF: in C
+        self.count = len(tasks)
+        self.controls = {tid: tasks[tid] for tid in controls if tid in tasks}
+        self.id_digest = _sorted_ids_digest(self.ids)
+        self.alike = _lookalikes(self.ids)
+        self.missing, self.undeclared = ([], []) if declared is None else (
+            sorted(declared.difference(tasks)),
+            [tid for tid in self.ids if tid not in declared])
+        values = tally.cost.values()
+        # PERF: one C pass when no task has two
+        repeated = any(map(isinstance, values, itertools.repeat(tuple)))
+        costs: list[float] = [math.fsum(c) if isinstance(c, tuple) else c
+                              for c in values] if repeated else \
+            cast("list[float]", list(values))  # exact: one sum a task, in any order
+        self.values = (len(tally.cost) + len(tally.tokens.keys() - tally.cost.keys()), costs,
+                       list(tally.tokens.values()))
+
+    def observed_digest(self) -> str:
+        return self.id_digest
+
+    def lookalikes(self) -> list[tuple[str, ...]]:
+        return self.alike
+
+    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
+        return self.missing, self.undeclared
+
+    def cost_values(self) -> tuple[int, Sequence[float], Sequence[int]]:
+        return self.values
+
+    def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
+        """The first tasks (in ID order, up to _LIST_LIMIT) of each of these patterns."""
+        found: dict[AttemptPattern, list[str]] = {pattern: [] for pattern in troubled}
+        todo = set(found)
+        if todo:
+            for tid, pattern in zip(self.ids, map(self.table.__getitem__, self.ids)):
+                if pattern in todo:
+                    few = found[pattern]
+                    few.append(tid)
+                    if len(few) >= _LIST_LIMIT:
+                        todo.discard(pattern)
+                        if not todo:
+                            break
         return found
 
 
@@ -5183,7 +5213,7 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     """
     kinds = tally.kind_infos()
     timing_required = tally.timing() == "some"
-    patterns = tally.summary.pattern_counts()
+    patterns = tally.summarize(plan).pattern_counts()
     memo = _exits_by_pattern(patterns, kinds, plan, timing_required)
     groups: dict[TaskExit, int] = {}
     problems: dict[str, FirstFew] = {}
@@ -5196,7 +5226,7 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
             groups[exit_] = groups.get(exit_, 0) + weight
         troubled = {pattern for pattern, (_, found) in memo.items() if found}
         # the first few tasks of each pattern, and how many more it has
-        listed = tally.summary.listed(troubled)
+        listed = tally.summarize(plan).listed(troubled)
         named: Iterable[tuple[str, Any]] = [(tid, pattern) for pattern, few in listed.items()
                                             for tid in few]
         for pattern in troubled:
@@ -5323,7 +5353,7 @@ def _totals(groups: Mapping[TaskExit, int], plan: Plan) -> Totals:
 def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Finding]:
     """Is this the suite the claim names: the declared IDs, their digest and their count?"""
     findings = []
-    declared_ids, observed = plan.declared_ids, tally.summary.task_count()
+    declared_ids, observed = plan.declared_ids, tally.summarize(plan).task_count()
     if is_placeholder(plan.task_ids_sha256):
         pass  # a placeholder_value finding names it; a digest mismatch would only repeat it
     elif declared_ids is not None:
@@ -5332,7 +5362,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
                 f"{plan.task_ids_sha256[:64]!r}; fill it with `{invoked('digest')} --ids FILE`")))
-        missing, extra_ids = tally.summary.not_declared(declared_ids)
+        missing, extra_ids = tally.summarize(plan).not_declared(declared_ids)
         if missing:
             findings.append(finding("never_started", (
                 f"{len(missing)} declared task(s) have no attempt record: "
@@ -5352,7 +5382,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
     if observed != plan.task_count:
         findings.append(finding("dataset_size_mismatch", f"declared {plan.task_count} tasks, "
                                 f"observed {observed} in the runs"))
-    alike = tally.summary.lookalikes()
+    alike = tally.summarize(plan).lookalikes()
     if alike:
         shown = "; ".join(" / ".join(repr(t) for t in group) for group in alike[:_LIST_LIMIT])
         more = f" and {len(alike) - _LIST_LIMIT} more" if len(alike) > _LIST_LIMIT else ""
@@ -5488,7 +5518,7 @@ def _judge_controls(plan: Plan, tally: _Tally) -> list[Finding]:
             findings.append(finding("control_outside_dataset",
                                     f"{tid}: the {control.role} control is not a dataset task"))
             continue
-        packed = tally.summary.pattern_of(tid)
+        packed = tally.summarize(plan).pattern_of(tid)
         if packed is None:
             findings.append(finding("control_missing",
                                     f"{tid}: the {control.role} control has no attempt record"))
@@ -5717,8 +5747,8 @@ def _sorted_median(values: Iterable[float]) -> float | None:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def _cost_summary(tally: _Tally) -> CostSummary | None:
-    measured, costs, tokens = tally.summary.cost_values()
+def _cost_summary(summary: _Stream) -> CostSummary | None:
+    measured, costs, tokens = summary.cost_values()
     if not measured:
         return None
     return CostSummary(tasks_with_cost=measured,
@@ -5736,7 +5766,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     """Give every task exactly one exit, evaluate every metric, and list every finding."""
     grouped = _group_exits(tally, plan)
     totals = _totals(grouped.groups, plan)
-    observed_digest = tally.summary.observed_digest()
+    observed_digest = tally.summarize(plan).observed_digest()
     strata, strata_findings = _strata_lines(plan, totals, grouped.problems.get("stratum"))
     metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
     rates = _rates(plan, totals, metrics)
@@ -5759,12 +5789,12 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
         pass_hat_k=rates.pass_hat_k,
         strata=strata,
         metrics=metrics,
-        observed_tasks=tally.summary.task_count(),
+        observed_tasks=tally.summarize(plan).task_count(),
         observed_digest=observed_digest,
         runs_sha256=tally.sha256,
         run_ids=tuple(sorted(tally.run_ids)),
         records=tally.records,
-        cost=_cost_summary(tally),
+        cost=_cost_summary(tally.summarize(plan)),
         findings=findings,
         timing=tally.timing() if tally.kinds else "none",
         clustered=_cluster_line(plan, totals, rates.headline),
@@ -6147,7 +6177,7 @@ def _scores_by_task(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | Non
 def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:
     """The scores compare and rank pair on: a sorted stream's stay in task-ID order
     (AlignedScores)."""
-    summary = tally.summary
+    summary = tally.summarize(plan)
     if summary.order is not None:
         score = _pattern_score(plan, tally)
         table = [score(p) for p in summary.numbers]

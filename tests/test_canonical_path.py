@@ -166,10 +166,10 @@ class Agreement(GateCase):
         real_conclude = gate._Unsorted.conclude
         self.streamed = self.answered = self.unsorted = self.replayed = 0
 
-        def concluded(summary: gate._Unsorted, tally: gate._Tally) -> gate._Stream | gate._Table:
+        def concluded(summary: gate._Unsorted, tally: gate._Tally) -> gate._Stream | None:
             stands = real_conclude(summary, tally)
             self.unsorted += stands is summary
-            self.replayed += isinstance(stands, gate._Table)
+            self.replayed += stands is None  # replayed into the per-task table
             return stands
 
         def counted(path: gate._FastPath, data: bytes) -> bool:
@@ -518,7 +518,7 @@ class UnsortedLedger(Agreement):
         r = self.write_text("runs.jsonl", shuffled_text(ledger(random.Random(5), tasks=60, budget=2)[1], 5))
         with mock.patch.object(gate, "open_input", counted):
             tally = gate.tally_runs(r, gate.Reading(), summary=(None, frozenset()))
-        self.assertIsInstance(tally.summary, gate._Table)
+        self.assertIsNone(tally.summary, "the chunks replayed into the table, which settle summarises")
         self.assertEqual((len(opened), len(tally.tasks)), (2, 60))  # the stream's try, then one
 
     def test_what_the_summary_cannot_answer_replays_the_table(self) -> None:
@@ -587,21 +587,61 @@ class UnsortedLedger(Agreement):
         self.assertEqual(shuffled, self.run_gate("compare", str(m), str(b)))
 
 
-class OneSummaryShape(unittest.TestCase):
-    def test_every_question_the_table_answers_a_summary_answers(self) -> None:
-        """What settle asks of the tasks: each public method of the per-task table exists on the sorted stream (and
-        so on the unsorted summary) with the same parameters, and the tally starts with a table to ask."""
+class OneSummaryShape(GateCase):
+    def test_every_summary_is_a_stream_and_the_table_is_not_one(self) -> None:
+        """What settle asks of the tasks is one type, _Stream: the unsorted summary and the per-task table's summary
+        answer only questions the stream asks, with its parameters; the per-task table (_Table) answers none; and a
+        tally read into the table has no summary until settle makes the table's."""
         import inspect
 
-        questions = {name: inspect.signature(method) for name, method in vars(gate._Table).items()
+        questions = {name: inspect.signature(method) for name, method in vars(gate._Stream).items()
                      if inspect.isfunction(method) and not name.startswith("_")}
-        self.assertGreaterEqual(set(questions), {"pattern_counts", "listed", "cost_values", "add"})
-        for cls in (gate._Stream, gate._Unsorted):
-            for name, signature in questions.items():
-                with self.subTest(cls=cls.__name__, question=name):
-                    self.assertEqual(list(inspect.signature(getattr(cls, name)).parameters),
-                                     list(signature.parameters))
-        self.assertIsInstance(gate._Tally().summary, gate._Table)
+        self.assertGreaterEqual(set(questions), {"pattern_counts", "pattern_of", "task_count", "observed_digest",
+                                                 "lookalikes", "not_declared", "listed", "cost_values"})
+        for cls in (gate._Unsorted, gate._TableSummary):
+            self.assertTrue(issubclass(cls, gate._Stream))
+            for name, method in vars(cls).items():
+                if inspect.isfunction(method) and not name.startswith("_") and name in questions:
+                    with self.subTest(cls=cls.__name__, question=name):
+                        self.assertEqual(list(inspect.signature(method).parameters), list(questions[name].parameters))
+        table_methods = {name for name, m in vars(gate._Table).items() if inspect.isfunction(m) and name[0] != "_"}
+        self.assertEqual(table_methods, {"add", "add_costs"})
+        self.assertIsNone(gate._Tally().summary)
+
+    def test_the_tables_summary_answers_as_the_stream_does(self) -> None:
+        """One sorted ledger read twice, as a stream and into the per-task table: the table's summary (made by
+        summarize) gives the stream's answer to every question, every pattern's first tasks included."""
+        for seed in range(6):
+            with self.subTest(seed=seed):
+                manifest, records = ledger(random.Random(seed), tasks=70, budget=1 + seed % 3)
+                if seed % 2:  # look-alikes: tasks whose IDs differ from others only in case (none declared)
+                    records += [dict(rec, task_id=rec["task_id"].upper()) for rec in records[4::9]]
+                    manifest["dataset"].pop("task_ids", None)
+                text = sorted_text(records)
+                path = self.write_text("runs.jsonl", text)
+                plan, _ = gate.make_plan(gate.load_manifest(self.write_json("bench.manifest.json", manifest)), None, 0.95)
+                ids = (plan.declared_ids, frozenset(c.task_id for c in plan.controls))
+                with mock.patch.object(gate, "_FAST_MIN_BYTES", 0):
+                    streamed = gate.tally_runs(path, gate.Reading(), summary=ids)
+                table = gate.tally_runs(path, gate.Reading())
+                self.assertIsInstance(streamed.summary, gate._Stream)
+                self.assertNotIsInstance(streamed.summary, gate._TableSummary)
+                self.assertIsNone(table.summary)
+                a, b = streamed.summarize(plan), table.summarize(plan)
+                self.assertIsInstance(b, gate._TableSummary)
+                self.assertIs(table.summarize(plan), b, "made once")
+                patterns = a.pattern_counts()
+                self.assertEqual(b.pattern_counts(), patterns)
+                self.assertEqual((b.task_count(), b.observed_digest(), b.lookalikes()),
+                                 (a.task_count(), a.observed_digest(), a.lookalikes()))
+                self.assertEqual(b.observed_digest(), gate.ids_digest({r["task_id"] for r in records}))
+                self.assertEqual(bool(a.lookalikes()), bool(seed % 2), "look-alikes where the IDs were made so")
+                self.assertEqual(b.listed(list(patterns)), a.listed(list(patterns)))
+                self.assertTrue(all(b.listed(list(patterns)).values()))
+                for tid in ids[1]:
+                    self.assertEqual(b.pattern_of(tid), a.pattern_of(tid))
+                measured, costs, tokens = a.cost_values()
+                self.assertEqual(b.cost_values(), (measured, list(costs), list(tokens)))
 
 
 class PastLimit(unittest.TestCase):
