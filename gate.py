@@ -4025,41 +4025,41 @@ class _Stream:
         if whole and self.declared is not None and self.count != len(self.declared):
             raise _EndStream()  # a declared task has no record: the table names it
 
-    def merge(self, tally: _Tally, part: dict[str, Any], ids: list[bytes]) -> None:
+    def merge(self, tally: _Tally, part: _RangePart, ids: list[bytes]) -> None:
         """A worker's summary of the next range in file order (see _range_summary) into this stream
         and its tally, the kinds renumbered in the order the file shows them; _EndStream if its
-        tasks do not follow on."""
-        if part["count"] and self.count and part["first_id"] <= self.last:
+        tasks do not follow on. Each field of _RangePart is merged here, in its order."""
+        if part.complete and self.count and part.first_id <= self.last:
             raise _EndStream()
-        kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part["kinds"]]
+        kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part.kinds]
         # PERF: the same kinds in the same order (the usual case) need no renumbering
         moved = (_unchanged if kinds == list(range(len(kinds)))
                  else functools.partial(_renumbered, kinds))
         # an ID of this range that a capitalised one of an earlier range folds to
         if self.folds and ids:
             seen = set(b"\n".join(ids).decode("ascii").split("\n"))
-            for tid in (self.folds.keys() - part["folds"].keys()) & seen:
+            for tid in (self.folds.keys() - part.folds.keys()) & seen:
                 self.folds[tid].append(tid)
-        for tid, group in part["folds"].items():
+        for tid, group in part.folds.items():
             self.folds.setdefault(tid, []).extend(group)
         for blob in ids:
             self.digest.update(b"\n" + blob if self.count and not blob.startswith(b"\n") else blob)
-        self.count += part["count"]
-        self.last = part["last_id"] or self.last
-        self.patterns.update({moved(pattern): n for pattern, n in part["patterns"].items()})
-        for pattern, few in part["first"].items():
+        self.count += part.complete
+        self.last = part.last_id or self.last
+        self.patterns.update({moved(pattern): n for pattern, n in part.patterns.items()})
+        for pattern, few in part.first.items():
             mine = self.first.setdefault(moved(pattern), [])
             mine += few[:_LIST_LIMIT - len(mine)]
             if len(mine) >= _LIST_LIMIT:
                 self.full.add(moved(pattern))
-        self.controls.update((tid, moved(pattern)) for tid, pattern in part["controls"].items())
-        self.cost.frombytes(part["cost"])
-        self.tokens.frombytes(part["tokens"])
-        self.measured += part["measured"]
-        tally.run_ids.update(part["run_ids"])
-        tally.all_run_ids.update(part["all_run_ids"])
-        tally.records += part["records"]
-        tally.over_envelope.merge(part["over_count"], part["over"])
+        self.controls.update((tid, moved(pattern)) for tid, pattern in part.controls.items())
+        self.cost.frombytes(part.cost)
+        self.tokens.frombytes(part.tokens)
+        self.measured += part.measured
+        tally.run_ids.update(part.run_ids)
+        tally.all_run_ids.update(part.all_run_ids)
+        tally.records += part.records
+        tally.over_envelope.merge(part.over_count, part.over)
 
     def conclude(self, tally: _Tally) -> _Stream | None:
         """The file read: close the last task and stand for the tally's tasks."""
@@ -4822,25 +4822,62 @@ def _tally_range(path: Path, start: int, end: int, reading: Reading, stream: _St
     return tally
 
 
+class _RangePart(NamedTuple):
+    """A worker's range of the file as it travels to the parent, which merges it (_Stream.merge): its
+    tally's counts and its stream's. The one wire format: the fields but the last two as one JSON
+    array, in this order, then the cost and token arrays' bytes (frames), then the range's ID text.
+    A new datum a worker sends is a field here, filled in _range_summary and merged in merge."""
+
+    kinds: list[RecordKind]
+    run_ids: list[str]
+    all_run_ids: list[str]
+    records: int
+    over: list[tuple[Any, ...]]  # attempts past the envelope: the first few, and how many
+    over_count: int
+    complete: int  # complete tasks
+    first_id: str
+    last_id: str
+    patterns: dict[AttemptPattern, int]
+    first: dict[AttemptPattern, list[str]]
+    controls: dict[str, AttemptPattern]
+    folds: dict[str, list[str]]
+    measured: int
+    cost: bytes
+    tokens: bytes
+
+    def frames(self) -> list[bytes]:
+        head = [*self[:-2]]
+        for field in ("patterns", "first"):  # (a tuple pattern cannot be a JSON key)
+            head[self._fields.index(field)] = list(getattr(self, field).items())
+        return [json.dumps(head).encode("ascii"), self.cost, self.tokens]
+
+    @classmethod
+    def read(cls, frames: Sequence[bytes]) -> _RangePart:
+        head = dict(zip(cls._fields, json.loads(frames[0])))
+        head.update(kinds=list(map(tuple, head["kinds"])), over=list(map(tuple, head["over"])),
+                    patterns={_pattern(pattern): n for pattern, n in head["patterns"]},
+                    first={_pattern(pattern): few for pattern, few in head["first"]},
+                    controls={tid: _pattern(p) for tid, p in head["controls"].items()})
+        return cls(**head, cost=frames[1], tokens=frames[2])
+
+
 def _range_summary(path: Path, start: int, end: int, reading: Reading,
                    summary: tuple[frozenset[str] | None, frozenset[str]]) -> list[bytes]:
     """A worker's work: its range's tally as frames for the parent (read back by _worker_answer):
-    the summary as JSON, the cost and token arrays, then the ID text in file order."""
+    _RangePart's, then the ID text in file order."""
     stream = _Stream(*summary)
     joined = stream.digest = _Joined()
     tally = _tally_range(path, start, end, reading, stream)
     ids = joined.parts
-    part = {"kinds": list(tally.kinds), "run_ids": sorted(tally.run_ids),
-            "all_run_ids": sorted(tally.all_run_ids),
-            "records": tally.records, "over": tally.over_envelope.items,
-            "over_count": tally.over_envelope.count,
-            "count": stream.count,
-            "first_id": ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
-            "last_id": stream.last if stream.count else "",
-            "patterns": list(stream.patterns.items()),
-            "first": list(stream.first.items()), "controls": stream.controls, "folds": stream.folds,
-            "measured": stream.measured}
-    return [json.dumps(part).encode("ascii"), stream.cost.tobytes(), stream.tokens.tobytes(), *ids]
+    part = _RangePart(
+        kinds=list(tally.kinds), run_ids=sorted(tally.run_ids),
+        all_run_ids=sorted(tally.all_run_ids), records=tally.records,
+        over=tally.over_envelope.items, over_count=tally.over_envelope.count, complete=stream.count,
+        first_id=ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
+        last_id=stream.last if stream.count else "", patterns=dict(stream.patterns),
+        first=stream.first, controls=stream.controls, folds=stream.folds,
+        measured=stream.measured, cost=stream.cost.tobytes(), tokens=stream.tokens.tobytes())
+    return [*part.frames(), *ids]
 
 
 def _pattern(value: int | list[int]) -> AttemptPattern:
@@ -4883,7 +4920,7 @@ def _fork_worker(*args: Any) -> tuple[int, int]:
     return pid, read
 
 
-def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | None:
+def _worker_answer(pid: int, read: int) -> tuple[_RangePart, list[bytes]] | None:
     """What a worker sent (its summary, its ID text), once it has exited; None if it did not finish.
     """
     frames = []
@@ -4898,13 +4935,7 @@ def _worker_answer(pid: int, read: int) -> tuple[dict[str, Any], list[bytes]] | 
         _reap(pid, stop=False)
     if len(frames) < 4 or frames[-1] != _END_FRAME:
         return None
-    part = json.loads(frames[0])
-    part.update(kinds=list(map(tuple, part["kinds"])), over=list(map(tuple, part["over"])),
-                patterns={_pattern(pattern): n for pattern, n in part["patterns"]},
-                first={_pattern(pattern): few for pattern, few in part["first"]},
-                controls={tid: _pattern(pattern) for tid, pattern in part["controls"].items()},
-                cost=frames[1], tokens=frames[2])
-    return part, frames[3:-1]
+    return _RangePart.read(frames), frames[3:-1]
 
 
 def _reap(pid: int, stop: bool) -> None:
