@@ -725,7 +725,8 @@ class NoSilentSwitchOff(GateCase):
         for step in path[:-1]:
             parent = parent[step]
         assume(new != old and new not in parent and new != gate.FREE_FORM_KEY and not new.startswith(gate.USER_PREFIX))
-        _count(f"NoSilentSwitchOff.{folder.name or 'top'}")
+        # named by its place in the project: the checkout's own folder name is not the example's
+        _count(f"NoSilentSwitchOff.{'top' if folder == ROOT else folder.relative_to(ROOT).as_posix()}")
         work = Path(tempfile.mkdtemp(dir=self.dir))
         for item in folder.iterdir():
             if item.is_file():
