@@ -8312,24 +8312,38 @@ def _swebench_report(path: Path, data: dict[str, object],
     notes.append(_swebench_figure(report))
     declared_from = (f"the run report {path.name}" if dataset_ids is None
                      else "--dataset-ids (or index.json)")
-    return _swebench_imported(records, report.declared, run_id, notes,
-                              "swebench.harness.run_evaluation",
-                              "python -m swebench.harness.run_evaluation --dataset_name ... "
-                              "--predictions_path ... --run_id ...", declared_from,
-                              system=_swebench_model(path) or {"submission": run_id})
+    return _swebench_imported(records, report.declared, run_id, notes, _SWEBENCH_FORMS["report"],
+                              declared_from, system=_swebench_model(path) or {"submission": run_id})
+
+
+class _SwebenchForm(NamedTuple):
+    """What wrote one SWE-bench form (the envelope's harness) and the command that reruns it."""
+
+    harness: str
+    rerun_hint: str
+
+
+_SWEBENCH_RERUN = ("python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path "
+                   "... --run_id ...")
+_SWEBENCH_FORMS = {
+    "report": _SwebenchForm("swebench.harness.run_evaluation", _SWEBENCH_RERUN),
+    "experiments": _SwebenchForm("SWE-bench/experiments analysis/get_results.py",
+                                 "python -m analysis.get_results evaluation/<split>/<submission>"),
+    "logs": _SwebenchForm("swebench.harness.run_evaluation (instance logs)", _SWEBENCH_RERUN),
+}
 
 
 def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str,
-                       notes: list[str],
-                       harness: str, rerun_hint: str, declared_from: str, todo: Sequence[str] = (),
+                       notes: list[str], form: _SwebenchForm, declared_from: str,
+                       todo: Sequence[str] = (),
                        system: Mapping[str, object] | None = None) -> Imported:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
     return Imported(records=_finished(records, notes), task_ids=tuple(declared),
                     attempt_mode="retry",
                     attempt_budget=1, extra_reasons=(), run_id=run_id, source="swebench",
-                    envelope={"harness": harness,
+                    envelope={"harness": form.harness,
                               "runner": "docker (the swebench harness's instance containers)"},
-                    rerun_hint=rerun_hint, notes=tuple(notes), draft_todo=tuple(todo),
+                    rerun_hint=form.rerun_hint, notes=tuple(notes), draft_todo=tuple(todo),
                     provenance={"declared_from": declared_from}, measured=system or {},
                     timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
                                  "set another; the report does not record it")
@@ -8387,9 +8401,7 @@ def _swebench_experiments(path: Path, data: dict[str, object],
         records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
-    return _swebench_imported(records, declared, run_id, notes, "SWE-bench/experiments "
-                                                                "analysis/get_results.py",
-                              "python -m analysis.get_results evaluation/<split>/<submission>",
+    return _swebench_imported(records, declared, run_id, notes, _SWEBENCH_FORMS["experiments"],
                               "--dataset-ids", system={"submission": run_id})
 
 
@@ -8493,11 +8505,8 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         todo.append(f"the declared set is only the {len(instances)} instance folders found: import "
                     "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
                     "--dataset-ids FILE")
-    rerun = ("python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path ... "
-             "--run_id ...")
-    return _swebench_imported(records, declared, run_id, notes,
-                              "swebench.harness.run_evaluation (instance logs)",
-                              rerun, declared_from, todo,
+    return _swebench_imported(records, declared, run_id, notes, _SWEBENCH_FORMS["logs"],
+                              declared_from, todo,
                               {"model": _folder_name(folder).replace("__", "/")})
 
 
