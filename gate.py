@@ -4823,10 +4823,11 @@ def _tally_range(path: Path, start: int, end: int, reading: Reading, stream: _St
 
 
 class _RangePart(NamedTuple):
-    """A worker's range of the file as it travels to the parent, which merges it (_Stream.merge): its
-    tally's counts and its stream's. The one wire format: the fields but the last two as one JSON
-    array, in this order, then the cost and token arrays' bytes (frames), then the range's ID text.
-    A new datum a worker sends is a field here, filled in _range_summary and merged in merge."""
+    """A worker's range of the file as it travels to the parent, which merges it
+    (_Stream.merge): its tally's counts and its stream's. The one wire format: the fields but
+    the last two as one JSON array, in this order, then the cost and token arrays' bytes
+    (frames), then the range's ID text. A new datum a worker sends is a field here, filled in
+    _range_summary and merged in merge."""
 
     kinds: list[RecordKind]
     run_ids: list[str]
@@ -8323,8 +8324,8 @@ class _SwebenchForm(NamedTuple):
     rerun_hint: str
 
 
-_SWEBENCH_RERUN = ("python -m swebench.harness.run_evaluation --dataset_name ... --predictions_path "
-                   "... --run_id ...")
+_SWEBENCH_RERUN = ("python -m swebench.harness.run_evaluation --dataset_name ... "
+                   "--predictions_path ... --run_id ...")
 _SWEBENCH_FORMS = {
     "report": _SwebenchForm("swebench.harness.run_evaluation", _SWEBENCH_RERUN),
     "experiments": _SwebenchForm("SWE-bench/experiments analysis/get_results.py",
