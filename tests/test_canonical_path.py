@@ -172,8 +172,8 @@ class Agreement(GateCase):
             self.replayed += stands is None  # replayed into the per-task table
             return stands
 
-        def counted(path: gate._FastPath, data: bytes) -> bool:
-            taken = real_call(path, data)
+        def counted(path: gate._FastPath, data: bytes, lines: int) -> bool:
+            taken = real_call(path, data, lines)
             proven.append(taken)
             return taken
 
@@ -194,7 +194,7 @@ class Agreement(GateCase):
             fast = self.run_gate(*argv)
         with mock.patch.object(gate._Stream, "add", no_stream):
             table = self.run_gate(*argv)
-        with mock.patch.object(gate._FastPath, "__call__", lambda path, data: False):
+        with mock.patch.object(gate._FastPath, "__call__", lambda path, data, lines: False):
             slow = self.run_gate(*argv)
         with mock.patch.object(gate, "_JOBS_MIN_BYTES", 0), mock.patch.object(gate, "_tally_in_workers", workers):
             jobs = self.run_gate(*argv, "--jobs", "3")
@@ -265,7 +265,7 @@ class SmallFiles(GateCase):
         text = (ROOT / "runs.jsonl").read_text(encoding="utf-8")
         manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
         offered: list[bytes] = []
-        with mock.patch.object(gate._FastPath, "__call__", lambda path, data: offered.append(data) or False):
+        with mock.patch.object(gate._FastPath, "__call__", lambda path, data, lines: offered.append(data) or False):
             m = self.write_json("bench.manifest.json", manifest)
             small = self.write_text("runs.jsonl", text.encode("utf-8"))
             self.assertEqual(self.run_gate("--manifest", str(m), "--runs", str(small))[0], 0)
@@ -320,18 +320,19 @@ class PinnedColumns(Agreement):
     def pinned_chunks(self, manifest: dict[str, Any], text: str, *extra: str) -> list[bool]:
         """Whether each chunk the canonical path proved was matched pinned, in file order, after asserting that
         every path agrees."""
-        self.both(manifest, text, *extra)
+        expected, _ = self.both(manifest, text, *extra)
         real_rows, seen = gate._FastPath.rows, []
 
-        def rows(path: gate._FastPath, chunk: str) -> Any:
-            found = real_rows(path, chunk)
+        def rows(path: gate._FastPath, chunk: str, lines: int) -> Any:
+            found = real_rows(path, chunk, lines)
             if found is not None:
                 seen.append(bool(found[2]))
             return found
 
         with mock.patch.object(gate._FastPath, "rows", rows):
-            self.run_gate("--manifest", str(self.dir / "bench.manifest.json"), "--runs", str(self.dir / "runs.jsonl"),
-                          *extra)
+            watched = self.run_gate("--manifest", str(self.dir / "bench.manifest.json"), "--runs",
+                                    str(self.dir / "runs.jsonl"), *extra)
+        self.assertEqual(watched, expected)  # (the watch changed nothing)
         return seen
 
     def test_a_one_run_ledger_is_matched_pinned_until_a_line_disagrees(self) -> None:
