@@ -679,10 +679,10 @@ def _chunks(handle: Any, where: str, size: float = math.inf
             if data and not data.endswith(b"\n"):
                 data += handle.readline(MAX_LINE_BYTES + 1)
                 # the chunk's last line, whole: what the chunk held of it and what readline added,
-                # less its newline
-                body = data[:-1] if data.endswith(b"\n") else data
-                if len(body) - body.rfind(b"\n") - 1 > MAX_LINE_BYTES:
-                    last = line + body.count(b"\n")
+                # less its newline (PERF: measured in place, the chunk not copied)
+                end = len(data) - data.endswith(b"\n")
+                if end - data.rfind(b"\n", 0, end) - 1 > MAX_LINE_BYTES:
+                    last = line + data.count(b"\n", 0, end)
                     raise LineError(where, last, f"line is longer than {MAX_LINE_BYTES} bytes")
         except OSError as exc:
             raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
