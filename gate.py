@@ -3731,10 +3731,10 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
     file given instead of a ledger is named, with the import command that converts it.
 
     With `summary` (the declared IDs, the control IDs), a ledger in task-ID order is kept as a
-    _Stream, an unsorted one as an _Unsorted summary, not a per-task table. The canonical path and
-    the summaries may each hand the file back (_Restart, _OutOfOrder, _EndStream) to be read again
-    another way (_READING_WAYS), so they are only tried on a regular file (of _FAST_MIN_BYTES or
-    more); a pipe or a device takes the general path. With `jobs` > 1 a large
+    _Stream, an unsorted one as an _Unsorted summary, not a per-task table. The summaries may each
+    hand the file back (_OutOfOrder, _EndStream) to be read again another way (_READING_WAYS), so
+    they and the canonical path are only tried on a regular file (of _FAST_MIN_BYTES or more); a
+    pipe or a device takes the general path. With `jobs` > 1 a large
     sorted ledger is first tried in worker processes; with `keep_order` the stream also keeps
     each task's pattern in task-ID order (for compare and rank).
     """
@@ -3751,8 +3751,6 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
         while True:  # each way of reading the file, until one answers (a typed decision)
             try:
                 return _tally_runs(*args, **_READING_WAYS[way](summary, keep_order))
-            except _Restart:  # a proven chunk met what only the general path reports
-                way = "general"
             except _OutOfOrder:  # an unsorted ledger: its own summary, but none in task-ID order
                 way = "unsorted" if way == "stream" and not keep_order else "table"
             except _EndStream:  # the summary cannot answer for this file: the per-task table
@@ -3769,12 +3767,11 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
 
 # The ways tally_runs reads a file, as _tally_runs's options (given the summary's declared and
 # control IDs, and whether the summary must keep task-ID order): the sorted stream, the unsorted
-# summary, the canonical path into the per-task table, the general path
+# summary, the canonical path into the per-task table
 _READING_WAYS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {
     "stream": lambda ids, keep_order: {"stream": _Stream(ids[0], ids[1], keep_order)},
     "unsorted": lambda ids, _: {"stream": _Unsorted(ids[0], ids[1])},
     "table": lambda *_: {},
-    "general": lambda *_: {"fast_path": False},
 }
 
 
@@ -4268,11 +4265,10 @@ class _TableSummary(_Stream):
 # the expression admits cannot be an input error: strings are printable ASCII without a quote or
 # backslash (so no escape, no surrogate, no control character), a task ID or cluster has no
 # surrounding spaces, an attempt is an integer >= 1, the gate's numbers have no sign or exponent and
-# at most 15 integer digits (finite, within every bound), the keys are the gate's own in a fixed
-# order (no duplicate, no near miss), and a harness object is checked as the general path would
-# (below). Any chunk it cannot prove takes the general path, and an error found while tallying a
-# proven chunk restarts the whole file on the general path, so errors and reports are the general
-# path's by construction.
+# at most 15 integer digits (finite, within every bound; a token count 14, so that input + output is
+# too), the keys are the gate's own in a fixed order (no duplicate, no near miss), and a harness
+# object is checked as the general path would (below). Any chunk it cannot prove takes the general
+# path, so errors and reports are the general path's by construction.
 
 # printable ASCII but the quote and the backslash: no escape can occur
 _FAST_CHARS = r"[ !#-\[\]-~]"
@@ -4283,8 +4279,9 @@ _FAST_NAME = r'"([!#-\[\]-~]+)"'
 # (?:X)? is slow: the engine runs a group's ? through its general repeat, an alternative through a
 # plain branch (the same matches, tried in the same order).
 _FAST_NUMBER = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17}|)))'
-# a null input/output count is an error the general path names
-_FAST_COUNT = r'(0|[1-9][0-9]{0,14})'
+# A null input/output count is an error the general path names. At most 14 digits, so that input +
+# output stays below _MAX_COUNT (past it, the general path names the line); a total has 15 at most.
+_FAST_COUNT = r'(0|[1-9][0-9]{0,13})'
 # The harness's own identifiers (an importer writes them last): an object of scalars and flat lists
 # of scalars, two levels deep at most. The expression only admits the shape; the chunk's harness
 # objects are then decoded together, which refuses a malformed number, NaN and (by counting keys) a
@@ -4310,11 +4307,6 @@ _FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
 # line. The spelling of the value as a literal, from its group. Two groups stay (task and outcome),
 # so findall still gives tuples.
 _PINNABLE = {"run_id": '"{}"', "attempt": "{}"}
-
-
-class _Restart(Exception):
-    """A proven chunk met what only the general path reports (e.g. token counts that overflow when
-    summed)."""
 
 
 class _Form:
@@ -4446,10 +4438,7 @@ class _FastPath:
         if "harness" in keys and not _fast_harness_ok([row[keys.index("harness")] for row in rows
                                                        if row[keys.index("harness")]]):
             return False
-        try:
-            self.tally_rows(rows, keys, pinned)
-        except GateError:
-            raise _Restart() from None
+        self.tally_rows(rows, keys, pinned)
         return True
 
     def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...],
@@ -4509,13 +4498,14 @@ class _FastPath:
         record by record; into the stream's per-task sums when there is one."""
         costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
         ins, outs = at.get("input_tokens", blank), at.get("output_tokens", blank)
-        if "" not in ins and "" not in outs and not any(totals):
+        # (on the exact expression every line has both counts: neither group is empty)
+        both = ("input_tokens" in at and "output_tokens" in at
+                and (self.exact or ("" not in ins and "" not in outs)))
+        if both and ("total_tokens" not in at or not any(totals)):
             sums: list[int | None] = list(map(operator.add, _integers(ins), _integers(outs)))
         else:
             sums = list(map(_token_sum, totals, ins, outs))
-        if max(filter(None, sums), default=0) > _MAX_COUNT:
-            # the general path names the line (see _Restart)
-            raise GateError("a token total is past the bound")
+        # (no sum can pass _MAX_COUNT: see _FAST_COUNT)
         self.sink.add_costs(tids, costs, sums, fresh)
 
 
@@ -4990,7 +4980,7 @@ def _tally_in_workers(path: Path, reading: Reading,
                 return None
             stream.merge(tally, *answer)
         stream.finish()
-    except (_EndStream, _Restart, GateError, OSError, ValueError):
+    except (_EndStream, GateError, OSError, ValueError):
         return None
     finally:
         for pid, read in workers:  # the ones not heard from: their pipes closed, and stopped

@@ -282,7 +282,8 @@ class NotProven(Agreement):
         manifest, records = ledger(random.Random(5))
         base = "".join(line(rec) + "\n" for rec in records)
         for name in ("attempt as text", "exponent", "escaped ID", "non-ASCII ID", "user key", "null input tokens",
-                     "repeated key", "blank line", "CRLF", "swapped keys", "negative wall clock", "empty stratum"):
+                     "repeated key", "blank line", "CRLF", "swapped keys", "negative wall clock", "empty stratum",
+                     "token sum past the bound"):
             with self.subTest(name):
                 text = EDITS[name](base)
                 self.assertNotEqual(text, base)
@@ -303,14 +304,20 @@ class NotProven(Agreement):
                 self.assertEqual(proven, 0)
                 self.assertEqual(got != 2, code != 2, err)
 
-    def test_an_error_found_while_tallying_restarts_on_the_general_path(self) -> None:
-        """Token counts each within bounds whose sum is not: the canonical path admits the line, the tally refuses
-        it, and the whole file is read again on the general path, which names the line."""
+    def test_token_counts_the_path_admits_cannot_sum_past_the_bound(self) -> None:
+        """Token counts each within bounds whose sum is not (15 digits each) are not admitted, so the general path
+        names the line; the largest the path admits (14 digits each) sum below the bound and are proven, with the
+        general path's total."""
         manifest, records = ledger(random.Random(2))
-        text = EDITS["token sum past the bound"]("".join(line(rec) + "\n" for rec in records))
-        (code, _, err), _ = self.both(manifest, text)
-        self.assertEqual(code, 2)
+        base = "".join(line(rec) + "\n" for rec in records)
+        (code, _, err), proven = self.both(manifest, EDITS["token sum past the bound"](base))
+        self.assertEqual((code, proven), (2, 0))
         self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+        largest = "".join(line({**rec, "input_tokens": 10**14 - 1, "output_tokens": 10**14 - 1}) + "\n"
+                          for rec in records)
+        (code, out, err), proven = self.both(manifest, largest, "--format", "json")
+        self.assertEqual((code, proven), (0, 1), err)
+        self.assertEqual(json.loads(out)["cost"]["total_tokens"], 2 * (10**14 - 1) * len(records))
 
 
 class PinnedColumns(Agreement):
