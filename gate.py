@@ -4302,6 +4302,8 @@ _FAST_VALUES = {
     "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
 }
 _FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
+# the columns that spell a record's kind, but whether it is timed (see RecordKind)
+_SPELLED = ("outcome", "reason", "stratum", "cluster")
 # Columns most chunks hold one value in (one run, every task's first attempt): the exact expression
 # is tried first with the first line's values written in, so those groups are not built line by
 # line. The spelling of the value as a literal, from its group. Two groups stay (task and outcome),
@@ -4359,8 +4361,8 @@ class _FastPath:
         self.current: _Form | None = None  # the form that proved the last chunk
         self.exact = True  # and whether its exact expression did
         self.pinning = True  # until a chunk's lines disagree on a pinnable column
-        # the groups' spelling of a kind -> its number
-        self.kinds: dict[tuple[str, str, str, bool, str], int] = {}
+        # the groups' spelling of a kind -> its number, by the kind's columns a chunk has (_SPELLED)
+        self.kinds: dict[tuple[tuple[bool, ...], bool | None], dict[tuple[Any, ...], int]] = {}
 
     def form(self, line: str, known: tuple[str, ...] = ()) -> _Form | None:
         """The expressions for this line's key order and spacing, widened by the keys of an earlier
@@ -4461,12 +4463,7 @@ class _FastPath:
         count = len(rows)
         blank = ("",) * count
         tids, attempts, walls = at["task_id"], at["attempt"], at.get("wall_clock_s", blank)
-        spelled = (at["outcome"], at.get("reason", blank), at.get("stratum", blank),
-                   tuple(map(bool, walls)), at.get("cluster", blank))
-        # PERF: zip reuses its tuple when get keeps none
-        known = list(map(self.kinds.get, zip(*spelled)))
-        kinds = cast("list[int]", known) if None not in known else [
-            self.kind_of(key) if kind is None else kind for kind, key in zip(known, zip(*spelled))]
+        kinds = self.kinds_of(at, walls)
         packed = kinds if attempts.count("1") == count else [
             # PERF: pack_attempt
             kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]
@@ -4480,16 +4477,35 @@ class _FastPath:
             self.tally_costs(at, tids, fresh, blank)
         tally.records += count
 
-    def kind_of(self, raw: tuple[str, str, str, bool, str]) -> int:
-        """The kind of an (outcome, reason, stratum, timed, cluster) combination as the groups spell
-        it."""
-        outcome, reason, stratum, timed, cluster = raw
-        key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None, timed,
-               cluster or None)
+    def kinds_of(self, at: Mapping[str, Sequence[str]], walls: Sequence[str]) -> list[int]:
+        """Each line's kind number, looked up by the groups that spell it. PERF: only the columns the
+        chunk has, and whether each line is timed only where some are and some are not: the fewer
+        the columns, the quicker each line's lookup."""
+        has = tuple(key in at for key in _SPELLED)
+        timed = "wall_clock_s" in at and ("" not in walls or None)
+        columns: list[Sequence[object]] = [at[key] for key in _SPELLED if key in at]
+        if timed is None:
+            columns.append(tuple(map(bool, walls)))
+        numbers = self.kinds.setdefault((has, timed), {})
+        # PERF: zip reuses its tuple when get keeps none
+        known = list(map(numbers.get, zip(*columns)))
+        if None not in known:
+            return cast("list[int]", known)
+        return [self.kind_of(numbers, has, timed, key) if kind is None else kind
+                for kind, key in zip(known, zip(*columns))]
+
+    def kind_of(self, numbers: dict[tuple[Any, ...], int], has: tuple[bool, ...],
+                timed: bool | None, raw: tuple[Any, ...]) -> int:
+        """The kind of a line whose groups of the columns `has` marks spell `raw` (then whether it
+        is timed, when `timed` is None); noted in `numbers`."""
+        spelled = iter(raw)
+        outcome, reason, stratum, cluster = (next(spelled) if there else "" for there in has)
+        key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None,
+               next(spelled) if timed is None else timed, cluster or None)
         kind = self.tally.kinds.get(key)
         if kind is None:
             kind = _new_kind(self.tally.kinds, key, self.where, 0)
-        self.kinds[raw] = kind
+        numbers[raw] = kind
         return kind
 
     def tally_costs(self, at: Mapping[str, Sequence[str]], tids: Sequence[str], fresh: bool,

@@ -8,6 +8,7 @@ the chunks it should (a test that compares two runs of the general path would pr
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -318,6 +319,38 @@ class NotProven(Agreement):
         (code, out, err), proven = self.both(manifest, largest, "--format", "json")
         self.assertEqual((code, proven), (0, 1), err)
         self.assertEqual(json.loads(out)["cost"]["total_tokens"], 2 * (10**14 - 1) * len(records))
+
+
+class KindColumns(Agreement):
+    """A line's kind is looked up by the groups of the kind's columns the chunk has, and by whether the line is
+    timed only where some lines are and some are not: every mix of those columns agrees with the general path."""
+
+    def test_every_mix_of_the_kind_columns_agrees(self) -> None:
+        manifest, records = ledger(random.Random(6), tasks=40)
+        for timing in ("every line", "some null", "some absent", "none"):
+            for reason, stratum, cluster in itertools.product((True, False), repeat=3):
+                with self.subTest(timing=timing, reason=reason, stratum=stratum, cluster=cluster):
+                    mixed = []
+                    for index, rec in enumerate(records):
+                        rec = {key: value for key, value in rec.items()
+                               if key not in ("wall_clock_s", "stratum", "cluster", "harness")}
+                        if not reason and rec["reason"] is None:
+                            del rec["reason"]
+                        if timing != "none" and not (timing != "every line" and index % 3 == 0):
+                            rec["wall_clock_s"] = 10 + index
+                        elif timing == "some null":
+                            rec["wall_clock_s"] = None
+                        if stratum:
+                            rec["stratum"] = "py" if index % 2 else "js"
+                        if cluster:
+                            rec["cluster"] = f"repo-{index % 4}"
+                        mixed.append(rec)
+                    (code, out, err), proven = self.both(manifest, sorted_text(mixed), "--format", "json")
+                    self.assertGreater(proven, 0)
+                    self.assertIn(code, (0, 1), err)
+                    self.assertEqual('"wall_clock_verified": true' in out, timing == "every line")
+                    untimed = sum(1 for index in range(len(records)) if index % 3 == 0)
+                    self.assertEqual(f"{untimed} attempt(s) lack wall_clock_s" in out, timing.startswith("some"))
 
 
 class PinnedColumns(Agreement):
