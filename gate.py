@@ -2898,8 +2898,11 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float],
         raw[cluster] = raw.get(cluster, 0.0) + abs(b - c)
     differing = sum(1 for value in raw.values() if value > 0)
     g_eff = tasks * tasks / sum(len(v) ** 2 for v in groups.values())
-    return _effective_table(tasks, samples, confidence, b_bar, c_bar, differing, len(groups), g_eff,
-                            lambda: math.fsum(math.fsum(v) ** 2 for v in groups.values()))
+    def spread() -> float:
+        return math.fsum(math.fsum(v) ** 2 for v in groups.values())
+
+    return _effective_table(_PairSums(tasks, b_bar, c_bar, differing, len(groups), g_eff, spread),
+                            samples, confidence)
 
 
 def fsum_counted(values: Iterable[tuple[float, int]]) -> float:
@@ -2923,18 +2926,32 @@ def paired_singles(pairs: Mapping[tuple[float, float], int], samples: int,
     b_bar, c_bar = total(lambda x, y: x * (1 - y)) / tasks, total(lambda x, y: y * (1 - x)) / tasks
     diff = b_bar - c_bar
     differing = sum(n for (x, y), n in pairs.items() if x * (1 - y) != y * (1 - x))
+
     def spread() -> float:
         return total(lambda x, y: (x * (1 - y) - y * (1 - x) - diff) ** 2)
 
-    return _effective_table(tasks, samples, confidence, b_bar, c_bar, differing, tasks,
-                            float(tasks), spread)
+    return _effective_table(_PairSums(tasks, b_bar, c_bar, differing, tasks, float(tasks), spread),
+                            samples, confidence)
 
 
-def _effective_table(tasks: int, samples: int, confidence: float, b_bar: float, c_bar: float,
-                     differing: int, count: int, g_eff: float,
-                     spread_of: Callable[[], float]) -> PairedTable:
-    """paired_effective's table from its sums: `count` clusters, `spread_of` the sum of the
-    clusters' squared centred sums (computed only when needed)."""
+class _PairSums(NamedTuple):
+    """What paired_effective's table is made from: the tasks, the mean shares of sample pairs only
+    A and only B passed, the units on which the two differ at all, the clusters' count and
+    effective number, and the sum of the clusters' squared centred sums (computed only when
+    needed)."""
+
+    tasks: int
+    b_bar: float
+    c_bar: float
+    differing: int
+    clusters: int
+    g_eff: float
+    spread_of: Callable[[], float]
+
+
+def _effective_table(sums: _PairSums, samples: int, confidence: float) -> PairedTable:
+    """paired_effective's table from its sums."""
+    tasks, b_bar, c_bar, differing, count, g_eff, spread_of = sums
     diff, psi = b_bar - c_bar, b_bar + c_bar
     units = tasks * samples
     if samples == 1 and count == tasks:
