@@ -3871,6 +3871,35 @@ class _OutOfOrder(_EndStream):
     """The IDs do not arrive in order: the file may still be summarised, by _Unsorted."""
 
 
+class _Closed(NamedTuple):
+    """Complete tasks in ID order, summarised as the stream keeps them: the one shape in which it
+    takes a chunk's tasks, a key range's of an unsorted ledger and a worker's range (_Stream.take).
+    A new datum kept of the tasks is a field here, filled where a chunk's are closed
+    (_Stream.close) and merged in take."""
+
+    ids: list[bytes]  # the IDs' text, joined by newlines (a later part may start with one)
+    complete: int
+    # one a task (a chunk's), or counted (a range's): Counter.update takes either
+    patterns: Sequence[AttemptPattern] | Mapping[AttemptPattern, int]
+    first: dict[AttemptPattern, list[str]]  # each pattern's first tasks that the stream lacks
+    controls: dict[str, AttemptPattern]
+    folds: dict[str, list[str]]  # look-alike candidates among these tasks (_folds)
+
+
+def _folds(tids: Sequence[str], joined: str) -> dict[str, list[str]]:
+    """The IDs (in order, `joined` by newlines) that may be look-alikes: each ASCII ID with a
+    capital under the lower-cased ID it folds to (which sorts after it), and that ID too when it is
+    among them."""
+    if joined == joined.lower():
+        return {}
+    folds: dict[str, list[str]] = {}
+    for tid in filter(_HAS_CAPITAL, tids):
+        folds.setdefault(tid.lower(), []).append(tid)
+    for tid in folds.keys() & set(tids):
+        folds[tid].append(tid)
+    return folds
+
+
 class _Stream:
     """The summary of a ledger whose task IDs arrive in order (see above)."""
 
@@ -3935,60 +3964,80 @@ class _Stream:
         return self.open[0] if len(self.open) == 1 else tuple(self.open)
 
     def close(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]) -> None:
-        """Count complete tasks (in order, none seen before); the first few tasks of each pattern
-        are found by one C-level scan a pattern while a chunk has few patterns, by one pass over the
-        chunk when it has many."""
+        """Complete tasks (in order, none seen before), summarised as a worker's range is and taken
+        as it is (take)."""
         if not tids:
             return
         joined = "\n".join(tids)
         if not joined.isascii() or (self.declared is not None
                                     and not self.declared.issuperset(tids)):
             raise _EndStream()
-        self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
-        self.count += len(tids)
-        self.patterns.update(patterns)
         if self.order is not None:
             numbers = self.numbers
             for pattern in [p for p in dict.fromkeys(patterns) if p not in numbers]:
                 numbers[pattern] = len(numbers)
             self.order.extend(map(numbers.__getitem__, patterns))
-        todo = set(patterns).difference(self.full)
+        controls = {tid: patterns[tids.index(tid)] for tid in self.control_ids.intersection(tids)
+                    } if not self.control_ids.isdisjoint(tids) else {}
+        self.take(_Closed([joined.encode("ascii")], len(tids), patterns,
+                          self.first_of(tids, patterns), controls, _folds(tids, joined)), tids)
+
+    def first_of(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]
+                 ) -> dict[AttemptPattern, list[str]]:
+        """The first tasks of each pattern here that the stream lists fewer than _LIST_LIMIT of,
+        as many as it lacks: one C-level scan a pattern while a chunk has few patterns, one pass
+        over the chunk when it has many."""
+        lacking = {pattern: _LIST_LIMIT - len(self.first.get(pattern, ()))
+                   for pattern in set(patterns).difference(self.full)}
+        found: dict[AttemptPattern, list[str]] = {}
         # PERF: many patterns (a cluster a task, say): one pass, not one scan each
-        if len(todo) > _FEW_PATTERNS:
+        if len(lacking) > _FEW_PATTERNS:
             for tid, pattern in zip(tids, patterns):
-                if pattern in todo:
-                    few = self.first.setdefault(pattern, [])
-                    few.append(tid)
-                    if len(few) >= _LIST_LIMIT:
-                        todo.discard(pattern)
-                        self.full.add(pattern)
-            todo = set()
-        for pattern in todo:
-            few = self.first.setdefault(pattern, [])
+                if pattern in lacking:
+                    found.setdefault(pattern, []).append(tid)
+                    lacking[pattern] -= 1
+                    if not lacking[pattern]:
+                        del lacking[pattern]
+            return found
+        for pattern, need in lacking.items():
+            few = found[pattern] = []
             at = -1
             try:
-                while len(few) < _LIST_LIMIT:
+                while len(few) < need:
                     at = patterns.index(pattern, at + 1)
                     few.append(tids[at])
             except ValueError:  # no more tasks of this pattern in the chunk
                 pass
-            if len(few) >= _LIST_LIMIT:
-                self.full.add(pattern)
-        if not self.control_ids.isdisjoint(tids):
-            for tid in self.control_ids.intersection(tids):
-                self.controls[tid] = patterns[tids.index(tid)]
-        self.fold(tids, joined)
+        return found
 
-    def fold(self, tids: Sequence[str], joined: str) -> None:
-        """Note the IDs (in order, `joined` by newlines) that may be look-alikes."""
-        # an ASCII ID with a capital (it sorts before its lower-cased form)
-        if joined != joined.lower():
-            for tid in filter(_HAS_CAPITAL, tids):
-                self.folds.setdefault(tid.lower(), []).append(tid)
-        # an ID that one with a capital folds to
-        if self.folds and not self.folds.keys().isdisjoint(tids):
-            for tid in self.folds.keys() & set(tids):
-                self.folds[tid].append(tid)
+    def take(self, closed: _Closed, tids: Sequence[str] | None = None) -> None:
+        """Complete tasks that follow those taken so far in ID order (a chunk's, a key range's of
+        an unsorted ledger, a worker's range) into the summary: the one merge. `tids` are their
+        IDs where the caller has them, else read from their text when look-alikes ask. Each field
+        of _Closed is merged here, in its order."""
+        for blob in closed.ids:
+            self.digest.update(b"\n" + blob if self.count and not blob.startswith(b"\n") else blob)
+        self.count += closed.complete
+        self.patterns.update(closed.patterns)
+        for pattern, few in closed.first.items():
+            mine = self.first.setdefault(pattern, [])
+            mine += few[:_LIST_LIMIT - len(mine)]
+            if len(mine) >= _LIST_LIMIT:
+                self.full.add(pattern)
+        self.controls.update(closed.controls)
+        # an ID here that one with a capital taken before folds to
+        if self.folds:
+            seen = tids if tids is not None else b"\n".join(closed.ids).decode("ascii").split("\n")
+            if not self.folds.keys().isdisjoint(seen):
+                for tid in (self.folds.keys() & set(seen)) - closed.folds.keys():
+                    self.folds[tid].append(tid)
+        for tid, group in closed.folds.items():
+            self.folds.setdefault(tid, []).extend(group)
+
+    def closed(self) -> _Closed:
+        """Every task taken so far, as one _Closed (a worker's range, for the parent's take)."""
+        return _Closed(cast("_Joined", self.digest).parts, self.count, self.patterns, self.first,
+                       self.controls, self.folds)
 
     def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
                   fresh: bool) -> None:
@@ -4042,34 +4091,25 @@ class _Stream:
         if whole and self.declared is not None and self.count != len(self.declared):
             raise _EndStream()  # a declared task has no record: the table names it
 
-    def merge(self, tally: _Tally, part: _RangePart, ids: list[bytes]) -> None:
+    def merge(self, tally: _Tally, part: _RangePart) -> None:
         """A worker's summary of the next range in file order (see _range_summary) into this stream
         and its tally, the kinds renumbered in the order the file shows them; _EndStream if its
-        tasks do not follow on. Each field of _RangePart is merged here, in its order."""
-        if part.complete and self.count and part.first_id <= self.last:
+        tasks do not follow on. Each field of _RangePart is merged here, in its order (its tasks
+        by take, as a chunk's are)."""
+        tasks = part.tasks
+        if tasks.complete and self.count and part.first_id <= self.last:
             raise _EndStream()
         kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part.kinds]
         # PERF: the same kinds in the same order (the usual case) need no renumbering
-        moved = (_unchanged if kinds == list(range(len(kinds)))
-                 else functools.partial(_renumbered, kinds))
-        # an ID of this range that a capitalised one of an earlier range folds to
-        if self.folds and ids:
-            seen = set(b"\n".join(ids).decode("ascii").split("\n"))
-            for tid in (self.folds.keys() - part.folds.keys()) & seen:
-                self.folds[tid].append(tid)
-        for tid, group in part.folds.items():
-            self.folds.setdefault(tid, []).extend(group)
-        for blob in ids:
-            self.digest.update(b"\n" + blob if self.count and not blob.startswith(b"\n") else blob)
-        self.count += part.complete
+        if kinds != list(range(len(kinds))):
+            moved = functools.partial(_renumbered, kinds)
+            tasks = tasks._replace(
+                patterns={moved(pattern): n for pattern, n in
+                          cast("Mapping[AttemptPattern, int]", tasks.patterns).items()},
+                first={moved(pattern): few for pattern, few in tasks.first.items()},
+                controls={tid: moved(pattern) for tid, pattern in tasks.controls.items()})
+        self.take(tasks)
         self.last = part.last_id or self.last
-        self.patterns.update({moved(pattern): n for pattern, n in part.patterns.items()})
-        for pattern, few in part.first.items():
-            mine = self.first.setdefault(moved(pattern), [])
-            mine += few[:_LIST_LIMIT - len(mine)]
-            if len(mine) >= _LIST_LIMIT:
-                self.full.add(moved(pattern))
-        self.controls.update((tid, moved(pattern)) for tid, pattern in part.controls.items())
         self.cost.frombytes(part.cost)
         self.tokens.frombytes(part.tokens)
         self.measured += part.measured
@@ -4191,9 +4231,9 @@ class _Unsorted(_Stream):
             if declared is not None and not declared.issuperset(ids):
                 return False
             joined = "\n".join(ids)
-            self.digest.update((("\n" if self.count else "") + joined).encode("ascii"))
-            self.count += len(ids)
-            self.fold(ids, joined)
+            # (the patterns, first tasks and controls are the chunks': add, listed)
+            self.take(_Closed([joined.encode("ascii")], len(ids), (), {}, {}, _folds(ids, joined)),
+                      ids)
         return declared is None or self.count == len(declared)
 
     def listed(self, troubled: Collection[AttemptPattern]) -> dict[AttemptPattern, list[str]]:
@@ -4780,10 +4820,6 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
 _JOBS_MIN_BYTES = 1 << 24
 
 
-def _unchanged(pattern: AttemptPattern) -> AttemptPattern:
-    return pattern
-
-
 def _renumbered(kinds: list[int], pattern: AttemptPattern) -> AttemptPattern:
     """An attempt pattern with a worker's kind numbers replaced by the parent's (kinds[worker's
     number])."""
@@ -4858,10 +4894,11 @@ def _tally_range(path: Path, start: int, end: int, reading: Reading, stream: _St
 
 class _RangePart(NamedTuple):
     """A worker's range of the file as it travels to the parent, which merges it
-    (_Stream.merge): its tally's counts and its stream's. The one wire format: the fields but
-    the last two as one JSON array, in this order, then the cost and token arrays' bytes
-    (frames), then the range's ID text. A new datum a worker sends is a field here, filled in
-    _range_summary and merged in merge."""
+    (_Stream.merge): its tally's counts and its stream's, the tasks as a _Closed. The one wire
+    format: one JSON array of the fields but the last three (the tasks' fields but their text),
+    in this order, then the cost and token arrays' bytes, then the tasks' ID text (frames). A new
+    datum a worker sends is a field here (or of _Closed), filled in _range_summary and merged in
+    merge."""
 
     kinds: list[RecordKind]
     run_ids: list[str]
@@ -4869,37 +4906,37 @@ class _RangePart(NamedTuple):
     records: int
     over: list[tuple[Any, ...]]  # attempts past the envelope: the first few, and how many
     over_count: int
-    complete: int  # complete tasks
     first_id: str
     last_id: str
-    patterns: dict[AttemptPattern, int]
-    first: dict[AttemptPattern, list[str]]
-    controls: dict[str, AttemptPattern]
-    folds: dict[str, list[str]]
     measured: int
+    tasks: _Closed
     cost: bytes
     tokens: bytes
 
     def frames(self) -> list[bytes]:
-        head = [*self[:-2]]
+        tasks = [*self.tasks[1:]]
         for field in ("patterns", "first"):  # (a tuple pattern cannot be a JSON key)
-            head[self._fields.index(field)] = list(getattr(self, field).items())
-        return [json.dumps(head).encode("ascii"), self.cost, self.tokens]
+            tasks[_Closed._fields.index(field) - 1] = list(getattr(self.tasks, field).items())
+        head = json.dumps([*self[:-3], tasks]).encode("ascii")
+        return [head, self.cost, self.tokens, *self.tasks.ids]
 
     @classmethod
     def read(cls, frames: Sequence[bytes]) -> _RangePart:
-        head = dict(zip(cls._fields, json.loads(frames[0])))
-        head.update(kinds=list(map(tuple, head["kinds"])), over=list(map(tuple, head["over"])),
-                    patterns={_pattern(pattern): n for pattern, n in head["patterns"]},
-                    first={_pattern(pattern): few for pattern, few in head["first"]},
-                    controls={tid: _pattern(p) for tid, p in head["controls"].items()})
-        return cls(**head, cost=frames[1], tokens=frames[2])
+        *fields, tasks = json.loads(frames[0])
+        head = dict(zip(cls._fields, fields))
+        head.update(kinds=list(map(tuple, head["kinds"])), over=list(map(tuple, head["over"])))
+        closed = dict(zip(_Closed._fields[1:], tasks))
+        closed.update(patterns={_pattern(pattern): n for pattern, n in closed["patterns"]},
+                      first={_pattern(pattern): few for pattern, few in closed["first"]},
+                      controls={tid: _pattern(p) for tid, p in closed["controls"].items()})
+        return cls(**head, tasks=_Closed(list(frames[3:]), **closed), cost=frames[1],
+                   tokens=frames[2])
 
 
 def _range_summary(path: Path, start: int, end: int, reading: Reading,
                    summary: tuple[frozenset[str] | None, frozenset[str]]) -> list[bytes]:
-    """A worker's work: its range's tally as frames for the parent (read back by _worker_answer):
-    _RangePart's, then the ID text in file order."""
+    """A worker's work: its range's tally as _RangePart's frames for the parent (read back by
+    _worker_answer)."""
     stream = _Stream(*summary)
     joined = stream.digest = _Joined()
     tally = _tally_range(path, start, end, reading, stream)
@@ -4907,12 +4944,11 @@ def _range_summary(path: Path, start: int, end: int, reading: Reading,
     part = _RangePart(
         kinds=list(tally.kinds), run_ids=sorted(tally.run_ids),
         all_run_ids=sorted(tally.all_run_ids), records=tally.records,
-        over=tally.over_envelope.items, over_count=tally.over_envelope.count, complete=stream.count,
+        over=tally.over_envelope.items, over_count=tally.over_envelope.count,
         first_id=ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
-        last_id=stream.last if stream.count else "", patterns=dict(stream.patterns),
-        first=stream.first, controls=stream.controls, folds=stream.folds,
-        measured=stream.measured, cost=stream.cost.tobytes(), tokens=stream.tokens.tobytes())
-    return [*part.frames(), *ids]
+        last_id=stream.last if stream.count else "", measured=stream.measured,
+        tasks=stream.closed(), cost=stream.cost.tobytes(), tokens=stream.tokens.tobytes())
+    return part.frames()
 
 
 def _pattern(value: int | list[int]) -> AttemptPattern:
@@ -4955,9 +4991,8 @@ def _fork_worker(*args: Any) -> tuple[int, int]:
     return pid, read
 
 
-def _worker_answer(pid: int, read: int) -> tuple[_RangePart, list[bytes]] | None:
-    """What a worker sent (its summary, its ID text), once it has exited; None if it did not finish.
-    """
+def _worker_answer(pid: int, read: int) -> _RangePart | None:
+    """What a worker sent, once it has exited; None if it did not finish."""
     frames = []
     try:
         with open(read, "rb") as pipe:
@@ -4970,7 +5005,7 @@ def _worker_answer(pid: int, read: int) -> tuple[_RangePart, list[bytes]] | None
         _reap(pid, stop=False)
     if len(frames) < 4 or frames[-1] != _END_FRAME:
         return None
-    return _RangePart.read(frames), frames[3:-1]
+    return _RangePart.read(frames[:-1])
 
 
 def _reap(pid: int, stop: bool) -> None:
@@ -5012,7 +5047,7 @@ def _tally_in_workers(path: Path, reading: Reading,
             del workers[0]
             if answer is None:
                 return None
-            stream.merge(tally, *answer)
+            stream.merge(tally, answer)
         stream.finish()
     except (_EndStream, GateError, OSError, ValueError):
         return None

@@ -437,6 +437,23 @@ class SortedStream(Agreement):
         self.assertIn("task_id_lookalike: 2 group(s) of task IDs differ only in case or Unicode form: 'T-003' / 't-003'; "
                       "'T-300' / 't-300'", out)
 
+    def test_a_lookalike_group_spread_over_chunks_is_named_once(self) -> None:
+        """`AB-1` in one chunk, `Ab-1` and `ab-1` in a later one (or each in its own): the group is named with each
+        spelling once, on every path and every chunk size, workers included."""
+        _, records = ledger(random.Random(4), tasks=60)
+        template = records[-1]
+        spellings = ["AB-1", "Ab-1", "ab-1", *(f"AC-{n:04d}" for n in range(60))]  # (the AC filler between)
+        records += [dict(template, task_id=tid) for tid in spellings]
+        make = make_manifest(sorted({r["task_id"] for r in records}), attempt_budget=1, attempt_mode="retry")
+        make["dataset"].pop("task_ids")
+        for size in (1024, 2048, 4096):
+            with self.subTest(chunk=size):
+                self.with_chunks(size)
+                (_, out, _), _ = self.both(make, sorted_text(records))
+                self.assertEqual((self.streamed, self.answered), (1, 1))
+                self.assertIn("task_id_lookalike: 1 group(s) of task IDs differ only in case or Unicode form: "
+                              "'AB-1' / 'Ab-1' / 'ab-1'; a reader", out)
+
     def test_many_troubled_tasks_are_counted_and_the_first_named(self) -> None:
         """40 tasks with an attempt gap, over several chunks: the stream names the first ten and counts all 40."""
         self.with_chunks(1024)
