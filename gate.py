@@ -6630,14 +6630,23 @@ def _aligned(reports: Sequence[Report]) -> list[AlignedScores] | None:
     return aligned if len({s.digest for s in aligned}) == 1 else None
 
 
-def _scored_by_id(reports: Sequence[Report], systems: Sequence[tuple[Path, Path, str | None]],
+class ClaimFiles(NamedTuple):
+    """One side of compare (a system of rank): its manifest, its runs file, and the run the command
+    line pins (--run-id), if any."""
+
+    manifest: Path
+    runs: Path
+    run_id: str | None = None
+
+
+def _scored_by_id(reports: Sequence[Report], systems: Sequence[ClaimFiles],
                   confidence: float) -> list[Report]:
     """The reports with their scores in tables by task ID: a report whose scores are in task-ID
     order (which name no task) is gated again with a table (sides of different tasks, or clusters
     named task by task)."""
-    return [run_check(manifest, runs, run_id, confidence, keep_scores="table")
+    return [run_check(*files, confidence, keep_scores="table")
             if isinstance(report.scores, AlignedScores) else report
-            for report, (manifest, runs, run_id) in zip(reports, systems)]
+            for report, files in zip(reports, systems)]
 
 
 def _scores_table(report: Report) -> Mapping[str, tuple[int, str | None]]:
@@ -6687,9 +6696,7 @@ def _paired_scores(a: Report, b: Report, by_cluster: bool
     return xs, ys, clusters, findings
 
 
-def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path,
-                confidence: float = 0.95,
-                a_run_id: str | None = None, b_run_id: str | None = None,
+def run_compare(a_files: ClaimFiles, b_files: ClaimFiles, confidence: float = 0.95,
                 by_cluster: bool = False) -> Comparison:
     """Gate two claims, then compare their headlines task by task (paired) over the shared suite.
 
@@ -6701,9 +6708,8 @@ def run_compare(a_manifest: Path, a_runs: Path, b_manifest: Path, b_runs: Path,
     generalise to new ones; the JSON's effective table is then the cluster-robust one.
     """
     keep: bool | str = "table" if by_cluster else True
-    sides = ((a_manifest, a_runs, a_run_id), (b_manifest, b_runs, b_run_id))
-    a, b = (run_check(manifest, runs, run_id, confidence, keep_scores=keep)
-            for manifest, runs, run_id in sides)
+    sides = (a_files, b_files)
+    a, b = (run_check(*files, confidence, keep_scores=keep) for files in sides)
     if not by_cluster and _aligned((a, b)) is None:
         a, b = _scored_by_id((a, b), sides, confidence)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
@@ -6847,7 +6853,7 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True)
                     for manifest, runs in systems)
     if _aligned(reports) is None:
-        sides = [(manifest, runs, None) for manifest, runs in systems]
+        sides = [ClaimFiles(manifest, runs) for manifest, runs in systems]
         reports = tuple(_scored_by_id(reports, sides, confidence))
     seen: dict[tuple[str, str | None], int] = {}
     # one runs file may hold several systems' runs, each pinned
@@ -11992,8 +11998,9 @@ FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
 
 
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
-    comp = run_compare(args.manifest, args.runs, args.against_manifest, args.against_runs,
-                       args.confidence, args.run_id, args.against_run_id, args.by_cluster)
+    comp = run_compare(ClaimFiles(args.manifest, args.runs, args.run_id),
+                       ClaimFiles(args.against_manifest, args.against_runs, args.against_run_id),
+                       args.confidence, args.by_cluster)
     test = comp.test
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
     headline = f"A - B = {comp.diff:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
