@@ -1828,11 +1828,13 @@ class MetricLine(NamedTuple):
 
 
 class CostSummary(NamedTuple):
-    tasks_with_cost: int
+    tasks_with_cost: int  # tasks with a cost or a token count
     total_cost_usd: float | None
     median_cost_usd: float | None
     total_tokens: int | None
     median_tokens: float | None
+    tasks_with_cost_usd: int  # the tasks the cost figures are over
+    tasks_with_tokens: int  # the tasks the token figures are over
 
 
 class Ledger(NamedTuple):
@@ -4790,9 +4792,9 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
         if type(cost) not in (int, float) or not 0 <= cost <= _MAX_COUNT:
             _bad_field(where, line, "cost_usd", f"a number from 0 to {_MAX_COUNT:g}", cost)
         _add_cost(tally.cost, tid, cost)
-    total = rec.get("total_tokens")
+    total, named = rec.get("total_tokens"), "total_tokens"
     if total is None and ("input_tokens" in rec or "output_tokens" in rec):
-        total = 0
+        total, named = 0, "input_tokens + output_tokens"
         for key in ("input_tokens", "output_tokens"):
             value = rec.get(key, 0)
             if not _is_int(value) or not 0 <= value <= _MAX_COUNT:
@@ -4800,7 +4802,7 @@ def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, A
             total += value
     if total is not None:
         if not _is_int(total) or not 0 <= total <= _MAX_COUNT:
-            _bad_field(where, line, "total_tokens", f"an integer from 0 to {_MAX_COUNT:g}", total)
+            _bad_field(where, line, named, f"an integer from 0 to {_MAX_COUNT:g}", total)
         tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
 
@@ -5856,7 +5858,8 @@ def _cost_summary(summary: _Stream) -> CostSummary | None:
                        total_cost_usd=math.fsum(costs) if costs else None,
                        median_cost_usd=_median(costs),
                        total_tokens=sum(tokens) if tokens else None,
-                       median_tokens=_median(tokens))
+                       median_tokens=_median(tokens), tasks_with_cost_usd=len(costs),
+                       tasks_with_tokens=len(tokens))
 
 
 def _by_count(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
@@ -7131,13 +7134,26 @@ def _scalar(value: Any) -> str:
 
 
 def _cost_text(cost: CostSummary) -> str:
+    """The cost line: each figure over the tasks it is over, named where that is not every task
+    that reports a cost or a token count."""
+    def over(tasks: int) -> str:
+        return "" if tasks == cost.tasks_with_cost else f" over {tasks} tasks"
+
     parts = []
     if cost.total_cost_usd is not None and cost.median_cost_usd is not None:
         parts.append(f"total ${cost.total_cost_usd:.2f}, median "
-                     f"${cost.median_cost_usd:.4f} per task")
+                     f"${cost.median_cost_usd:.4f} per task{over(cost.tasks_with_cost_usd)}")
     if cost.total_tokens is not None and cost.median_tokens is not None:
-        parts.append(f"tokens total {cost.total_tokens}, median {cost.median_tokens:g} per task")
-    return "; ".join(parts) + f" ({cost.tasks_with_cost} tasks report cost)"
+        parts.append(f"tokens total {cost.total_tokens}, median "
+                     f"{_exact_count(cost.median_tokens)} per task{over(cost.tasks_with_tokens)}")
+    both = cost.tasks_with_cost_usd == cost.tasks_with_tokens == cost.tasks_with_cost
+    return "; ".join(parts) + (f" ({cost.tasks_with_cost} tasks report cost"
+                               f"{'' if both else ' or tokens'})")
+
+
+def _exact_count(value: float) -> str:
+    """A median of counts, every digit: an integer, or one halfway between two."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def _number(k: Fraction) -> int | float:

@@ -313,7 +313,8 @@ class NotProven(Agreement):
         base = "".join(line(rec) + "\n" for rec in records)
         (code, _, err), proven = self.both(manifest, EDITS["token sum past the bound"](base))
         self.assertEqual((code, proven), (2, 0))
-        self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+        self.assertIn(":1: input_tokens + output_tokens: expected an integer from 0 to 1e+15, got the number "
+                      "1999999999999998", err)
         largest = "".join(line({**rec, "input_tokens": 10**14 - 1, "output_tokens": 10**14 - 1}) + "\n"
                           for rec in records)
         (code, out, err), proven = self.both(manifest, largest, "--format", "json")
@@ -502,8 +503,8 @@ class SortedStream(Agreement):
             stream.finish()
 
     def test_a_pipe_is_read_once(self) -> None:
-        """A pipe cannot be read twice: it takes the general path, so an error the canonical path would only find
-        while tallying (and read the file again for) is still named, not lost to an empty second read."""
+        """A pipe cannot be read twice: it takes the general path on its one read, which names the bad line (token
+        counts whose sum passes the bound)."""
         if not os.path.isdir("/dev/fd"):
             self.skipTest("no /dev/fd here")
         manifest, records = ledger(random.Random(2))
@@ -515,7 +516,8 @@ class SortedStream(Agreement):
         m = self.write_json("bench.manifest.json", manifest)
         code, _, err = self.run_gate("--manifest", str(m), "--runs", f"/dev/fd/{readable}")
         self.assertEqual(code, 2, err)
-        self.assertIn(":1: total_tokens: expected an integer from 0 to 1e+15", err)
+        self.assertIn(":1: input_tokens + output_tokens: expected an integer from 0 to 1e+15, got the number "
+                      "1999999999999998", err)
 
 
 def shuffled_text(records: list[dict[str, Any]], seed: int = 1) -> str:

@@ -551,6 +551,43 @@ class CostFigures(GateCase):
         self.assertEqual(report["cost"]["median_tokens"], 25)
         self.assertIsNone(report["cost"]["total_cost_usd"])
 
+    def test_each_cost_figure_names_the_tasks_it_is_over(self) -> None:
+        """Half the tasks report only a cost, half only tokens (one cost null): each figure says how many tasks it is
+        over, the count in brackets is of tasks with either, and the JSON gives the three counts; a token median
+        halfway between two counts of six digits is printed whole (110491.5, not 110492)."""
+        manifest, records = valid_ledger()
+        half = len(records) // 2 + (len(records) - len(records) // 2) % 2  # (an even number tokened)
+        costed, tokened = records[:half], records[half:]
+        for index, rec in enumerate(costed):
+            rec["cost_usd"] = None if index == 0 else 0.25 * index
+        for index, rec in enumerate(reversed(tokened)):
+            rec["total_tokens"] = 110_000 + 3 * index
+        counts = sorted(rec["total_tokens"] for rec in tokened)
+        median = statistics.median(counts)
+        self.assertNotEqual(median, int(median))  # (the case the old card rounded)
+        code, report = self.check_json(manifest, records)
+        self.assertEqual(code, 0, report["findings"])
+        cost = report["cost"]
+        self.assertEqual((cost["tasks_with_cost"], cost["tasks_with_cost_usd"], cost["tasks_with_tokens"]),
+                         (len(records) - 1, len(costed) - 1, len(tokened)))
+        self.assertEqual(cost["median_tokens"], median)
+        line = next(x for x in self.check(manifest, records)[1].splitlines() if x.startswith("cost"))
+        self.assertIn(f"per task over {len(costed) - 1} tasks; tokens total {sum(counts)}, median {median!r} per task "
+                      f"over {len(tokened)} tasks ({len(records) - 1} tasks report cost or tokens)", line)
+        for rec in records:  # every task both: the line as it always was
+            rec.update(cost_usd=1.5, total_tokens=100)
+        line = next(x for x in self.check(manifest, records)[1].splitlines() if x.startswith("cost"))
+        self.assertTrue(line.endswith(f"tokens total {100 * len(records)}, median 100 per task "
+                                      f"({len(records)} tasks report cost)"), line)
+
+    def test_an_input_and_output_sum_past_the_bound_is_named_as_the_sum(self) -> None:
+        """Input and output counts each within the bound whose sum is not: the error names the sum, not a
+        total_tokens the record does not have."""
+        manifest, records = valid_ledger()
+        records[2].update(input_tokens=6 * 10**14, output_tokens=5 * 10**14)
+        self.assertInputError(self.check(manifest, records), "runs.jsonl:3: input_tokens + output_tokens: expected an "
+                              "integer from 0 to 1e+15, got the number 1100000000000000")
+
     def test_no_cost_fields(self) -> None:
         """With no cost field the report's cost is null and no cost line is printed."""
         manifest, records = valid_ledger()
