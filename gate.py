@@ -1353,7 +1353,15 @@ def load_manifest(path: Path) -> Manifest:
     2)."""
     raw = _read_bytes(path)
     where = str(path)
-    top = _Fields(parse_json(_decode_utf8(raw, where), where), where)
+    text = _decode_utf8(raw, where)
+    try:
+        value = parse_json(text, where)
+    except GateError:
+        if _is_record(text[:text.find("\n")]):
+            raise GateError(f"{where}: a runs file (one attempt record a line), not a manifest: give "
+                            "it as --runs, and the claim's manifest as --manifest") from None
+        raise
+    top = _Fields(value, where)
     top.closed(MANIFEST_KEYS)
     dataset = top.child("dataset")
     dataset.closed(DATASET_KEYS)
@@ -3356,6 +3364,24 @@ _IMPORTERS: dict[str, ImportFormat] = {}
 IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType(_IMPORTERS)
 
 
+def _is_record(line: str) -> bool:
+    """Is this one line an attempt record (a JSON object with a task_id and an outcome)?"""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return type(value) is dict and {"task_id", "outcome"} <= value.keys()
+
+
+def _is_manifest(path: Path) -> bool:
+    """Is this file (of a manifest's size at most: 1 MiB) one JSON object with a manifest's keys?"""
+    try:
+        value = load_json_file(path, cap=1 << 20)
+    except GateError:
+        return False
+    return type(value) is dict and {"claim_id", "dataset", "envelope"} <= value.keys()
+
+
 def harness_file_kind(path: Path) -> ImportFormat | None:
     """The importer for a file that is a harness's own result file rather than a ledger, or None:
     the first row, by sign_rank, with a form of signs the file's top holds in full."""
@@ -3777,6 +3803,9 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
                 way = "table"
     except (BadLines, LineError) as exc:  # a harness's own file fails at its first line or two
         fmt = harness_file_kind(path) if exc.line <= 2 else None
+        if fmt is None and exc.line <= 2 and _is_manifest(path):
+            raise GateError(f"{path}: a manifest, not a runs file of attempt records: give it as "
+                            "--manifest, and the runs file (one record a line) as --runs") from None
         if fmt is None:
             raise
         target = fmt.import_target(path) if fmt.import_target else path

@@ -113,6 +113,27 @@ class CommandLine(GateCase):
                 self.assertInputError(self.check(manifest, records, "--confidence", value), "--confidence")
 
 
+class SwappedInputs(GateCase):
+    """The manifest given as --runs, or the runs file as --manifest (or both swapped): one line naming the file,
+    what it is and which option it belongs to, exit 2 -- not twenty bad lines, nor a JSON parser's "Extra data"."""
+
+    def test_each_file_given_as_the_other_is_named_for_what_it_is(self) -> None:
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_jsonl("runs.jsonl", records)
+        as_runs = f"gate.py: error: {m}: a manifest, not a runs file of attempt records: give it as --manifest, " \
+                  "and the runs file (one record a line) as --runs\n"
+        as_manifest = f"gate.py: error: {r}: a runs file (one attempt record a line), not a manifest: give it as " \
+                      "--runs, and the claim's manifest as --manifest\n"
+        for argv, err in (((m, m), as_runs), ((r, r), as_manifest), ((r, m), as_manifest)):
+            with self.subTest(manifest=argv[0].name, runs=argv[1].name):
+                self.assertEqual(self.run_gate("--manifest", str(argv[0]), "--runs", str(argv[1])), (2, "", err))
+        broken = self.write_text("runs2.jsonl", b'{"task_id": "t-001", "outcome": "pass"\n')  # not a record: as ever
+        code, _, err = self.run_gate("--manifest", str(broken), "--runs", str(r))
+        self.assertEqual(code, 2)
+        self.assertIn("invalid JSON", err)
+
+
 class StartUp(GateCase):
     def test_a_check_imports_no_module_it_does_not_use(self) -> None:
         """A whole check of the shipped example (parser built, report printed) imports neither typing (mypy's
