@@ -1348,6 +1348,15 @@ def _load_replicates(top: _Fields) -> tuple[str, ...]:
     return replicates
 
 
+def _is_record(line: str) -> bool:
+    """Is this one line an attempt record (a JSON object with a task_id and an outcome)?"""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return type(value) is dict and {"task_id", "outcome"} <= value.keys()
+
+
 def load_manifest(path: Path) -> Manifest:
     """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit
     2)."""
@@ -3362,15 +3371,6 @@ class ImportFormat(NamedTuple):
 
 _IMPORTERS: dict[str, ImportFormat] = {}
 IMPORTERS: Mapping[str, ImportFormat] = MappingProxyType(_IMPORTERS)
-
-
-def _is_record(line: str) -> bool:
-    """Is this one line an attempt record (a JSON object with a task_id and an outcome)?"""
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return type(value) is dict and {"task_id", "outcome"} <= value.keys()
 
 
 def _is_manifest(path: Path) -> bool:
