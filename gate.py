@@ -18,7 +18,7 @@ Commands:
   import   convert SWE-bench, Inspect AI, Terminal-Bench, Harbor or publish-gate results into runs.jsonl
 
 Exit codes:
-  0  PUBLISHABLE (check, compare), ok (digest, freeze, verify, import)
+  0  PUBLISHABLE (check, compare, rank), ok (digest, freeze, verify, import, init, plan)
   1  BLOCKED: one or more findings (check, compare, rank), refused (freeze, verify), or, with
      compare --fail-on, a significant regression or difference
   2  input or usage error: unreadable file, malformed JSON, wrong types,
@@ -12378,8 +12378,8 @@ def _finite(value: Any) -> Any:
 def _check_parser(sub: Any) -> None:
     check = sub.add_parser("check", help="gate a manifest against its attempt records (default command)",
                            epilog="exit codes: 0 PUBLISHABLE, 1 BLOCKED, 2 input or usage "
-                                  "error\n\nexample:\n  python3 gate.py check --manifest "
-                                  "bench.manifest.json --runs runs.jsonl")
+                                  "error, 3 internal error\n\nexample:\n  python3 gate.py check "
+                                  "--manifest bench.manifest.json --runs runs.jsonl")
     check.add_argument("--manifest", required=True, type=_path, help="the claim's manifest (JSON)")
     check.add_argument("--runs", required=True, type=_path,
                        help="one JSON attempt record per line (JSONL)")
