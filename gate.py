@@ -389,8 +389,71 @@ def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
         raise GateError(f"{where}:{line}: {_json_problem(exc)} (column {column})") from None
 
 
-# what _runs_apart cut out, under names no file can have (they hold a NUL)
+# what _runs_apart cut out, under names no file can have (they hold a NUL), and a pipe's bytes
+# once read (_ReadOnce)
 _IN_MEMORY: dict[str, bytes] = {}
+# a runs file that is not a regular file, while a claim is checked: its name -> the bytes read of
+# it so far (None: past MAX_FILE_BYTES, not kept)
+_READ_ONCE: dict[str, list[bytes] | None] = {}
+
+
+class _ReadOnce:
+    """While one claim is checked, a runs file that is not a regular file (a pipe, a device) is kept
+    as it is read, so the passes that read the runs again (the other runs' headlines, replicates,
+    the harness-file check) read the same bytes: a pipe can be read only once. Past MAX_FILE_BYTES
+    nothing is kept, and a second pass is an input error that says what to do."""
+
+    def __init__(self, path: Path) -> None:
+        self.name = str(path)
+        try:
+            regular = stat.S_ISREG(os.stat(path).st_mode)
+        except (OSError, ValueError):
+            regular = True  # (open_input says what is wrong with it)
+        self.kept = not regular and self.name not in _READ_ONCE and self.name not in _IN_MEMORY
+
+    def __enter__(self) -> None:
+        if self.kept:
+            _READ_ONCE[self.name] = []
+
+    def __exit__(self, *_: object) -> None:
+        if self.kept:
+            del _READ_ONCE[self.name]
+            _IN_MEMORY.pop(self.name, None)
+
+
+class _Kept:
+    """A pipe's handle that keeps what is read from it (_ReadOnce), for the passes after."""
+
+    def __init__(self, handle: Any, name: str) -> None:
+        self.handle, self.name, self.size = handle, name, 0
+
+    def keep(self, data: bytes) -> bytes:
+        kept = _READ_ONCE.get(self.name)
+        if kept is not None:
+            self.size += len(data)
+            if self.size > MAX_FILE_BYTES:
+                _READ_ONCE[self.name] = None  # (the list and its bytes let go)
+            else:
+                kept.append(data)
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        return self.keep(self.handle.read(size))
+
+    def readline(self, size: int = -1) -> bytes:
+        return self.keep(self.handle.readline(size))
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.readline, b"")
+
+    def __enter__(self) -> _Kept:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.handle.close()
+        kept = _READ_ONCE.get(self.name)
+        if kept is not None:
+            _IN_MEMORY[self.name] = b"".join(kept)
 
 
 def open_input(path: Path) -> Any:
@@ -404,6 +467,17 @@ def open_input(path: Path) -> Any:
         import io
 
         return io.BytesIO(held)
+    if _READ_ONCE and str(path) in _READ_ONCE:
+        if _READ_ONCE[str(path)] is None:
+            raise GateError(f"{path}: a pipe or device is read once, and this check reads the runs "
+                            "again (for the other runs in them, or the replicates), which past "
+                            f"{MAX_FILE_BYTES >> 20} MiB are not kept: save them to a file and give "
+                            "its path")
+        return _Kept(_open_input(path), str(path))
+    return _open_input(path)
+
+
+def _open_input(path: Path) -> Any:
     try:
         if "\0" in str(path):
             raise ValueError("the path holds a NUL byte")
@@ -6525,6 +6599,17 @@ def _report_run(pinned: str | None, ledger: Ledger) -> str | None:
     return ledger.run_ids[0] if len(ledger.run_ids) == 1 else None
 
 
+def _runs_read_once(check: Callable[..., Report]) -> Callable[..., Report]:
+    """The check, its runs file kept as it is read when it is a pipe or device (_ReadOnce)."""
+    @functools.wraps(check)
+    def checked(manifest_path: Path, runs_path: Path, *args: Any, **kwargs: Any) -> Report:
+        with _ReadOnce(runs_path):
+            return check(manifest_path, runs_path, *args, **kwargs)
+
+    return checked
+
+
+@_runs_read_once
 def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None,
               confidence: float = 0.95,
               claim: str | None = None, keep_scores: bool | str = False, jobs: int = 1) -> Report:

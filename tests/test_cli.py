@@ -134,6 +134,59 @@ class SwappedInputs(GateCase):
         self.assertIn("invalid JSON", err)
 
 
+class PipedRuns(GateCase):
+    """A runs file given as a pipe is read once: a check that reads the runs again (the other runs' headlines beside
+    a pinned one, the replicates) reads the bytes kept from the first read, and gives the file's report; past
+    MAX_FILE_BYTES nothing is kept, and that second read is one line saying what to do."""
+
+    def piped(self, manifest: dict[str, Any], text: bytes, *extra: str) -> tuple[int, str, str]:
+        m = self.write_json("pipe.manifest.json", manifest)
+        readable, writable = os.pipe()
+        self.addCleanup(os.close, readable)
+        os.write(writable, text)  # (a few KiB: the pipe's buffer holds it all)
+        os.close(writable)
+        code, out, err = self.run_gate("--manifest", str(m), "--runs", f"/dev/fd/{readable}", *extra)
+        return code, out.replace(f"/dev/fd/{readable}", "RUNS"), err.replace(f"/dev/fd/{readable}", "RUNS")
+
+    def as_file(self, manifest: dict[str, Any], text: bytes, *extra: str) -> tuple[int, str, str]:
+        m = self.write_json("pipe.manifest.json", manifest)
+        r = self.write_text("piped.jsonl", text)
+        code, out, err = self.run_gate("--manifest", str(m), "--runs", str(r), *extra)
+        return code, out.replace(str(r), "RUNS"), err.replace(str(r), "RUNS")
+
+    def test_a_pinned_run_beside_others_and_replicates_read_from_a_pipe_as_from_a_file(self) -> None:
+        if not os.path.isdir("/dev/fd"):
+            self.skipTest("no /dev/fd here")
+        from tests.test_replicates import random_cells, replicated
+
+        manifest, records = valid_ledger()
+        two = [*records, *(dict(rec, run_id="r2", outcome="pass") for rec in records)]
+        text = "".join(json.dumps(rec) + "\n" for rec in two).encode()
+        piped = self.piped(manifest, text, "--run-id", "r1")
+        self.assertEqual(piped, self.as_file(manifest, text, "--run-id", "r1"))
+        self.assertIn("r2 ", piped[1])  # (the other run's headline, from the kept bytes)
+        replicas, records = replicated(random_cells(3, 3, 12))
+        text = "".join(json.dumps(rec) + "\n" for rec in records).encode()
+        piped = self.piped(replicas, text, "--format", "json")
+        self.assertEqual(piped, self.as_file(replicas, text, "--format", "json"))
+        self.assertEqual(len(json.loads(piped[1])["replicates"]["runs"]), 3)
+
+    def test_past_the_bound_a_second_read_says_what_to_do(self) -> None:
+        if not os.path.isdir("/dev/fd"):
+            self.skipTest("no /dev/fd here")
+        manifest, records = valid_ledger()
+        two = [*records, *(dict(rec, run_id="r2") for rec in records)]
+        text = "".join(json.dumps(rec) + "\n" for rec in two).encode()
+        with mock.patch.object(gate, "MAX_FILE_BYTES", len(text) - 1):
+            code, out, err = self.piped(manifest, text, "--run-id", "r1")
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, "gate.py: error: RUNS: a pipe or device is read once, and this check reads the runs again "
+                              "(for the other runs in them, or the replicates), which past 0 MiB are not kept: save "
+                              "them to a file and give its path\n")
+        self.assertEqual(gate._READ_ONCE, {})  # (nothing kept once the check is over)
+        self.assertEqual([name for name in gate._IN_MEMORY if "fd" in name], [])
+
+
 class StartUp(GateCase):
     def test_a_check_imports_no_module_it_does_not_use(self) -> None:
         """A whole check of the shipped example (parser built, report printed) imports neither typing (mypy's
