@@ -469,10 +469,10 @@ def open_input(path: Path) -> Any:
         return io.BytesIO(held)
     if _READ_ONCE and str(path) in _READ_ONCE:
         if _READ_ONCE[str(path)] is None:
-            raise GateError(f"{path}: a pipe or device is read once, and this check reads the runs "
-                            "again (for the other runs in them, or the replicates), which past "
-                            f"{MAX_FILE_BYTES >> 20} MiB are not kept: save them to a file and give "
-                            "its path")
+            raise GateError(f"{path}: a pipe or device is read once, and this check reads the "
+                            "runs again (for the other runs in them, or the replicates), which "
+                            f"past {MAX_FILE_BYTES >> 20} MiB are not kept: save them to a file "
+                            "and give its path")
         return _Kept(_open_input(path), str(path))
     return _open_input(path)
 
@@ -1441,8 +1441,9 @@ def load_manifest(path: Path) -> Manifest:
         value = parse_json(text, where)
     except GateError:
         if _is_record(text[:text.find("\n")]):
-            raise GateError(f"{where}: a runs file (one attempt record a line), not a manifest: give "
-                            "it as --runs, and the claim's manifest as --manifest") from None
+            raise GateError(f"{where}: a runs file (one attempt record a line), not a "
+                            "manifest: give it as --runs, and the claim's manifest as "
+                            "--manifest") from None
         raise
     top = _Fields(value, where)
     top.closed(MANIFEST_KEYS)
@@ -4641,9 +4642,9 @@ class _FastPath:
         tally.records += count
 
     def kinds_of(self, at: Mapping[str, Sequence[str]], walls: Sequence[str]) -> list[int]:
-        """Each line's kind number, looked up by the groups that spell it. PERF: only the columns the
-        chunk has, and whether each line is timed only where some are and some are not: the fewer
-        the columns, the quicker each line's lookup."""
+        """Each line's kind number, looked up by the groups that spell it. PERF: only the columns
+        the chunk has, and whether each line is timed only where some are and some are not: the
+        fewer the columns, the quicker each line's lookup."""
         has = tuple(key in at for key in _SPELLED)
         timed = "wall_clock_s" in at and ("" not in walls or None)
         columns: list[Sequence[object]] = [at[key] for key in _SPELLED if key in at]
