@@ -2341,8 +2341,16 @@ class Clustered(NamedTuple):
     effective: float  # n*: Wilson's n, after the design effect and the small-cluster correction
 
 
-def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int],
-                   confidence: float) -> Clustered:
+class Clusters(NamedTuple):
+    """Units in clusters, as the clustered statistics take them: each cluster's score sum and its
+    size, and how many clusters are alike in both (its weight)."""
+
+    sums: Sequence[Fraction]
+    sizes: Sequence[int]
+    weights: Sequence[int]
+
+
+def effective_size(groups: Clusters, confidence: float) -> Clustered:
     """Kish's effective sample size of a clustered mean (Kish 1965), with the Korn & Graubard (1998)
     degrees-of-freedom correction.
 
@@ -2353,6 +2361,7 @@ def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
     df = max(1, G_eff − 1). One unit a cluster gives n* = N exactly, so Wilson on n* is then Wilson
     itself.
     """
+    sums, sizes, weights = groups
     units = sum(n * w for n, w in zip(sizes, weights))
     clusters = sum(weights)
     total = sum((Fraction(s) * w for s, w in zip(sums, weights)), Fraction(0))
@@ -2377,27 +2386,26 @@ def effective_size(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequ
     return Clustered(float(p), units, clusters, float(n_eff) * factor)
 
 
-def clustered_rate(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int],
-                   k: Fraction, n: int,
-                   confidence: float, method: str, monotone: bool = False) -> Rate:
+def clustered_rate(groups: Clusters, k: Fraction, n: int, confidence: float, method: str,
+                   monotone: bool = False) -> Rate:
     """k/n with Wilson's interval on the clustered mean's effective sample size; with `monotone`
     (samples mode: the clusters are the tasks), never tighter at a boundary than the boundary's
     own interval."""
-    design = effective_size(sums, sizes, weights, confidence)
+    design = effective_size(groups, confidence)
     if not design.units:
         return Rate(k, n, 0.0, 1.0, method)
     low, high = wilson_p(design.mean, design.effective, confidence)
     if not monotone:
         return Rate(k, n, low, high, method)
-    full = effective_size([Fraction(size) for size in sizes], sizes, weights, confidence)
-    empty = effective_size([Fraction(0)] * len(sizes), sizes, weights, confidence)
+    sizes = groups.sizes
+    full = effective_size(groups._replace(sums=[Fraction(size) for size in sizes]), confidence)
+    empty = effective_size(groups._replace(sums=[Fraction(0)] * len(sizes)), confidence)
     low, high = monotone_interval((low, high), wilson_p(1.0, full.effective, confidence),
                                   wilson_p(0.0, empty.effective, confidence))
     return Rate(k, n, low, high, method)
 
 
-def by_cluster_interval(sums: Sequence[Fraction], sizes: Sequence[int], weights: Sequence[int],
-                        confidence: float) -> tuple[float, float, float]:
+def by_cluster_interval(groups: Clusters, confidence: float) -> tuple[float, float, float]:
     """(low, high, effective size) of a mean over clusters (weights[g] clusters alike): Wilson on
     the clustered mean's effective size (effective_size), held by the boundary rule.
 
@@ -2408,8 +2416,8 @@ def by_cluster_interval(sums: Sequence[Fraction], sizes: Sequence[int], weights:
     near N: 0/500 on 12 repositories was [0, 0.733] beside 1/500's [0, 0.025]). Between interior
     counts the CR1 size can still move an end the other way, and every upper end is at least the
     none-pass one's (0.242 on 12 clusters). Coverage: bench/stats.py section 6."""
-    design = effective_size(sums, sizes, weights, confidence)
-    clusters = sum(weights)
+    design = effective_size(groups, confidence)
+    clusters = sum(groups.weights)
     effective = design.effective if 0 < design.mean < 1 else float(clusters)
     low, high = monotone_interval(wilson_p(design.mean, effective, confidence),
                                   wilson_p(1.0, clusters, confidence),
@@ -2448,7 +2456,8 @@ def samples_rate(passes: Mapping[int, int], tasks: int, budget: int,
         low, high = wilson(c_sum, tasks, confidence)
         return Rate(Fraction(c_sum), tasks, low, high, "wilson")
     cs = sorted(counts)
-    return clustered_rate([Fraction(c) for c in cs], [budget] * len(cs), [counts[c] for c in cs],
+    return clustered_rate(Clusters([Fraction(c) for c in cs], [budget] * len(cs),
+                                   [counts[c] for c in cs]),
                           Fraction(c_sum, budget), tasks, confidence, "wilson-kish", monotone=True)
 
 
@@ -5880,9 +5889,11 @@ def _rates(plan: Plan, totals: Totals, metrics: Sequence[MetricLine]) -> Rates:
             shapes = sorted(totals.scored)
             scored_passes = Fraction(sum(c * totals.scored[(c, m)] for c, m in shapes))
             scored_attempts = sum(m * totals.scored[(c, m)] for c, m in shapes)
-            secondary = clustered_rate([Fraction(c) for c, _ in shapes], [m for _, m in shapes],
-                                       [totals.scored[x] for x in shapes], scored_passes,
-                                       scored_attempts, conf, "wilson-kish", monotone=True)
+            secondary = clustered_rate(Clusters([Fraction(c) for c, _ in shapes],
+                                                [m for _, m in shapes],
+                                                [totals.scored[x] for x in shapes]),
+                                       scored_passes, scored_attempts, conf, "wilson-kish",
+                                       monotone=True)
         pass_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
                                                                      totals.pass_at_k))
         every_k = tuple((k, math.fsum(terms) / n) for k, terms in zip(range(2, budget + 1),
@@ -5911,9 +5922,9 @@ def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | N
     # its count (a cluster a task: two shapes, not 10^6 exact fractions)
     shapes = sorted(Counter(zip(map(totals.cluster_sums.__getitem__, totals.cluster_sizes),
                                 totals.cluster_sizes.values())).items())
-    low, high, effective = by_cluster_interval([Fraction(s) for (s, _), _ in shapes],
-                                               [n for (_, n), _ in shapes],
-                                               [w for _, w in shapes], plan.confidence)
+    low, high, effective = by_cluster_interval(Clusters([Fraction(s) for (s, _), _ in shapes],
+                                                        [n for (_, n), _ in shapes],
+                                                        [w for _, w in shapes]), plan.confidence)
     return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"),
                        len(totals.cluster_sums), effective)
 

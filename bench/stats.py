@@ -261,9 +261,9 @@ def _cluster_rules(sums: list[int], sizes: list[int]) -> list[tuple[float, float
     shapes: dict[tuple[int, int], int] = {}
     for s, n in zip(sums, sizes):
         shapes[(s, n)] = shapes.get((s, n), 0) + 1
-    args = ([Fraction(s) for s, _ in shapes], [n for _, n in shapes], list(shapes.values()), 0.95)
-    low, high, _ = gate.by_cluster_interval(*args)
-    design = gate.effective_size(*args)
+    groups = gate.Clusters([Fraction(s) for s, _ in shapes], [n for _, n in shapes], list(shapes.values()))
+    low, high, _ = gate.by_cluster_interval(groups, 0.95)
+    design = gate.effective_size(groups, 0.95)
     units, g_eff = sum(sizes), sum(sizes) ** 2 / sum(n * n for n in sizes)
     factor = (gate.t_for(0.95, units - 1) / gate.t_for(0.95, max(1.0, g_eff - 1))) ** 2
     boundary = design.effective if 0 < design.mean < 1 else units * factor

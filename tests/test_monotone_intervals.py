@@ -118,7 +118,8 @@ class ByCluster(GateCase):
         at 0 and N events is the oracle's, and every one-event (one-failure) neighbour is at least as wide at that
         end."""
         def interval(sums: list[int], sizes: list[int], confidence: float) -> tuple[float, float]:
-            low, high, _ = gate.by_cluster_interval([Fraction(x) for x in sums], sizes, [1] * len(sizes), confidence)
+            low, high, _ = gate.by_cluster_interval(gate.Clusters([Fraction(x) for x in sums], sizes, [1] * len(sizes)),
+                                                   confidence)
             return low, high
 
         exercised = 0

@@ -621,11 +621,12 @@ class ClusteredAgainstReference(ReferenceCase):
         return [Fraction(sum(v)) for v in groups.values()], [len(v) for v in groups.values()]
 
     def assertRecommended(self, sums: list[Fraction], sizes: list[int], rec: dict[str, Any]) -> None:
-        design = gate.effective_size(sums, sizes, [1] * len(sums), 0.95)
+        design = gate.effective_size(gate.Clusters(sums, sizes, [1] * len(sums)), 0.95)
         self.assertEqual((design.units, design.clusters), (rec["N"], rec["G"]))
         self.assertRel(design.mean, rec["p"])
         self.assertRel(design.effective, rec["n_star"])
-        rate = gate.clustered_rate(sums, sizes, [1] * len(sums), Fraction(sum(sums)), rec["N"], 0.95, "wilson-kish")
+        rate = gate.clustered_rate(gate.Clusters(sums, sizes, [1] * len(sums)), Fraction(sum(sums)), rec["N"], 0.95,
+                                   "wilson-kish")
         self.assertEqual((rate.k, rate.n, rate.method), (sum(sums), rec["N"], "wilson-kish"))
         self.assertRel(rate.low, rec["lower"])
         self.assertRel(rate.high, rec["upper"])
@@ -653,15 +654,15 @@ class ClusteredAgainstReference(ReferenceCase):
         self.assertRel(float(sum((s - n * p) ** 2 for s, n in zip(sums, sizes)) / swe["N"] ** 2), rec["var_cluster_miller"], 1e-12)
         self.assertRecommended(sums, sizes, rec)
         alternative = swe["alternative_kish_cr1_kg_df_G_minus_1_0.95"]["n_star"]
-        self.assertGreater(abs(gate.effective_size(sums, sizes, [1] * 12, 0.95).effective - alternative), 1.0)
+        self.assertGreater(abs(gate.effective_size(gate.Clusters(sums, sizes, [1] * 12), 0.95).effective - alternative), 1.0)
 
     def test_weights_count_identical_clusters(self) -> None:
         """Weights stand for repeated clusters: the four repos of repos12 each listed twice equal them once with weight 2
         (to 1e-12), and both differ from the single copy's n*, so the weights are not ignored."""
         row = next(r for r in self.block["rows"] if r["name"] == "repos12")
         sums, sizes = self.by_cluster(row["scores"], row["clusters"])
-        twice = gate.effective_size(sums * 2, sizes * 2, [1] * 8, 0.95)
-        weighted = gate.effective_size(sums, sizes, [2] * 4, 0.95)
+        twice = gate.effective_size(gate.Clusters(sums * 2, sizes * 2, [1] * 8), 0.95)
+        weighted = gate.effective_size(gate.Clusters(sums, sizes, [2] * 4), 0.95)
         self.assertEqual((weighted.units, weighted.clusters), (24, 8))
         self.assertEqual(weighted.mean, twice.mean)
         self.assertAlmostEqual(weighted.effective, twice.effective, delta=1e-12)
@@ -672,8 +673,8 @@ class ClusteredAgainstReference(ReferenceCase):
         for k in (0, 7, 12):
             with self.subTest(k=k):
                 sums = [Fraction(1)] * k + [Fraction(0)] * (12 - k)
-                self.assertEqual(gate.effective_size(sums, [1] * 12, [1] * 12, 0.95).effective, 12.0)
-                rate = gate.clustered_rate(sums, [1] * 12, [1] * 12, Fraction(k), 12, 0.95, "wilson")
+                self.assertEqual(gate.effective_size(gate.Clusters(sums, [1] * 12, [1] * 12), 0.95).effective, 12.0)
+                rate = gate.clustered_rate(gate.Clusters(sums, [1] * 12, [1] * 12), Fraction(k), 12, 0.95, "wilson")
                 low, high = gate.wilson(k, 12, 0.95)
                 self.assertAlmostEqual(rate.low, low, delta=1e-15)
                 self.assertAlmostEqual(rate.high, high, delta=1e-15)
