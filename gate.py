@@ -3149,12 +3149,26 @@ def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list
                   key=lambda g: [rank[x] for x in g])
 
 
-def tasks_needed(baseline: float, detect: float, discordance: float | None, confidence: float,
-                 power: float, samples: int, icc: float) -> tuple[int, float]:
+class PlanQuestion(NamedTuple):
+    """What `plan` is asked: detect p_A − p_B = detect over a baseline pass rate, with this
+    discordance (None: independent systems'), samples a task and between-task share of the
+    variance (icc), at this power and confidence."""
+
+    baseline: float
+    detect: float
+    discordance: float | None
+    samples: int
+    icc: float
+    power: float
+    confidence: float
+
+
+def tasks_needed(question: PlanQuestion) -> tuple[int, float]:
     """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power
     (Connor 1987; with k samples a task the paired variance is between-task + within-task/k, Miller
     2024, with `icc` the between-task share). The discordance defaults to independent systems' (no
     credit for pairing)."""
+    baseline, detect, discordance, samples, icc, power, confidence = question
     p1, p2 = baseline + detect, baseline
     independent = p1 * (1 - p2) + p2 * (1 - p1)
     psi = independent if discordance is None else discordance
@@ -3187,10 +3201,10 @@ class SuitePlan(NamedTuple):
     by_samples: tuple[tuple[int, int], ...]  # (samples a task, tasks needed)
 
 
-def plan_suite(baseline: float, detect: float, discordance: float | None, samples: int, icc: float,
-               power: float, confidence: float) -> SuitePlan:
+def plan_suite(question: PlanQuestion) -> SuitePlan:
     """How many tasks a comparison needs to detect `detect` over `baseline` (tasks_needed), for
     `samples` samples a task and for 1, 3, 5 and 10."""
+    baseline, detect, discordance, samples, icc, power, confidence = question
     if not 0 < baseline < 1:
         raise GateError("plan: --baseline: expected a pass rate "
                         f"strictly between 0 and 1, got {baseline!r}")
@@ -3213,8 +3227,8 @@ def plan_suite(baseline: float, detect: float, discordance: float | None, sample
     if not 1 <= samples <= MAX_ATTEMPT_BUDGET:
         raise GateError("plan: --samples: expected 1 to "
                         f"{MAX_ATTEMPT_BUDGET} samples a task, got {samples}")
-    tasks, psi = tasks_needed(baseline, detect, discordance, confidence, power, samples, icc)
-    others = tuple((k, tasks_needed(baseline, detect, discordance, confidence, power, k, icc)[0])
+    tasks, psi = tasks_needed(question)
+    others = tuple((k, tasks_needed(question._replace(samples=k))[0])
                    for k in sorted({1, 3, 5, 10, samples}))
     return SuitePlan(baseline, detect, discordance, psi, samples, icc, power, confidence, tasks,
                      others)
@@ -12231,8 +12245,8 @@ def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
         value = getattr(args, name)
         if value is not None and not math.isfinite(value):
             raise GateError(f"plan: --{name}: expected a finite number, got {value!r}")
-    plan = plan_suite(args.baseline, args.detect, args.discordance, args.samples, args.icc,
-                      args.power, args.confidence)
+    plan = plan_suite(PlanQuestion(args.baseline, args.detect, args.discordance, args.samples,
+                                   args.icc, args.power, args.confidence))
     return PLAN_RENDERERS[args.format](plan), 0
 
 

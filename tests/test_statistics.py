@@ -803,14 +803,15 @@ class PlanAgainstReference(ReferenceCase):
     BLOCK = "plan"
 
     def test_tasks_needed_matches_mpmath(self) -> None:
-        """tasks_needed(p, delta, psi, 0.95, 0.8, k, icc) gives the block's ceil(tasks) and the discordance used (default
+        """tasks_needed of (p, delta, psi, k samples, icc, power 0.8, 95%) gives the block's ceil(tasks) and the discordance used (default
         p1(1 - p2) + p2(1 - p1)) to relative 1e-9, on all 8 rows; no exact value lies within 1e-6 of an integer."""
         self.assertEqual(len(self.block["rows"]), 8)
         for row in self.block["rows"]:
             with self.subTest(p=row["p"], delta=row["delta"], psi=row["psi"], k=row["k"], icc=row["icc"]):
                 exact = float(row["tasks_exact"])
                 self.assertGreater(abs(exact - round(exact)), 1e-6)
-                tasks, psi = gate.tasks_needed(row["p"], row["delta"], row["psi"], 0.95, 0.8, row["k"], row["icc"])
+                tasks, psi = gate.tasks_needed(gate.PlanQuestion(row["p"], row["delta"], row["psi"], samples=row["k"],
+                                                                 icc=row["icc"], power=0.8, confidence=0.95))
                 self.assertEqual(tasks, row["tasks"])
                 self.assertEqual(tasks, math.ceil(exact))
                 self.assertRel(psi, row["psi_used"])
@@ -818,7 +819,7 @@ class PlanAgainstReference(ReferenceCase):
     def test_a_discordance_too_small_for_the_difference_is_refused(self) -> None:
         """A discordance below delta^2 cannot carry the difference: tasks_needed raises GateError naming it."""
         with self.assertRaises(gate.GateError) as caught:
-            gate.tasks_needed(0.5, 0.3, 0.05, 0.95, 0.8, 1, 0.6)
+            gate.tasks_needed(gate.PlanQuestion(0.5, 0.3, 0.05, samples=1, icc=0.6, power=0.8, confidence=0.95))
         self.assertIn("discordance", str(caught.exception))
 
 
