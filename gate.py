@@ -1431,21 +1431,24 @@ def _is_record(line: str) -> bool:
     return type(value) is dict and {"task_id", "outcome"} <= value.keys()
 
 
-def load_manifest(path: Path) -> Manifest:
-    """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit
-    2)."""
-    raw = _read_bytes(path)
-    where = str(path)
-    text = _decode_utf8(raw, where)
+def _manifest_json(text: str, where: str) -> Any:
+    """A manifest's JSON; a runs file given in its place is named for what it is."""
     try:
-        value = parse_json(text, where)
+        return parse_json(text, where)
     except GateError:
         if _is_record(text[:text.find("\n")]):
             raise GateError(f"{where}: a runs file (one attempt record a line), not a "
                             "manifest: give it as --runs, and the claim's manifest as "
                             "--manifest") from None
         raise
-    top = _Fields(value, where)
+
+
+def load_manifest(path: Path) -> Manifest:
+    """Read and validate a claim's manifest; every wrong or unknown field is an input error (exit
+    2)."""
+    raw = _read_bytes(path)
+    where = str(path)
+    top = _Fields(_manifest_json(_decode_utf8(raw, where), where), where)
     top.closed(MANIFEST_KEYS)
     dataset = top.child("dataset")
     dataset.closed(DATASET_KEYS)
