@@ -368,6 +368,14 @@ def _check_unicode(value: Any, text: str, where: str, line: int | None = None) -
                         "(\\ud800-\\udfff): not valid Unicode") from None
 
 
+def _trailing_comma(text: str, pos: int) -> str:
+    """What to do when the parser stopped at a closing bracket just after a comma (a hand edit's
+    usual slip): JSON allows no trailing comma."""
+    if text[pos:pos + 1] in ("}", "]") and text[:pos].rstrip().endswith(","):
+        return f": a comma before this {text[pos]} (JSON allows none there): delete it"
+    return ""
+
+
 def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
     """Parse one JSON document strictly: no duplicate keys, NaN, Infinity, lone surrogates or deep
     nesting (`allow_nan`: a harness's file may hold NaN and Infinity, read as floats)."""
@@ -381,7 +389,7 @@ def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
         return value
     except json.JSONDecodeError as exc:
         raise GateError(f"{where}:{exc.lineno}: invalid JSON: {exc.msg} "
-                        f"(column {exc.colno})") from None
+                        f"(column {exc.colno}){_trailing_comma(text, exc.pos)}") from None
     except (ValueError, RecursionError) as exc:
         offset = exc.offset if isinstance(exc, _TooDeep) else _locate_problem(text)
         line = text.count("\n", 0, offset) + 1

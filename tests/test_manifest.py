@@ -166,6 +166,25 @@ class StrictSchema(GateCase):
                 bad["envelope"][typo] = bad["envelope"].pop("wall_clock_s_per_task")
                 self.assertInputError(self.check(bad, records), f"envelope.{typo}", "did you mean 'wall_clock_s_per_task'?")
 
+    def test_a_trailing_comma_is_named_with_what_to_do(self) -> None:
+        """A hand edit's trailing comma (before } or ]) names the place and says to delete it; a comma error
+        elsewhere keeps the parser's own words."""
+        manifest, records = valid_ledger()
+        r = self.write_jsonl("runs.jsonl", records)
+        text = json.dumps(manifest, indent=2)
+        for bracket in ("}", "]"):
+            with self.subTest(bracket=bracket):
+                at = text.index(f"\n  {bracket}")  # the end of an object's or a list's last member
+                bad = text[:at] + "," + text[at:]
+                m = self.write_text("bench.manifest.json", bad.encode())
+                self.assertInputError(self.run_gate("--manifest", str(m), "--runs", str(r)),
+                                      f"bench.manifest.json:{bad.count(chr(10), 0, at) + 2}: invalid JSON",
+                                      f": a comma before this {bracket} (JSON allows none there): delete it")
+        m = self.write_text("bench.manifest.json", text.replace('"claim_id": ', '"claim_id" ', 1).encode())
+        code, _, err = self.run_gate("--manifest", str(m), "--runs", str(r))
+        self.assertEqual(code, 2)
+        self.assertNotIn("comma before", err)
+
     def test_a_typo_in_the_attempt_budget_is_refused_not_a_budget_of_one(self) -> None:
         """`attempt_budgt: 3` used to fall back to a budget of 1; now it is an unknown key naming attempt_budget."""
         manifest, records = valid_ledger()
