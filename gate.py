@@ -6636,24 +6636,29 @@ def _report_run(pinned: str | None, ledger: Ledger) -> str | None:
     return ledger.run_ids[0] if len(ledger.run_ids) == 1 else None
 
 
-def _runs_read_once(check: Callable[..., Report]) -> Callable[..., Report]:
-    """The check, its runs file kept as it is read when it is a pipe or device (_ReadOnce)."""
-    @functools.wraps(check)
-    def checked(manifest_path: Path, runs_path: Path, *args: Any, **kwargs: Any) -> Report:
-        with _ReadOnce(runs_path):
-            return check(manifest_path, runs_path, *args, **kwargs)
+class ClaimFiles(NamedTuple):
+    """A claim's files as check, compare and rank take them: its manifest, its runs file, and the
+    run the command line pins (--run-id), if any."""
 
-    return checked
+    manifest: Path
+    runs: Path
+    run_id: str | None = None
 
 
-@_runs_read_once
-def run_check(manifest_path: Path, runs_path: Path, run_id: str | None = None,
-              confidence: float = 0.95,
-              claim: str | None = None, keep_scores: bool | str = False, jobs: int = 1) -> Report:
+def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = None,
+              keep_scores: bool | str = False, jobs: int = 1) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional
     claim (with `jobs` worker processes for a large runs file). keep_scores: the per-task scores
     compare and rank pair on, in task-ID order where the ledger allows (AlignedScores), or
-    "table" for a table by task ID."""
+    "table" for a table by task ID. A runs file that is a pipe or device is kept as it is read
+    (_ReadOnce)."""
+    with _ReadOnce(files.runs):
+        return _check(files, confidence, claim, keep_scores, jobs)
+
+
+def _check(files: ClaimFiles, confidence: float, claim: str | None, keep_scores: bool | str,
+           jobs: int) -> Report:
+    manifest_path, runs_path, run_id = files
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
@@ -6784,21 +6789,12 @@ def _aligned(reports: Sequence[Report]) -> list[AlignedScores] | None:
     return aligned if len({s.digest for s in aligned}) == 1 else None
 
 
-class ClaimFiles(NamedTuple):
-    """One side of compare (a system of rank): its manifest, its runs file, and the run the command
-    line pins (--run-id), if any."""
-
-    manifest: Path
-    runs: Path
-    run_id: str | None = None
-
-
 def _scored_by_id(reports: Sequence[Report], systems: Sequence[ClaimFiles],
                   confidence: float) -> list[Report]:
     """The reports with their scores in tables by task ID: a report whose scores are in task-ID
     order (which name no task) is gated again with a table (sides of different tasks, or clusters
     named task by task)."""
-    return [run_check(*files, confidence, keep_scores="table")
+    return [run_check(files, confidence, keep_scores="table")
             if isinstance(report.scores, AlignedScores) else report
             for report, files in zip(reports, systems)]
 
@@ -6863,7 +6859,7 @@ def run_compare(a_files: ClaimFiles, b_files: ClaimFiles, confidence: float = 0.
     """
     keep: bool | str = "table" if by_cluster else True
     sides = (a_files, b_files)
-    a, b = (run_check(*files, confidence, keep_scores=keep) for files in sides)
+    a, b = (run_check(files, confidence, keep_scores=keep) for files in sides)
     if not by_cluster and _aligned((a, b)) is None:
         a, b = _scored_by_id((a, b), sides, confidence)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
@@ -7004,7 +7000,7 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
                         "system, or --list FILE)")
     if len(systems) > MAX_RANKED:
         raise GateError(f"rank: {len(systems)} ledgers; at most {MAX_RANKED} are ranked at once")
-    reports = tuple(run_check(manifest, runs, None, confidence, keep_scores=True)
+    reports = tuple(run_check(ClaimFiles(manifest, runs), confidence, keep_scores=True)
                     for manifest, runs in systems)
     if _aligned(reports) is None:
         sides = [ClaimFiles(manifest, runs) for manifest, runs in systems]
@@ -12140,8 +12136,8 @@ def _report_inputs(report: Report) -> list[Path]:
 
 
 def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
-    report = run_check(args.manifest, args.runs, args.run_id, args.confidence, args.claim,
-                       jobs=args.jobs)
+    report = run_check(ClaimFiles(args.manifest, args.runs, args.run_id), args.confidence,
+                       args.claim, jobs=args.jobs)
     head = report.ledger.headline
     headline = f"{_count(head.k)}/{head.n} = {head.value:.3f} [{head.low:.3f}, {head.high:.3f}]"
     text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)], headline)

@@ -271,7 +271,7 @@ class LedgerProperties(GateCase):
         gate itself; tests 1 and 5 go through main)."""
         manifest = self.write_json("bench.manifest.json", spec.manifest)
         runs = self.write_jsonl("runs.jsonl", spec.records if records is None else records)
-        return json.loads(json.dumps(gate.report_json(gate.run_check(manifest, runs))))
+        return json.loads(json.dumps(gate.report_json(gate.run_check(gate.ClaimFiles(manifest, runs)))))
 
     # (1) a generated valid ledger is PUBLISHABLE and exits == entries
     @_given(ledgers())
@@ -375,7 +375,7 @@ class LedgerProperties(GateCase):
         """Every report format from one in-process gate run (main's renderers, without four parses)."""
         manifest = self.write_json("bench.manifest.json", spec.manifest)
         runs = self.write_jsonl("runs.jsonl", records)
-        report = gate.run_check(manifest, runs)
+        report = gate.run_check(gate.ClaimFiles(manifest, runs))
         runs_sha = hashlib.sha256(runs.read_bytes()).hexdigest()
         outputs = {"text": gate.render_text(report), "json": json.dumps(gate.report_json(report), indent=2),
                    "markdown": gate.render_markdown(report), "svg": gate.render_report_svg(report)}
@@ -517,7 +517,7 @@ class ImportProperties(GateCase):
         self.assertEqual(manifest["dataset"]["task_count"], len(declared))
         self.assertEqual(manifest["dataset"]["task_ids"], sorted(declared))
         self.assertEqual(manifest["dataset"]["task_ids_sha256"], ids_digest(declared))
-        rep = json.loads(json.dumps(gate.report_json(gate.run_check(draft, runs))))
+        rep = json.loads(json.dumps(gate.report_json(gate.run_check(gate.ClaimFiles(draft, runs)))))
         self.assertEqual(rep["ledger"]["entries"], len(declared))
         self.assertEqual(rep["ledger"]["exits"], len(declared))
         codes = {f["code"] for f in rep["findings"]}

@@ -109,7 +109,7 @@ class WilsonInterval(GateCase):
         """run_check without a confidence level reports the 95% Wilson interval."""
         manifest, records = valid_ledger()
         m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
-        report = gate.report_json(gate.run_check(m, r))
+        report = gate.report_json(gate.run_check(gate.ClaimFiles(m, r)))
         self.assertEqual(report["headline"]["ci_low"], gate.wilson(29, 40, 0.95)[0])
         self.assertEqual(report["headline"]["ci_high"], gate.wilson(29, 40, 0.95)[1])
 
