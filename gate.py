@@ -406,27 +406,32 @@ _READ_ONCE: dict[str, list[bytes] | None] = {}
 
 
 class _ReadOnce:
-    """While one claim is checked, a runs file that is not a regular file (a pipe, a device) is kept
-    as it is read, so the passes that read the runs again (the other runs' headlines, replicates,
-    the harness-file check) read the same bytes: a pipe can be read only once. Past MAX_FILE_BYTES
-    nothing is kept, and a second pass is an input error that says what to do."""
+    """While a claim is checked (or compare or rank gates theirs), a runs file that is not a regular
+    file (a pipe, a device) is kept as it is read, so the passes that read the runs again (the other
+    runs' headlines, replicates, the harness-file check, a side gated again with a table) read the
+    same bytes: a pipe can be read only once. Past MAX_FILE_BYTES nothing is kept, and a second
+    pass is an input error that says what to do. Nested, the outermost keeps."""
 
-    def __init__(self, path: Path) -> None:
-        self.name = str(path)
-        try:
-            regular = stat.S_ISREG(os.stat(path).st_mode)
-        except (OSError, ValueError):
-            regular = True  # (open_input says what is wrong with it)
-        self.kept = not regular and self.name not in _READ_ONCE and self.name not in _IN_MEMORY
+    def __init__(self, *paths: Path) -> None:
+        self.names = [name for name in dict.fromkeys(map(str, paths))
+                      if name not in _READ_ONCE and name not in _IN_MEMORY and _streamed(name)]
 
     def __enter__(self) -> None:
-        if self.kept:
-            _READ_ONCE[self.name] = []
+        for name in self.names:
+            _READ_ONCE[name] = []
 
     def __exit__(self, *_: object) -> None:
-        if self.kept:
-            del _READ_ONCE[self.name]
-            _IN_MEMORY.pop(self.name, None)
+        for name in self.names:
+            del _READ_ONCE[name]
+            _IN_MEMORY.pop(name, None)
+
+
+def _streamed(name: str) -> bool:
+    """Is this input a pipe or a device, which can be read only once?"""
+    try:
+        return not stat.S_ISREG(os.stat(name).st_mode)
+    except (OSError, ValueError):
+        return False  # (open_input says what is wrong with it)
 
 
 class _Kept:
@@ -477,10 +482,10 @@ def open_input(path: Path) -> Any:
         return io.BytesIO(held)
     if _READ_ONCE and str(path) in _READ_ONCE:
         if _READ_ONCE[str(path)] is None:
-            raise GateError(f"{path}: a pipe or device is read once, and this check reads the "
-                            "runs again (for the other runs in them, or the replicates), which "
-                            f"past {MAX_FILE_BYTES >> 20} MiB are not kept: save them to a file "
-                            "and give its path")
+            raise GateError(f"{path}: a pipe or device is read once, and this command reads "
+                            "the runs again (for the other runs in them, the replicates, or a "
+                            f"side gated again), which past {MAX_FILE_BYTES >> 20} MiB are not "
+                            "kept: save them to a file and give its path")
         return _Kept(_open_input(path), str(path))
     return _open_input(path)
 
@@ -12161,9 +12166,10 @@ FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
 
 
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
-    comp = run_compare(ClaimFiles(args.manifest, args.runs, args.run_id),
-                       ClaimFiles(args.against_manifest, args.against_runs, args.against_run_id),
-                       args.confidence, args.by_cluster)
+    a_files = ClaimFiles(args.manifest, args.runs, args.run_id)
+    b_files = ClaimFiles(args.against_manifest, args.against_runs, args.against_run_id)
+    with _ReadOnce(args.runs, args.against_runs):
+        comp = run_compare(a_files, b_files, args.confidence, args.by_cluster)
     test = comp.test
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
     headline = f"A - B = {comp.diff:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
@@ -12221,7 +12227,8 @@ def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     systems = list(zip(manifests, runs))
     if args.list is not None:
         systems += read_rank_list(args.list)
-    rank = run_rank(systems, args.confidence)
+    with _ReadOnce(*(runs for _, runs in systems)):
+        rank = run_rank(systems, args.confidence)
     inputs = [*(args.list,) * (args.list is not None), *(runs for _, runs in systems),
               *(p for r in rank.systems for p in _report_inputs(r))]
     best = rank.systems[rank.order[0]]

@@ -171,6 +171,33 @@ class PipedRuns(GateCase):
         self.assertEqual(piped, self.as_file(replicas, text, "--format", "json"))
         self.assertEqual(len(json.loads(piped[1])["replicates"]["runs"]), 3)
 
+    def test_two_runs_of_one_piped_file_are_compared_and_ranked_as_from_a_file(self) -> None:
+        """compare and rank of two manifests that pin the two runs of one runs file, given once as a pipe for both
+        sides: each side reads the kept bytes, and the reports are the file's (the second side read an empty pipe:
+        "--run-id 'r2': no record has this run_id")."""
+        if not os.path.isdir("/dev/fd"):
+            self.skipTest("no /dev/fd here")
+        manifest, records = valid_ledger()
+        two = [*records, *(dict(rec, run_id="r2") for rec in records)]
+        text = "".join(json.dumps(rec) + "\n" for rec in two).encode()
+        a = self.write_json("a.manifest.json", {**manifest, "claim_id": "a", "run_id": "r1"})
+        b = self.write_json("b.manifest.json", {**manifest, "claim_id": "b", "run_id": "r2"})
+        r = self.write_text("both.jsonl", text)
+        for command in ("compare", "rank"):
+            with self.subTest(command=command):
+                readable, writable = os.pipe()
+                self.addCleanup(os.close, readable)
+                os.write(writable, text)
+                os.close(writable)
+                results = []
+                for runs in (f"/dev/fd/{readable}", str(r)):
+                    second = ("--against-manifest", str(b), "--against-runs", runs) if command == "compare" else \
+                        ("--manifest", str(b), "--runs", runs)
+                    code, out, err = self.run_gate(command, "--manifest", str(a), "--runs", runs, *second)
+                    results.append((code, out.replace(runs, "RUNS"), err.replace(runs, "RUNS")))
+                self.assertEqual(results[0], results[1])
+                self.assertIn(results[1][0], (0, 1), results[1][2])
+
     def test_past_the_bound_a_second_read_says_what_to_do(self) -> None:
         if not os.path.isdir("/dev/fd"):
             self.skipTest("no /dev/fd here")
@@ -180,9 +207,9 @@ class PipedRuns(GateCase):
         with mock.patch.object(gate, "MAX_FILE_BYTES", len(text) - 1):
             code, out, err = self.piped(manifest, text, "--run-id", "r1")
         self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, "gate.py: error: RUNS: a pipe or device is read once, and this check reads the runs again "
-                              "(for the other runs in them, or the replicates), which past 0 MiB are not kept: save "
-                              "them to a file and give its path\n")
+        self.assertEqual(err, "gate.py: error: RUNS: a pipe or device is read once, and this command reads the runs "
+                              "again (for the other runs in them, the replicates, or a side gated again), which past "
+                              "0 MiB are not kept: save them to a file and give its path\n")
         self.assertEqual(gate._READ_ONCE, {})  # (nothing kept once the check is over)
         self.assertEqual([name for name in gate._IN_MEMORY if "fd" in name], [])
 
