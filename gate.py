@@ -397,76 +397,8 @@ def parse_json(text: str, where: str, allow_nan: bool = False) -> Any:
         raise GateError(f"{where}:{line}: {_json_problem(exc)} (column {column})") from None
 
 
-# what _runs_apart cut out, under names no file can have (they hold a NUL), and a pipe's bytes
-# once read (_ReadOnce)
+# what _runs_apart cut out, under names no file can have (they hold a NUL)
 _IN_MEMORY: dict[str, bytes] = {}
-# a runs file that is not a regular file, while a claim is checked: its name -> the bytes read of
-# it so far (None: past MAX_FILE_BYTES, not kept)
-_READ_ONCE: dict[str, list[bytes] | None] = {}
-
-
-class _ReadOnce:
-    """While a claim is checked (or compare or rank gates theirs), a runs file that is not a regular
-    file (a pipe, a device) is kept as it is read, so the passes that read the runs again (the other
-    runs' headlines, replicates, the harness-file check, a side gated again with a table) read the
-    same bytes: a pipe can be read only once. Past MAX_FILE_BYTES nothing is kept, and a second
-    pass is an input error that says what to do. Nested, the outermost keeps."""
-
-    def __init__(self, *paths: Path) -> None:
-        self.names = [name for name in dict.fromkeys(map(str, paths))
-                      if name not in _READ_ONCE and name not in _IN_MEMORY and _streamed(name)]
-
-    def __enter__(self) -> None:
-        for name in self.names:
-            _READ_ONCE[name] = []
-
-    def __exit__(self, *_: object) -> None:
-        for name in self.names:
-            del _READ_ONCE[name]
-            _IN_MEMORY.pop(name, None)
-
-
-def _streamed(name: str) -> bool:
-    """Is this input a pipe or a device, which can be read only once?"""
-    try:
-        return not stat.S_ISREG(os.stat(name).st_mode)
-    except (OSError, ValueError):
-        return False  # (open_input says what is wrong with it)
-
-
-class _Kept:
-    """A pipe's handle that keeps what is read from it (_ReadOnce), for the passes after."""
-
-    def __init__(self, handle: Any, name: str) -> None:
-        self.handle, self.name, self.size = handle, name, 0
-
-    def keep(self, data: bytes) -> bytes:
-        kept = _READ_ONCE.get(self.name)
-        if kept is not None:
-            self.size += len(data)
-            if self.size > MAX_FILE_BYTES:
-                _READ_ONCE[self.name] = None  # (the list and its bytes let go)
-            else:
-                kept.append(data)
-        return data
-
-    def read(self, size: int = -1) -> bytes:
-        return self.keep(self.handle.read(size))
-
-    def readline(self, size: int = -1) -> bytes:
-        return self.keep(self.handle.readline(size))
-
-    def __iter__(self) -> Iterator[bytes]:
-        return iter(self.readline, b"")
-
-    def __enter__(self) -> _Kept:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.handle.close()
-        kept = _READ_ONCE.get(self.name)
-        if kept is not None:
-            _IN_MEMORY[self.name] = b"".join(kept)
 
 
 def open_input(path: Path) -> Any:
@@ -480,17 +412,6 @@ def open_input(path: Path) -> Any:
         import io
 
         return io.BytesIO(held)
-    if _READ_ONCE and str(path) in _READ_ONCE:
-        if _READ_ONCE[str(path)] is None:
-            raise GateError(f"{path}: a pipe or device is read once, and this command reads "
-                            "the runs again (for the other runs in them, the replicates, or a "
-                            f"side gated again), which past {MAX_FILE_BYTES >> 20} MiB are not "
-                            "kept: save them to a file and give its path")
-        return _Kept(_open_input(path), str(path))
-    return _open_input(path)
-
-
-def _open_input(path: Path) -> Any:
     try:
         if "\0" in str(path):
             raise ValueError("the path holds a NUL byte")
@@ -6655,14 +6576,7 @@ def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = N
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional
     claim (with `jobs` worker processes for a large runs file). keep_scores: the per-task scores
     compare and rank pair on, in task-ID order where the ledger allows (AlignedScores), or
-    "table" for a table by task ID. A runs file that is a pipe or device is kept as it is read
-    (_ReadOnce)."""
-    with _ReadOnce(files.runs):
-        return _check(files, confidence, claim, keep_scores, jobs)
-
-
-def _check(files: ClaimFiles, confidence: float, claim: str | None, keep_scores: bool | str,
-           jobs: int) -> Report:
+    "table" for a table by task ID."""
     manifest_path, runs_path, run_id = files
     manifest = load_manifest(manifest_path)
     context = load_card_context(manifest)
@@ -12168,8 +12082,7 @@ FAIL_ON: Mapping[str, Callable[[Comparison], bool]] = MappingProxyType({
 def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     a_files = ClaimFiles(args.manifest, args.runs, args.run_id)
     b_files = ClaimFiles(args.against_manifest, args.against_runs, args.against_run_id)
-    with _ReadOnce(args.runs, args.against_runs):
-        comp = run_compare(a_files, b_files, args.confidence, args.by_cluster)
+    comp = run_compare(a_files, b_files, args.confidence, args.by_cluster)
     test = comp.test
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
     headline = f"A - B = {comp.diff:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
@@ -12227,8 +12140,7 @@ def _cmd_rank(args: argparse.Namespace) -> tuple[str, int]:
     systems = list(zip(manifests, runs))
     if args.list is not None:
         systems += read_rank_list(args.list)
-    with _ReadOnce(*(runs for _, runs in systems)):
-        rank = run_rank(systems, args.confidence)
+    rank = run_rank(systems, args.confidence)
     inputs = [*(args.list,) * (args.list is not None), *(runs for _, runs in systems),
               *(p for r in rank.systems for p in _report_inputs(r))]
     best = rank.systems[rank.order[0]]
@@ -12362,10 +12274,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         write_new_file(args.output, lines, args.force)
     if draft is not None and args.draft_manifest is not None:
         write_new_file(args.draft_manifest, _dump(_finite(draft)), args.force or bool(args.control))
-    spool = getattr(args, "stdin_spool", None)
     for note in imported.notes:
-        print(f"{args.prog}: note: {visible(note.replace(spool, '-') if spool else note)}",
-              file=sys.stderr)
+        print(f"{args.prog}: note: {visible(_as_given(args, note))}", file=sys.stderr)
     if args.output is not None:
         summary = (f"imported {len(imported.records)} attempt(s) of {len(imported.task_ids)} "
                    f"task(s) -> {args.output}")
@@ -12436,8 +12346,7 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat,
     mapping, and the command that rebuilds the runs file."""
     import shlex
 
-    spool = getattr(args, "stdin_spool", None)
-    shown = ["-" if spool and str(p) == spool else str(p) for p in args.files]
+    shown = [_as_given(args, str(p)) for p in args.files]
     files = [{"path": name, "sha256": _tree_sha256(path)} for name, path in zip(shown, args.files)]
     command = [*invoked("import").split(" "), args.format, *shown]
     if args.dataset_ids is not None:
@@ -12775,46 +12684,86 @@ def _check_spelling(parser: argparse.ArgumentParser, arguments: Sequence[str]) -
 _INPUT_ARGS = ("manifest", "runs", "against_manifest", "against_runs", "files", "dataset_ids",
                "ids", "tasks")
 MAX_STDIN_BYTES = 16 << 30
+# the inputs read more than once (a pinned run's neighbours, replicates, a side gated again): given
+# as a pipe, each is copied first; any other input is read once, within its own size limit
+_REREAD_ARGS = ("runs", "against_runs")
 
 
-def _spool_stdin(args: argparse.Namespace) -> Any:
-    """Copy standard input to a private file when an input is `-`, so every reader can treat it as a
-    file (some read twice, a zip reader seeks). Returns the temporary folder to remove, or None."""
+def _is_pipe(path: Path) -> bool:
+    """A pipe given by name (/dev/stdin, /dev/fd/N, a named pipe): it can be read only once."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False  # (open_input says what is wrong with it)
+
+
+def _spool_inputs(args: argparse.Namespace) -> Any:
+    """Copy standard input (an input given as `-`) and every runs file that is a pipe to a private
+    file, so every reader can treat it as a file (some read twice, a zip reader seeks); a pipe
+    named twice is read once. args.spooled maps each private file to the name given. Returns the
+    temporary folder to remove, or None."""
     slots = []
     for name in _INPUT_ARGS:
         given = getattr(args, name, None)
         for index, value in enumerate(given if isinstance(given, list) else [given]):
-            if isinstance(value, Path) and str(value) == "-":
-                slots.append((name, index))
+            if isinstance(value, Path) and (str(value) == "-" or (name in _REREAD_ARGS
+                                                                 and _is_pipe(value))):
+                slots.append((name, index, value))
     if not slots:
         return None
-    if len(slots) > 1:
-        raise GateError("only one input can be standard input (-)")
-    if args.command == "verify" and str(args.card) == "-":
+    stdin = sum(str(value) == "-" for *_, value in slots)
+    if stdin > 1 or (stdin and args.command == "verify" and str(args.card) == "-"):
         raise GateError("only one input can be standard input (-)")
     import tempfile
 
     folder = tempfile.TemporaryDirectory(prefix="benchgate-")
-    target = Path(folder.name) / "stdin"
-    size = 0
-    with target.open("wb") as out:
-        while True:
-            chunk = sys.stdin.buffer.read(_CHUNK_BYTES)
-            if not chunk:
-                break
-            size += len(chunk)
-            if size > MAX_STDIN_BYTES:
+    args.spooled = {}
+    targets: dict[str, Path] = {}
+    for name, index, value in slots:
+        target = targets.get(str(value))
+        if target is None:
+            target = Path(folder.name) / ("stdin" if str(value) == "-" else f"pipe-{len(targets)}")
+            try:
+                _spool(value, target)
+            except GateError:
                 folder.cleanup()
-                raise GateError(f"standard input: larger than {MAX_STDIN_BYTES >> 30} GiB")
-            out.write(chunk)
-    name, index = slots[0]
-    args.stdin_spool = str(target)
-    value = getattr(args, name)
-    if isinstance(value, list):
-        value[index] = target
-    else:
-        setattr(args, name, target)
+                raise
+            targets[str(value)] = target
+            args.spooled[str(target)] = str(value)
+        held = getattr(args, name)
+        if isinstance(held, list):
+            held[index] = target
+        else:
+            setattr(args, name, target)
     return folder
+
+
+def _as_given(args: argparse.Namespace, text: str) -> str:
+    """The text with each private copy _spool_inputs made named as the user gave it."""
+    for copy, given in sorted(getattr(args, "spooled", {}).items(), key=lambda kv: -len(kv[0])):
+        text = text.replace(copy, given)
+    return text
+
+
+def _spool(given: Path, target: Path) -> None:
+    """Copy standard input (given as `-`) or a pipe into `target`, up to MAX_STDIN_BYTES."""
+    stdin = str(given) == "-"
+    where, source = ("standard input", sys.stdin.buffer) if stdin else (str(given),
+                                                                        open_input(given))
+    size = 0
+    try:
+        with target.open("wb") as out:
+            while True:
+                chunk = source.read(_CHUNK_BYTES)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > MAX_STDIN_BYTES:
+                    raise GateError(f"{where}: larger than {MAX_STDIN_BYTES >> 30} GiB")
+                out.write(chunk)
+    finally:
+        if not stdin:  # (standard input stays open, as it was given)
+            source.close()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -12841,7 +12790,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         handler: Callable[[argparse.Namespace], tuple[str, int]] = args.handler
         args.prog = prog
-        spool = _spool_stdin(args)
+        spool = _spool_inputs(args)
         try:
             text, code = handler(args)
         finally:
@@ -12850,7 +12799,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GateError as exc:
         for message in exc.lines if isinstance(exc, BadLines) else [str(exc)]:
             if spool is not None:
-                message = message.replace(str(Path(spool.name) / "stdin"), "-")
+                message = _as_given(args, message)
             print(f"{prog}: error: {visible(message)}", file=sys.stderr)
             if _github_asked(arguments):
                 print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)

@@ -16,6 +16,7 @@ import re
 import signal
 import tempfile
 import unittest
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -503,8 +504,9 @@ class SortedStream(Agreement):
             stream.finish()
 
     def test_a_pipe_is_read_once(self) -> None:
-        """A pipe cannot be read twice: it takes the general path on its one read, which names the bad line (token
-        counts whose sum passes the bound)."""
+        """A pipe cannot be read twice: the command line copies a piped runs file first (the error names the pipe as
+        given), and tally_runs given a pipe itself takes the general path on its one read; both name the bad line
+        (token counts whose sum passes the bound)."""
         if not os.path.isdir("/dev/fd"):
             self.skipTest("no /dev/fd here")
         manifest, records = ledger(random.Random(2))
@@ -516,8 +518,15 @@ class SortedStream(Agreement):
         m = self.write_json("bench.manifest.json", manifest)
         code, _, err = self.run_gate("--manifest", str(m), "--runs", f"/dev/fd/{readable}")
         self.assertEqual(code, 2, err)
-        self.assertIn(":1: input_tokens + output_tokens: expected an integer from 0 to 1e+15, got the number "
-                      "1999999999999998", err)
+        self.assertIn(f"/dev/fd/{readable}:1: input_tokens + output_tokens: expected an integer from 0 to 1e+15, "
+                      "got the number 1999999999999998", err)
+        readable, writable = os.pipe()
+        self.addCleanup(os.close, readable)
+        os.write(writable, text.encode("utf-8"))
+        os.close(writable)
+        with self.assertRaises(gate.GateError) as raised:
+            gate.tally_runs(Path(f"/dev/fd/{readable}"), gate.Reading())
+        self.assertIn(f"/dev/fd/{readable}:1: input_tokens + output_tokens: expected an integer", str(raised.exception))
 
 
 def shuffled_text(records: list[dict[str, Any]], seed: int = 1) -> str:

@@ -135,9 +135,10 @@ class SwappedInputs(GateCase):
 
 
 class PipedRuns(GateCase):
-    """A runs file given as a pipe is read once: a check that reads the runs again (the other runs' headlines beside
-    a pinned one, the replicates) reads the bytes kept from the first read, and gives the file's report; past
-    MAX_FILE_BYTES nothing is kept, and that second read is one line saying what to do."""
+    """A runs file given as a pipe (/dev/stdin, /dev/fd/N, a named pipe) is copied to a private file first, as
+    standard input given as `-` is: a check that reads the runs again (the other runs' headlines beside a pinned one,
+    the replicates, compare's and rank's sides) reads the same bytes and gives the file's report, the pipe named as
+    given."""
 
     def piped(self, manifest: dict[str, Any], text: bytes, *extra: str) -> tuple[int, str, str]:
         m = self.write_json("pipe.manifest.json", manifest)
@@ -198,20 +199,19 @@ class PipedRuns(GateCase):
                 self.assertEqual(results[0], results[1])
                 self.assertIn(results[1][0], (0, 1), results[1][2])
 
-    def test_past_the_bound_a_second_read_says_what_to_do(self) -> None:
+    def test_past_the_bound_a_piped_runs_file_is_refused_and_its_copy_removed(self) -> None:
+        """A piped runs file larger than MAX_STDIN_BYTES: one line naming the pipe, and no private copy left behind."""
         if not os.path.isdir("/dev/fd"):
             self.skipTest("no /dev/fd here")
+        import tempfile
+
         manifest, records = valid_ledger()
-        two = [*records, *(dict(rec, run_id="r2") for rec in records)]
-        text = "".join(json.dumps(rec) + "\n" for rec in two).encode()
-        with mock.patch.object(gate, "MAX_FILE_BYTES", len(text) - 1):
-            code, out, err = self.piped(manifest, text, "--run-id", "r1")
-        self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, "gate.py: error: RUNS: a pipe or device is read once, and this command reads the runs "
-                              "again (for the other runs in them, the replicates, or a side gated again), which past "
-                              "0 MiB are not kept: save them to a file and give its path\n")
-        self.assertEqual(gate._READ_ONCE, {})  # (nothing kept once the check is over)
-        self.assertEqual([name for name in gate._IN_MEMORY if "fd" in name], [])
+        text = "".join(json.dumps(rec) + "\n" for rec in records).encode()
+        before = set(Path(tempfile.gettempdir()).glob("benchgate-*"))
+        with mock.patch.object(gate, "MAX_STDIN_BYTES", len(text) - 1):
+            code, out, err = self.piped(manifest, text)
+        self.assertEqual((code, out, err), (2, "", "gate.py: error: RUNS: larger than 0 GiB\n"))
+        self.assertEqual(set(Path(tempfile.gettempdir()).glob("benchgate-*")), before)
 
 
 class StartUp(GateCase):
