@@ -1356,13 +1356,14 @@ def _load_replicates(top: _Fields) -> tuple[str, ...]:
     return replicates
 
 
-def _is_record(line: str) -> bool:
-    """Is this one line an attempt record (a JSON object with a task_id and an outcome)?"""
+def _line_task(line: bytes) -> str | None:
+    """The task_id of one record line, or None if the line is not a record with one."""
     try:
         value = json.loads(line)
     except (ValueError, RecursionError):
-        return False
-    return type(value) is dict and {"task_id", "outcome"} <= value.keys()
+        return None
+    tid = value.get("task_id") if type(value) is dict else None
+    return tid if type(tid) is str else None
 
 
 def _manifest_json(text: str, where: str) -> Any:
@@ -1370,7 +1371,7 @@ def _manifest_json(text: str, where: str) -> Any:
     try:
         return parse_json(text, where)
     except GateError:
-        if _is_record(text[:text.find("\n")]):
+        if _line_task(text.split("\n", 1)[0].encode("utf-8")) is not None:
             raise GateError(f"{where}: a runs file (one attempt record a line), not a "
                             "manifest: give it as --runs, and the claim's manifest as "
                             "--manifest") from None
@@ -4904,16 +4905,6 @@ class _Joined:
 
     def update(self, data: bytes) -> None:
         self.parts.append(data)
-
-
-def _line_task(line: bytes) -> str | None:
-    """The task_id of one record line, or None if the line is not a record with one."""
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    tid = value.get("task_id") if type(value) is dict else None
-    return tid if type(tid) is str else None
 
 
 def _split_points(path: Path, size: int, jobs: int) -> list[int] | None:
