@@ -1367,15 +1367,19 @@ def _line_task(line: bytes) -> str | None:
 
 
 def _manifest_json(text: str, where: str) -> Any:
-    """A manifest's JSON; a runs file given in its place is named for what it is."""
+    """A manifest's JSON; a runs file given in its place (its first line a record, and no claim_id)
+    is named for what it is."""
+    record = _line_task(text.split("\n", 1)[0].encode("utf-8")) is not None
     try:
-        return parse_json(text, where)
+        value = parse_json(text, where)
     except GateError:
-        if _line_task(text.split("\n", 1)[0].encode("utf-8")) is not None:
-            raise GateError(f"{where}: a runs file (one attempt record a line), not a "
-                            "manifest: give it as --runs, and the claim's manifest as "
-                            "--manifest") from None
-        raise
+        if not record:
+            raise
+        value = None
+    if record and (type(value) is not dict or "claim_id" not in value):
+        raise GateError(f"{where}: a runs file (one attempt record a line), not a manifest: "
+                        "give it as --runs, and the claim's manifest as --manifest")
+    return value
 
 
 def load_manifest(path: Path) -> Manifest:

@@ -128,6 +128,9 @@ class SwappedInputs(GateCase):
         for argv, err in (((m, m), as_runs), ((r, r), as_manifest), ((r, m), as_manifest)):
             with self.subTest(manifest=argv[0].name, runs=argv[1].name):
                 self.assertEqual(self.run_gate("--manifest", str(argv[0]), "--runs", str(argv[1])), (2, "", err))
+        one = self.write_text("one.jsonl", json.dumps(records[0]).encode())  # one record, no final newline
+        self.assertEqual(self.run_gate("--manifest", str(one), "--runs", str(r)),
+                         (2, "", as_manifest.replace(str(r), str(one))))
         broken = self.write_text("runs2.jsonl", b'{"task_id": "t-001", "outcome": "pass"\n')  # not a record: as ever
         code, _, err = self.run_gate("--manifest", str(broken), "--runs", str(r))
         self.assertEqual(code, 2)
