@@ -2943,6 +2943,7 @@ def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float],
         raw[cluster] = raw.get(cluster, 0.0) + abs(b - c)
     differing = sum(1 for value in raw.values() if value > 0)
     g_eff = tasks * tasks / sum(len(v) ** 2 for v in groups.values())
+
     def spread() -> float:
         return math.fsum(math.fsum(v) ** 2 for v in groups.values())
 
