@@ -645,21 +645,24 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast:
 
 
 def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | None = None,
-                       fast: Callable[[bytes, int], bool] | None = None
+                       fast: Callable[[bytes], int] | None = None
                        ) -> Iterator[tuple[list[Any], Sequence[int], str]]:
     """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one
     chunk. With `problems`, a line that is not a JSON object is added there and skipped, instead of
-    stopping the pass. With `fast`, a chunk it takes (returns True for: it proved and consumed the
-    whole chunk, given with its newline count) is not parsed."""
+    stopping the pass. With `fast`, a chunk it takes (returns its number of lines for: it proved and
+    consumed the whole chunk) is not parsed."""
     where = str(path)
     with open_input(path) as handle:
-        for data, line, newlines in _chunks(handle, where):
+        chunks = _Chunks(handle, where)
+        for data in chunks:
             if hasher is not None:
                 hasher.update(data)
-            if fast is not None and fast(data, newlines):
-                continue
-            text = _decode_utf8(data, where, line)
-            values, numbers = _parse_chunk(text, line, where, problems)
+            if fast is not None:
+                chunks.held = fast(data)
+                if chunks.held:
+                    continue
+            text = _decode_utf8(data, where, chunks.line)
+            values, numbers = _parse_chunk(text, chunks.line, where, problems)
             if "\\u" in text:
                 kept: list[tuple[Any, int]] = []
                 for value, number in zip(values, numbers):
@@ -676,31 +679,43 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
             yield values, numbers, text
 
 
-def _chunks(handle: Any, where: str, size: float = math.inf
-            ) -> Iterator[tuple[bytes, int, int]]:
-    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines, each
-    with the number of its first line (counted from where the handle stood) and its newlines; a
-    line past MAX_LINE_BYTES is an error."""
-    line = 1
-    while size > 0:
+class _Chunks:
+    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines (iterate
+    it); a line past MAX_LINE_BYTES is an error. `line` is the number of the current chunk's first
+    line (counted from where the handle stood). A chunk's newlines are counted when the next is
+    read, unless its reader set `held` to the number of lines it held. PERF: the canonical path
+    knows that number without counting (a tenth of its time at 1 ns a byte)."""
+
+    def __init__(self, handle: Any, where: str, size: float = math.inf) -> None:
+        self.handle, self.where, self.size = handle, where, size
+        self.line = 1
+        self.held = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        while self.size > 0:
+            data = self.read()
+            if not data:
+                return
+            self.held = 0
+            yield data
+            self.size -= len(data)
+            self.line += self.held or data.count(b"\n") + (not data.endswith(b"\n"))
+
+    def read(self) -> bytes:
+        """The next chunk: up to _CHUNK_BYTES, and the rest of its last line."""
         try:
-            data = handle.read(int(min(_CHUNK_BYTES, size)))
+            data: bytes = self.handle.read(int(min(_CHUNK_BYTES, self.size)))
             if data and not data.endswith(b"\n"):
-                data += handle.readline(MAX_LINE_BYTES + 1)
+                data += self.handle.readline(MAX_LINE_BYTES + 1)
                 # the chunk's last line, whole: what the chunk held of it and what readline added,
                 # less its newline (PERF: measured in place, the chunk not copied)
                 end = len(data) - data.endswith(b"\n")
                 if end - data.rfind(b"\n", 0, end) - 1 > MAX_LINE_BYTES:
-                    last = line + data.count(b"\n", 0, end)
-                    raise LineError(where, last, f"line is longer than {MAX_LINE_BYTES} bytes")
+                    last = self.line + data.count(b"\n", 0, end)
+                    raise LineError(self.where, last, f"line is longer than {MAX_LINE_BYTES} bytes")
         except OSError as exc:
-            raise GateError(f"{where}: cannot read: {exc.strerror or exc}") from None
-        if not data:
-            return
-        newlines = data.count(b"\n")
-        yield data, line, newlines
-        size -= len(data)
-        line += newlines + (not data.endswith(b"\n"))
+            raise GateError(f"{self.where}: cannot read: {exc.strerror or exc}") from None
+        return data
 
 
 def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
@@ -3747,8 +3762,8 @@ class _Table:
             _add_attempts(tasks, tids, packed)
         return fresh
 
-    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
-                  fresh: bool) -> None:
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str | None],
+                  sums: Sequence[int | None], fresh: bool) -> None:
         """A chunk's costs (the groups' text) and token totals, in the order add() took them."""
         tally = self.tally
         if fresh:
@@ -4111,8 +4126,8 @@ class _Stream:
         return _Closed(cast("_Joined", self.digest).parts, self.count, self.patterns, self.first,
                        self.controls, self.folds)
 
-    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
-                  fresh: bool) -> None:
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str | None],
+                  sums: Sequence[int | None], fresh: bool) -> None:
         """A chunk's costs (the groups' text) and token totals, in the order add() took its
         attempts."""
         if not fresh:
@@ -4129,7 +4144,7 @@ class _Stream:
         self.open_cost = [float(costs[-1])] if costs[-1] else []
         self.open_tokens = sums[-1]
 
-    def complete_costs(self, costs: Sequence[str], sums: Sequence[int | None]) -> None:
+    def complete_costs(self, costs: Sequence[str | None], sums: Sequence[int | None]) -> None:
         """The cost and tokens of tasks complete with one attempt each, one a task in order."""
         self.cost.extend(map(float, filter(None, costs)))
         if None not in sums:  # PERF: every task reports tokens, so every task is measured
@@ -4268,9 +4283,11 @@ class _Unsorted(_Stream):
                 self.controls[tid] = packed[tids.index(tid)]
         return True  # (as far as add_costs needs to know: it keeps each record's own)
 
-    def add_costs(self, tids: Sequence[str], costs: Sequence[str], sums: Sequence[int | None],
-                  fresh: bool) -> None:
-        self.chunk_costs[len(self.chunks) - 1] = ("\n".join(costs), sums)
+    def add_costs(self, tids: Sequence[str], costs: Sequence[str | None],
+                  sums: Sequence[int | None], fresh: bool) -> None:
+        self.chunk_costs[len(self.chunks) - 1] = (
+            "\n".join(cast("Sequence[str]", costs) if all(costs) else (c or "" for c in costs)),
+            sums)
         self.complete_costs(costs, sums)  # (a record a task, or the replay undoes it)
 
     def conclude(self, tally: _Tally) -> _Stream | None:
@@ -4390,8 +4407,9 @@ class _TableSummary(_Stream):
 #
 # Most ledgers are written by a program (an importer, a harness export, json.dumps in a loop): every
 # line the same flat object, the same keys in the same order, plain ASCII values. A chunk is proven
-# to be all such lines by one anchored regular expression per key order (the match count equal to
-# the line count), and then tallied from the match groups without building a dict per record. What
+# to be all such lines by one regular expression per key order, a line and its newline, that splits
+# the chunk with nothing between its matches and nothing after the last (so the matches tile it),
+# and then tallied from the match groups, a column each, without building a dict per record. What
 # the expression admits cannot be an input error: strings are printable ASCII without a quote or
 # backslash (so no escape, no surrogate, no control character), a task ID or cluster has no
 # surrounding spaces, an attempt is an integer >= 1, the gate's numbers have no sign or exponent and
@@ -4447,7 +4465,7 @@ class _Form:
 
     def __init__(self, keys: tuple[str, ...], colon: str, comma: str) -> None:
         self.keys, self.colon, self.comma = keys, colon, comma
-        self.exact = re.compile(_fast_template(keys, colon, comma, False), re.MULTILINE)
+        self.exact = re.compile(_fast_template(keys, colon, comma, False))
         self._loose: re.Pattern[str] | None = None
         self._pinned: tuple[dict[str, str], re.Pattern[str], tuple[str, ...]] | None = None
 
@@ -4464,15 +4482,14 @@ class _Form:
             literals = {key: re.escape(_PINNABLE[key].format(value))
                         for key, value in values.items()}
             self._pinned = (values, re.compile(_fast_template(self.keys, self.colon, self.comma,
-                                                              False, literals), re.MULTILINE),
+                                                              False, literals)),
                             tuple(key for key in self.keys if key not in values))
         return self._pinned
 
     @property
     def loose(self) -> re.Pattern[str]:
         if self._loose is None:
-            self._loose = re.compile(_fast_template(self.keys, self.colon, self.comma, True),
-                                     re.MULTILINE)
+            self._loose = re.compile(_fast_template(self.keys, self.colon, self.comma, True))
         return self._loose
 
 
@@ -4514,10 +4531,10 @@ class _FastPath:
                                               comma) if set(keys) >= _FAST_REQUIRED else None
         return self.templates[signature]
 
-    def rows(self, text: str, lines: int
-             ) -> tuple[list[tuple[str, ...]], tuple[str, ...], dict[str, str]] | None:
-        """The match groups of every line, the keys they stand for, and the values of the columns
-        every line shares that have no group (pinned); or None if some line does not match.
+    def columns(self, text: str) -> dict[str, Sequence[str | None]] | None:
+        """The match groups of every line, a column a key (a pinned column its one value on every
+        line); or None if some line does not match. A group that matched nothing (a null, or an
+        optional key left out) is None.
 
         The form is the last one that proved a chunk, else the first line's: its exact expression
         (every key on every line) first, as it is the quicker, then the loose one (the optional keys
@@ -4531,88 +4548,87 @@ class _FastPath:
         pinned = form.pinned(text) if self.pinning and self.exact else None
         if pinned is not None:
             values, pattern, grouped = pinned
-            rows = pattern.findall(text)
-            if len(rows) == lines:
+            at = _columns(pattern.split(text), grouped, values)
+            if at is not None:
                 self.current = form
-                return rows, grouped, values
+                return at
             self.pinning = False
         for pattern in (form.exact, form.loose) if self.exact else (form.loose, form.exact):
-            rows = pattern.findall(text)
-            # anchored and one line at most each: as many matches as lines, all matched
-            if len(rows) == lines:
+            at = _columns(pattern.split(text), form.keys, {})
+            if at is not None:
                 self.current, self.exact = form, pattern is form.exact
-                return rows, form.keys, {}
+                return at
         for _ in range(3):  # widened by the first line that does not match, a few times at most
-            end = 0
+            end = 0  # where that line starts
             for match in form.loose.finditer(text):
                 if match.start() != end:
                     break
-                end = match.end() + 1
+                end = match.end()
             widened = self.form(text[end:text.find("\n", end)], form.keys)
             if widened is None or widened.keys == form.keys:
                 return None
             form = widened
-            rows = form.loose.findall(text)
-            if len(rows) == lines:
+            at = _columns(form.loose.split(text), form.keys, {})
+            if at is not None:
                 self.current, self.exact = form, False
-                return rows, form.keys, {}
+                return at
         return None
 
-    def __call__(self, data: bytes, lines: int) -> bool:
-        """Tally the chunk (of `lines` lines) and return True if every line of it is proven
-        canonical; else touch nothing."""
+    def __call__(self, data: bytes) -> int:
+        """Tally the chunk and return its number of lines if every line of it is proven canonical;
+        else touch nothing and return 0."""
         if not data.endswith(b"\n") or not data.isascii():
-            return False
-        found = self.rows(data.decode("ascii"), lines)
-        if found is None:
-            return False
-        rows, keys, pinned = found
-        if "harness" in keys and not _fast_harness_ok([row[keys.index("harness")] for row in rows
-                                                       if row[keys.index("harness")]]):
-            return False
-        self.tally_rows(rows, keys, pinned)
-        return True
+            return 0
+        at = self.columns(data.decode("ascii"))
+        if at is None:
+            return 0
+        if "harness" in at and not _fast_harness_ok(list(filter(None, at["harness"]))):
+            return 0
+        self.tally_rows(at)
+        return len(at["task_id"])
 
-    def tally_rows(self, rows: list[tuple[str, ...]], keys: tuple[str, ...],
-                   pinned: Mapping[str, str]) -> None:
+    def tally_rows(self, at: Mapping[str, Sequence[str | None]]) -> None:
         """The general path's tally (see _tally_records), column by column: each step is one C-level
         pass over the chunk's groups (a pinned column is its one value repeated), with a per-record
         loop only where a chunk needs one (a task seen before)."""
         tally = self.tally
-        at = _columns(rows, keys, pinned)
-        runs = set(at["run_id"])
+        runs = set(cast("Sequence[str]", at["run_id"]))
         tally.all_run_ids |= runs
         if self.run_id is not None and runs != {self.run_id}:
             runs &= {self.run_id}
-            rows = [] if "run_id" in pinned else [row for row in rows
-                                                   if row[keys.index("run_id")] == self.run_id]
-            if not rows:
+            if not runs:
                 return
-            at = _columns(rows, keys, pinned)
+            mine = list(map(self.run_id.__eq__, at["run_id"]))
+            at = {key: list(itertools.compress(column, mine)) for key, column in at.items()}
         tally.run_ids |= runs
-        count = len(rows)
-        blank = ("",) * count
-        tids, attempts, walls = at["task_id"], at["attempt"], at.get("wall_clock_s", blank)
+        tids = cast("Sequence[str]", at["task_id"])
+        attempts = cast("Sequence[str]", at["attempt"])
+        count = len(tids)
+        missing = (None,) * count
+        walls = at.get("wall_clock_s", missing)
         kinds = self.kinds_of(at, walls)
         packed = kinds if attempts.count("1") == count else [
             # PERF: pack_attempt
             kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]
         fresh = self.sink.add(tids, packed)
-        if (self.limit < math.inf and (self.over is None or self.over("\n".join(walls)))
-                and max(map(float, filter(None, walls)), default=0.0) > self.limit):
-            for tid, attempt, wall in zip(tids, attempts, walls):
-                if wall and float(wall) > self.limit:
-                    tally.over_envelope.add((tid, int(attempt), _fast_number(wall)))
+        if self.limit < math.inf:
+            timed = cast("list[str]", list(filter(None, walls)))
+            if ((self.over is None or self.over("\n".join(timed)))
+                    and max(map(float, timed), default=0.0) > self.limit):
+                for tid, attempt, wall in zip(tids, attempts, walls):
+                    if wall and float(wall) > self.limit:
+                        tally.over_envelope.add((tid, int(attempt), _fast_number(wall)))
         if any(key in at for key in _COST_FIELDS):
-            self.tally_costs(at, tids, fresh, blank)
+            self.tally_costs(at, tids, fresh, missing)
         tally.records += count
 
-    def kinds_of(self, at: Mapping[str, Sequence[str]], walls: Sequence[str]) -> list[int]:
+    def kinds_of(self, at: Mapping[str, Sequence[str | None]],
+                 walls: Sequence[str | None]) -> list[int]:
         """Each line's kind number, looked up by the groups that spell it. PERF: only the columns
         the chunk has, and whether each line is timed only where some are and some are not: the
         fewer the columns, the quicker each line's lookup."""
         has = tuple(key in at for key in _SPELLED)
-        timed = "wall_clock_s" in at and ("" not in walls or None)
+        timed = "wall_clock_s" in at and (all(walls) or None)
         columns: list[Sequence[object]] = [at[key] for key in _SPELLED if key in at]
         if timed is None:
             columns.append(tuple(map(bool, walls)))
@@ -4629,38 +4645,45 @@ class _FastPath:
         """The kind of a line whose groups of the columns `has` marks spell `raw` (then whether it
         is timed, when `timed` is None); noted in `numbers`."""
         spelled = iter(raw)
-        outcome, reason, stratum, cluster = (next(spelled) if there else "" for there in has)
-        key = (outcome, None if reason in ("", "null") else reason[1:-1], stratum or None,
-               next(spelled) if timed is None else timed, cluster or None)
+        outcome, reason, stratum, cluster = (next(spelled) if there else None for there in has)
+        key = (outcome, None if reason in (None, "null") else reason[1:-1], stratum,
+               next(spelled) if timed is None else timed, cluster)
         kind = self.tally.kinds.get(key)
         if kind is None:
             kind = _new_kind(self.tally.kinds, key, self.where, 0)
         numbers[raw] = kind
         return kind
 
-    def tally_costs(self, at: Mapping[str, Sequence[str]], tids: Sequence[str], fresh: bool,
-                    blank: Sequence[str]) -> None:
+    def tally_costs(self, at: Mapping[str, Sequence[str | None]], tids: Sequence[str],
+                    fresh: bool, missing: Sequence[None]) -> None:
         """Cost and tokens as _tally_cost adds them: in C for a chunk of tasks not seen before, else
         record by record; into the stream's per-task sums when there is one."""
-        costs, totals = at.get("cost_usd", blank), at.get("total_tokens", blank)
-        ins, outs = at.get("input_tokens", blank), at.get("output_tokens", blank)
-        # (on the exact expression every line has both counts: neither group is empty)
+        costs, totals = at.get("cost_usd", missing), at.get("total_tokens", missing)
+        ins, outs = at.get("input_tokens", missing), at.get("output_tokens", missing)
+        # (on the exact expression every line has both counts: neither group is None)
         both = ("input_tokens" in at and "output_tokens" in at
-                and (self.exact or ("" not in ins and "" not in outs)))
+                and (self.exact or (all(ins) and all(outs))))
         if both and ("total_tokens" not in at or not any(totals)):
-            sums: list[int | None] = list(map(operator.add, _integers(ins), _integers(outs)))
+            sums: list[int | None] = list(map(operator.add, _integers(cast("Sequence[str]", ins)),
+                                              _integers(cast("Sequence[str]", outs))))
         else:
             sums = list(map(_token_sum, totals, ins, outs))
         # (no sum can pass _MAX_COUNT: see _FAST_COUNT)
         self.sink.add_costs(tids, costs, sums, fresh)
 
 
-def _columns(rows: list[tuple[str, ...]], keys: tuple[str, ...],
-             pinned: Mapping[str, str]) -> dict[str, Sequence[str]]:
-    """The match groups by key, a column each, and each pinned column its value on every row.
-    PERF: zip(*rows), in C, twice as quick as a pass a column."""
-    at: dict[str, Sequence[str]] = dict(zip(keys, zip(*rows))) if rows else dict.fromkeys(keys, ())
-    at.update((key, (value,) * len(rows)) for key, value in pinned.items())
+def _columns(pieces: list[str | None], keys: tuple[str, ...],
+             pinned: Mapping[str, str]) -> dict[str, Sequence[str | None]] | None:
+    """A chunk split by a form's expression (grouping `keys`) as its columns, a key each, and each
+    pinned column its value on every line; None unless the matches tile the chunk: every piece
+    between two of them, before the first and after the last, empty."""
+    width = len(keys) + 1
+    if any(pieces[::width]):
+        return None
+    at: dict[str, Sequence[str | None]] = {key: pieces[index::width]
+                                           for index, key in enumerate(keys, 1)}
+    lines = len(pieces) // width
+    at.update((key, (value,) * lines) for key, value in pinned.items())
     return at
 
 
@@ -4693,7 +4716,7 @@ def _integers(groups: Sequence[str]) -> list[int]:
     return cast("list[int]", json.loads("[" + ",".join(groups) + "]"))
 
 
-def _token_sum(total: str, ins: str, outs: str) -> int | None:
+def _token_sum(total: str | None, ins: str | None, outs: str | None) -> int | None:
     """A record's tokens as the groups spell them: its total, else input + output, else none."""
     if total:
         return int(total)
@@ -4746,7 +4769,13 @@ def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool,
                    literals: Mapping[str, str] | None = None) -> str:
     """One line with these keys in this order; if loose, a key the gate does not require may be left
     out of a line (its group is then empty: absent reads as null, as `rec.get` reads it on the
-    general path). A key in `literals` has that expression (a literal) in place of its group."""
+    general path). A key in `literals` has that expression (a literal) in place of its group.
+
+    The line's newline is part of it and nothing anchors it: _FastPath.columns splits a chunk by it
+    and asks that the pieces between the matches are empty. No group admits a newline, so the
+    matches then tile the chunk a whole line each. PERF: a split gives the groups in one flat list,
+    whose every n-th item is a column, where findall built a tuple a line and zip(*rows) turned them
+    into columns."""
     parts = []
     for index, key in enumerate(keys):
         member = f'"{key}"{colon}{(literals or {}).get(key, _FAST_VALUES[key])}'
@@ -4754,7 +4783,7 @@ def _fast_template(keys: tuple[str, ...], colon: str, comma: str, loose: bool,
             parts.append(member if index == 0 else comma + member)
         else:
             parts.append(f"(?:{member}{comma}|)" if index == 0 else f"(?:{comma}{member}|)")
-    return "^\\{" + "".join(parts) + "\\}$"
+    return "\\{" + "".join(parts) + "\\}\\n"
 
 
 def _fast_harness_ok(objects: list[str]) -> bool:
@@ -4945,10 +4974,12 @@ def _tally_range(path: Path, start: int, end: int, reading: Reading, stream: _St
     fast = _FastPath(tally, str(path), reading, stream)
     with open_input(path) as handle:
         handle.seek(start)
-        for data, _, newlines in _chunks(handle, str(path), end - start):
+        chunks = _Chunks(handle, str(path), end - start)
+        for data in chunks:
             if hasher is not None:
                 hasher.update(data)
-            if not fast(data, newlines):
+            chunks.held = fast(data)
+            if not chunks.held:
                 raise _EndStream()
     stream.finish(whole=False)
     return tally
@@ -5102,7 +5133,7 @@ def _tally_in_workers(path: Path, reading: Reading,
         tally = _tally_range(path, 0, ends[0], reading, stream, hasher)
         with open_input(path) as handle:  # the rest of the file's bytes, for its sha256
             handle.seek(ends[0])
-            for data, _, _ in _chunks(handle, str(path)):
+            for data in _Chunks(handle, str(path)):
                 hasher.update(data)
         while workers:
             answer = _worker_answer(*workers[0])

@@ -128,6 +128,11 @@ EDITS: dict[str, Any] = {
     "a number key": lambda t: t.replace("}\n", '}\n{"1": 2}\n', 1),
     "CRLF": lambda t: t.replace("}\n", "}\r\n", 1),
     "truncated line": lambda t: t.replace("}\n", "\n", 1),
+    # the expression is not anchored: what it proves is that its matches tile the chunk, a line each
+    "text before a record": lambda t: t.replace("}\n{", "}\nx{", 1),
+    "text after a record": lambda t: t.replace("}\n", "} x\n", 1),
+    "two records on one line": lambda t: t.replace("}\n", "}", 1),
+    "text after the last record": lambda t: t + "x\n",
     "repeated record": lambda t: t + t[:t.index("\n") + 1],
     "swapped keys": lambda t: t.replace('{"run_id": "r1", "task_id"', '{"task_id"', 1).replace(
         '", "attempt"', '", "run_id": "r1", "attempt"', 1),
@@ -174,9 +179,9 @@ class Agreement(GateCase):
             self.replayed += stands is None  # replayed into the per-task table
             return stands
 
-        def counted(path: gate._FastPath, data: bytes, lines: int) -> bool:
-            taken = real_call(path, data, lines)
-            proven.append(taken)
+        def counted(path: gate._FastPath, data: bytes) -> int:
+            taken = real_call(path, data)  # the chunk's lines, or 0
+            proven.append(taken > 0)
             return taken
 
         def finished(stream: gate._Stream, whole: bool = True) -> None:
@@ -196,7 +201,7 @@ class Agreement(GateCase):
             fast = self.run_gate(*argv)
         with mock.patch.object(gate._Stream, "add", no_stream):
             table = self.run_gate(*argv)
-        with mock.patch.object(gate._FastPath, "__call__", lambda path, data, lines: False):
+        with mock.patch.object(gate._FastPath, "__call__", lambda path, data: 0):
             slow = self.run_gate(*argv)
         with mock.patch.object(gate, "_JOBS_MIN_BYTES", 0), mock.patch.object(gate, "_tally_in_workers", workers):
             jobs = self.run_gate(*argv, "--jobs", "3")
@@ -267,7 +272,7 @@ class SmallFiles(GateCase):
         text = (ROOT / "runs.jsonl").read_text(encoding="utf-8")
         manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
         offered: list[bytes] = []
-        with mock.patch.object(gate._FastPath, "__call__", lambda path, data, lines: offered.append(data) or False):
+        with mock.patch.object(gate._FastPath, "__call__", lambda path, data: offered.append(data) or 0):
             m = self.write_json("bench.manifest.json", manifest)
             small = self.write_text("runs.jsonl", text.encode("utf-8"))
             self.assertEqual(self.run_gate("--manifest", str(m), "--runs", str(small))[0], 0)
@@ -285,7 +290,8 @@ class NotProven(Agreement):
         base = "".join(line(rec) + "\n" for rec in records)
         for name in ("attempt as text", "exponent", "escaped ID", "non-ASCII ID", "user key", "null input tokens",
                      "repeated key", "blank line", "CRLF", "swapped keys", "negative wall clock", "empty stratum",
-                     "token sum past the bound"):
+                     "token sum past the bound", "text before a record", "text after a record",
+                     "two records on one line", "text after the last record"):
             with self.subTest(name):
                 text = EDITS[name](base)
                 self.assertNotEqual(text, base)
@@ -363,15 +369,15 @@ class PinnedColumns(Agreement):
         """Whether each chunk the canonical path proved was matched pinned, in file order, after asserting that
         every path agrees."""
         expected, _ = self.both(manifest, text, *extra)
-        real_rows, seen = gate._FastPath.rows, []
+        real_columns, seen = gate._FastPath.columns, []
 
-        def rows(path: gate._FastPath, chunk: str, lines: int) -> Any:
-            found = real_rows(path, chunk, lines)
-            if found is not None:
-                seen.append(bool(found[2]))
+        def columns(path: gate._FastPath, chunk: str) -> Any:
+            found = real_columns(path, chunk)
+            if found is not None:  # (a failed pinned match stops pinning for the file)
+                seen.append(path.pinning and path.exact)
             return found
 
-        with mock.patch.object(gate._FastPath, "rows", rows):
+        with mock.patch.object(gate._FastPath, "columns", columns):
             watched = self.run_gate("--manifest", str(self.dir / "bench.manifest.json"), "--runs",
                                     str(self.dir / "runs.jsonl"), *extra)
         self.assertEqual(watched, expected)  # (the watch changed nothing)
