@@ -361,6 +361,34 @@ class KindColumns(Agreement):
                     self.assertEqual(f"{untimed} attempt(s) lack wall_clock_s" in out, timing.startswith("some"))
 
 
+    def test_an_outcome_and_the_reason_after_it_are_one_group_and_agree(self) -> None:
+        """In an exact form whose reason follows its outcome, the two are one group the kind is looked up by
+        (`fail","reason":null`), split again for a kind not seen before: each spacing, each order, and reasons
+        that hold a colon, a space or nothing agree with the general path."""
+        manifest, records = ledger(random.Random(8), tasks=40)
+        reasons = [None, "env_flake", "", "a: b", "odd reason"]
+        orders = {"adjacent": ("run_id", "task_id", "attempt", "outcome", "reason", "wall_clock_s"),
+                  "reason first": ("run_id", "task_id", "attempt", "reason", "outcome", "wall_clock_s"),
+                  "apart": ("run_id", "task_id", "attempt", "outcome", "wall_clock_s", "reason")}
+        for (name, order), compact in itertools.product(orders.items(), (True, False)):
+            with self.subTest(order=name, compact=compact):
+                lines = []
+                for index, rec in enumerate(records):
+                    if rec["outcome"] != "pass" and rec["task_id"] not in (NEG, POS):
+                        rec = dict(rec, reason=reasons[index % len(reasons)])
+                    rec = dict(rec, wall_clock_s=10 + index)
+                    lines.append(line({key: rec[key] for key in order}, compact) + "\n")
+                text = "".join(lines)
+                (code, out, err), proven = self.both(manifest, text, "--format", "json")
+                self.assertEqual(proven, 1, err)
+                self.assertIn(code, (0, 1), err)
+                # each reason reached the judges as written: a colon and a space kept, "" apart from null
+                for shown in ("='a: b'", "=''", "=None", "='odd reason'", "='env_flake'"):
+                    self.assertIn(shown, out)
+                colon, comma = (":", ",") if compact else (": ", ", ")
+                grouped = gate._fast_expression(order, colon, comma, False).keys
+                self.assertEqual(gate._SPELLING in grouped, name == "adjacent", grouped)
+
 class PinnedColumns(Agreement):
     """A chunk whose lines share the run ID and the attempt number is matched with those two written into the
     expression as literals (no group built a line for them), until a chunk's lines disagree on one."""
