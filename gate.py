@@ -32,9 +32,9 @@ touches the network. Same inputs, byte-identical output.
 
 Sections, in dependency order (each uses only the ones above it; tests/test_code_shape.py checks):
   Constants and errors          limits, the error type main turns into an exit code
+  Typing at run time            NamedTuple and cast without the typing module
   Files                         strict JSON in, atomic writes out
   JSONL streaming               a runs file read a chunk of lines at a time
-  Typing at run time            NamedTuple and cast without the typing module
   Field checks and messages     the task-ID rule, validators, inert text for messages
   Inputs parsed once            the manifest, the card, task and ID lists as typed records
   Results and findings          what the gate computes; the findings catalogue
@@ -213,6 +213,31 @@ class LineProblems:
 
 
 #####################################################################
+# Typing at run time: NamedTuple and cast without the typing module (start-up time)
+#####################################################################
+
+if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
+    def cast(_type, value):
+        return value
+
+    class _NamedTupleType(type):
+        def __new__(cls, name, bases, namespace):
+            if not bases:
+                return super().__new__(cls, name, bases, namespace)
+            fields = list(namespace.get("__annotations__", {}))
+            defaults = [namespace[f] for f in fields if f in namespace]
+            made = collections.namedtuple(name, fields, defaults=defaults,
+                                          module=namespace["__module__"])
+            for key, value in namespace.items():
+                if key not in ("__module__", "__annotations__") and key not in made._fields:
+                    setattr(made, key, value)
+            return made
+
+    class NamedTuple(metaclass=_NamedTupleType):
+        pass
+
+
+#####################################################################
 # Files: strict JSON in, atomic writes out
 #####################################################################
 
@@ -245,6 +270,9 @@ _DECODER = json.JSONDecoder(
 )
 # Attempt records parse first without the duplicate-key hook (see the JSONL section).
 _FAST_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# the C scanners, a value at an offset
+_SCAN = _FAST_DECODER.scan_once  # type: ignore[attr-defined]
+_SCAN_STRICT = _DECODER.scan_once  # type: ignore[attr-defined]
 # A harness's own file may hold NaN where it has no number (Inspect writes a bare NaN for an
 # unscored sample); it is read as float("nan"), and an importer decides what it means where it
 # matters.
@@ -586,9 +614,6 @@ def _parse_lines(text: str, line: int, where: str,
     The first parse has no Python hooks; a line whose colons do not match its keys (a repeated
     or nested key, or a colon in a string) is parsed again by the strict decoder.
     """
-    # the C scanner: one value at an offset
-    fast = _FAST_DECODER.scan_once  # type: ignore[attr-defined]
-    strict = _DECODER.scan_once  # type: ignore[attr-defined]
     values: list[Any] = []
     numbers: list[int] = []
     size = len(text)
@@ -606,7 +631,7 @@ def _parse_lines(text: str, line: int, where: str,
                 pos = newline + 1
                 continue
         try:
-            values.append(_parse_line(text, pos, start, newline, f"{where}:{line}", fast, strict))
+            values.append(_parse_line(text, pos, start, newline, f"{where}:{line}"))
             numbers.append(line)
         except GateError as exc:
             if problems is None:
@@ -618,20 +643,20 @@ def _parse_lines(text: str, line: int, where: str,
     return values, numbers
 
 
-def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast: Any,
-                strict: Any) -> Any:
-    """The JSON object on the line text[pos:newline] (its first non-blank character at start)."""
+def _parse_line(text: str, pos: int, start: int, newline: int, where: str) -> Any:
+    """The JSON object on the line text[pos:newline] (its first non-blank character at start): the C
+    scanner's, and the strict decoder's where its colons do not match its keys."""
     try:
         deep = _depth_problem(text, start, newline)
         if deep is not None:
             raise GateError(f"{where}: invalid JSON: nesting is deeper than {MAX_DEPTH} levels "
                             f"(column {deep - pos + 1})")
-        value, end = fast(text, start)
+        value, end = _SCAN(text, start)
         if end > newline:
             raise GateError(f"{where}: the record continues past the end of its line (one JSON "
                             "object per line)")
         if type(value) is not dict or text.count(":", start, end) != len(value):
-            value, end = strict(text, start)
+            value, end = _SCAN_STRICT(text, start)
     except StopIteration:
         raise GateError(f"{where}: invalid JSON: expecting a value") from None
     except json.JSONDecodeError as exc:
@@ -644,10 +669,18 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str, fast:
     return value
 
 
+class Parsed(NamedTuple):
+    """One chunk of a JSONL file, parsed: the values of its lines, each one's line number, and the
+    chunk's text."""
+
+    values: list[Any]
+    numbers: Sequence[int]
+    text: str
+
+
 def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | None = None,
-                       fast: Callable[[bytes], int] | None = None
-                       ) -> Iterator[tuple[list[Any], Sequence[int], str]]:
-    """Yield (values, their line numbers, the chunk's text) chunk by chunk; memory stays at one
+                       fast: Callable[[bytes], int] | None = None) -> Iterator[Parsed]:
+    """Yield each chunk Parsed (a chunk a canonical path does not take); memory stays at one
     chunk. With `problems`, a line that is not a JSON object is added there and skipped, instead of
     stopping the pass. With `fast`, a chunk it takes (returns its number of lines for: it proved and
     consumed the whole chunk) is not parsed."""
@@ -676,7 +709,7 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
                         problems.add(str(exc), number)
                 if len(kept) < len(values):
                     values, numbers = [v for v, _ in kept], [n for _, n in kept]
-            yield values, numbers, text
+            yield Parsed(values, numbers, text)
 
 
 class _Chunks:
@@ -722,31 +755,6 @@ def iter_jsonl(path: Path, hasher: Any = None) -> Iterator[tuple[int, Any]]:
     """Yield (line number, value) for each non-blank line of a JSONL file."""
     for values, numbers, _ in iter_jsonl_batches(path, hasher):
         yield from zip(numbers, values)
-
-
-#####################################################################
-# Typing at run time: NamedTuple and cast without the typing module (start-up time)
-#####################################################################
-
-if not TYPE_CHECKING:  # PERF: see the imports; mypy reads `typing` itself
-    def cast(_type, value):
-        return value
-
-    class _NamedTupleType(type):
-        def __new__(cls, name, bases, namespace):
-            if not bases:
-                return super().__new__(cls, name, bases, namespace)
-            fields = list(namespace.get("__annotations__", {}))
-            defaults = [namespace[f] for f in fields if f in namespace]
-            made = collections.namedtuple(name, fields, defaults=defaults,
-                                          module=namespace["__module__"])
-            for key, value in namespace.items():
-                if key not in ("__module__", "__annotations__") and key not in made._fields:
-                    setattr(made, key, value)
-            return made
-
-    class NamedTuple(metaclass=_NamedTupleType):
-        pass
 
 
 #####################################################################
@@ -3912,14 +3920,11 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
     if fast_path and not reading.extra_fields:
         fast = _FastPath(tally, where, reading, stream)
     try:
-        for values, numbers, text in iter_jsonl_batches(path, hasher, problems, fast):
+        for chunk in iter_jsonl_batches(path, hasher, problems, fast):
             if stream is not None:
                 # a chunk the canonical path did not prove: the stream keeps no table for it
                 raise _EndStream()
-            # A field name absent from the chunk's text is absent from all of its records
-            # (unless a key is spelled with \u escapes, so those chunks look record by record).
-            costs = "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
-            _tally_records(tally, values, numbers, where, reading, costs, problems)
+            _tally_records(tally, chunk, where, reading, problems)
     except BadLines:
         raise
     # what stops the pass (an unreadable file, an overlong line), after the lines before it
@@ -4833,8 +4838,8 @@ def _fast_number(text: str) -> int | float:
     return float(text) if "." in text else int(text)
 
 
-def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], where: str,
-                   reading: Reading, costs: bool, problems: LineProblems) -> None:
+def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
+                   problems: LineProblems) -> None:
     """The gate's hot loop (see bench/), long on purpose: one pass, every field checked inline. A
     bad record is added to `problems` and the loop goes on after it: one run names every bad line.
     PERF: each field is validated once per distinct value where it can be (run ids, task ids,
@@ -4842,6 +4847,7 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
     chunk, not once per record."""
     tasks, kinds, run_ids, accepted = tally.tasks, tally.kinds, tally.run_ids, tally.accepted_keys
     run_id, limit, extra_fields = reading
+    values, numbers, costs = chunk.values, chunk.numbers, _may_cost(chunk.text)
     last_run: Any = _UNSET
     kept = 0
     index, count = 0, len(values)
@@ -4900,18 +4906,31 @@ def _tally_records(tally: _Tally, values: list[Any], numbers: Sequence[int], whe
                 if costs and not rec.keys().isdisjoint(_COST_FIELDS):
                     _tally_cost(tally, where, numbers[index], tid, rec)
                 if extra_fields:
-                    present = {name: rec[name] for name in extra_fields if name in rec}
-                    tally.seen_fields.update(present)
-                    entry = (attempt, canonical_json(present).decode("utf-8"), present)
-                    extra = tally.extras.get(tid)
-                    # the latest attempt; a fixed choice among repeats
-                    if extra is None or extra[:2] < entry[:2]:
-                        tally.extras[tid] = entry
+                    _keep_extras(tally, extra_fields, tid, attempt, rec)
             index = count
         except GateError as exc:
             problems.add(str(exc), numbers[index])
             index += 1
     tally.records += kept
+
+
+def _may_cost(text: str) -> bool:
+    """Whether a chunk's records may carry a cost field: a field name absent from its text is absent
+    from all of them (unless a key is spelled with \\u escapes, so those chunks look record by
+    record)."""
+    return "\\u" in text or any(f'"{name}"' in text for name in _COST_FIELDS)
+
+
+def _keep_extras(tally: _Tally, extra_fields: Collection[str], tid: str, attempt: int,
+                 rec: dict[str, Any]) -> None:
+    """The record's extra fields the manifest names, kept for its task: the latest attempt's, a
+    fixed choice among repeats."""
+    present = {name: rec[name] for name in extra_fields if name in rec}
+    tally.seen_fields.update(present)
+    entry = (attempt, canonical_json(present).decode("utf-8"), present)
+    extra = tally.extras.get(tid)
+    if extra is None or extra[:2] < entry[:2]:
+        tally.extras[tid] = entry
 
 
 def _tally_cost(tally: _Tally, where: str, line: int, tid: str, rec: dict[str, Any]) -> None:
@@ -8526,8 +8545,9 @@ def _swebench_report(path: Path, data: dict[str, object],
     notes.append(_swebench_figure(report))
     declared_from = (f"the run report {path.name}" if dataset_ids is None
                      else "--dataset-ids (or index.json)")
-    return _swebench_imported(records, report.declared, run_id, notes, _SWEBENCH_FORMS["report"],
-                              declared_from, system=_swebench_model(path) or {"submission": run_id})
+    system = _swebench_model(path) or {"submission": run_id}
+    return _swebench_imported(_SwebenchRun(records, report.declared, declared_from, run_id, notes,
+                                           system), _SWEBENCH_FORMS["report"])
 
 
 class _SwebenchForm(NamedTuple):
@@ -8547,18 +8567,29 @@ _SWEBENCH_FORMS = {
 }
 
 
-def _swebench_imported(records: list[dict[str, object]], declared: Sequence[str], run_id: str,
-                       notes: list[str], form: _SwebenchForm, declared_from: str,
-                       todo: Sequence[str] = (),
-                       system: Mapping[str, object] | None = None) -> Imported:
+class _SwebenchRun(NamedTuple):
+    """What a SWE-bench form's reader found: the attempt records, the declared instances and where
+    they came from, the run, its notes, what names the system measured, and what the draft must
+    still ask."""
+
+    records: list[dict[str, object]]
+    declared: Sequence[str]
+    declared_from: str
+    run_id: str
+    notes: list[str]
+    measured: Mapping[str, object]
+    todo: Sequence[str] = ()
+
+
+def _swebench_imported(run: _SwebenchRun, form: _SwebenchForm) -> Imported:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
-    return Imported(records=_finished(records, notes), task_ids=tuple(declared),
+    return Imported(records=_finished(run.records, run.notes), task_ids=tuple(run.declared),
                     attempt_mode="retry",
-                    attempt_budget=1, extra_reasons=(), run_id=run_id, source="swebench",
+                    attempt_budget=1, extra_reasons=(), run_id=run.run_id, source="swebench",
                     envelope={"harness": form.harness,
                               "runner": "docker (the swebench harness's instance containers)"},
-                    rerun_hint=form.rerun_hint, notes=tuple(notes), draft_todo=tuple(todo),
-                    provenance={"declared_from": declared_from}, measured=system or {},
+                    rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=tuple(run.todo),
+                    provenance={"declared_from": run.declared_from}, measured=run.measured,
                     timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
                                  "set another; the report does not record it")
 
@@ -8615,8 +8646,8 @@ def _swebench_experiments(path: Path, data: dict[str, object],
         records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
-    return _swebench_imported(records, declared, run_id, notes, _SWEBENCH_FORMS["experiments"],
-                              "--dataset-ids", system={"submission": run_id})
+    return _swebench_imported(_SwebenchRun(records, declared, "--dataset-ids", run_id, notes,
+                                           {"submission": run_id}), _SWEBENCH_FORMS["experiments"])
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
@@ -8719,9 +8750,9 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         todo.append(f"the declared set is only the {len(instances)} instance folders found: import "
                     "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
                     "--dataset-ids FILE")
-    return _swebench_imported(records, declared, run_id, notes, _SWEBENCH_FORMS["logs"],
-                              declared_from, todo,
-                              {"model": _folder_name(folder).replace("__", "/")})
+    system = {"model": _folder_name(folder).replace("__", "/")}
+    return _swebench_imported(_SwebenchRun(records, declared, declared_from, run_id, notes, system,
+                                           todo), _SWEBENCH_FORMS["logs"])
 
 
 def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
