@@ -5335,16 +5335,32 @@ _OUTCOME_FIELDS = frozenset({"outcome", "reason", "attempts"})
 
 
 class _MetricTally:
-    """One declared metric's counts: k of n over its denominator, and over its scoreable tasks."""
+    """One declared metric's counts: k of n over its denominator, and over its scoreable tasks; and,
+    where it is watched (below), per stratum the tasks it would put in its denominator and its
+    numerator."""
 
-    __slots__ = ("k", "n", "scoreable_k", "scoreable_n")
+    __slots__ = ("metric", "k", "n", "scoreable_k", "scoreable_n", "watched", "in_d", "in_n")
 
-    def __init__(self) -> None:
+    def __init__(self, metric: CompiledMetric, watched: bool) -> None:
+        self.metric, self.watched = metric, watched
         self.k = self.n = self.scoreable_k = self.scoreable_n = 0
+        self.in_d: Counter[str | None] = Counter()
+        self.in_n: Counter[str | None] = Counter()
+
+    def withheld(self, strata: Collection[str]) -> str | None:
+        """Why it gets no rate, if it would single out one of these withheld strata."""
+        for chosen in (self.in_d, self.in_n) if self.watched else ():
+            total = sum(chosen.values())
+            for name in sorted(strata):
+                if total and 2 * chosen[name] >= total:
+                    return (f"{chosen[name]} of the {total} tasks it selects are in withheld "
+                            f"stratum {name!r} (below the floor): it gets no rate")
+        return None
 
 
 class MetricCounts:
-    """Per declared metric: k and n over the full denominator, and over scoreable tasks only.
+    """Per declared metric (a _MetricTally each, in the order declared): k and n over the full
+    denominator, and over scoreable tasks only.
 
     With withheld strata, a metric that tells tasks apart (by stratum, ID or any other field) is
     also watched: if the tasks it selects are mostly those of a withheld stratum, it would print
@@ -5353,49 +5369,32 @@ class MetricCounts:
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
-        self.rows = [_MetricTally() for _ in plan.metrics]
-        self.watched = [bool(plan.withheld) and m.numerator is not None
-                        and bool(m.fields - _OUTCOME_FIELDS) for m in plan.metrics]
-        # per metric: stratum -> tasks in D, in N
-        self.selected: list[list[Counter[str | None]]] = [[Counter(), Counter()]
-                                                          for _ in plan.metrics]
+        self.tallies = [_MetricTally(m, bool(plan.withheld) and m.numerator is not None
+                                     and bool(m.fields - _OUTCOME_FIELDS)) for m in plan.metrics]
 
     def watch(self, row: Mapping[str, Any], stratum: str | None) -> None:
         """Count where a task would fall for each watched metric, whatever its outcome."""
-        for metric, watched, (in_d, in_n) in zip(self.plan.metrics, self.watched, self.selected):
-            if not watched or metric.numerator is None:
+        for tally in self.tallies:
+            metric = tally.metric
+            if not tally.watched or metric.numerator is None:
                 continue
             if metric.denominator is None or metric.denominator(row):
-                in_d[stratum] += 1
+                tally.in_d[stratum] += 1
                 if any(metric.numerator({**row, "outcome": outcome}) for outcome in BUCKETS):
-                    in_n[stratum] += 1
-
-    @property
-    def withheld(self) -> list[str | None]:
-        """Per metric: why it gets no rate, if it would single out a withheld stratum."""
-        problems: list[str | None] = []
-        for watched, sets in zip(self.watched, self.selected):
-            problem = None
-            for chosen in sets if watched else ():
-                total = sum(chosen.values())
-                for name in sorted(self.plan.withheld):
-                    if total and 2 * chosen[name] >= total and problem is None:
-                        problem = (f"{chosen[name]} of the {total} tasks it selects are in "
-                                   f"withheld stratum {name!r} (below the floor): it gets no rate")
-            problems.append(problem)
-        return problems
+                    tally.in_n[stratum] += 1
 
     def add(self, row: Mapping[str, Any], scoreable: bool, weight: int) -> None:
-        for metric, tallies in zip(self.plan.metrics, self.rows):
+        for tally in self.tallies:
+            metric = tally.metric
             if metric.numerator is None:
                 continue
             if metric.denominator is None or metric.denominator(row):
                 hit = weight if metric.numerator(row) else 0
-                tallies.n += weight
-                tallies.k += hit
+                tally.n += weight
+                tally.k += hit
                 if scoreable:
-                    tallies.scoreable_n += weight
-                    tallies.scoreable_k += hit
+                    tally.scoreable_n += weight
+                    tally.scoreable_k += hit
 
 
 class ExitGroups(NamedTuple):
@@ -5871,10 +5870,10 @@ def _metric_lines(plan: Plan, counts: MetricCounts,
     lines = []
     basis = (f"pass@{plan.contract.budget}: a task counts as passed if any of its samples passed"
              if plan.contract.samples else "")
-    for metric, tally, withheld in zip(plan.metrics, counts.rows, counts.withheld):
-        k, n = tally.k, tally.n
+    for tally in counts.tallies:
+        metric, k, n = tally.metric, tally.k, tally.n
         spec = metric.spec
-        problem = metric.problem or withheld
+        problem = metric.problem or tally.withheld(plan.withheld)
         unknown = sorted(metric.fields - RECORD_FIELDS - seen)
         if problem is None and unknown:  # a typo would otherwise count every task as a non-match
             problem = f"no record carries the field {unknown[0]!r}"
