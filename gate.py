@@ -5339,7 +5339,7 @@ class _MetricTally:
     where it is watched (below), per stratum the tasks it would put in its denominator and its
     numerator."""
 
-    __slots__ = ("metric", "k", "n", "scoreable_k", "scoreable_n", "watched", "in_d", "in_n")
+    __slots__ = ("in_d", "in_n", "k", "metric", "n", "scoreable_k", "scoreable_n", "watched")
 
     def __init__(self, metric: CompiledMetric, watched: bool) -> None:
         self.metric, self.watched = metric, watched
