@@ -1440,12 +1440,16 @@ def load_manifest(path: Path) -> Manifest:
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     replicates = _load_replicates(top)
+    task_count = dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT)
+    if task_ids is not None and len(task_ids) != task_count:
+        dataset.fail("task_count", f"{task_count}, but dataset.task_ids lists {len(task_ids)} "
+                     "tasks: the two count the same declared tasks; make them agree")
     return Manifest(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
         claim_id=top.string("claim_id"),
         dataset_name=dataset.string("name"),
-        task_count=dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT),
+        task_count=task_count,
         task_ids_sha256=_digest_field(dataset, "task_ids_sha256"),
         task_ids=task_ids,
         strata=strata,

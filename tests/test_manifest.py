@@ -98,6 +98,21 @@ class DatasetFields(GateCase):
         manifest["dataset"]["task_ids"] = ["t-009", "t-001", "t-009", "t-001"]
         self.assertInputError(self.check(manifest, records), "dataset.task_ids", "'t-001'")
 
+    def test_a_task_count_the_declared_list_contradicts_is_an_input_error(self) -> None:
+        """task_count and dataset.task_ids count the same declared tasks: a count one off the list (a typo) is one line
+        naming both, where it was a cascade of seven findings none of which named the contradiction; with no list, the
+        count alone declares the suite."""
+        manifest, records = valid_ledger()
+        listed = len(manifest["dataset"]["task_ids"])
+        for count in (listed - 1, listed + 1):
+            manifest["dataset"]["task_count"] = count
+            self.assertInputError(self.check(manifest, records), "dataset.task_count",
+                                  f"{count}, but dataset.task_ids lists {listed} tasks", "make them agree")
+        del manifest["dataset"]["task_ids"]
+        code, out, _ = self.check(manifest, records)
+        self.assertEqual(code, 1)
+        self.assertIn("dataset_size_mismatch", out)
+
     def test_tasks_and_card_go_together_naming_the_missing_one(self) -> None:
         """dataset.tasks without dataset.card, or card without tasks, is an input error naming the missing one."""
         manifest, records = valid_ledger()
