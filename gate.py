@@ -3450,9 +3450,17 @@ def _is_manifest(path: Path) -> bool:
     return type(value) is dict and {"claim_id", "dataset", "envelope"} <= value.keys()
 
 
+# the keys every attempt record has
+RECORD_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
+# how many of a file's first lines are asked whether they are attempt records
+_SNIFFED_LINES = 5
+
+
 def harness_file_kind(path: Path) -> ImportFormat | None:
     """The importer for a file that is a harness's own result file rather than a ledger, or None:
-    the first row, by sign_rank, with a form of signs the file's top holds in full."""
+    the first row, by sign_rank, with a form of signs the file's top holds in full. A file with an
+    attempt record among its first lines is a ledger (one whose first line is broken, say), though
+    its records' harness objects hold a harness's signs."""
     try:
         with open_input(path) as handle:
             head = handle.read(1 << 16)
@@ -3463,9 +3471,20 @@ def harness_file_kind(path: Path) -> ImportFormat | None:
     first = head.lstrip()[:1]
     if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
         return None
+    if any(_is_record(line) for line in head.split(b"\n")[:_SNIFFED_LINES]):
+        return None
     ranked = sorted((fmt for fmt in IMPORTERS.values() if fmt.signs), key=lambda fmt: fmt.sign_rank)
     return next((fmt for fmt in ranked for form in fmt.signs if all(sign in head for sign in form)),
                 None)
+
+
+def _is_record(line: bytes) -> bool:
+    """Is this line an attempt record: a JSON object with every key a record has?"""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return type(value) is dict and value.keys() >= RECORD_REQUIRED
 
 
 def control_commands(harness: object) -> str:
@@ -4460,7 +4479,7 @@ _FAST_VALUES = {
     "total_tokens": r'(?:null|(0|[1-9][0-9]{0,14}))',
     "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
 }
-_FAST_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
+_FAST_REQUIRED = RECORD_REQUIRED
 # Where an exact form has the reason right after the outcome, the two are one group: the text from
 # inside the outcome's quotes through the reason's value (`fail","reason":null`), one string a line
 # to look the kind up by, where two made a tuple (PERF: about 3% of the path's instructions).

@@ -14,7 +14,7 @@ from typing import Any
 from unittest import mock
 
 from tests.realfiles import DROID, JAVA_DEEPSEEK, TH20, VTM, RealFileCase, run_log
-from tests.support import INS_DEFLATE, INS_OK, INS_ZSTD, TB_RESULTS, load, run_cli
+from tests.support import INS_DEFLATE, INS_OK, INS_ZSTD, ROOT, TB_RESULTS, load, run_cli
 
 
 def seconds(start: str, end: str) -> float:
@@ -189,16 +189,21 @@ class HarnessFileAsRuns(RealFileCase):
                                       f"`python3 gate.py import {fmt} ")
 
     def test_a_ledger_is_not_mistaken_for_a_harness_file(self) -> None:
-        """A real ledger with one malformed line is reported as that line's problem, not as a harness file."""
-        imp = self.import_ok("inspect", str(INS_OK))
-        manifest = self.complete(imp.draft_path)
-        lines = imp.runs.read_text().splitlines()
-        lines[0] = lines[0][:-1]
-        broken = self.write_text("broken.jsonl", "\n".join(lines) + "\n")
-        code, _out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(broken))
-        self.assertEqual(code, 2)
-        self.assertIn("broken.jsonl:1:", err)
-        self.assertNotIn("result file", err)
+        """A real ledger with a malformed first line is reported as that line's problem, not as a harness file, even
+        when its records' harness objects hold the harness's signs (a SWE-bench import's hold its report's list
+        names): a line cut short, and one hand-edited with single quotes (which was named a swebench result file, with
+        an import command that then failed)."""
+        for fmt, source in (("inspect", INS_OK), ("swebench", ROOT / "examples" / "swebench" / "gold.validate-gold.json")):
+            imp = self.import_ok(fmt, str(source), name=f"ledger-{fmt}")
+            manifest = self.complete(imp.draft_path)
+            lines = imp.runs.read_text().splitlines()
+            for name, edit in (("cut short", lambda text: text[:-1]), ("single quotes", lambda text: text.replace('"', "'"))):
+                with self.subTest(fmt=fmt, edit=name):
+                    broken = self.write_text("broken.jsonl", "\n".join([edit(lines[0]), *lines[1:]]) + "\n")
+                    code, _out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(broken))
+                    self.assertEqual(code, 2)
+                    self.assertIn("broken.jsonl:1: invalid JSON", err)
+                    self.assertNotIn("result file", err)
 
 
 class ControlRunsFromTheHarness(RealFileCase):
