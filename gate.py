@@ -3895,10 +3895,14 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
                             "--manifest, and the runs file (one record a line) as --runs") from None
         if fmt is None:
             raise
-        target = fmt.import_target(path) if fmt.import_target else path
-        raise GateError(f"{path}: a {fmt.name} result file, not a ledger of attempt records: "
-                        f"convert it with `{invoked('import')} {fmt.name} {target} -o runs.jsonl "
-                        "--draft-manifest bench.manifest.json`") from None
+        raise GateError(_harness_file(path, fmt, "a ledger of attempt records")) from None
+
+
+def _harness_file(path: Path, fmt: ImportFormat, instead: str) -> str:
+    """What to say of a harness's own result file given where `instead` belongs."""
+    target = fmt.import_target(path) if fmt.import_target else path
+    return (f"{path}: a {fmt.name} result file, not {instead}: convert it with `{invoked('import')} "
+            f"{fmt.name} {target} -o runs.jsonl --draft-manifest bench.manifest.json`")
 
 
 # The ways tally_runs reads a file, as _tally_runs's options (given the summary's declared and
@@ -6668,6 +6672,19 @@ class ClaimFiles(NamedTuple):
     run_id: str | None = None
 
 
+def _claim_manifest(path: Path) -> Manifest:
+    """load_manifest; a harness's own result file given in its place is named, with the import
+    command that drafts a manifest (and the runs file) from it."""
+    try:
+        return load_manifest(path)
+    except GateError:
+        # (a pipe or a device is read once: what it sent is gone)
+        fmt = harness_file_kind(path) if path.is_file() else None
+        if fmt is None or _is_manifest(path):
+            raise
+        raise GateError(_harness_file(path, fmt, "a manifest")) from None
+
+
 def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = None,
               keep_scores: bool | str = False, jobs: int = 1) -> Report:
     """Gate one claim: the manifest, its card and control runs, the runs file, and an optional
@@ -6675,7 +6692,7 @@ def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = N
     compare and rank pair on, in task-ID order where the ledger allows (AlignedScores), or
     "table" for a table by task ID."""
     manifest_path, runs_path, run_id = files
-    manifest = load_manifest(manifest_path)
+    manifest = _claim_manifest(manifest_path)
     context = load_card_context(manifest)
     plan, findings = make_plan(manifest, context, confidence)
     replicates = None

@@ -188,6 +188,22 @@ class HarnessFileAsRuns(RealFileCase):
                 self.assertInputError(result, str(path), f"a {fmt} result file, not a ledger of attempt records",
                                       f"`python3 gate.py import {fmt} ")
 
+    def test_each_harness_file_given_as_the_manifest_is_named_with_its_import_command(self) -> None:
+        """The same files given as --manifest: one line naming the file as that harness's result file, not a
+        manifest, with the import command that drafts one (it said `total_instances: unknown key`); a manifest that
+        fails its checks stays that manifest's error though its notes hold a harness's sign."""
+        imp = self.import_ok("inspect", str(INS_OK))
+        for fmt, path in self.cases():
+            with self.subTest(path=path.name):
+                result = self.run_gate("check", "--manifest", str(path), "--runs", str(imp.runs))
+                self.assertInputError(result, str(path), f"a {fmt} result file, not a manifest",
+                                      f"`python3 gate.py import {fmt} ")
+        manifest = load(self.complete(imp.draft_path))
+        manifest["notes"] = {"resolved_ids": "a harness's sign, in a note"}
+        manifest["attempt_budget"] = "one"
+        result = self.run_gate("check", "--manifest", str(self.write_json("m.json", manifest)), "--runs", str(imp.runs))
+        self.assertInputError(result, "m.json: attempt_budget")
+
     def test_a_ledger_is_not_mistaken_for_a_harness_file(self) -> None:
         """A real ledger with a malformed first line is reported as that line's problem, not as a harness file, even
         when its records' harness objects hold the harness's signs (a SWE-bench import's hold its report's list
