@@ -657,11 +657,16 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str) -> An
                             "object per line)")
         if type(value) is not dict or text.count(":", start, end) != len(value):
             value, end = _SCAN_STRICT(text, start)
-    except StopIteration:
-        raise GateError(f"{where}: invalid JSON: expecting a value") from None
+    except StopIteration as stop:  # (its value: where a value was expected)
+        at = stop.value if type(stop.value) is int else start
+        raise GateError(f"{where}: invalid JSON: expecting a value (column {at - pos + 1})"
+                        ) from None
     except json.JSONDecodeError as exc:
-        column = f" (column {exc.pos - pos + 1})" if exc.pos <= newline else ""
-        raise GateError(f"{where}: invalid JSON: {exc.msg}{column}") from None
+        if exc.pos >= newline:  # an object (or a string in it) still open where the line ends
+            raise GateError(f"{where}: invalid JSON: the line ends inside its record (column "
+                            f"{newline - pos + 1}): is it cut short? one whole JSON object a "
+                            "line") from None
+        raise GateError(f"{where}: invalid JSON: {exc.msg} (column {exc.pos - pos + 1})") from None
     except (ValueError, RecursionError) as exc:
         raise GateError(f"{where}: {_json_problem(exc)}") from None
     if end != newline and text[end:newline].strip(" \t\r"):

@@ -40,9 +40,17 @@ class RunsAreStrictJsonLines(LedgerInputCase):
     """Each runs line is one strict JSON object; anything else is refused at its line."""
 
     def test_malformed_json_in_runs_names_the_line(self) -> None:
-        """A truncated record or single-quoted pseudo-JSON on a runs line is an input error naming that line."""
-        self.assertInputError(self.bad_line('{"run_id": "r1", "task_id": "t-016", '), "runs.jsonl:17:")
-        self.assertInputError(self.bad_line("{'run_id': 'r1'}"), "runs.jsonl:17:")
+        """A truncated record or single-quoted pseudo-JSON on a runs line is an input error naming that line and the
+        column: a line that ends inside its record (cut short, in a string or between fields) says so, where the
+        decoder said 'Invalid control character at' or "Expecting ',' delimiter"; a line that is no JSON value, and a
+        missing value, name where the value should start."""
+        for cut in ('{"run_id": "r1", "task_id": "t-016", ', '{"run_id": "r1", "task_id": "t-0'):
+            self.assertInputError(self.bad_line(cut), "runs.jsonl:17: invalid JSON: the line ends inside its record "
+                                  f"(column {len(cut) + 1}): is it cut short?")
+        self.assertInputError(self.bad_line("{'run_id': 'r1'}"), "runs.jsonl:17: invalid JSON: Expecting property name "
+                              "enclosed in double quotes (column 2)")
+        self.assertInputError(self.bad_line("pass"), "runs.jsonl:17: invalid JSON: expecting a value (column 1)")
+        self.assertInputError(self.bad_line('{"run_id": }'), "runs.jsonl:17: invalid JSON: expecting a value (column 12)")
 
     def test_record_split_over_two_lines_is_refused(self) -> None:
         """One record per line: a record broken over two lines is refused at the line where it starts, and its

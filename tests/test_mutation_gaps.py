@@ -153,10 +153,10 @@ class InputLimits(GateCase):
 
     def test_the_column_of_a_truncated_record(self) -> None:
         """A runs file whose line 2 is `{"task_id": "t2` and a newline, through digest: the error names line 2 and the
-        column of the newline that ends the string (the record's 16th character); the same record as line 1; and `{"task_id" "t2"}`, the column of the missing colon. Kills `exc.pos <= newline` ->
-        `< newline` (the column dropped: the decoder stops exactly at the newline), `== newline` / `>= newline` (dropped
-        inside the line) and the mutants of
-        `exc.pos - pos + 1` (another column)."""
+        column of the newline that ends the string (the record's 16th character), named as a line that ends inside its
+        record; the same record as line 1; and `{"task_id" "t2"}`, the column of the missing colon. Kills `exc.pos >=
+        newline` -> `> newline` (the decoder stops exactly at the newline), `<= newline` (inside the line) and the
+        mutants of the columns (`newline - pos + 1`, `exc.pos - pos + 1`)."""
         first = json.dumps(record("t1", "pass"))
         broken = '{"task_id": "t2'
         for number, lead in ((2, first + "\n"), (1, "")):  # (line 1 too: the column is counted from the line's start)
@@ -164,8 +164,8 @@ class InputLimits(GateCase):
                 path = self.write_text("runs.jsonl", lead + broken + "\n")
                 code, out, err = self.run_gate("digest", "--runs", str(path))
                 self.assertEqual((code, out), (2, ""))
-                self.assertEqual(err, f"gate.py: error: {path}:{number}: invalid JSON: Invalid control character at "
-                                      f"(column {len(broken) + 1})\n")
+                self.assertEqual(err, f"gate.py: error: {path}:{number}: invalid JSON: the line ends inside its record "
+                                      f"(column {len(broken) + 1}): is it cut short? one whole JSON object a line\n")
         bare = '{"task_id" "t2"}'  # an error inside the line: the column of "t2", where the colon should be
         column = bare.index('"t2') + 1
         path = self.write_text("runs.jsonl", first + "\n" + bare + "\n")
