@@ -5634,7 +5634,8 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
         if declared_digest != plan.task_ids_sha256:
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
-                f"{plan.task_ids_sha256[:64]!r}; fill it with `{invoked('digest')} --ids FILE`")))
+                f"{plan.task_ids_sha256[:64]!r}: if the declared list is the suite, set "
+                f"task_ids_sha256 to {declared_digest}")))
         missing, extra_ids = tally.summarize(plan).not_declared(declared_ids)
         if missing:
             findings.append(finding("never_started", (

@@ -48,10 +48,12 @@ class DatasetIdentity(GateCase):
     """The tasks run are the tasks declared: same digest, same size, clean ids."""
 
     def test_dataset_digest_mismatch_with_declared_ids(self) -> None:
-        """A declared task_ids_sha256 that is not the digest of the declared ids blocks with dataset_digest_mismatch."""
+        """A declared task_ids_sha256 that is not the digest of the declared ids blocks with dataset_digest_mismatch,
+        giving the declared list's whole digest to set (it pointed at `digest --ids FILE`, which takes no manifest)."""
         manifest, records = valid_ledger()
         manifest["dataset"]["task_ids_sha256"] = hashlib.sha256(b"another suite").hexdigest()
-        self.blocked(manifest, records, "dataset_digest_mismatch")
+        messages = self.blocked(manifest, records, "dataset_digest_mismatch")
+        self.assertIn(f"set task_ids_sha256 to {ids_digest(manifest['dataset']['task_ids'])}", messages[0])
 
     def test_dataset_digest_mismatch_from_observed_ids(self) -> None:
         """Without declared ids, a run of another suite of the same size blocks with a digest mismatch that gives the

@@ -572,7 +572,7 @@ class UsageAndProgramName(GateCase):
         leaves `name == "benchgate"` -> `!=` and the `prog.endswith(".py")` branch of main alive: this kills them,
         and the mutants of `if argv is None` (the runner's own argv[0] would be the name)."""
         manifest, records = valid_ledger()
-        manifest["dataset"]["task_ids_sha256"] = "0" * 64
+        manifest["dataset"]["task_ids_sha256"] = "replace-with-digest-from-gate"
         m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
         for argv0, prog, command in (("/usr/local/bin/benchgate", "benchgate", "benchgate"),
                                      (str(self.dir / "mygate.py"), "mygate.py", "python3 mygate.py"),
@@ -583,7 +583,7 @@ class UsageAndProgramName(GateCase):
                 self.assertTrue(err.startswith(f"{prog}: error: "), err)
                 code, out, err = self.run_as(argv0, "--manifest", str(m), "--runs", str(r))
                 self.assertEqual(code, 1, err)
-                self.assertIn(f"fill it with `{command} digest --ids FILE`", out)
+                self.assertIn(f"the digest comes from `{command} digest --runs RUNS`", out)
                 self.assertEqual(re.findall(r"`((?:python3 )?\S+) digest", out), [command], out)
         self.assertEqual(gate.invoked(), "python3 gate.py")  # set back by the last run
 
