@@ -35,7 +35,7 @@ properties: $(DEV)  ## hypothesis property tests (skipped by plain `make test` w
 fuzz: $(DEV)  ## bounded fuzz run: 60 s or 100,000 executions, whichever first
 	$(DEV) tests/fuzz_gate.py --seconds 60 --max-runs 100000
 
-bench:  ## speed and memory against a per-line json.loads floor (see README, Performance)
+bench:  ## speed and memory against a per-line json.loads floor (see docs/developing.md, Performance)
 	$(PYTHON) bench/bench.py
 
 bench-quick:  ## a shorter bench run

@@ -15,7 +15,8 @@ Commands:
   compare  paired comparison of two PUBLISHABLE ledgers over the same suite (--fail-on: a CI gate)
   rank     many PUBLISHABLE ledgers of one suite: omnibus test, pairwise tests, tied groups
   plan     how many tasks (and samples) a comparison needs to detect a difference
-  import   convert SWE-bench, Inspect AI, Terminal-Bench, Harbor or publish-gate results into runs.jsonl
+  import   convert a harness's results into runs.jsonl and a draft manifest (SWE-bench, Inspect
+           AI, Terminal-Bench, Harbor and more: `import --help` lists every format)
 
 Exit codes:
   0  PUBLISHABLE (check, compare, rank), ok (digest, freeze, verify, import, init, plan)
