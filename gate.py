@@ -8591,7 +8591,7 @@ def _swebench_report(path: Path, data: dict[str, object],
     notes.append(_swebench_figure(report))
     declared_from = (f"the run report {path.name}" if dataset_ids is None
                      else "--dataset-ids (or index.json)")
-    system = _swebench_model(path) or {"submission": run_id}
+    system = _swebench_model(path) or _swebench_submission(path, run_id)
     return _swebench_imported(_SwebenchRun(records, report.declared, declared_from, run_id, notes,
                                            system), _SWEBENCH_FORMS["report"])
 
@@ -8647,6 +8647,13 @@ def _swebench_model(path: Path) -> dict[str, object]:
     return {"model": stem.rsplit(".", 1)[0].replace("__", "/")} if "." in stem else {}
 
 
+def _swebench_submission(path: Path, run_id: str) -> dict[str, object]:
+    """The submission a file's place names: the experiments layout's folder (`<submission>/results/`),
+    which names the system on the leaderboard; a file's own name (report.json, results.json) names
+    none, so the draft asks for the agent and the model."""
+    return {"submission": run_id} if path.parent.name == "results" else {}
+
+
 def _experiments_attempt(status: str | None) -> Verdict:
     """One instance of an experiments results.json: resolved, no_logs, or (no_generation / unlisted)
     failed."""
@@ -8693,7 +8700,8 @@ def _swebench_experiments(path: Path, data: dict[str, object],
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
     return _swebench_imported(_SwebenchRun(records, declared, "--dataset-ids", run_id, notes,
-                                           {"submission": run_id}), _SWEBENCH_FORMS["experiments"])
+                                           _swebench_submission(path, run_id)),
+                              _SWEBENCH_FORMS["experiments"])
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:

@@ -13,7 +13,7 @@ For each chosen entry this writes, under DIR (default: a new folder under /tmp):
     dataset-ids.txt             every instance ID of the split, shared by all entries
     NN-<slug>/results.json      the entry in SWE-bench/experiments form: {"resolved": [...], ...}
     NN-<slug>/runs.jsonl        from `gate.py import swebench results.json --dataset-ids ... -o runs.jsonl`
-    NN-<slug>/manifest.json     the importer's draft manifest, completed here (controls, name, recipe)
+    NN-<slug>/manifest.json     the importer's draft manifest, completed here (controls, name, system, recipe)
 then runs `gate.py check --manifest manifest.json --runs runs.jsonl --claim <published_percent>%` and
 prints one line per entry: the published number, the headline the per-instance data supports, and the
 claim check's finding.
@@ -100,6 +100,7 @@ def run_entry(index: int, entry: dict[str, Any], ids_file: Path, out: Path) -> d
     positive, negative = resolved[0], unresolved[0]
     manifest["claim_id"] = f"swebench-verified-bash-only-{slug(entry['name'])}"
     manifest["dataset"]["name"] = "SWE-bench Verified (500 instances)"
+    manifest["system"] = {"agent": "mini-SWE-agent (bash only)", "model": entry["name"]}
     manifest["controls"] = [
         {"task_id": negative, "expected": "fail", "role": "negative"},
         {"task_id": positive, "expected": "pass", "role": "positive"},

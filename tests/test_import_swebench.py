@@ -12,6 +12,7 @@ import json
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from tests.oracles import ids_digest
 from tests.support import FIXTURES, SWE_EXP, SWE_EXP_SYN, SWE_IDS, SWE_REPORT, SWE_SHORT, SWE_SHORT_IDS, ImportCase, load
@@ -290,6 +291,40 @@ class ExperimentsResults(ImportCase):
         self.assertEqual(code, 2)
         self.assertIn("stray-4", err)
         self.assertNotIn("in all", err)
+
+
+class WhatIsMeasured(ImportCase):
+    """The system a SWE-bench import names is what its files name: the model of a report named
+    `<model>.<run_id>.json`, the submission of the experiments layout (`<submission>/results/results.json`); a
+    file's own name names none (report.json was `submission=report`, results.json `submission=results`, and the
+    claim went PUBLISHABLE naming no agent or model), so the draft asks for the agent and the model."""
+
+    def measured(self, path: Path, *extra: str) -> tuple[dict[str, Any], list[str]]:
+        _, _, _, draft = self.imp_files("swebench", str(path), *extra, name=path.parent.name + "-" + path.stem)
+        return draft["system"], [item.split(":")[0] for item in draft["draft"]]
+
+    def test_the_system_is_what_the_files_name_and_else_asked_for(self) -> None:
+        report = load(SWE_REPORT)
+        for name in ("report.json", "results.json"):
+            system, asked = self.measured(self.write_json(name, report))
+            self.assertEqual(sorted(system), ["agent", "model"], name)
+            self.assertTrue(all(value.startswith("TODO") for value in system.values()), system)
+            self.assertIn("system.agent", asked)
+            self.assertIn("system.model", asked)
+        model, _ = self.measured(self.write_json("openai__gpt-4o.run-7.json", report))
+        self.assertEqual(model, {"model": "openai/gpt-4o"})
+        folder = self.dir / "20240820_my-agent_gpt-4o" / "results"
+        folder.mkdir(parents=True)
+        experiments = folder / "results.json"
+        experiments.write_text(SWE_EXP.read_text(encoding="utf-8"), encoding="utf-8")
+        system, asked = self.measured(experiments, "--dataset-ids", str(SWE_IDS))
+        self.assertEqual(system, {"submission": "20240820_my-agent_gpt-4o"})
+        self.assertNotIn("system.model", asked)
+        plain = self.dir / "plain" / "results.json"
+        plain.parent.mkdir()
+        plain.write_text(SWE_EXP.read_text(encoding="utf-8"), encoding="utf-8")
+        system, asked = self.measured(plain, "--dataset-ids", str(SWE_IDS))
+        self.assertEqual(sorted(system), ["agent", "model"])
 
 
 class SwebenchInputErrors(ImportCase):
