@@ -11929,6 +11929,25 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
 DRAFT_CONTROL_BOUNDS = {"no_edit": ("max_pass_rate", 0.05), "known_fix": ("min_pass_rate", 0.95)}
 
 
+def _on_the_claims_tasks(imp: Imported, manifest_path: Path) -> Imported:
+    """A control run over more tasks than the claim's manifest lists (a gold or no-op run of the
+    whole split, for a claim on part of it), kept to the claim's tasks, with a note saying so; any
+    other as it is (add_control_run refuses one that does not cover them all)."""
+    if not manifest_path.exists():
+        return imp  # (add_control_run says what to do)
+    dataset = _obj(load_json_file(manifest_path), str(manifest_path)).get("dataset")
+    listed = dataset.get("task_ids") if isinstance(dataset, dict) else None
+    if not isinstance(listed, list) or not all(isinstance(tid, str) for tid in listed):
+        return imp
+    claim, covered = set(listed), set(imp.task_ids)
+    if not claim < covered:
+        return imp
+    note = (f"the control run covers {len(covered)} tasks: the {len(claim)} the claim lists "
+            f"({manifest_path}) are kept, the other {len(covered) - len(claim)} left out")
+    return imp._replace(records=tuple(r for r in imp.records if r["task_id"] in claim),
+                        task_ids=tuple(sorted(claim)), notes=(*imp.notes, note))
+
+
 def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path,
                     options: Mapping[str, object] | None = None
                     ) -> tuple[dict[str, object] | None, dict[str, object]]:
@@ -11947,7 +11966,8 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     if normal_digest(str(dataset.get("task_ids_sha256"))) != ids_digest(imp.task_ids):
         raise GateError(f"{where}: the control run covers {len(imp.task_ids)} task(s) hashing to "
                         f"{ids_digest(imp.task_ids)[:12]}, not the draft's suite: a control run is "
-                        "over the same tasks")
+                        "over the same tasks (one over more, the draft's dataset.task_ids among "
+                        "them, is kept to those): run it over the claim's tasks")
     claim_options = _sub(draft.get("provenance")).get("options", {})
     if options is not None and claim_options != dict(options):
         raise GateError(f"{where}: the claim was imported with "
@@ -12385,6 +12405,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold,
                                       args.control, args.model, mapping, args.tests))
+    if args.control and args.draft_manifest is not None:
+        imported = _on_the_claims_tasks(imported, args.draft_manifest)
     # A harness may write NaN where it has no number; what import writes is strict JSON, so check
     # can read it.
     lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"),

@@ -327,6 +327,45 @@ class WhatIsMeasured(ImportCase):
         self.assertEqual(sorted(system), ["agent", "model"])
 
 
+class ControlRunsOfTheWholeSplit(ImportCase):
+    """A gold or no-op validation of the whole split, imported as a control run of a claim on part of it, is kept to
+    the claim's tasks (with a note), where it was refused ("not the draft's suite") and --dataset-ids could not
+    narrow it; one that misses a claim task is still refused, saying what to do."""
+
+    @staticmethod
+    def validation(ids: list[str], resolved: bool) -> dict[str, Any]:
+        """A run report of every one of `ids`, all resolved (gold) or none (no-op)."""
+        lists = {name: [] for name in ("completed_ids", "incomplete_ids", "empty_patch_ids", "submitted_ids",
+                                       "resolved_ids", "unresolved_ids", "error_ids")}
+        lists["submitted_ids"] = lists["completed_ids"] = list(ids)
+        lists["resolved_ids" if resolved else "unresolved_ids"] = list(ids)
+        return {"schema_version": 2, "total_instances": len(ids), "submitted_instances": len(ids),
+                "completed_instances": len(ids), "resolved_instances": len(ids) if resolved else 0,
+                "unresolved_instances": 0 if resolved else len(ids), "empty_patch_instances": 0,
+                "error_instances": 0, **lists}
+
+    def test_a_control_run_of_more_tasks_is_kept_to_the_claims(self) -> None:
+        _, draft_path, _, draft = self.imp_files("swebench", str(SWE_REPORT), name="claim")
+        claim = draft["dataset"]["task_ids"]
+        split = sorted({*claim, *(f"extra__extra-{i}" for i in range(5))})
+        for role, resolved in (("known_fix", True), ("no_edit", False)):
+            report = self.write_json(f"{role}.report.json", self.validation(split, resolved))
+            code, _, err = self.run_gate("import", "swebench", str(report), "--control", role, "-o",
+                                         str(self.dir / f"{role}.jsonl"), "--draft-manifest", str(draft_path))
+            self.assertEqual(code, 0, err)
+            self.assertIn(f"the control run covers {len(split)} tasks: the {len(claim)} the claim lists ({draft_path}) "
+                          "are kept, the other 5 left out", err)
+            kept = [json.loads(line)["task_id"] for line in (self.dir / f"{role}.jsonl").read_text().splitlines()]
+            self.assertEqual(sorted(kept), claim)
+        self.assertEqual(sorted(c["role"] for c in load(draft_path)["control_runs"]), ["known_fix", "no_edit"])
+        short = self.write_json("short.report.json", self.validation(claim[1:], True))
+        code, _, err = self.run_gate("import", "swebench", str(short), "--control", "known_fix", "-o",
+                                     str(self.dir / "short.jsonl"), "--draft-manifest", str(draft_path))
+        self.assertEqual(code, 2)
+        self.assertIn("not the draft's suite: a control run is over the same tasks (one over more, the draft's "
+                      "dataset.task_ids among them, is kept to those): run it over the claim's tasks", err)
+
+
 class SwebenchInputErrors(ImportCase):
     """Malformed SWE-bench files are input errors naming the file and the field."""
 
