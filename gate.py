@@ -11217,12 +11217,11 @@ def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     return path, match[1], results_file if results_file.is_file() else None
 
 
-def _passes_from_pass_at_k(value: float, n: int, k: int) -> int | None:
-    """The c in 0..n whose unbiased pass@k, 1 - C(n-c, k)/C(n, k), is `value` (to 1e-9), or None."""
-    for c in range(n + 1):
-        if abs(1 - math.comb(n - c, k) / math.comb(n, k) - value) < 1e-9:
-            return c
-    return None
+def _passes_from_pass_at_k(value: float, n: int, k: int) -> list[int]:
+    """Every c in 0..n whose unbiased pass@k, 1 - C(n-c, k)/C(n, k), is `value` (to 1e-9): one,
+    but for pass@k = 1, which every c from n - k + 1 to n gives."""
+    return [c for c in range(n + 1)
+            if abs(1 - math.comb(n - c, k) / math.comb(n, k) - value) < 1e-9]
 
 
 def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
@@ -11238,9 +11237,14 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
         return round(one * n)
     for key, value in sorted(scores.items()):
         k = int(re.sub(r"\D", "", key))
-        found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else None
-        if found is not None:
-            return found
+        found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else []
+        if len(found) > 1:
+            raise GateError(f"{at}: {key} {value!r} holds for {found[0]} to {found[-1]} passes of "
+                            f"the document's {n} generations, so it does not say how many passed: "
+                            "import the samples with pass@1 (lm-eval's humaneval and mbpp tasks "
+                            "write it a document)")
+        if found:
+            return found[0]
     raise GateError(f"{at}: no pass@k the gate can read "
                     f"({', '.join(scores) or 'none'}): the lm-eval samples of a "
                     "code task (humaneval, mbpp) carry pass@1 or pass@k a document")

@@ -368,6 +368,22 @@ class HostileHarnessFiles(HarnessCase):
         path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
         self.assertInputError(self.run_gate("import", "lm-eval", str(path)), "pass@1 0.7")
 
+    def test_lm_eval_pass_at_k_of_one_does_not_say_how_many_passed(self) -> None:
+        """Without pass@1, a document's passes come from inverting its pass@k; pass@2 = 1 over 5 generations holds for
+        4 and for 5 passes, so it is refused, naming the document and the range, where the first (4) was taken and
+        the document's stated pass@1 (5 of 5) undercounted."""
+        source = LM / "full" / f"samples_humaneval_local_5_{LM_DATE}.jsonl"
+        folder = self.dir / "lm"
+        folder.mkdir()
+        lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+        self.assertEqual((lines[0]["pass@1"], lines[0]["pass@2"]), (1.0, 1.0))
+        for line in lines:
+            del line["pass@1"]
+        path = folder / source.name
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "lm-eval", str(path)), "pass@2 1.0 holds for 4 to 5 passes of "
+                              "the document's 5 generations, so it does not say how many passed")
+
     def test_one_report_twice_is_not_two_seeds(self) -> None:
         report = next(H.glob("mle-bench/run-group-seed0/*.json"))
         copy = self.write_json("copy_grading_report.json", load(report))

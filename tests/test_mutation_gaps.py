@@ -18,13 +18,14 @@ import shutil
 import sys
 import threading
 import time
+from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import gate
-from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, record, valid_ledger
+from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, paired_samples, record, valid_ledger
 from tests.oracles import exact_p, ids_digest, wilson
 from tests.realfiles import DROID, RealFileCase
 from tests.support import FIXTURES, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
@@ -719,3 +720,195 @@ class SurvivorsOfSeed20261202(GateCase):
         self.assertEqual(code, 0, err)
         self.assertIn("| control run known_fix (floor 0.95;", md)
         self.assertIn("| control run no_edit (ceiling 0.05;", md)
+
+
+class SurvivorsOfSeed20261206(GateCase):
+    """What survived the cosmic-ray run on gate.py at 3cddd35 (batch 1); line numbers are 3cddd35's."""
+
+    def test_two_lone_low_surrogates_in_a_row_are_named_on_their_line(self) -> None:
+        """A manifest whose line 5 holds "\\udc00\\udc00" (two low halves, no high one): refused naming m.json:5.
+        Kills `code <= 56320` for `code <= 0xDBFF` in _lone_surrogate (gate.py:379 at 3cddd35), which took the
+        first \\udc00 for a high half, paired it with the second and found no lone half (so named line 1)."""
+        manifest, _ = valid_ledger()
+        text = json.dumps(manifest, indent=2).splitlines()
+        text.insert(4, '  "x-bad": "\\udc00\\udc00",')
+        m = self.write_text("m.json", "\n".join(text) + "\n")
+        r = self.write_text("r.jsonl", "")
+        code, out, err = self.run_gate("--manifest", str(m), "--runs", str(r))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err.splitlines()[0], f"gate.py: error: {m}:5: a string holds a lone UTF-16 surrogate "
+                                              "(\\ud800-\\udfff): not valid Unicode")
+
+    def test_a_regular_file_under_a_write_lease_is_waited_for(self) -> None:
+        """A manifest another holder keeps a write lease on: opening it breaks the lease, the holder lets go when
+        told (SIGIO) and the gate reads it (PUBLISHABLE). Only a FIFO is opened O_NONBLOCK; a regular file so opened
+        is refused at once with EAGAIN. Kills `hasattr(os, "O_NONBLOCK") or stat.S_ISFIFO(...)` for `and` in
+        open_input (gate.py:446 at 3cddd35)."""
+        if not sys.platform.startswith("linux"):
+            self.skipTest("file leases (F_SETLEASE) are Linux's")
+        import fcntl
+        import signal
+
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        r = self.write_jsonl("runs.jsonl", records)
+        fd = os.open(m, os.O_RDWR)
+        told: list[int] = []
+
+        def let_go(signum: int, _frame: Any) -> None:
+            told.append(signum)
+            fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+
+        before = signal.signal(signal.SIGIO, let_go)
+        try:
+            try:
+                fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+            except OSError as exc:
+                self.skipTest(f"no write lease here: {exc}")
+            code, out, err = self.run_gate("--manifest", str(m), "--runs", str(r))
+        finally:
+            signal.signal(signal.SIGIO, before)
+            os.close(fd)
+        self.assertEqual(code, 0, err)
+        self.assertIn("verdict     : PUBLISHABLE", out)
+        self.assertEqual(told, [signal.SIGIO])
+
+    def test_chi2_sf_continued_fraction_to_full_precision(self) -> None:
+        """chi2_sf where x >= df + 2 (the continued fraction) equals the closed forms to relative 1e-14: the
+        Poisson tail e^(-x/2) sum_{i<df/2} (x/2)^i/i! for even df, erfc(sqrt(x/2)) for df 1. Kills `abs(d % c -
+        1.0)` for `abs(d * c - 1.0)` in chi2_sf (gate.py:2270 at 3cddd35): never stopping at convergence, the
+        fraction runs its 100,000 terms and drifts by 4e-13 to 6e-12."""
+        def closed(x: float, df: int) -> float:
+            if df == 1:
+                return math.erfc(math.sqrt(x / 2))
+            return math.exp(-x / 2) * math.fsum((x / 2) ** i / math.factorial(i) for i in range(df // 2))
+
+        for x, df in ((4.0, 2), (6.0, 4), (8.0, 6), (10.0, 6), (3.0, 1), (6.5, 1), (10.0, 1)):
+            with self.subTest(x=x, df=df):
+                want = closed(x, df)
+                self.assertLess(abs(gate.chi2_sf(x, df) - want), 1e-14 * want)
+
+    def test_the_wild_cluster_t_is_the_cr1_t(self) -> None:
+        """compare --by-cluster over 5 clusters (4 repositories and the controls'): the JSON's test.z is the
+        cluster-robust t, mean / SE_CR1 with SE_CR1² = G/(G − 1) Σ_g (S_g − n_g mean)² / T², computed here in
+        exact fractions. Kills `count * (count - 1)` for `count / (count - 1)` in _cluster_t (gate.py:2880 at
+        3cddd35), which scales every t by 1/(G − 1): the same p and interval, a t a quarter of the right one."""
+        xs = [1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1]
+        ys = [1, 0, 0, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1]
+        repos = ["django"] * 9 + ["flask"] * 3 + ["sympy"] * 5 + ["requests"] * 3
+        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                       "--by-cluster", "--format", "json")
+        self.assertEqual(code, 0, err)
+        report = json.loads(out)
+        # the controls (pos-01 passed by both, neg-01 by neither) are one more cluster, with differences 0
+        diffs = [Fraction(x - y) for x, y in zip([1, *xs, 0], [1, *ys, 0])]
+        clusters = ["ctl", *repos, "ctl"]
+        names = list(dict.fromkeys(clusters))
+        sums = [sum((d for d, g in zip(diffs, clusters) if g == name), Fraction(0)) for name in names]
+        sizes = [clusters.count(name) for name in names]
+        tasks, count = len(diffs), len(names)
+        mean = sum(sums, Fraction(0)) / tasks
+        spread = sum(((s - n * mean) ** 2 for s, n in zip(sums, sizes)), Fraction(0))
+        t = float(mean) / (math.sqrt(float(Fraction(count, count - 1) * spread)) / tasks)
+        self.assertEqual((report["clusters"], report["test"]["method"]), (5, "wild_cluster_bootstrap"))
+        self.assertAlmostEqual(report["test"]["z"], t, places=12)
+        self.assertAlmostEqual(t, 4.112967888808, places=9)  # (6/22) / (sqrt(5/4 · 206/121) / 22)
+
+    def test_a_long_claim_is_quoted_by_its_first_20_characters(self) -> None:
+        """--claim with 46 characters: refused quoting its first 20 and `...`. Kills `raw[:21]` for `raw[:20]` in
+        parse_claim (gate.py:6259 at 3cddd35)."""
+        claim = "0123456789abcdefghijKLMNOPQRSTUVWXYZ0123456789"
+        code, out, err = self.check(*valid_ledger(), "--claim", claim)
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err.splitlines()[0],
+                         "gate.py: error: --claim: 0123456789abcdefghij...: a claimed rate has at most 40 characters")
+
+    def test_another_run_ending_the_file_without_a_newline_is_named(self) -> None:
+        """A file of runs r1 (gated, the manifest's run_id) then r2, its last line with no newline: the report names
+        r2 with its own k/n. Kills `raw & b"\\n"` for `raw + b"\\n"` in _runs_apart (gate.py:6507 at 3cddd35),
+        a TypeError on the unterminated last line."""
+        manifest, records = valid_ledger()
+        manifest["run_id"] = "r1"
+        fails = {r["task_id"] for r in records if r["outcome"] == "pass" and r["task_id"].startswith("t-")}
+        r2 = [dict(r, run_id="r2", outcome="fail" if r["task_id"] in sorted(fails)[:9] else r["outcome"])
+              for r in records]
+        m = self.write_json("bench.manifest.json", manifest)
+        runs = self.write_text("runs.jsonl", "\n".join(json.dumps(r) for r in records + r2))
+        code, out, err = self.run_gate("--manifest", str(m), "--runs", str(runs), "--format", "json")
+        self.assertEqual(code, 0, err)
+        report = json.loads(out)
+        passed = sum(r["outcome"] == "pass" for r in r2)
+        self.assertEqual(passed, 20)
+        self.assertEqual(report["runs"]["gated"], "r1")
+        self.assertEqual([(x["run_id"], x["headline"]["k"], x["headline"]["n"]) for x in report["runs"]["ignored"]],
+                         [("r2", passed, 40)])
+
+    def test_an_inspect_limit_below_the_logged_samples_names_none(self) -> None:
+        """An Inspect log without eval.dataset.sample_ids, its dataset of 9 samples and --limit 4, logging 5 sample
+        ids: neither count matches, so the declared samples cannot be named; refused. Kills `limit <=
+        len(observed)` for `limit == len(observed)` in _inspect_declared (gate.py:9126 at 3cddd35)."""
+        log = load(FIXTURES / "inspect" / "tiny-success.json")
+        del log["eval"]["dataset"]["sample_ids"]
+        log["eval"]["dataset"]["samples"] = 9
+        log["eval"]["config"]["limit"] = 4
+        self.assertEqual(len({s["id"] for s in log["samples"]}), 5)
+        path = self.write_json("log.json", log)
+        code, out, err = self.run_gate("import", "inspect", str(path))
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn(f"{path}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples (9) nor "
+                      "eval.config.limit (4) matches the 5 sample ids in the log; cannot name the declared "
+                      "samples", err)
+
+    def test_a_less_than_predicate_fails_a_value_above_the_literal(self) -> None:
+        """--pass "s < 0.5" over s = 0.7, 0.2 and 0.5: only 0.2 passes. Kills `value is not literal` for `value <
+        literal` in _compare (gate.py:10563 at 3cddd35), which passed all three."""
+        path = self.write_jsonl("rows.jsonl", [{"id": "a", "s": 0.7}, {"id": "b", "s": 0.2}, {"id": "c", "s": 0.5}])
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "s < 0.5")
+        self.assertEqual(code, 0, err)
+        self.assertEqual({r["task_id"]: r["outcome"] for r in map(json.loads, out.splitlines())},
+                         {"a": "fail", "b": "pass", "c": "fail"})
+
+    def test_lm_eval_passes_from_pass_at_2_alone(self) -> None:
+        """humaneval_local_5's documents 1-4 with their pass@1 removed: the passes come from inverting pass@2, 1 -
+        C(5 - c, 2)/C(5, 2) (0.9, 0, 0.7, 0.7), and are the c = 5 x pass@1 the fixture stated (3, 0, 2, 2).
+        (Documents 0 and 5, pass@2 = 1, are left out: c = 4 and 5 both give it.) Kills `math.comb(n >> c, k)` for
+        `math.comb(n - c, k)` in _passes_from_pass_at_k (gate.py:11169 at 3cddd35): 0.9 read as 1 pass, 0.7 as
+        none readable."""
+        source = (Path(__file__).parent / "fixtures" / "harnesses" / "lm-eval" / "full"
+                  / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl")
+        lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()][1:5]
+        want = {f"humaneval_local_5/{line['doc_id']}": round(line.pop("pass@1") * 5) for line in lines}
+        self.assertEqual(list(want.values()), [3, 0, 2, 2])
+        for line, c in zip(lines, want.values()):
+            self.assertAlmostEqual(line["pass@2"], 1 - math.comb(5 - c, 2) / math.comb(5, 2), places=12)
+        folder = self.dir / "lm"
+        folder.mkdir()
+        path = folder / source.name
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        code, out, err = self.run_gate("import", "lm-eval", str(path))
+        self.assertEqual(code, 0, err)
+        records = [json.loads(line) for line in out.splitlines()]
+        got = {tid: sum(r["outcome"] == "pass" for r in records if r["task_id"] == tid) for tid in want}
+        self.assertEqual(got, want)
+        self.assertEqual(len(records), 20)
+
+    def test_fail_on_that_passes_in_github_mode_writes_no_error(self) -> None:
+        """compare --fail-on regression --github where A is significantly better (10/25/0/5): exit 0, the gate
+        passes, and no ::error annotation. Kills `comp.fail_on[0]` for `comp.fail_on[1]` in _cmd_compare
+        (gate.py:12186 at 3cddd35), which annotated every --fail-on run in GitHub mode as a failure."""
+        ma, ra, mb, rb = paired_ledgers(10, 25, 0, 5)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        with mock.patch.dict(os.environ):
+            for key in [k for k in os.environ if k.startswith("GITHUB_")]:
+                del os.environ[key]
+            code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                           "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                           "--fail-on", "regression", "--github")
+        self.assertEqual(code, 0, out + err)
+        self.assertRegex(out, r"(?m)^ci gate\s*: --fail-on regression: passes")
+        self.assertNotIn("::error", out + err)
