@@ -12001,10 +12001,25 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     fmt = IMPORTERS.get(imp.source)
     todo = [item for item in _list(draft["draft"], f"{where}: draft")
             if not (isinstance(item, str)
-                    and item.startswith((_CONTROLS_TODO, "controls is empty")))]
+                    and item.startswith((_CONTROLS_TODO, "controls is empty")))
+            and _still_to_do(draft, item)]
     left = _controls_todo(fmt, [r for r in CONTROL_RUN_ROLES if r in present])
     draft["draft"] = ([left] if left else []) + todo
     return draft, entry
+
+
+def _still_to_do(draft: Mapping[str, object], item: object) -> bool:
+    """Whether a draft's to-do item still stands: one that names a field (`envelope.network: ...`)
+    the user has filled since does not."""
+    path = item.split(":", 1)[0] if isinstance(item, str) else ""
+    if not re.fullmatch(r"[a-z_]+(?:\.[a-z_]+)+", path):
+        return True
+    value: object = draft
+    for part in path.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return True
+        value = value[part]
+    return value is None or is_placeholder(value)
 
 
 def _shown_options(options: Mapping[str, object]) -> str:

@@ -294,6 +294,25 @@ class ControlRunsFromTheHarness(RealFileCase):
         self.assertEqual((code, report["verdict"], report["findings"]), (0, "PUBLISHABLE", []), err)
         self.assertEqual([(r["role"], r["headline"]["k"]) for r in report["control_runs"]], [("no_edit", 0), ("known_fix", 80)])
 
+    def test_a_control_import_drops_the_to_do_items_already_done(self) -> None:
+        """Fields filled in the draft between the claim's import and a control run's are not asked again: the control
+        import keeps (and prints) only the to-do items whose field still holds its placeholder, where it reprinted
+        every item and a user wondered whether the edits were kept."""
+        draft = load(self.draft)
+        asked = [item.split(":")[0] for item in draft["draft"]]
+        self.assertIn("envelope.network", asked)
+        self.assertIn("envelope.runner", asked)
+        draft["envelope"]["network"] = "off"
+        self.draft.write_text(json.dumps(draft, indent=2))
+        code, _out, err = self.add("no_edit", self.control_run("nop", lambda i: False), self.claims / "nop.jsonl")
+        self.assertEqual(code, 0, err)
+        left = [item.split(":")[0] for item in load(self.draft)["draft"]]
+        self.assertNotIn("envelope.network", left)
+        self.assertIn("envelope.runner", left)
+        self.assertNotIn("to do in bench.manifest.json: envelope.network", err)
+        self.assertIn("envelope.runner", err)
+        self.assertEqual(load(self.draft)["envelope"]["network"], "off")
+
     def test_a_second_control_run_of_a_role_replaces_the_first(self) -> None:
         """Importing another no_edit run replaces the draft's no_edit entry (one per role), and a nop run that
         passes a quarter of the tasks then trips its ceiling: control_run_violated."""
