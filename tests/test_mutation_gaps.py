@@ -26,7 +26,7 @@ from unittest import mock
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, paired_samples, record, valid_ledger
-from tests.oracles import exact_p, ids_digest, wilson
+from tests.oracles import exact_p, ids_digest, wild_cluster, wilson
 from tests.realfiles import DROID, RealFileCase
 from tests.support import FIXTURES, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
 
@@ -723,7 +723,7 @@ class SurvivorsOfSeed20261202(GateCase):
 
 
 class SurvivorsOfSeed20261206(GateCase):
-    """What survived the cosmic-ray run on gate.py at 3cddd35 (batch 1); line numbers are 3cddd35's."""
+    """What survived the cosmic-ray run on gate.py at 3cddd35 (batches 1 and 2); line numbers are 3cddd35's."""
 
     def test_two_lone_low_surrogates_in_a_row_are_named_on_their_line(self) -> None:
         """A manifest whose line 5 holds "\\udc00\\udc00" (two low halves, no high one): refused naming m.json:5.
@@ -912,3 +912,152 @@ class SurvivorsOfSeed20261206(GateCase):
         self.assertEqual(code, 0, out + err)
         self.assertRegex(out, r"(?m)^ci gate\s*: --fail-on regression: passes")
         self.assertNotIn("::error", out + err)
+
+    def test_an_import_past_the_attempt_cap_names_the_cap(self) -> None:
+        """A mapped --samples file of one row (attempt 10,000) with --dataset-ids declaring 1,001 tasks: 10,010,000
+        attempts, refused naming the cap, 10,000,000 (the documented one). Kills `MAX_IMPORTED_ATTEMPTS = 9999999`
+        for `10_000_000` (gate.py:151 at 3cddd35), which names 9,999,999."""
+        rows = self.write_jsonl("rows.jsonl", [{"id": "t0000", "n": 10_000, "ok": True}])
+        ids = self.write_text("ids.txt", "".join(f"t{i:04d}\n" for i in range(1001)))
+        code, out, err = self.run_gate("import", "jsonl", str(rows), "--task-id", "id", "--pass", "ok", "--attempt",
+                                       "n", "--samples", "--dataset-ids", str(ids))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: {rows}: --samples: 1,001 tasks x 10,000 samples (the largest attempt "
+                              "number read), more than the gate imports (10,000,000): is --attempt the right field?\n")
+
+    def test_the_discordance_grid_windows_are_the_binomial_above_1e_17_of_its_mode(self) -> None:
+        """Three points of the exact test's ψ grid (n = 40, 60, 100, where the window starts above d = 0): each
+        window's probabilities are Binomial(n, ψ)'s to 1e-13 (exact fractions of the float ψ), it holds every d
+        whose probability is at least 1e-17 of the mode's and, on each side, the first one below and no more.
+        Kills, in _binomial_window (gate.py:2626 and 2637 at 3cddd35), `int((n + 0) * psi)` and `int((n / 1) *
+        psi)` for `int((n + 1) * psi)` (a mode one too low: a lower threshold, one more term on a side) and `value !=
+        1e-17 * top` for `value >= 1e-17 * top` (the window down to d = 0). Each shows in compare's JSON p: 10 tasks,
+        5 A only and 3 B only, 0.5663403600940187 becomes ...171 (the first two); 390 tasks, 32 and 8,
+        0.0001504713271062782 becomes ...27824 (the third)."""
+        for n, i, first, size in ((40, 41, 18, 23), (60, 25, 1, 60), (100, 50, 63, 38)):
+            with self.subTest(n=n):
+                steps = max(48, int(6 * math.sqrt(n)))
+                psi = math.sin(math.pi / 2 * i / steps) ** 2
+                exact = Fraction(psi)
+                pmf = [math.comb(n, d) * exact ** d * (1 - exact) ** (n - d) for d in range(n + 1)]
+                mode = max(range(n + 1), key=pmf.__getitem__)
+                below = [d for d in range(n + 1) if pmf[d] * 10 ** 17 < pmf[mode]]
+                low = max((d for d in below if d < mode), default=0)
+                high = min((d for d in below if d > mode), default=n)
+                got_psi, got_first, probs = gate._discordance_grid(n)[i]
+                self.assertEqual(got_psi, psi)
+                self.assertEqual((got_first, got_first + len(probs) - 1), (low, high))
+                self.assertEqual((low, high - low + 1), (first, size))
+                for d, value in enumerate(probs, start=got_first):
+                    self.assertLess(abs(Fraction(value) / pmf[d] - 1), Fraction(1, 10 ** 13), d)
+
+    def test_clusters_that_each_cancel_are_no_evidence(self) -> None:
+        """compare --by-cluster where in each of 4 clusters (the controls' one included) A's passes over B's sum to
+        0: every sign pattern's t is 0, so p = 1, t = 0 and the interval is [0, 0], the oracle's wild cluster
+        bootstrap. Kills `-1.0 if total == 0` for `0.0 if total == 0` in wild_cluster_test's t_of (gate.py:2898
+        at 3cddd35): every t is then -1, none reaches the observed -1 x (1 - 1e-12), so p = 0, significant."""
+        xs, ys = [1, 0, 1, 0, 1, 1, 0, 0], [0, 1, 0, 1, 1, 1, 0, 0]
+        repos = ["django"] * 2 + ["flask"] * 2 + ["sympy"] * 4
+        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                       "--by-cluster", "--format", "json")
+        self.assertEqual(code, 0, err)
+        report = json.loads(out)
+        diffs = [Fraction(x - y) for x, y in zip([1, *xs, 0], [1, *ys, 0])]
+        self.assertEqual(wild_cluster(diffs, ["ctl", *repos, "ctl"]), (0.0, 0.0, 0.0, 1.0))
+        self.assertEqual(report["clusters"], 4)
+        self.assertEqual((report["test"]["z"], report["test"]["p"]), (0.0, 1.0))
+        self.assertEqual((report["difference"]["value"], report["difference"]["ci_low"],
+                          report["difference"]["ci_high"]), (0.0, 0.0, 0.0))
+        self.assertIs(report["significant"], False)
+
+    def test_the_wild_cluster_interval_stops_at_plus_one(self) -> None:
+        """compare --by-cluster over the controls' cluster and two more (flask: one task A alone passes; django:
+        two): A - B = 3/5, p = 1/2 (4 of 8 patterns), so the critical t is the observed one and the interval's top
+        end, mean + t·SE = 2 x 3/5, is cut to 1, the oracle's. Kills `min(2.0, mean + critical * se)` for
+        `min(1.0, ...)` in wild_cluster_test (gate.py:2915 at 3cddd35), whose interval reaches 1.2."""
+        xs, ys, repos = [1, 1, 1], [0, 0, 0], ["flask", "django", "django"]
+        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                       "--by-cluster", "--format", "json")
+        self.assertEqual(code, 0, err)
+        report = json.loads(out)
+        diffs = [Fraction(x - y) for x, y in zip([1, *xs, 0], [1, *ys, 0])]
+        diff, low, high, p = wild_cluster(diffs, ["ctl", *repos, "ctl"])
+        self.assertEqual((diff, low, high, p), (0.6, 0.0, 1.0, 0.5))
+        self.assertEqual((report["clusters"], report["test"]["p"]), (3, p))
+        self.assertEqual(report["difference"]["critical_z"], report["test"]["z"])
+        self.assertEqual((report["difference"]["value"], report["difference"]["ci_high"]), (diff, high))
+        self.assertAlmostEqual(report["difference"]["ci_low"], low, places=12)
+
+    def test_a_swebench_report_of_schema_version_1_is_refused(self) -> None:
+        """A SWE-bench report whose schema_version is 1: refused, naming the field and the value. Kills
+        `data.get("schema_version", 2) > 2` for `!= 2` in _swebench_report_lists (gate.py:8436 at 3cddd35), which
+        read a version-1 report as a version-2 one."""
+        report = load(SWE_REPORT)
+        self.assertEqual(report["schema_version"], 2)
+        report["schema_version"] = 1
+        path = self.write_json("report.json", report)
+        code, out, err = self.run_gate("import", "swebench", str(path))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: {path}: schema_version: expected 2, got the number 1\n")
+
+    def test_an_inspect_folder_reads_only_its_json_and_eval_files(self) -> None:
+        """A folder holding an Inspect log (tiny-success.json) and a notes.txt and a samples.jsonl beside it: the
+        import reads the log alone, as importing the log itself does (10 attempts), and says so. Kills `p.suffix >=
+        ".json"` for `p.suffix == ".json"` in _inspect_files (gate.py:8908 at 3cddd35), which read the notes as
+        logs too."""
+        folder = self.dir / "logs"
+        folder.mkdir()
+        shutil.copy(FIXTURES / "inspect" / "tiny-success.json", folder / "tiny-success.json")
+        (folder / "notes.txt").write_text("run by hand\n", encoding="utf-8")
+        (folder / "samples.jsonl").write_text('{"id": 1}\n', encoding="utf-8")
+        code, out, err = self.run_gate("import", "inspect", str(folder))
+        self.assertEqual(code, 0, err)
+        code, alone, err_alone = self.run_gate("import", "inspect", str(FIXTURES / "inspect" / "tiny-success.json"))
+        self.assertEqual(code, 0, err_alone)
+        self.assertEqual(out, alone)
+        self.assertEqual(len(out.splitlines()), 10)
+        self.assertIn(f"gate.py: note: {folder}: read 1 log(s): tiny-success.json\n", err)
+
+    def test_one_inspect_log_drafts_its_inspect_eval_command(self) -> None:
+        """One Inspect log imported with --draft-manifest and no -o: the draft's rerun_recipe suggests the log's own
+        `inspect eval task.py@tiny --model mockllm/model --epochs 2` (its eval.task_file, task, model and epochs).
+        Kills `if many` for `if not many` in read_inspect (gate.py:9449 at 3cddd35), which suggested `inspect
+        eval-set ...` for one log."""
+        log = load(FIXTURES / "inspect" / "tiny-success.json")
+        self.assertEqual((log["eval"]["task_file"], log["eval"]["task"], log["eval"]["model"],
+                          log["eval"]["config"]["epochs"]), ("task.py", "tiny", "mockllm/model", 2))
+        draft = self.dir / "draft.json"
+        code, _out, err = self.run_gate("import", "inspect", str(FIXTURES / "inspect" / "tiny-success.json"),
+                                       "--draft-manifest", str(draft))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(load(draft)["rerun_recipe"], "TODO: exact command that produced the run, e.g. inspect eval "
+                                                      "task.py@tiny --model mockllm/model --epochs 2")
+
+    def test_the_evalplus_note_states_evalplus_own_pass_at_1(self) -> None:
+        """EvalPlus's samples_eval_results.json (5 tasks, 3 samples each): the note gives pass@1 as the mean over
+        the tasks of each one's share of passing samples, computed here in fractions from the file, 0.5333 with
+        the plus tests and 0.7333 with --tests base, what EvalPlus printed (stdout.txt: 0.533 and 0.733). Kills
+        `fsum(...) ** len(by_task)` for `fsum(...) / len(by_task)` in _mean_rate (gate.py:11328 at 3cddd35)."""
+        source = FIXTURES / "harnesses" / "evalplus" / "samples_eval_results.json"
+        table = load(source)["eval"]
+        printed = (FIXTURES / "harnesses" / "evalplus" / "stdout.txt").read_text(encoding="utf-8")
+        for tests, plus in (("plus", True), ("base", False)):
+            with self.subTest(tests=tests):
+                shares = [Fraction(sum(s["base_status"] == "pass" and (not plus or s["plus_status"] == "pass")
+                                       for s in samples), len(samples)) for samples in table.values()]
+                mean = sum(shares, Fraction(0)) / len(shares)
+                self.assertEqual(len(shares), 5)
+                self.assertIn(f"pass@1:\t{float(mean):.3f}", printed)
+                code, _out, err = self.run_gate("import", "evalplus", str(source), "--tests", tests)
+                self.assertEqual(code, 0, err)
+                name = "HumanEval+/MBPP+ (base and plus tests)" if plus else "HumanEval/MBPP (base tests only)"
+                self.assertIn(f"EvalPlus prints pass@1 over the 5 task(s) in the file for {name}: {float(mean):.4f};",
+                              err)
