@@ -6687,9 +6687,19 @@ def _claim_manifest(path: Path) -> Manifest:
     except GateError:
         # (a pipe or a device is read once: what it sent is gone)
         fmt = harness_file_kind(path) if path.is_file() else None
-        if fmt is None or _is_manifest(path):
+        if fmt is None or _names_a_claim(path):
             raise
         raise GateError(_harness_file(path, fmt, "a manifest")) from None
+
+
+def _names_a_claim(path: Path) -> bool:
+    """Does the file name a claim_id, as every manifest does, a draft or a broken one (whose error is
+    its own, though its provenance names a harness's lists)?"""
+    try:
+        with open_input(path) as handle:
+            return b'"claim_id"' in handle.read(MAX_FILE_BYTES)
+    except GateError:
+        return False
 
 
 def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = None,

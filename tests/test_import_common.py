@@ -203,6 +203,10 @@ class HarnessFileAsRuns(RealFileCase):
         manifest["attempt_budget"] = "one"
         result = self.run_gate("check", "--manifest", str(self.write_json("m.json", manifest)), "--runs", str(imp.runs))
         self.assertInputError(result, "m.json: attempt_budget")
+        del manifest["attempt_budget"]  # a trailing comma, by hand: the JSON's own error, with what to do
+        broken = json.dumps(manifest, indent=2).replace('"\n  }', '",\n  }', 1)
+        result = self.run_gate("check", "--manifest", str(self.write_text("b.json", broken)), "--runs", str(imp.runs))
+        self.assertInputError(result, "b.json:", "a comma before this }")
 
     def test_a_ledger_is_not_mistaken_for_a_harness_file(self) -> None:
         """A real ledger with a malformed first line is reported as that line's problem, not as a harness file, even
