@@ -8588,7 +8588,7 @@ def _swebench_report(path: Path, data: dict[str, object],
                      dataset_ids: list[str] | None) -> Imported:
     report = _swebench_read_report(path, data, dataset_ids)
     member = _memberships(report.lists)
-    run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
+    run_id, measured = _swebench_run(path)
     notes: list[str] = []
     records = []
     for tid in report.declared:
@@ -8601,9 +8601,8 @@ def _swebench_report(path: Path, data: dict[str, object],
     notes.append(_swebench_figure(report))
     declared_from = (f"the run report {path.name}" if dataset_ids is None
                      else "--dataset-ids (or index.json)")
-    system = _swebench_model(path) or _swebench_submission(path, run_id)
     return _swebench_imported(_SwebenchRun(records, report.declared, declared_from, run_id, notes,
-                                           system), _SWEBENCH_FORMS["report"])
+                                           measured), _SWEBENCH_FORMS["report"])
 
 
 class _SwebenchForm(NamedTuple):
@@ -8639,29 +8638,35 @@ class _SwebenchRun(NamedTuple):
 
 def _swebench_imported(run: _SwebenchRun, form: _SwebenchForm) -> Imported:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
+    todo = tuple(run.todo)
+    if is_placeholder(run.measured.get("agent")):
+        todo = (f"system.agent: the agent this run measured (the file names only a model, "
+                f"{run.measured.get('model')!r}, from its name <model>.<run_id>.json: check that "
+                "too)", *todo)
     return Imported(records=_finished(run.records, run.notes), task_ids=tuple(run.declared),
                     attempt_mode="retry",
                     attempt_budget=1, extra_reasons=(), run_id=run.run_id, source="swebench",
                     envelope={"harness": form.harness,
                               "runner": "docker (the swebench harness's instance containers)"},
-                    rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=tuple(run.todo),
+                    rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=todo,
                     provenance={"declared_from": run.declared_from}, measured=run.measured,
                     timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
                                  "set another; the report does not record it")
 
 
-def _swebench_model(path: Path) -> dict[str, object]:
-    """The model a run report names in its file name (`<model, / as __>.<run_id>.json`), where it
-    does."""
+def _swebench_run(path: Path) -> tuple[str, dict[str, object]]:
+    """A SWE-bench file's run ID and what it names of the system measured: the experiments layout's
+    `<submission>/results/results.json` names the submission (the system on the leaderboard); a run
+    report's `<model, / as __>.<run_id>.json` a model, which a renamed file may not be (the draft
+    then asks for the agent too: _swebench_report); another file name (report.json) names none,
+    and the draft asks for the agent and the model."""
+    folder = _absolute(path).parent
+    if path.name == "results.json" and folder.name == "results":
+        submission = _folder_name(folder.parent)
+        return submission, {"submission": submission}
     stem = path.stem
-    return {"model": stem.rsplit(".", 1)[0].replace("__", "/")} if "." in stem else {}
-
-
-def _swebench_submission(path: Path, run_id: str) -> dict[str, object]:
-    """The submission a file's place names: the experiments layout's folder (`<submission>/results/`),
-    which names the system on the leaderboard; a file's own name (report.json, results.json) names
-    none, so the draft asks for the agent and the model."""
-    return {"submission": run_id} if path.parent.name == "results" else {}
+    return stem, ({"model": stem.rsplit(".", 1)[0].replace("__", "/"),
+                   "agent": "TODO: the agent this run measured"} if "." in stem else {})
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
@@ -8695,7 +8700,7 @@ def _swebench_experiments(path: Path, data: dict[str, object],
     stray = set(member).difference(declared)
     if stray:
         raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
-    run_id = path.parent.parent.name if path.parent.name == "results" else path.stem
+    run_id, measured = _swebench_run(path)
     notes: list[str] = []
     records: list[dict[str, object]] = []
     for tid in declared:
@@ -8710,8 +8715,7 @@ def _swebench_experiments(path: Path, data: dict[str, object],
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
     return _swebench_imported(_SwebenchRun(records, declared, "--dataset-ids", run_id, notes,
-                                           _swebench_submission(path, run_id)),
-                              _SWEBENCH_FORMS["experiments"])
+                                           measured), _SWEBENCH_FORMS["experiments"])
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import time
 from collections import Counter
 from pathlib import Path
@@ -294,14 +295,16 @@ class ExperimentsResults(ImportCase):
 
 
 class WhatIsMeasured(ImportCase):
-    """The system a SWE-bench import names is what its files name: the model of a report named
-    `<model>.<run_id>.json`, the submission of the experiments layout (`<submission>/results/results.json`); a
-    file's own name names none (report.json was `submission=report`, results.json `submission=results`, and the
-    claim went PUBLISHABLE naming no agent or model), so the draft asks for the agent and the model."""
+    """The system a SWE-bench import names is what its files name: the submission of the experiments layout
+    (`<submission>/results/results.json`), the model of a report named `<model>.<run_id>.json` (with the agent asked
+    for, and the model to be checked: a renamed report.final.json named model=report, no agent, and went
+    PUBLISHABLE); another file name names none (report.json was `submission=report`), so the draft asks for the agent
+    and the model."""
 
     def measured(self, path: Path, *extra: str) -> tuple[dict[str, Any], list[str]]:
+        """The draft's system and its to-do items."""
         _, _, _, draft = self.imp_files("swebench", str(path), *extra, name=path.parent.name + "-" + path.stem)
-        return draft["system"], [item.split(":")[0] for item in draft["draft"]]
+        return draft["system"], draft["draft"]
 
     def test_the_system_is_what_the_files_name_and_else_asked_for(self) -> None:
         report = load(SWE_REPORT)
@@ -309,17 +312,32 @@ class WhatIsMeasured(ImportCase):
             system, asked = self.measured(self.write_json(name, report))
             self.assertEqual(sorted(system), ["agent", "model"], name)
             self.assertTrue(all(value.startswith("TODO") for value in system.values()), system)
-            self.assertIn("system.agent", asked)
-            self.assertIn("system.model", asked)
-        model, _ = self.measured(self.write_json("openai__gpt-4o.run-7.json", report))
-        self.assertEqual(model, {"model": "openai/gpt-4o"})
+            fields = [item.split(":")[0] for item in asked]
+            self.assertIn("system.agent", fields)
+            self.assertIn("system.model", fields)
+        for name, model in (("openai__gpt-4o.run-7.json", "openai/gpt-4o"), ("report.final.json", "report")):
+            system, asked = self.measured(self.write_json(name, report))
+            self.assertEqual(system, {"model": model, "agent": "TODO: the agent this run measured"})
+            self.assertIn(f"system.agent: the agent this run measured (the file names only a model, {model!r}, from its "
+                          "name <model>.<run_id>.json: check that too)", asked)
         folder = self.dir / "20240820_my-agent_gpt-4o" / "results"
         folder.mkdir(parents=True)
         experiments = folder / "results.json"
         experiments.write_text(SWE_EXP.read_text(encoding="utf-8"), encoding="utf-8")
         system, asked = self.measured(experiments, "--dataset-ids", str(SWE_IDS))
         self.assertEqual(system, {"submission": "20240820_my-agent_gpt-4o"})
-        self.assertNotIn("system.model", asked)
+        self.assertFalse([item for item in asked if item.startswith("system.")], asked)
+        # from inside the submission's folder: its name, never the empty name of `.`
+        here = os.getcwd()
+        os.chdir(folder.parent)
+        try:
+            code, _, err = self.run_gate("import", "swebench", "results/results.json", "--dataset-ids", str(SWE_IDS),
+                                         "-o", "inside.jsonl")
+        finally:
+            os.chdir(here)
+        self.assertEqual(code, 0, err)
+        runs = {json.loads(line)["run_id"] for line in (folder.parent / "inside.jsonl").read_text().splitlines()}
+        self.assertEqual(runs, {"20240820_my-agent_gpt-4o"})
         plain = self.dir / "plain" / "results.json"
         plain.parent.mkdir()
         plain.write_text(SWE_EXP.read_text(encoding="utf-8"), encoding="utf-8")
