@@ -11249,16 +11249,24 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
             raise GateError(f"{at}: pass@1 {one!r} is not a count of passes over the document's "
                             f"{n} generation(s)")
         return round(one * n)
+    # each pass@k the counts it allows (one, but a pass@k of 1 allows n - k + 1 to n): those all allow
+    possible: set[int] | None = None
     for key, value in sorted(scores.items()):
         k = int(re.sub(r"\D", "", key))
-        found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else []
-        if len(found) > 1:
-            raise GateError(f"{at}: {key} {value!r} holds for {found[0]} to {found[-1]} passes of "
-                            f"the document's {n} generations, so it does not say how many passed: "
-                            "import the samples with pass@1 (lm-eval's humaneval and mbpp tasks "
-                            "write it a document)")
+        found = set(_passes_from_pass_at_k(float(value), n, k)) if 0 < k <= n else set()
         if found:
-            return found[0]
+            possible = found if possible is None else possible & found
+    if possible is not None and len(possible) == 1:
+        return possible.pop()
+    shown = ", ".join(f"{key} {value!r}" for key, value in sorted(scores.items()))
+    if possible:
+        raise GateError(f"{at}: its pass@k ({shown}) hold for {min(possible)} to {max(possible)} "
+                        f"passes of the document's {n} generations, so they do not say how many "
+                        "passed: import the samples with pass@1 (lm-eval's humaneval and mbpp tasks "
+                        "write it a document)")
+    if possible is not None:
+        raise GateError(f"{at}: its pass@k ({shown}) disagree: no count of passes of the "
+                        f"document's {n} generations gives them all")
     raise GateError(f"{at}: no pass@k the gate can read "
                     f"({', '.join(scores) or 'none'}): the lm-eval samples of a "
                     "code task (humaneval, mbpp) carry pass@1 or pass@k a document")

@@ -10,6 +10,7 @@ task, and otherwise shown: `--claim` with the stated number is refused with the 
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -369,20 +370,36 @@ class HostileHarnessFiles(HarnessCase):
         self.assertInputError(self.run_gate("import", "lm-eval", str(path)), "pass@1 0.7")
 
     def test_lm_eval_pass_at_k_of_one_does_not_say_how_many_passed(self) -> None:
-        """Without pass@1, a document's passes come from inverting its pass@k; pass@2 = 1 over 5 generations holds for
-        4 and for 5 passes, so it is refused, naming the document and the range, where the first (4) was taken and
-        the document's stated pass@1 (5 of 5) undercounted."""
+        """Without pass@1, a document's passes come from its pass@k, each allowing the counts it holds for, and all
+        of them together: pass@2 = 1 over 5 generations holds for 4 and for 5 passes, so it alone is refused, naming
+        the range (the first, 4, was taken: the document's stated pass@1 is 5 of 5); over 10 generations pass@10 = 1
+        (any count from 1) beside pass@2 = 0.5333 and pass@5 = 0.9167 (3 exactly) reads as 3; pass@k that no one
+        count gives are refused."""
         source = LM / "full" / f"samples_humaneval_local_5_{LM_DATE}.jsonl"
         folder = self.dir / "lm"
         folder.mkdir()
         lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
         self.assertEqual((lines[0]["pass@1"], lines[0]["pass@2"]), (1.0, 1.0))
-        for line in lines:
-            del line["pass@1"]
         path = folder / source.name
-        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-        self.assertInputError(self.run_gate("import", "lm-eval", str(path)), "pass@2 1.0 holds for 4 to 5 passes of "
-                              "the document's 5 generations, so it does not say how many passed")
+
+        def imported(*edited: dict[str, Any]) -> tuple[int, str, str]:
+            path.write_text("".join(json.dumps(line) + "\n" for line in edited), encoding="utf-8")
+            return self.run_gate("import", "lm-eval", str(path))
+
+        without_one = [{key: value for key, value in line.items() if key != "pass@1"} for line in lines]
+        self.assertInputError(imported(*without_one), ":1: its pass@k (pass@2 1.0, pass@5 1.0) hold for 4 to 5 "
+                              "passes of the document's 5 generations, so they do not say how many passed")
+        ten = dict(without_one[0], filtered_resps=[[f"generation {i}" for i in range(10)]], resps=None)
+        ten["pass@10"] = 1.0
+        ten["pass@2"] = 1 - math.comb(7, 2) / math.comb(10, 2)  # 3 of 10 passed
+        ten["pass@5"] = 1 - math.comb(7, 5) / math.comb(10, 5)
+        code, out, err = imported(ten)
+        self.assertEqual(code, 0, err)
+        self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()].count("pass"), 3)
+        ten["pass@2"] = 0.5  # no count of 10 gives it beside pass@10 = 1 (none gives 0.5 at all: it is skipped)
+        ten["pass@3"] = 0.0  # 0 passes, which pass@10 = 1 rules out
+        self.assertInputError(imported(ten), "disagree: no count of passes of the document's 10 generations gives "
+                              "them all")
 
     def test_one_report_twice_is_not_two_seeds(self) -> None:
         report = next(H.glob("mle-bench/run-group-seed0/*.json"))
