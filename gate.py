@@ -11249,7 +11249,7 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
             raise GateError(f"{at}: pass@1 {one!r} is not a count of passes over the document's "
                             f"{n} generation(s)")
         return round(one * n)
-    # each pass@k the counts it allows (one, but a pass@k of 1 allows n - k + 1 to n): those all allow
+    # each pass@k allows counts (one, but a pass@k of 1 allows n - k + 1 to n): those all allow
     possible: set[int] | None = None
     for key, value in sorted(scores.items()):
         k = int(re.sub(r"\D", "", key))
