@@ -660,13 +660,13 @@ def _parse_line(text: str, pos: int, start: int, newline: int, where: str) -> An
             value, end = _SCAN_STRICT(text, start)
     except StopIteration as stop:  # (its value: where a value was expected)
         at = stop.value if type(stop.value) is int else start
+        if at > start and _at_the_end(text, at, newline):
+            raise GateError(_cut_short(where, pos, newline)) from None
         raise GateError(f"{where}: invalid JSON: expecting a value (column {at - pos + 1})"
                         ) from None
     except json.JSONDecodeError as exc:
-        if exc.pos >= newline:  # an object (or a string in it) still open where the line ends
-            raise GateError(f"{where}: invalid JSON: the line ends inside its record (column "
-                            f"{newline - pos + 1}): is it cut short? one whole JSON object a "
-                            "line") from None
+        if _at_the_end(text, exc.pos, newline):  # an object (or a string in it) still open there
+            raise GateError(_cut_short(where, pos, newline)) from None
         raise GateError(f"{where}: invalid JSON: {exc.msg} (column {exc.pos - pos + 1})") from None
     except (ValueError, RecursionError) as exc:
         raise GateError(f"{where}: {_json_problem(exc)}") from None
@@ -682,6 +682,18 @@ class Parsed(NamedTuple):
     values: list[Any]
     numbers: Sequence[int]
     text: str
+
+
+def _at_the_end(text: str, at: int, newline: int) -> bool:
+    """Is offset `at` at the end of the line text[:newline] or past it (but for its blanks and a
+    carriage return)?"""
+    return at >= newline or not text[at:newline].strip()
+
+
+def _cut_short(where: str, pos: int, newline: int) -> str:
+    """What to say of a line (text[pos:newline]) that ends inside its record."""
+    return (f"{where}: invalid JSON: the line ends inside its record (column {newline - pos + 1}): "
+            "is it cut short? one whole JSON object a line")
 
 
 def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | None = None,
@@ -1446,16 +1458,12 @@ def load_manifest(path: Path) -> Manifest:
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     replicates = _load_replicates(top)
-    task_count = dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT)
-    if task_ids is not None and len(task_ids) != task_count:
-        dataset.fail("task_count", f"{task_count}, but dataset.task_ids lists {len(task_ids)} "
-                     "tasks: the two count the same declared tasks; make them agree")
-    return Manifest(
+    manifest = Manifest(
         path=path,
         sha256=hashlib.sha256(raw).hexdigest(),
         claim_id=top.string("claim_id"),
         dataset_name=dataset.string("name"),
-        task_count=task_count,
+        task_count=dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT),
         task_ids_sha256=_digest_field(dataset, "task_ids_sha256"),
         task_ids=task_ids,
         strata=strata,
@@ -1486,6 +1494,10 @@ def load_manifest(path: Path) -> Manifest:
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
     )
+    if task_ids is not None and len(task_ids) != manifest.task_count:
+        dataset.fail("task_count", f"{manifest.task_count}, but dataset.task_ids lists "
+                     f"{len(task_ids)} tasks: the two count the same declared tasks; make them agree")
+    return manifest
 
 
 class SliceRule(NamedTuple):
@@ -11702,7 +11714,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                          "runs no test and cannot fail",
                  known_fix="python -m swebench.harness.run_evaluation --predictions_path gold "
                            "--run_id validate-gold",
-                 signs=((b'"resolved_ids"',), (b'"total_instances"',)), sign_rank=13),
+                 signs=((b'"resolved_ids"',), (b'"total_instances"',),
+                        (b'"resolved"', b'"no_generation"', b'"no_logs"')), sign_rank=13),
     ImportFormat("inspect",
                  "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
                  "or a folder (an eval set)", import_inspect,

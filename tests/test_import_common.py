@@ -169,6 +169,7 @@ class HarnessFileAsRuns(RealFileCase):
             ("harbor", TH20 / "dna-insert--pi" / "job" / "result.json"),
             ("swebench", VTM),
             ("swebench", JAVA_DEEPSEEK),
+            ("swebench", ROOT / "examples" / "swebench" / "results.json"),  # the experiments form (README)
             ("inspect", INS_OK),
             ("inspect", run_log("nan")),
             ("inspect", INS_DEFLATE),

@@ -51,6 +51,13 @@ class RunsAreStrictJsonLines(LedgerInputCase):
                               "enclosed in double quotes (column 2)")
         self.assertInputError(self.bad_line("pass"), "runs.jsonl:17: invalid JSON: expecting a value (column 1)")
         self.assertInputError(self.bad_line('{"run_id": }'), "runs.jsonl:17: invalid JSON: expecting a value (column 12)")
+        crlf = '{"run_id": "r1", "task_id": "t-0\r'  # cut inside a string, on a CRLF line: the \r is no record's
+        self.assertInputError(self.bad_line(crlf), "runs.jsonl:17: invalid JSON: the line ends inside its record "
+                              f"(column {len(crlf) + 1}): is it cut short?")
+        last = '{"run_id": "r1", "task_id":'  # the last line, cut after a colon, with no final newline
+        result = self.runs_bytes(("\n".join(self.lines[:-1]) + "\n" + last).encode())
+        self.assertInputError(result, f"runs.jsonl:{len(self.lines)}: invalid JSON: the line ends inside its record "
+                              f"(column {len(last) + 1}): is it cut short?")
 
     def test_record_split_over_two_lines_is_refused(self) -> None:
         """One record per line: a record broken over two lines is refused at the line where it starts, and its

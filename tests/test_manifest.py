@@ -108,6 +108,10 @@ class DatasetFields(GateCase):
             manifest["dataset"]["task_count"] = count
             self.assertInputError(self.check(manifest, records), "dataset.task_count",
                                   f"{count}, but dataset.task_ids lists {listed} tasks", "make them agree")
+        manifest["dataset"]["task_ids"] = manifest["dataset"]["task_ids"][:-1]
+        del manifest["claim_id"]  # the fields' own errors first, in the manifest's order
+        self.assertInputError(self.check(manifest, records), "claim_id")
+        manifest["claim_id"] = "c"
         del manifest["dataset"]["task_ids"]
         code, out, _ = self.check(manifest, records)
         self.assertEqual(code, 1)
