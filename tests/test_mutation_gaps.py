@@ -725,6 +725,18 @@ class SurvivorsOfSeed20261202(GateCase):
 class SurvivorsOfSeed20261206(GateCase):
     """What survived the cosmic-ray run on gate.py at 3cddd35 (batches 1 and 2); line numbers are 3cddd35's."""
 
+    def clustered_compare(self, xs: list[int], ys: list[int], repos: list[str]) -> dict[str, Any]:
+        """`compare --by-cluster --format json` of A's and B's one-sample verdicts on tasks in these clusters (exit 0)."""
+        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                       "--by-cluster", "--format", "json")
+        self.assertEqual(code, 0, err)
+        report: dict[str, Any] = json.loads(out)
+        return report
+
     def test_two_lone_low_surrogates_in_a_row_are_named_on_their_line(self) -> None:
         """A manifest whose line 5 holds "\\udc00\\udc00" (two low halves, no high one): refused naming m.json:5.
         Kills `code <= 56320` for `code <= 0xDBFF` in _lone_surrogate (gate.py:379 at 3cddd35), which took the
@@ -796,14 +808,7 @@ class SurvivorsOfSeed20261206(GateCase):
         xs = [1, 1, 0, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1, 0, 1, 1]
         ys = [1, 0, 0, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 1, 0, 0, 0, 1]
         repos = ["django"] * 9 + ["flask"] * 3 + ["sympy"] * 5 + ["requests"] * 3
-        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
-        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
-                 self.write_jsonl("b.jsonl", rb)]
-        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
-                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
-                                       "--by-cluster", "--format", "json")
-        self.assertEqual(code, 0, err)
-        report = json.loads(out)
+        report = self.clustered_compare(xs, ys, repos)
         # the controls (pos-01 passed by both, neg-01 by neither) are one more cluster, with differences 0
         diffs = [Fraction(x - y) for x, y in zip([1, *xs, 0], [1, *ys, 0])]
         clusters = ["ctl", *repos, "ctl"]
@@ -958,14 +963,7 @@ class SurvivorsOfSeed20261206(GateCase):
         at 3cddd35): every t is then -1, none reaches the observed -1 x (1 - 1e-12), so p = 0, significant."""
         xs, ys = [1, 0, 1, 0, 1, 1, 0, 0], [0, 1, 0, 1, 1, 1, 0, 0]
         repos = ["django"] * 2 + ["flask"] * 2 + ["sympy"] * 4
-        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
-        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
-                 self.write_jsonl("b.jsonl", rb)]
-        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
-                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
-                                       "--by-cluster", "--format", "json")
-        self.assertEqual(code, 0, err)
-        report = json.loads(out)
+        report = self.clustered_compare(xs, ys, repos)
         diffs = [Fraction(x - y) for x, y in zip([1, *xs, 0], [1, *ys, 0])]
         self.assertEqual(wild_cluster(diffs, ["ctl", *repos, "ctl"]), (0.0, 0.0, 0.0, 1.0))
         self.assertEqual(report["clusters"], 4)
@@ -980,14 +978,7 @@ class SurvivorsOfSeed20261206(GateCase):
         end, mean + t·SE = 2 x 3/5, is cut to 1, the oracle's. Kills `min(2.0, mean + critical * se)` for
         `min(1.0, ...)` in wild_cluster_test (gate.py:2915 at 3cddd35), whose interval reaches 1.2."""
         xs, ys, repos = [1, 1, 1], [0, 0, 0], ["flask", "django", "django"]
-        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
-        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
-                 self.write_jsonl("b.jsonl", rb)]
-        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
-                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
-                                       "--by-cluster", "--format", "json")
-        self.assertEqual(code, 0, err)
-        report = json.loads(out)
+        report = self.clustered_compare(xs, ys, repos)
         diffs = [Fraction(x - y) for x, y in zip([1, *xs, 0], [1, *ys, 0])]
         diff, low, high, p = wild_cluster(diffs, ["ctl", *repos, "ctl"])
         self.assertEqual((diff, low, high, p), (0.6, 0.0, 1.0, 0.5))
