@@ -1397,13 +1397,22 @@ def _load_replicates(top: _Fields) -> tuple[str, ...]:
     return replicates
 
 
-def _line_task(line: bytes) -> str | None:
-    """The task_id of one record line, or None if the line is not a record with one."""
+# the keys every attempt record has
+RECORD_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
+
+
+def _line_object(line: bytes) -> dict[str, Any] | None:
+    """The JSON object on one line, or None if the line is not one."""
     try:
         value = json.loads(line)
     except (ValueError, RecursionError):
         return None
-    tid = value.get("task_id") if type(value) is dict else None
+    return value if type(value) is dict else None
+
+
+def _line_task(line: bytes) -> str | None:
+    """The task_id of one record line, or None if the line is not a record with one."""
+    tid = (_line_object(line) or {}).get("task_id")
     return tid if type(tid) is str else None
 
 
@@ -3468,8 +3477,6 @@ def _is_manifest(path: Path) -> bool:
     return type(value) is dict and {"claim_id", "dataset", "envelope"} <= value.keys()
 
 
-# the keys every attempt record has
-RECORD_REQUIRED = frozenset(("run_id", "task_id", "attempt", "outcome"))
 # how many of a file's first lines are asked whether they are attempt records
 _SNIFFED_LINES = 5
 
@@ -3489,20 +3496,12 @@ def harness_file_kind(path: Path) -> ImportFormat | None:
     first = head.lstrip()[:1]
     if first not in (b"{", b"[") or head.lstrip().startswith(b'{"run_id"'):
         return None
-    if any(_is_record(line) for line in head.split(b"\n")[:_SNIFFED_LINES]):
+    if any((_line_object(line) or {}).keys() >= RECORD_REQUIRED
+           for line in head.split(b"\n")[:_SNIFFED_LINES]):
         return None
     ranked = sorted((fmt for fmt in IMPORTERS.values() if fmt.signs), key=lambda fmt: fmt.sign_rank)
     return next((fmt for fmt in ranked for form in fmt.signs if all(sign in head for sign in form)),
                 None)
-
-
-def _is_record(line: bytes) -> bool:
-    """Is this line an attempt record: a JSON object with every key a record has?"""
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
-    return type(value) is dict and value.keys() >= RECORD_REQUIRED
 
 
 def control_commands(harness: object) -> str:
@@ -4501,7 +4500,6 @@ _FAST_VALUES = {
     "total_tokens": r'(?:null|(0|[1-9][0-9]{0,14}))',
     "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',
 }
-_FAST_REQUIRED = RECORD_REQUIRED
 # Where an exact form has the reason right after the outcome, the two are one group: the text from
 # inside the outcome's quotes through the reason's value (`fail","reason":null`), one string a line
 # to look the kind up by, where two made a tuple (PERF: about 3% of the path's instructions).
@@ -4589,7 +4587,7 @@ class _FastPath:
         signature = (keys, colon, comma)
         if signature not in self.templates:
             self.templates[signature] = _Form(keys, colon,
-                                              comma) if set(keys) >= _FAST_REQUIRED else None
+                                              comma) if set(keys) >= RECORD_REQUIRED else None
         return self.templates[signature]
 
     def columns(self, text: str) -> dict[str, Sequence[str | None]] | None:
@@ -4856,7 +4854,7 @@ def _fast_expression(keys: tuple[str, ...], colon: str, comma: str, loose: bool,
             value = f'"({_FAST_CHARS}*"{comma}"reason"{colon}(?:"{_FAST_CHARS}*"|null))'
             group = _SPELLING
         member = f'"{key}"{colon}{value}'
-        if key in _FAST_REQUIRED or not loose:
+        if key in RECORD_REQUIRED or not loose:
             parts.append(member if index == 0 else comma + member)
         else:
             parts.append(f"(?:{member}{comma}|)" if index == 0 else f"(?:{comma}{member}|)")
@@ -5413,7 +5411,6 @@ class MetricCounts:
     """
 
     def __init__(self, plan: Plan) -> None:
-        self.plan = plan
         self.tallies = [_MetricTally(m, bool(plan.withheld) and m.numerator is not None
                                      and bool(m.fields - _OUTCOME_FIELDS)) for m in plan.metrics]
 
@@ -11243,11 +11240,11 @@ def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     return path, match[1], results_file if results_file.is_file() else None
 
 
-def _passes_from_pass_at_k(value: float, n: int, k: int) -> list[int]:
+def _passes_from_pass_at_k(value: float, n: int, k: int) -> set[int]:
     """Every c in 0..n whose unbiased pass@k, 1 - C(n-c, k)/C(n, k), is `value` (to 1e-9): one,
     but for pass@k = 1, which every c from n - k + 1 to n gives."""
-    return [c for c in range(n + 1)
-            if abs(1 - math.comb(n - c, k) / math.comb(n, k) - value) < 1e-9]
+    return {c for c in range(n + 1)
+            if abs(1 - math.comb(n - c, k) / math.comb(n, k) - value) < 1e-9}
 
 
 def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
@@ -11265,7 +11262,7 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
     possible: set[int] | None = None
     for key, value in sorted(scores.items()):
         k = int(re.sub(r"\D", "", key))
-        found = set(_passes_from_pass_at_k(float(value), n, k)) if 0 < k <= n else set()
+        found = _passes_from_pass_at_k(float(value), n, k) if 0 < k <= n else set()
         if found:
             possible = found if possible is None else possible & found
     if possible is not None and len(possible) == 1:
