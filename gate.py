@@ -731,11 +731,11 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
 
 
 class _Chunks:
-    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines (iterate
-    it); a line past MAX_LINE_BYTES is an error. `line` is the number of the current chunk's first
-    line (counted from where the handle stood). A chunk's newlines are counted when the next is
-    read, unless its reader set `held` to the number of lines it held. PERF: the canonical path
-    knows that number without counting (a tenth of its time at 1 ns a byte)."""
+    """The next `size` bytes of an open file (all of it by default) in chunks of whole lines
+    (iterate it); a line past MAX_LINE_BYTES is an error. `line` is the number of the current
+    chunk's first line (counted from where the handle stood). A chunk's newlines are counted when
+    the next is read, unless its reader set `held` to the number of lines it held. PERF: the
+    canonical path knows that number without counting (a tenth of its time at 1 ns a byte)."""
 
     def __init__(self, handle: Any, where: str, size: float = math.inf) -> None:
         self.handle, self.where, self.size = handle, where, size
@@ -1505,7 +1505,8 @@ def load_manifest(path: Path) -> Manifest:
     )
     if task_ids is not None and len(task_ids) != manifest.task_count:
         dataset.fail("task_count", f"{manifest.task_count}, but dataset.task_ids lists "
-                     f"{len(task_ids)} tasks: the two count the same declared tasks; make them agree")
+                     f"{len(task_ids)} tasks: the two count the same declared tasks; make them "
+                     "agree")
     return manifest
 
 
@@ -3918,8 +3919,9 @@ def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
 def _harness_file(path: Path, fmt: ImportFormat, instead: str) -> str:
     """What to say of a harness's own result file given where `instead` belongs."""
     target = fmt.import_target(path) if fmt.import_target else path
-    return (f"{path}: a {fmt.name} result file, not {instead}: convert it with `{invoked('import')} "
-            f"{fmt.name} {target} -o runs.jsonl --draft-manifest bench.manifest.json`")
+    return (f"{path}: a {fmt.name} result file, not {instead}: convert it with "
+            f"`{invoked('import')} {fmt.name} {target} -o runs.jsonl --draft-manifest "
+            "bench.manifest.json`")
 
 
 # The ways tally_runs reads a file, as _tally_runs's options (given the summary's declared and
@@ -6702,8 +6704,8 @@ def _claim_manifest(path: Path) -> Manifest:
 
 
 def _names_a_claim(path: Path) -> bool:
-    """Does the file name a claim_id, as every manifest does, a draft or a broken one (whose error is
-    its own, though its provenance names a harness's lists)?"""
+    """Does the file name a claim_id, as every manifest does, a draft or a broken one (whose error
+    is its own, though its provenance names a harness's lists)?"""
     try:
         with open_input(path) as handle:
             return b'"claim_id"' in handle.read(MAX_FILE_BYTES)
@@ -8597,7 +8599,7 @@ def _swebench_report(path: Path, data: dict[str, object],
                      dataset_ids: list[str] | None) -> Imported:
     report = _swebench_read_report(path, data, dataset_ids)
     member = _memberships(report.lists)
-    run_id, measured = _swebench_run(path)
+    run_id, measured, todo = _swebench_run(path)
     notes: list[str] = []
     records = []
     for tid in report.declared:
@@ -8611,7 +8613,7 @@ def _swebench_report(path: Path, data: dict[str, object],
     declared_from = (f"the run report {path.name}" if dataset_ids is None
                      else "--dataset-ids (or index.json)")
     return _swebench_imported(_SwebenchRun(records, report.declared, declared_from, run_id, notes,
-                                           measured), _SWEBENCH_FORMS["report"])
+                                           measured, todo), _SWEBENCH_FORMS["report"])
 
 
 class _SwebenchForm(NamedTuple):
@@ -8647,35 +8649,34 @@ class _SwebenchRun(NamedTuple):
 
 def _swebench_imported(run: _SwebenchRun, form: _SwebenchForm) -> Imported:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
-    todo = tuple(run.todo)
-    if is_placeholder(run.measured.get("agent")):
-        todo = (f"system.agent: the agent this run measured (the file names only a model, "
-                f"{run.measured.get('model')!r}, from its name <model>.<run_id>.json: check that "
-                "too)", *todo)
     return Imported(records=_finished(run.records, run.notes), task_ids=tuple(run.declared),
                     attempt_mode="retry",
                     attempt_budget=1, extra_reasons=(), run_id=run.run_id, source="swebench",
                     envelope={"harness": form.harness,
                               "runner": "docker (the swebench harness's instance containers)"},
-                    rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=todo,
+                    rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=tuple(run.todo),
                     provenance={"declared_from": run.declared_from}, measured=run.measured,
                     timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
                                  "set another; the report does not record it")
 
 
-def _swebench_run(path: Path) -> tuple[str, dict[str, object]]:
-    """A SWE-bench file's run ID and what it names of the system measured: the experiments layout's
-    `<submission>/results/results.json` names the submission (the system on the leaderboard); a run
-    report's `<model, / as __>.<run_id>.json` a model, which a renamed file may not be (the draft
-    then asks for the agent too: _swebench_report); another file name (report.json) names none,
-    and the draft asks for the agent and the model."""
+def _swebench_run(path: Path) -> tuple[str, dict[str, object], list[str]]:
+    """A SWE-bench file's run ID, what it names of the system measured, and what the draft must
+    ask of it: the experiments layout's `<submission>/results/results.json` names the submission
+    (the system on the leaderboard); a run report's `<model, / as __>.<run_id>.json` a model, which
+    a renamed file may not be, so the agent is asked for and the model to be checked; another file
+    name (report.json) names none, and the draft asks for the agent and the model."""
     folder = _absolute(path).parent
     if path.name == "results.json" and folder.name == "results":
         submission = _folder_name(folder.parent)
-        return submission, {"submission": submission}
+        return submission, {"submission": submission}, []
     stem = path.stem
-    return stem, ({"model": stem.rsplit(".", 1)[0].replace("__", "/"),
-                   "agent": "TODO: the agent this run measured"} if "." in stem else {})
+    if "." not in stem:
+        return stem, {}, []
+    model = stem.rsplit(".", 1)[0].replace("__", "/")
+    return stem, {"model": model, "agent": "TODO: the agent this run measured"}, [
+        f"system.agent: the agent this run measured (the file names only a model, {model!r}, "
+        "from its name <model>.<run_id>.json: check that too)"]
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
@@ -8709,7 +8710,7 @@ def _swebench_experiments(path: Path, data: dict[str, object],
     stray = set(member).difference(declared)
     if stray:
         raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
-    run_id, measured = _swebench_run(path)
+    run_id, measured, todo = _swebench_run(path)
     notes: list[str] = []
     records: list[dict[str, object]] = []
     for tid in declared:
@@ -8724,7 +8725,7 @@ def _swebench_experiments(path: Path, data: dict[str, object],
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
     return _swebench_imported(_SwebenchRun(records, declared, "--dataset-ids", run_id, notes,
-                                           measured), _SWEBENCH_FORMS["experiments"])
+                                           measured, todo), _SWEBENCH_FORMS["experiments"])
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
@@ -11271,8 +11272,8 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
     if possible:
         raise GateError(f"{at}: its pass@k ({shown}) hold for {min(possible)} to {max(possible)} "
                         f"passes of the document's {n} generations, so they do not say how many "
-                        "passed: import the samples with pass@1 (lm-eval's humaneval and mbpp tasks "
-                        "write it a document)")
+                        "passed: import the samples with pass@1 (lm-eval's humaneval and mbpp "
+                        "tasks write it a document)")
     if possible is not None:
         raise GateError(f"{at}: its pass@k ({shown}) disagree: no count of passes of the "
                         f"document's {n} generations gives them all")
