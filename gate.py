@@ -1113,9 +1113,15 @@ SUBSET_KEYS = ("of", "selection")
 # that changed a verdict (verdict_mapping) beside the headline, and where the declared set came
 # from.
 PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping",
-                   "stated", "command", "replaced", "runs", "options")
+                   "stated", "command", "replaced", "runs", "options", "importer", "ledger",
+                   "instrument", "one_instrument", "declared_set")
+# What binds a ledger to the import that wrote it: its sha256, the runs it holds, and its path from
+# the manifest's folder.
+LEDGER_KEYS = ("sha256", "run_ids", "path")
+# What a control run's entry records of its import: the same bindings as the claim's.
+CONTROL_PROVENANCE_KEYS = ("importer", "options", "instrument", "ledger", "files", "command")
 CONTROL_KEYS = ("task_id", "expected", "role")
-CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate")
+CONTROL_RUN_KEYS = ("role", "runs", "max_pass_rate", "min_pass_rate", "provenance")
 METRIC_KEYS = ("name", "numerator", "denominator", "unit", "headline")
 # The run envelope must name the instrument (the outcome-ledger design note's four fields).
 ENVELOPE_REQUIRED = ("runner", "network", "wall_clock_s_per_task", "toolchain_sha")
@@ -1154,11 +1160,28 @@ class Control(NamedTuple):
     role: str
 
 
+class Provenance(NamedTuple):
+    """What an import recorded of how a ledger was made, as check binds the claim's parts with it:
+    the ledger it wrote (sha256, runs, path), the verdict definition (every option that changes a
+    verdict), the instrument (harness, version, commit) and where the declared set came from."""
+
+    importer: str | None = None  # the registry row that read the files
+    ledger_sha256: str | None = None
+    run_ids: tuple[str, ...] = ()
+    ledger_path: str | None = None  # from the manifest's folder
+    options: Mapping[str, Any] | None = None  # the verdict definition
+    instrument: Mapping[str, Any] | None = None
+    by_import: bool = False  # it names an import's files or command
+    one_instrument: str | None = None  # runs at several versions the user declared one instrument
+    set_found: bool = False  # the declared set is only what the files held
+
+
 class ControlRun(NamedTuple):
     role: ControlRunRole
     runs: Path
     max_pass_rate: float | None
     min_pass_rate: float | None
+    provenance: Provenance | None = None  # where the run came from, if its import recorded it
 
     @property
     def bound(self) -> float:
@@ -1225,6 +1248,7 @@ class Manifest(NamedTuple):
     max_unscoreable: float = DEFAULT_MAX_UNSCOREABLE  # the attrition ceiling
     verdict_mapping: tuple[str, ...] = ()  # provenance: the import's choices that changed a verdict
     declared_from: str | None = None  # provenance: where the declared set came from
+    provenance: Provenance | None = None  # what binds the claim's parts (None: no import behind it)
     draft: bool = False  # written by `import --draft-manifest` and not yet completed
     placeholders: tuple[str, ...] = ()  # fields still holding a TODO-style placeholder
 
@@ -1305,8 +1329,32 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
         entry.fail(bound_key, f"{bound:g} makes the control unable to fail: a known-fix run that "
                               f"passes fewer than {KNOWN_FIX_FLOOR_LIMIT:g} of its tasks proves "
                               f"the harness broken; use at least {KNOWN_FIX_FLOOR_LIMIT:g}")
-    return ControlRun(role, runs, bound,
-                      None) if role == "no_edit" else ControlRun(role, runs, None, bound)
+    fields = entry.optional_child("provenance")
+    provenance = _load_provenance(fields, CONTROL_PROVENANCE_KEYS) if fields else None
+    return ControlRun(role, runs, bound, None, provenance) if role == "no_edit" else \
+        ControlRun(role, runs, None, bound, provenance)
+
+
+def _load_provenance(fields: _Fields, keys: Sequence[str]) -> Provenance:
+    """A provenance block: closed, and each binding it records typed."""
+    fields.closed(keys)
+    ledger = fields.optional_child("ledger")
+    if ledger is not None:
+        ledger.closed(LEDGER_KEYS)
+    options, instrument = fields.optional_child("options"), fields.optional_child("instrument")
+    declared_set = fields.get("declared_set")
+    if declared_set is not None:
+        fields.choice("declared_set", ("declared", "found"))
+    return Provenance(
+        importer=fields.optional_string("importer"),
+        ledger_sha256=_digest_field(ledger, "sha256") if ledger is not None else None,
+        run_ids=ledger.strings("run_ids") if ledger is not None else (),
+        ledger_path=ledger.optional_string("path") if ledger is not None else None,
+        options=options.obj if options is not None else None,
+        instrument=instrument.obj if instrument is not None else None,
+        by_import=fields.has("command") or fields.has("files"),
+        one_instrument=fields.text("one_instrument"),
+        set_found=declared_set == "found")
 
 
 def _load_metric(entry: _Fields) -> MetricSpec:
@@ -1462,8 +1510,7 @@ def load_manifest(path: Path) -> Manifest:
     card_sha256 = _digest_field(dataset, "card_sha256") if dataset.has("card_sha256") else None
     subset = _load_subset(dataset)
     provenance = top.optional_child("provenance")
-    if provenance is not None:
-        provenance.closed(PROVENANCE_KEYS)
+    bound = _load_provenance(provenance, PROVENANCE_KEYS) if provenance is not None else None
     if card_sha256 is not None and card_rel is None:
         dataset.fail("card_sha256", "pins a card, but the manifest names none (dataset.card)")
     replicates = _load_replicates(top)
@@ -1500,6 +1547,7 @@ def load_manifest(path: Path) -> Manifest:
         verdict_mapping=(provenance.strings("verdict_mapping")
                          if provenance and provenance.has("verdict_mapping") else ()),
         declared_from=provenance.optional_string("declared_from") if provenance else None,
+        provenance=bound,
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
     )
@@ -1508,6 +1556,49 @@ def load_manifest(path: Path) -> Manifest:
                      f"{len(task_ids)} tasks: the two count the same declared tasks; make them "
                      "agree")
     return manifest
+
+
+def instrument_text(instrument: Mapping[str, object]) -> str:
+    """An instrument as a reader names it: "commit 7bb4b71…, version terminal-bench 0.2.1"."""
+    return ", ".join(f"{key} {value}" for key, value in sorted(instrument.items())) \
+        or "no version or commit recorded"
+
+
+def binding_mismatch(mine: Provenance, theirs: Provenance, whose: str = "the claim's",
+                     instrument: bool = True) -> list[str]:
+    """Where two imports are not bound to one another: another importer, another verdict definition
+    (an option that changes a verdict), another instrument (a version or commit both record; with
+    `instrument`). Each item names both values."""
+    problems = []
+    if mine.importer and theirs.importer and mine.importer != theirs.importer:
+        problems.append(f"read by import {theirs.importer}, {whose} by import {mine.importer}")
+    if mine.options is not None and theirs.options is not None and mine.options != theirs.options:
+        keys = sorted(k for k in set(mine.options) | set(theirs.options)
+                      if mine.options.get(k) != theirs.options.get(k))
+        problems.append("read under another verdict definition: " + "; ".join(
+            f"--{key.replace('_', '-')} {theirs.options.get(key)!r}, {whose} "
+            f"{mine.options.get(key)!r}" for key in keys))
+    a, b = (mine.instrument or {}, theirs.instrument or {}) if instrument else ({}, {})
+    differ = sorted(k for k in set(a) & set(b) if a[k] != b[k])
+    if differ:
+        problems.append("made on another instrument: " + "; ".join(
+            f"{key} {b[key]}, {whose} {a[key]}" for key in differ))
+    return problems
+
+
+def control_mismatch(claim: Provenance, control: Provenance) -> list[str]:
+    """Where a control run's provenance does not bind it to the claim's: binding_mismatch, or the
+    claim's own ledger."""
+    problems = binding_mismatch(claim, control)
+    if control.ledger_sha256 is not None and control.ledger_sha256 == claim.ledger_sha256:
+        problems.append(f"the claim's own ledger (sha256 {control.ledger_sha256[:12]})")
+    return problems
+
+
+def _provenance_of(value: object, where: str, keys: Sequence[str] = PROVENANCE_KEYS) -> Provenance:
+    """A draft's provenance (or a control entry's), read as check reads it."""
+    return _load_provenance(_Fields(value if isinstance(value, dict) else {}, where, "provenance"),
+                            keys)
 
 
 class SliceRule(NamedTuple):
@@ -1785,8 +1876,29 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "`--claim`: the number matches nothing in the ledger",
         ("check_claim",)),
     "envelope_mismatch": Rule(
-        "`compare`: the two runs differ in an envelope field (named); different instruments",
+        "`compare`, `rank`: the two runs differ in an envelope field, their importer, their verdict "
+        "definition (an option that changes a verdict) or their instrument (each named)",
         ("_comparable",)),
+    "ledger_not_imported": Rule(
+        "the runs file is not the ledger the manifest's import wrote (its sha256 differs from "
+        "`provenance.ledger.sha256`: edited after import, or another run's), or the provenance "
+        "names an import but not the ledger it wrote (a control run's: prefixed with its role)",
+        ("_bind_ledger", "_bind_control")),
+    "control_not_bound": Rule(
+        "a control run was read by another importer, under another verdict definition, or made on "
+        "another instrument (harness version or commit) than the claim (each named)",
+        ("_bind_control",)),
+    "control_is_claim": Rule(
+        "a control run's file is the claim's own runs file (the same file, or the same sha256)",
+        ("_bind_control",)),
+    "declared_set_unconfirmed": Rule(
+        "the declared set is only what the imported files held (`provenance.declared_set` "
+        "`found`): declare it with `--dataset-ids`, a card or `dataset.subset`",
+        ("_bind_declared_set",)),
+    "system_unnamed": Rule(
+        "a claim imported from harness files names no agent or no model under `system` (nor "
+        "states `{\"not_disclosed\": \"why\"}`)",
+        ("_bind_system",)),
     "attempt_contract_mismatch": Rule(
         "`compare`: the two ledgers count different attempt contracts (mode or budget); their "
         "headlines are different quantities",
@@ -2026,6 +2138,15 @@ class Attrition(NamedTuple):
         return self.lost / self.of if self.of else 0.0
 
 
+class Binding(NamedTuple):
+    """One binding of a claim's parts (its ledger to the import, a control run to the claim, the
+    runs to one instrument, the declared set to a declaration), as check found it."""
+
+    name: str  # "ledger", "instrument", "no_edit run", "known_fix run", "declared set"
+    bound: bool  # checked and held; False: not bound, or not checkable (the text says which)
+    text: str
+
+
 class Report(NamedTuple):
     """Everything `check` found about one claim; the renderers turn it into text."""
 
@@ -2044,6 +2165,7 @@ class Report(NamedTuple):
     ignored_runs: tuple[tuple[str, Rate], ...] = ()
     replicates: Replicates | None = None  # when the manifest gates several runs together
     attrition: Attrition | None = None  # the verdicts lost to unscoreable exits, and the ceiling
+    bindings: tuple[Binding, ...] = ()  # what makes the claim one whole, checked or not
 
     @property
     def verdict(self) -> str:
@@ -3409,6 +3531,11 @@ class Imported(NamedTuple):
     # `system`: what was measured (agent, model, configuration)
     measured: Mapping[str, object] = MappingProxyType({})
     timeout_note: str = ""  # how the harness limits a task's time, for the draft's wall-clock item
+    # The instrument as the files record it ("version": the harness's release, "commit": its
+    # checkout), and each run's where several runs make one claim (one claim, one instrument).
+    instrument: Mapping[str, str] = MappingProxyType({})
+    run_instruments: tuple[tuple[str, Mapping[str, str]], ...] = ()
+    set_found: bool = False  # the declared set is only what the files held, not a declaration
 
 
 class FieldMapping(NamedTuple):
@@ -6474,6 +6601,149 @@ def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:
     return _scores_by_task(plan, tally)
 
 
+def _definition_text(options: Mapping[str, Any] | None) -> str:
+    """A verdict definition as the card names it: "--threshold 1.0", or the harness's own verdicts.
+    """
+    if not options:
+        return "the harness's own verdicts"
+    return ", ".join(f"--{key.replace('_', '-')} {value!r}"
+                     for key, value in sorted(options.items()) if value not in (None, False))
+
+
+def _bind_ledger(m: Manifest, ledger: Ledger) -> tuple[Binding, list[Finding]]:
+    """The runs file is the ledger the manifest's import wrote, or the card says it is not bound."""
+    prov = m.provenance
+    if prov is None or (prov.ledger_sha256 is None and not prov.by_import):
+        return Binding("ledger", False, "no import behind it: the manifest records none (a "
+                       "hand-made ledger, or one whose import provenance was removed)"), []
+    undo = ("or delete the manifest's provenance block to gate it as a hand-made ledger (the card "
+            "then says it is not bound to an import)")
+    if prov.ledger_sha256 is None:
+        return Binding("ledger", False, "the provenance records no ledger"), [finding(
+            "ledger_not_imported",
+            "the provenance names an import (provenance.command) but not the ledger it wrote "
+            "(provenance.ledger): import again with that command and --draft-manifest, " + undo)]
+    if ledger.runs_sha256 != prov.ledger_sha256:
+        return Binding("ledger", False, "not the import's"), [finding("ledger_not_imported", (
+            f"the runs file's sha256 is {ledger.runs_sha256[:12]}, the import wrote "
+            f"{prov.ledger_sha256[:12]} (provenance.ledger.sha256): it was edited after the "
+            "import, or is another run's ledger; rebuild it with provenance.command, " + undo))]
+    runs = f"run {', '.join(prov.run_ids)}" if prov.run_ids else ""
+    return Binding("ledger", True, f"the runs file import {prov.importer or ''} wrote (sha256 "
+                   f"{prov.ledger_sha256[:12]}{', ' + runs if runs else ''})"), []
+
+
+def _bind_instrument(m: Manifest) -> Binding | None:
+    """The instrument the import's files record, or the user's declaration that runs made with
+    several are one."""
+    prov = m.provenance
+    if prov is None or prov.instrument is None:
+        return None
+    if prov.one_instrument:
+        return Binding("instrument", False, prov.one_instrument)
+    return Binding("instrument", bool(prov.instrument), instrument_text(prov.instrument))
+
+
+def _bind_control(m: Manifest, run: ControlRun, result: ControlRunResult,
+                  ledger: Ledger, runs: Path) -> tuple[Binding, list[Finding]]:
+    """A control run is bound to the claim: not the claim's own ledger, the ledger its import wrote,
+    and read by the claim's importer under its verdict definition on its instrument."""
+    name = f"{run.role} run"
+    if _same_file(run.runs, runs) or result.ledger.runs_sha256 == ledger.runs_sha256:
+        return Binding(name, False, "the claim's own ledger"), [finding("control_is_claim", (
+            f"the {run.role} run {result.runs} is the claim's own runs file (sha256 "
+            f"{ledger.runs_sha256[:12]}): a control made of the claim proves nothing; import the "
+            f"harness's {run.role} run into a file of its own"))]
+    cp = run.provenance
+    if cp is None:
+        return Binding(name, False, "its control_runs entry records no import (added by hand): "
+                       "its instrument and verdict definition are unchecked"), []
+    findings = []
+    if cp.ledger_sha256 is not None and cp.ledger_sha256 != result.ledger.runs_sha256:
+        findings += prefixed(run.role, [finding("ledger_not_imported", (
+            f"the {run.role} run's file {result.runs} has sha256 "
+            f"{result.ledger.runs_sha256[:12]}, its import wrote {cp.ledger_sha256[:12]}: it was "
+            "edited after the import; import the control run again"))])
+    if m.provenance is None:
+        return Binding(name, False, "its import is recorded, the claim's is not: their verdict "
+                       "definitions and instruments cannot be compared"), findings
+    problems = control_mismatch(m.provenance, cp)
+    if problems:
+        findings.append(finding("control_not_bound", (
+            f"the {run.role} run {result.runs} is {'; and '.join(problems)}: a control proves the "
+            "claim's instrument only when made on it and read under the claim's verdict "
+            f"definition; make it there and import it with the claim's options "
+            "(provenance.command)")))
+        return Binding(name, False, "not the claim's: " + "; ".join(problems)), findings
+    return Binding(name, not findings, f"the claim's importer, instrument and verdict definition "
+                   f"({_definition_text(cp.options)}), sha256 "
+                   f"{result.ledger.runs_sha256[:12]}"), findings
+
+
+def _bind_declared_set(m: Manifest) -> tuple[Binding, list[Finding]]:
+    """The declared set is a declaration (the harness's, --dataset-ids, a card or a declared
+    subset), never only what the imported files held."""
+    if m.card_path is not None:
+        return Binding("declared set", True, "the card's task slice (dataset.card)"), []
+    if m.subset is not None:
+        return Binding("declared set", True, f"a declared subset ({m.subset[1]})"), []
+    prov = m.provenance
+    if prov is None:
+        return Binding("declared set", False, "the manifest's own (no import behind it)"), []
+    if prov.set_found:
+        return Binding("declared set", False, "only what the files held"), [finding(
+            "declared_set_unconfirmed", (
+                f"the declared set is only what the imported files held "
+                f"({m.declared_from or 'provenance.declared_set'}): a task the harness dropped "
+                "would leave the denominator unseen; import again with --dataset-ids FILE (the "
+                "suite's task ids), or declare the part the claim is about as dataset.subset "
+                "{\"selection\": \"how they were chosen\"}, or pin a card (dataset.card)"))]
+    return Binding("declared set", True, m.declared_from or "declared by the harness's files"), []
+
+
+def stated_unknown(value: object) -> str | None:
+    """The reason given where a value is honestly unknown: {"not_disclosed": "why"} or
+    {"not_recorded": "why"}; None for any other value."""
+    if isinstance(value, dict) and len(value) == 1:
+        (key, why), = value.items()
+        if key in ("not_disclosed", "not_recorded") and isinstance(why, str) and why.strip():
+            return f"{key.replace('_', ' ')}: {why}"
+    return None
+
+
+def _bind_system(m: Manifest) -> list[Finding]:
+    """A claim imported from harness files names what it measured: its agent and its model, or
+    states that one is not disclosed."""
+    if m.provenance is None or not m.provenance.by_import:
+        return []
+    system = m.measured or {}
+    missing = [key for key in ("agent", "model")
+               if not any(k.startswith(key) and (stated_unknown(v) or str(v).strip())
+                          for k, v in system.items())]
+    if not missing:
+        return []
+    return [finding("system_unnamed", (
+        f"the claim names no {' and no '.join(missing)} under system: say what was measured "
+        f"(system.{missing[0]}), or state {{\"not_disclosed\": \"why\"}} as its value"))]
+
+
+def _judge_bindings(m: Manifest, ledger: Ledger, runs: Path,
+                    controls: Sequence[tuple[ControlRun, ControlRunResult]]
+                    ) -> tuple[tuple[Binding, ...], list[Finding]]:
+    """One claim is one run of one system, read under one definition on one instrument, with its
+    controls made there: each binding checked, or named on the card as not checked."""
+    binding, findings = _bind_ledger(m, ledger)
+    bindings = [binding]
+    instrument = _bind_instrument(m)
+    bindings += [instrument] if instrument is not None else []
+    for run, result in controls:
+        binding, found = _bind_control(m, run, result, ledger, runs)
+        bindings.append(binding)
+        findings += found
+    binding, found = _bind_declared_set(m)
+    return (*bindings, binding), [*findings, *found, *_bind_system(m)]
+
+
 def _judge_manifest(manifest: Manifest) -> list[Finding]:
     """A draft, a placeholder or an unnamed instrument: the manifest is not finished."""
     findings = []
@@ -6755,6 +7025,9 @@ def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = N
         result, control_findings = _gate_control_run(run, plan, manifest.path.parent)
         control_results.append(result)
         all_findings.extend(control_findings)
+    bindings, binding_findings = _judge_bindings(manifest, ledger, runs_path,
+                                                 tuple(zip(manifest.control_runs, control_results)))
+    all_findings.extend(binding_findings)
     claim_check = None
     if claim is not None:
         claim_check, claim_finding = check_claim(claim, ledger)
@@ -6776,6 +7049,7 @@ def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = N
                                    runs_path) if gated is not None and tally is not None else (),
         replicates=replicates,
         attrition=lost,
+        bindings=bindings,
     )
 
 
@@ -6838,7 +7112,27 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
         findings.append(finding("envelope_mismatch", (
             f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different "
             f"instruments: a ledger balances inside one envelope{move}")))
+    if a.manifest.provenance is not None and b.manifest.provenance is not None:
+        # (an instrument the envelopes already tell apart is named once, above)
+        problems = binding_mismatch(a.manifest.provenance, b.manifest.provenance, f"{first}'s",
+                                    instrument=not differ)
+        if problems:
+            findings.append(finding("envelope_mismatch", (
+                f"{second} is {'; and '.join(problems)}: two headlines compare only when read "
+                "under one definition on one instrument; import both with the same options")))
     return findings
+
+
+def distinct_sides(reports: Sequence[Report], names: Sequence[str], command: str) -> None:
+    """Each side is its own evidence: the same runs file (by sha256) and run twice is refused."""
+    seen: dict[tuple[str, str | None], str] = {}
+    for name, report in zip(names, reports):
+        first = seen.setdefault((report.ledger.runs_sha256, report.gated_run), name)
+        if first != name:
+            pinned = f", run {report.gated_run}" if report.gated_run else ""
+            raise GateError(f"{command}: {first} and {name} are the same runs file (sha256 "
+                            f"{report.ledger.runs_sha256[:12]}{pinned}): a claim compared with "
+                            "itself counts its evidence twice; give each side its own run")
 
 
 def _aligned(reports: Sequence[Report]) -> list[AlignedScores] | None:
@@ -6921,6 +7215,7 @@ def run_compare(a_files: ClaimFiles, b_files: ClaimFiles, confidence: float = 0.
     keep: bool | str = "table" if by_cluster else True
     sides = (a_files, b_files)
     a, b = (run_check(files, confidence, keep_scores=keep) for files in sides)
+    distinct_sides((a, b), ("A", "B"), "compare")
     if not by_cluster and _aligned((a, b)) is None:
         a, b = _scored_by_id((a, b), sides, confidence)
     findings = [*prefixed("A", a.findings), *prefixed("B", b.findings), *_comparable(a, b)]
@@ -7066,15 +7361,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     if _aligned(reports) is None:
         sides = [ClaimFiles(manifest, runs) for manifest, runs in systems]
         reports = tuple(_scored_by_id(reports, sides, confidence))
-    seen: dict[tuple[str, str | None], int] = {}
     # one runs file may hold several systems' runs, each pinned
-    for number, report in enumerate(reports, 1):
-        first = seen.setdefault((report.ledger.runs_sha256, report.gated_run), number)
-        if first != number:
-            pinned = f", run {report.gated_run}" if report.gated_run else ""
-            raise GateError(f"rank: systems {first} and {number} are the same runs file (sha256 "
-                            f"{report.ledger.runs_sha256[:12]}{pinned}): a system listed twice "
-                            "would count its evidence twice")
+    distinct_sides(reports, [f"system {n}" for n in range(1, len(reports) + 1)], "rank")
     findings: list[Finding] = []
     for number, report in enumerate(reports, 1):
         findings.extend(prefixed(f"S{number}", report.findings))
@@ -7192,7 +7480,8 @@ def system_text(m: Manifest) -> str:
     """What the claim measures, as its manifest's `system` names it: "agent=droid, model=gpt-5"."""
     if not m.measured:
         return "(not named)"
-    return ", ".join(f"{key}={_scalar(value)}" for key, value in sorted(m.measured.items()))
+    return ", ".join(f"{key}=({stated_unknown(value)})" if stated_unknown(value) else
+                     f"{key}={_scalar(value)}" for key, value in sorted(m.measured.items()))
 
 
 def _subset_text(m: Manifest, entries: int) -> str:
@@ -7322,6 +7611,8 @@ def _text_instrument(report: Report) -> list[str]:
     out.append(_label("runs") + f"sha256 {led.runs_sha256}")
     if report.card_digest:
         out.append(_label("card") + f"dataset_digest {report.card_digest}")
+    out += [_label("bound" if b.bound else "not bound") + f"{b.name}: {b.text}"
+            for b in report.bindings]
     return out
 
 
@@ -7426,6 +7717,7 @@ def report_json(report: Report) -> dict[str, Any]:
         ],
         "findings": [{"code": f.code, "message": f.message} for f in report.findings],
         "inputs": {"manifest_sha256": m.sha256, "runs_sha256": led.runs_sha256},
+        "bindings": [{"name": b.name, "bound": b.bound, "text": b.text} for b in report.bindings],
         "version": __version__,
         "confidence": report.confidence,
         "dataset": {"name": m.dataset_name, "task_ids_sha256": m.task_ids_sha256,
@@ -7501,6 +7793,15 @@ def _contract_text(report: Report) -> str:
             "within the budget passed")
 
 
+def _md_bindings(report: Report) -> list[str]:
+    """What binds the claim's parts, a bullet each, the unbound ones in bold."""
+    if not report.bindings:
+        return []
+    return ["", "**Bindings** (what makes the claim one whole)", "",
+            *(f"- {'bound' if b.bound else '**not bound**'}: {_md(b.name)}: {_md(b.text)}"
+              for b in report.bindings)]
+
+
 def render_markdown(report: Report) -> str:
     """The report card in Markdown, for a README, a pull request or a CI step summary."""
     m, led, conf = report.manifest, report.ledger, report.confidence
@@ -7572,7 +7873,7 @@ def render_markdown(report: Report) -> str:
         out += ["", f"Cost: {_md(_cost_text(led.cost))}."]
     if report.claim is not None:
         out += ["", f"Claim check: {_md(report.claim.message)}."]
-    out += ["", f"Rerun: {_md(m.rerun_recipe or '(none)')}", "",
+    out += [*_md_bindings(report), "", f"Rerun: {_md(m.rerun_recipe or '(none)')}", "",
             f"Inputs: manifest sha256 `{m.sha256}`, runs sha256 `{led.runs_sha256}`", ""]
     if report.findings:
         out.append("**Findings**")
@@ -8645,6 +8946,7 @@ class _SwebenchRun(NamedTuple):
     notes: list[str]
     measured: Mapping[str, object]
     todo: Sequence[str] = ()
+    set_found: bool = False  # the declared set is only the instance folders found
 
 
 def _swebench_imported(run: _SwebenchRun, form: _SwebenchForm) -> Imported:
@@ -8656,6 +8958,7 @@ def _swebench_imported(run: _SwebenchRun, form: _SwebenchForm) -> Imported:
                               "runner": "docker (the swebench harness's instance containers)"},
                     rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=tuple(run.todo),
                     provenance={"declared_from": run.declared_from}, measured=run.measured,
+                    set_found=run.set_found,
                     timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
                                  "set another; the report does not record it")
 
@@ -8830,7 +9133,8 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
                     "--dataset-ids FILE")
     system = {"model": _folder_name(folder).replace("__", "/")}
     return _swebench_imported(_SwebenchRun(records, declared, declared_from, run_id, notes, system,
-                                           todo), _SWEBENCH_FORMS["logs"])
+                                           todo, not report and dataset_ids is None),
+                              _SWEBENCH_FORMS["logs"])
 
 
 def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
@@ -9355,11 +9659,26 @@ def _inspect_envelope(spec: dict[str, object], config: dict[str, object],
     return envelope
 
 
-def _inspect_model(spec: dict[str, object]) -> dict[str, object]:
-    """The system an Inspect log measured: its model, and the model's arguments where any were
-    given."""
+def _inspect_instrument(spec: dict[str, object]) -> dict[str, str]:
+    """The inspect_ai release a log was written by."""
+    version = _sub(spec.get("packages")).get("inspect_ai")
+    return {"version": f"inspect_ai {version}"} if isinstance(version, str) else {}
+
+
+def _inspect_model(header: dict[str, object]) -> dict[str, object]:
+    """The system an Inspect log measured: its agent (the solver: eval.solver, else the plan's
+    steps), its model, and the model's arguments where any were given."""
+    spec = _sub(header.get("eval"))
     args = spec.get("model_args")
-    return {"model": spec.get("model"), **({"model_args": args} if args else {})}
+    steps = _sub(header.get("plan")).get("steps")
+    plan = [str(_sub(step).get("solver")) for step in steps if _sub(step).get("solver")] \
+        if isinstance(steps, list) else []
+    solver = spec.get("solver")
+    agent = f"{' -> '.join(plan)} (Inspect solver plan)" if plan else None
+    if isinstance(solver, str) and solver:
+        agent = f"{solver} (Inspect solver)"
+    return {**({"agent": agent} if agent else {}), "model": spec.get("model"),
+            **({"model_args": args} if args else {})}
 
 
 def _inspect_headline_checked(log: _InspectLog, by_key: Mapping[tuple[str, int], dict[str, object]],
@@ -9519,7 +9838,10 @@ def import_inspect(options: ImportOptions) -> Imported:
         {**{k: v for k, v in _inspect_envelope(first.spec, first.config, first.epochs).items()
             if k not in ("task", "task_version", "task_file")},
          "tasks": [str(part.spec.get("task")) for part in parts]},
-        measured=_inspect_model(first.spec),
+        measured=_inspect_model(logs[0].header),
+        instrument=_inspect_instrument(first.spec),
+        run_instruments=tuple((str(log.path), _inspect_instrument(part.spec))
+                              for log, part in zip(logs, parts)) if many else (),
         timeout_note="Inspect's --time-limit is per sample and this run set none: give the longest "
                      "a sample was allowed (each record's wall_clock_s is its total_time)",
         rerun_hint=("inspect eval "
@@ -9921,6 +10243,10 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
                      "(default 360) plus max_test_timeout_sec (default 60), times "
                      "global_timeout_multiplier; give the largest total",
         draft_todo=_tb_subset_todo(subset, parsed),
+        instrument=_tb_instrument(parsed[0][0]),
+        run_instruments=tuple((rid, _tb_instrument(run))
+                              for rid, (run, _) in zip(run_ids, parsed)) if len(parsed) > 1 else (),
+        set_found=not all(run.meta_path for run, _ in parsed),
         provenance={"declared_from": ("run_metadata.json task_ids"
                                       if all(run.meta_path for run, _ in parsed) else
                                       "the tasks with trials in results.json "
@@ -9989,6 +10315,15 @@ def _tb_envelope(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, 
         if config.get(key) is not None:
             envelope[key] = config[key]
     return envelope
+
+
+def _tb_instrument(run: _TbRun) -> dict[str, str]:
+    """The harness a run was made with: the checkout `tb run` ran in (run_metadata's commit_hash)
+    and terminal-bench's release (tb.lock)."""
+    commit, version = run.meta.get("commit_hash"), _sub(run.lock.get("harness")).get("version")
+    return {**({"commit": commit} if isinstance(commit, str) and commit not in ("", "unknown")
+               else {}),
+            **({"version": f"terminal-bench {version}"} if isinstance(version, str) else {})}
 
 
 def _tb_system(run: _TbRun) -> dict[str, object]:
@@ -10295,10 +10630,9 @@ def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -
     envelope: dict[str, object] = {"harness": "harbor", "dataset": source,
                                    **({"dataset_ref": dataset["ref"]}
                                       if isinstance(dataset.get("ref"), str) else {})}
-    lock = _harness_json(job.folder / "lock.json") if (job.folder / "lock.json").is_file() else {}
-    version = _sub(lock.get("harbor")).get("version")
-    if isinstance(version, str):
-        envelope["harness"] = f"harbor {version}"
+    version = _harbor_instrument(job).get("version")
+    if version is not None:
+        envelope["harness"] = version
     if job.config:
         kind = _sub(job.config.get("environment")).get("type")
         envelope["runner"] = ("harbor environment "
@@ -10307,6 +10641,13 @@ def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -
         if _is_number(job.config.get(key)):
             envelope[key] = job.config[key]
     return envelope
+
+
+def _harbor_instrument(job: _HarborJob) -> dict[str, str]:
+    """The Harbor release a job ran with, as its lock.json records it."""
+    lock = _harness_json(job.folder / "lock.json") if (job.folder / "lock.json").is_file() else {}
+    version = _sub(lock.get("harbor")).get("version")
+    return {"version": f"harbor {version}"} if isinstance(version, str) else {}
 
 
 def _harbor_selection(job: _HarborJob) -> list[str]:
@@ -10370,6 +10711,10 @@ def import_harbor(options: ImportOptions) -> Imported:
         rerun_hint=f"harbor run -d {name} -a {agent} -m {model} -k {found.budget}",
         notes=tuple(notes),
         subset=subset,
+        instrument=_harbor_instrument(jobs[0]),
+        run_instruments=tuple((_folder_name(job.folder), _harbor_instrument(job))
+                              for job in jobs) if len(jobs) > 1 else (),
+        set_found=bool(unconfigured),
         draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks "
                     "(task_names, n_tasks, exclude_task_names) is unknown: copy it beside "
                     "result.json and import again, or declare dataset.subset {\"selection\": "
@@ -10924,7 +11269,7 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
                     extra_reasons=tuple(extra), run_id=run, source=fmt,
                     envelope={"harness": harness},
                     rerun_hint="the harness command that wrote the file", notes=tuple(notes),
-                    draft_todo=tuple(todo),
+                    draft_todo=tuple(todo), set_found=options.dataset_ids is None,
                     provenance={"declared_from": (
                         "--dataset-ids" if options.dataset_ids is not None else
                         f"the {len(seen)} task(s) {path.name} holds, not a declared set")})
@@ -10962,6 +11307,7 @@ class _Found(NamedTuple):
     subset_unit: str = "tasks"  # what a subset's "of" counts
     # tasks the files name, rows or not (a task with no samples is still one)
     named: Sequence[str] = ()
+    instrument: Mapping[str, str] = MappingProxyType({})  # the harness's version or commit
 
 
 def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
@@ -11010,7 +11356,8 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
              + (f"; {len(absent)} declared task(s) have no result and are missing_artifact "
                 f"({_preview(absent)})"
                 if absent else ""), *found.notes]
-    todo = [] if options.dataset_ids is not None or found.declared is not None else [
+    set_found = options.dataset_ids is None and found.declared is None
+    todo = [] if not set_found else [
         f"the declared set is only the {len(seen)} task(s) the files hold: give --dataset-ids FILE "
         "with the suite's task ids, so a task the harness dropped is counted"]
     reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
@@ -11022,7 +11369,8 @@ def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Pat
                     rerun_hint="the harness command that wrote the file", notes=tuple(notes),
                     draft_todo=tuple(todo), subset=subset, subset_unit=found.subset_unit,
                     measured=found.measured, provenance={"declared_from": source},
-                    dataset_name=found.dataset_name)
+                    dataset_name=found.dataset_name, set_found=set_found,
+                    instrument=found.instrument)
 
 
 def _the_file(path: Path, pattern: str, what: str) -> Path:
@@ -11206,7 +11554,9 @@ def read_openhands(options: ImportOptions) -> Imported:
         "instance never evaluated is unresolved there and missing_artifact here" + official,
         measured={k: v for k, v in (("agent", agent), ("model", model))
                   if isinstance(v, str) and v},
-        dataset_name=dataset), options, "openhands", path)
+        dataset_name=dataset,
+        instrument={"commit": commit} if isinstance(commit, str) and commit else {}),
+        options, "openhands", path)
 
 
 # lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks:
@@ -11871,13 +12221,12 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
                        "do not name it)")
     system = dict(imp.measured)
     # what was measured, where the files are silent
-    if not system or ("agent" in system and "model" not in system):
-        for key in ("model", "agent"):
-            if key not in system:
-                system[key] = (f"TODO: the {key} this run measured (the {imp.source} files do not "
-                               "name it)")
-                todo.insert(1, f"system.{key}: the {key} this run "
-                               "measured (the files do not name it)")
+    for key in ("model", "agent"):
+        if not any(name.startswith(key) for name in system):
+            system[key] = (f"TODO: the {key} this run measured (the {imp.source} files do not "
+                           "name it)")
+            todo.insert(1, f"system.{key}: the {key} this run measured (the files do not name "
+                           "it; or {\"not_disclosed\": \"why\"})")
     todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
@@ -11902,8 +12251,57 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "reason_classes": extra,
         "rerun_recipe": f"TODO: exact command that produced the run, e.g. {imp.rerun_hint}",
         "provenance": {"harness": str(imp.envelope.get("harness", imp.source)), **imp.provenance,
-                       **(made or {})},
+                       **(made or {}), "declared_set": "found" if imp.set_found else "declared"},
     }
+
+
+def _one_instrument(imp: Imported, declared: bool) -> Imported:
+    """One claim is read on one instrument: runs whose files record different harness releases or
+    commits are refused, naming each, unless the user declares them one (--one-instrument), which
+    the provenance records and the card prints. Runs that record none are not compared."""
+    recorded = [(run, instrument) for run, instrument in imp.run_instruments if instrument]
+    groups: dict[str, list[str]] = {}
+    for run, instrument in recorded:
+        groups.setdefault(instrument_text(instrument), []).append(run)
+    if len(groups) <= 1:
+        return imp
+    named = "; ".join(f"{text} ({_preview(runs, 3)})" for text, runs in groups.items())
+    if not declared:
+        raise GateError(f"import {imp.source}: the {len(recorded)} runs were made with "
+                        f"{len(groups)} different harness checkouts or releases: {named}: one claim "
+                        "is read on one instrument; import the runs made with one of them, or "
+                        "give --one-instrument to declare them one (the manifest records it and "
+                        "the card prints it)")
+    merged = {key: " + ".join(sorted({str(i[key]) for _, i in recorded if key in i}))
+              for key in sorted({key for _, i in recorded for key in i})}
+    said = (f"{len(recorded)} runs made with {len(groups)} harness checkouts or releases, "
+            f"declared one instrument by the user (--one-instrument): {named}")
+    envelope = dict(imp.envelope)
+    if "commit" in merged and "toolchain_sha" in envelope:
+        envelope["toolchain_sha"] = merged["commit"]
+    return imp._replace(instrument=merged, envelope=envelope, notes=(*imp.notes, said),
+                        provenance={**imp.provenance, "one_instrument": said})
+
+
+def _claims_ledger(draft_path: Path) -> Path | None:
+    """The runs file a draft's import wrote (its provenance.ledger.path), if it names one."""
+    try:
+        draft = load_json_file(draft_path)
+    except GateError:
+        return None
+    path = _sub(_sub(_sub(draft).get("provenance")).get("ledger")).get("path")
+    return draft_path.parent / path if isinstance(path, str) and path else None
+
+
+def _refuse_the_claims_ledger(draft_path: Path, output: Path) -> None:
+    """A control run is never written over the claim's own ledger, --force or not: the oracle's run
+    would replace the claim and prove it."""
+    claims = _claims_ledger(draft_path) if draft_path.exists() else None
+    if claims is not None and (claims.exists() and output.exists() and _same_file(claims, output)
+                               or os.path.abspath(claims) == os.path.abspath(output)):
+        raise GateError(f"{output}: is the claim's own ledger (the runs file {draft_path}'s import "
+                        "wrote): a control run is a file of its own; give it another -o, e.g. "
+                        f"{output.with_name('control.jsonl')}")
 
 
 def init_manifest(runs: Path | None) -> dict[str, object]:
@@ -11986,14 +12384,15 @@ def _on_the_claims_tasks(imp: Imported, manifest_path: Path) -> Imported:
 
 
 def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_path: Path,
-                    options: Mapping[str, object] | None = None
+                    made: Mapping[str, object] | None = None
                     ) -> tuple[dict[str, object] | None, dict[str, object]]:
     """The claim's draft manifest with this control run's entry added (or replaced), and the entry:
-    the manifest must exist, declare the same tasks the control run covers, and have been imported
-    under the same verdict options (a --threshold that turns a broken oracle's zeros into passes
-    proves nothing), with no more attempts a task than the claim's budget. A manifest that is no
-    longer a draft is a person's file, never rewritten: None, and the caller says what entry to add.
-    """
+    the manifest must exist, declare the same tasks the control run covers, be bound to it (the
+    same importer, verdict definition and instrument: a --threshold that turns a broken oracle's
+    zeros into passes proves nothing, nor does a control made at another harness commit), with no
+    more attempts a task than the claim's budget. `made`: how the control run was imported, which
+    its entry records. A manifest that is no longer a draft is a person's file, never rewritten:
+    None, and the caller says what entry to add."""
     where = str(draft_path)
     if not draft_path.exists():
         raise GateError(f"{where}: no draft to add the control run to: import the claim's own run "
@@ -12005,12 +12404,14 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
                         f"{ids_digest(imp.task_ids)[:12]}, not the draft's suite: a control run is "
                         "over the same tasks (one over more, the draft's dataset.task_ids among "
                         "them, is kept to those): run it over the claim's tasks")
-    claim_options = _sub(draft.get("provenance")).get("options", {})
-    if options is not None and claim_options != dict(options):
-        raise GateError(f"{where}: the claim was imported with "
-                        f"{_shown_options(claim_options)}, this {role} run with "
-                        f"{_shown_options(options)}: a control run is read under the "
-                        "claim's verdict mapping; import it again with the claim's options")
+    bound = {key: made[key] for key in CONTROL_PROVENANCE_KEYS if made and key in made}
+    problems = control_mismatch(_provenance_of(draft.get("provenance"), where),
+                                _provenance_of(bound, where, CONTROL_PROVENANCE_KEYS))
+    if problems:
+        raise GateError(f"{where}: this {role} run is not bound to the claim: it is "
+                        f"{'; and '.join(problems)}: a control run is made on the claim's "
+                        "instrument and read under its verdict definition; make it there and "
+                        "import it with the claim's options (provenance.command)")
     budget = draft.get("attempt_budget")
     most = max((cast(int, r["attempt"]) for r in imp.records), default=1)
     if _is_int(budget) and most > cast(int, budget):
@@ -12021,8 +12422,10 @@ def add_control_run(draft_path: Path, imp: Imported, role: ControlRunRole, runs_
     if relative.startswith(".."):
         raise GateError(f"{runs_path}: a control run's file must sit in the manifest's folder "
                         f"({draft_path.parent})")
-    key, bound = DRAFT_CONTROL_BOUNDS[role]
-    entry: dict[str, object] = {"role": role, "runs": relative, key: bound}
+    key, limit = DRAFT_CONTROL_BOUNDS[role]
+    entry: dict[str, object] = {"role": role, "runs": relative, key: limit}
+    if bound:
+        entry["provenance"] = {**bound, "ledger": {**_sub(bound.get("ledger")), "path": relative}}
     if "draft" not in draft:
         return None, entry
     entries = [e for e in _list(draft.get("control_runs", []), f"{where}: control_runs")
@@ -12055,9 +12458,6 @@ def _still_to_do(draft: Mapping[str, object], item: object) -> bool:
     return value is None or is_placeholder(value)
 
 
-def _shown_options(options: Mapping[str, object]) -> str:
-    return ", ".join(f"--{key.replace('_', '-')} {value!r}"
-                     for key, value in sorted(options.items())) or "no options"
 
 
 #####################################################################
@@ -12373,9 +12773,9 @@ def _cmd_init(args: argparse.Namespace) -> tuple[str, int]:
                             f"file(s){did_you_mean(name, tuple(IMPORTERS)) if fmt is None else ''}")
         paths = [Path(f) for f in files]
         imported = fmt.read(ImportOptions(tuple(paths), None, "fail", 1.0))
-        same = argparse.Namespace(format=name, files=paths, dataset_ids=None, threshold=1.0,
-                                  partial_as="fail", model=None, output=None, tests="plus")
-        return _dump(_finite(draft_manifest(imported, _import_provenance(same, fmt, imported)))), 0
+        same = build_parser().parse_args(["import", name, *files])
+        return _dump(_finite(draft_manifest(imported, _import_provenance(
+            same, fmt, imported, _ledger_lines(imported))))), 0
     return _dump(init_manifest(args.from_runs)), 0
 
 
@@ -12447,8 +12847,14 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     if args.control and args.output is None:
         raise GateError("import --control: give -o RUNS: a control run is a file the manifest "
                         "names")
+    if args.control and args.draft_manifest is not None:
+        _refuse_the_claims_ledger(args.draft_manifest, args.output)
     for path in (args.output, None if args.control else args.draft_manifest):
         if path is not None and path.exists() and not args.force:
+            if path == args.draft_manifest:
+                raise GateError(f"{path}: exists: to add a control run to this draft, import it "
+                                "with --control no_edit or --control known_fix (and its own -o "
+                                "RUNS); to replace the claim's draft with this run, pass --force")
             raise GateError(f"{path}: exists; pass --force to replace it")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
     if args.model is not None and "model" not in fmt.options:
@@ -12457,13 +12863,11 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold,
                                       args.control, args.model, mapping, args.tests))
+    imported = _one_instrument(imported, args.one_instrument)
     if args.control and args.draft_manifest is not None:
         imported = _on_the_claims_tasks(imported, args.draft_manifest)
-    # A harness may write NaN where it has no number; what import writes is strict JSON, so check
-    # can read it.
-    lines = "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"),
-                               allow_nan=False) + "\n"
-                    for rec in imported.records)
+    lines = _ledger_lines(imported)
+    made = _import_provenance(args, fmt, imported, lines)
     draft: dict[str, Any] | None = None
     if args.control == "no_edit" and fmt.ran_no_test is not None:
         vacuous = [rec for rec in imported.records if fmt.ran_no_test(rec)]
@@ -12474,13 +12878,13 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
                             f"cannot fail proves nothing; {fmt.no_test_why}")
     if args.draft_manifest is not None and args.control:
         draft, entry = add_control_run(args.draft_manifest, imported, args.control, args.output,
-                                       _verdict_options(args, fmt))
+                                       made)
         if draft is None:  # a finished manifest: never rewritten, the entry to add is said
             print(f"{args.prog}: {args.draft_manifest} is no longer a draft, so it is not "
                   f"rewritten: add this entry to its control_runs: {json.dumps(entry)}",
                   file=sys.stderr)
     elif args.draft_manifest is not None:
-        draft = draft_manifest(imported, _import_provenance(args, fmt, imported))
+        draft = draft_manifest(imported, made)
         if args.output is not None:
             draft["rerun_recipe"] = (f"{invoked()} --manifest {args.draft_manifest} --runs "
                                      f"{args.output}")
@@ -12503,6 +12907,13 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
         if isinstance(recipe, str) and not is_placeholder(recipe):
             print(f"{args.prog}: then check it: {visible(recipe)}", file=sys.stderr)
     return (lines if args.output is None else ""), 0
+
+
+def _ledger_lines(imported: Imported) -> str:
+    """The runs file an import writes: a record a line, strict JSON (a harness may write NaN where it
+    has no number; check reads what import writes)."""
+    return "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"),
+                              allow_nan=False) + "\n" for rec in imported.records)
 
 
 _MAPPING_FLAGS = (("task_id", "--task-id"), ("passed", "--pass"), ("unscoreable", "--unscoreable"),
@@ -12555,10 +12966,12 @@ def _verdict_mapping(args: argparse.Namespace, fmt: ImportFormat, imported: Impo
     return mapping
 
 
-def _import_provenance(args: argparse.Namespace, fmt: ImportFormat,
-                       imported: Imported) -> dict[str, object]:
+def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Imported,
+                       lines: str) -> dict[str, object]:
     """What the draft records of how the ledger was made: each input with its sha256, the verdict
-    mapping, and the command that rebuilds the runs file."""
+    mapping, the command that rebuilds the runs file, and the bindings check holds the claim's
+    parts to: the ledger written (its sha256, runs and path), the verdict definition (every option
+    that changes a verdict), the importer and the instrument the files record."""
     import shlex
 
     shown = [_as_given(args, str(p)) for p in args.files]
@@ -12581,17 +12994,34 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat,
                 command.append(flag)
             elif _mapping_given(args, attr):
                 command += [flag, str(value)]
+    if args.one_instrument:
+        command.append("--one-instrument")
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
+    ledger: dict[str, object] = {
+        "sha256": hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest(),
+        "run_ids": sorted({str(rec["run_id"]) for rec in imported.records})}
+    if args.output is not None and args.draft_manifest is not None:
+        ledger["path"] = os.path.relpath(os.path.abspath(args.output),
+                                         os.path.abspath(args.draft_manifest.parent))
     return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),
-            "options": _verdict_options(args, fmt), "command": " ".join(shlex.quote(part)
-                                                                        for part in command)}
+            "options": _verdict_options(args, fmt),
+            "command": " ".join(shlex.quote(part) for part in command),
+            "importer": fmt.name, "instrument": dict(imported.instrument), "ledger": ledger}
+
+
+# The mapping importer's options that decide a verdict, by the name the definition records them.
+_MAPPING_VERDICT = (("pass", "passed"), ("unscoreable", "unscoreable"), ("reason", "reason"),
+                    ("unreadable_as", "unreadable_as"))
 
 
 def _verdict_options(args: argparse.Namespace, fmt: ImportFormat) -> dict[str, object]:
-    """The verdict options an import applied (its format's), defaults included: a control run must
-    match them."""
-    return {name: getattr(args, name) for name in ("threshold",
-                                                   "partial_as") if name in fmt.options}
+    """The claim's verdict definition: every option of its format that changes a verdict, defaults
+    included (a control run, and the other side of a compare, must match it)."""
+    options = {name: getattr(args, name) for name in ("threshold", "partial_as", "tests")
+               if name in fmt.options}
+    if "mapping" in fmt.options:
+        options.update((name, getattr(args, attr)) for name, attr in _MAPPING_VERDICT)
+    return options
 
 
 def _tree_sha256(path: Path) -> str:
@@ -12830,6 +13260,10 @@ def _import_parser(sub: Any) -> None:
                         help="the files are a control run (a no-edit or a known-fix run of the "
                              "claim's suite): write it with -o and add its control_runs entry to "
                              "the --draft-manifest")
+    parser.add_argument("--one-instrument", action="store_true",
+                        help="several runs whose files record different harness commits or "
+                             "releases are refused as one claim; this declares them one "
+                             "instrument, which the manifest records and the card prints")
     parser.add_argument("--force", action="store_true", help="replace existing output files")
     parser.set_defaults(handler=_cmd_import)
 

@@ -348,8 +348,9 @@ class HowTheUserAskedIt(GateCase):
                 self.assertEqual((code, err), (0, ""))
                 self.assertEqual(out, self.run_gate(*argv, "--format", "json")[1])
                 json.loads(out)
-        compare = ["compare", *args, "--against-manifest", str(ROOT / "bench.manifest.json"),
-                   "--against-runs", str(ROOT / "runs.jsonl")]
+        compare = ["compare", "--manifest", str(ROOT / "examples/compare/a.manifest.json"), "--runs",
+                   str(ROOT / "examples/compare/a.jsonl"), "--against-manifest",
+                   str(ROOT / "examples/compare/b.manifest.json"), "--against-runs", str(ROOT / "examples/compare/b.jsonl")]
         self.assertEqual(json.loads(self.run_gate(*compare, "--json")[1])["verdict"], "PUBLISHABLE")
 
     def test_messages_name_the_program_as_invoked(self) -> None:

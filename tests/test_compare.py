@@ -373,7 +373,7 @@ class AttemptContracts(GateCase):
         """Runs under different attempt budgets block with attempt_contract_mismatch."""
         manifest, records = valid_ledger()
         other = dict(manifest, attempt_budget=2)
-        a, b = self.side("a", manifest, records), self.side("b", other, records)
+        a, b = self.side("a", manifest, records), self.side("b", other, [dict(r, run_id="r2") for r in records])
         code, out, _ = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],
                                      "--against-runs", b[1], "--format", "json")
         self.assertEqual(code, 1)
@@ -440,14 +440,15 @@ class CompareRendering(CompareCase):
         a_m, a_r = self.write_json("a.json", manifest), self.write_jsonl("a.jsonl", records)
         other = json.loads(json.dumps(manifest))
         other["envelope"]["network"] = "on"
-        b_m, b_r = self.write_json("b.json", other), self.write_jsonl("b.jsonl", records)
+        rerun = [dict(r, run_id="r2") for r in records]
+        b_m, b_r = self.write_json("b.json", other), self.write_jsonl("b.jsonl", rerun)
         code, out, _ = self.run_gate("compare", "--manifest", str(a_m), "--runs", str(a_r), "--against-manifest",
                                      str(b_m), "--against-runs", str(b_r), "--format", "markdown")
         self.assertEqual(code, 1)
         self.assertIn("**Findings**", out)
         self.assertIn("`envelope_mismatch`", out)
         code, out, _ = self.run_gate("compare", "--manifest", str(a_m), "--runs", str(a_r), "--against-manifest",
-                                     str(a_m), "--against-runs", str(a_r), "--format", "markdown")
+                                     str(a_m), "--against-runs", str(b_r), "--format", "markdown")
         self.assertEqual(code, 0)
         self.assertNotIn("**Findings**", out)
 

@@ -6,6 +6,7 @@ claim's draft; and the control commands `controls_incomplete` names for the harn
 from __future__ import annotations
 
 import io
+import hashlib
 import json
 import shutil
 from datetime import datetime
@@ -284,8 +285,18 @@ class ControlRunsFromTheHarness(RealFileCase):
             self.assertEqual(code, 0, err)
             self.assertTrue(output.exists())
         draft = load(self.draft)
-        self.assertEqual(draft["control_runs"], [{"role": "no_edit", "runs": "controls/nop.jsonl", "max_pass_rate": 0.05},
-                                                 {"role": "known_fix", "runs": "oracle.jsonl", "min_pass_rate": 0.95}])
+        self.assertEqual([{k: v for k, v in e.items() if k != "provenance"} for e in draft["control_runs"]],
+                         [{"role": "no_edit", "runs": "controls/nop.jsonl", "max_pass_rate": 0.05},
+                          {"role": "known_fix", "runs": "oracle.jsonl", "min_pass_rate": 0.95}])
+        # each entry binds its run: the ledger the import wrote, the claim's importer and instrument
+        claim = draft["provenance"]
+        for entry in draft["control_runs"]:
+            bound = entry["provenance"]
+            self.assertEqual(bound["ledger"]["path"], entry["runs"])
+            self.assertEqual(bound["ledger"]["sha256"],
+                             hashlib.sha256((self.claims / entry["runs"]).read_bytes()).hexdigest())
+            self.assertEqual((bound["importer"], bound["instrument"], bound["options"]),
+                             (claim["importer"], claim["instrument"], claim["options"]))
         self.assertIn("draft", draft, "still a draft: the user completes it")
         del draft["draft"]
         for key, value in {"runner": "local-docker", "network": "off", "wall_clock_s_per_task": 3600,
@@ -325,7 +336,7 @@ class ControlRunsFromTheHarness(RealFileCase):
         leaky = self.control_run("nop-leaky", lambda i: i % 4 == 0)
         self.assertEqual(self.add("no_edit", first, self.claims / "nop.jsonl")[0], 0)
         self.assertEqual(self.add("no_edit", leaky, self.claims / "nop-leaky.jsonl")[0], 0)
-        self.assertEqual(load(self.draft)["control_runs"],
+        self.assertEqual([{k: v for k, v in e.items() if k != "provenance"} for e in load(self.draft)["control_runs"]],
                          [{"role": "no_edit", "runs": "nop-leaky.jsonl", "max_pass_rate": 0.05}])
         manifest = self.complete(self.draft)
         shutil.move(str(manifest), str(self.claims / "done.manifest.json"))
@@ -351,7 +362,8 @@ class ControlRunsFromTheHarness(RealFileCase):
         self.assertEqual(code, 0, err)  # a finished manifest is a person's file: never rewritten, the entry is said
         self.assertEqual(completed.read_bytes(), finished)
         self.assertIn('is no longer a draft, so it is not rewritten: add this entry to its control_runs: '
-                      '{"role": "no_edit", "runs": "b.jsonl", "max_pass_rate": 0.05}', err)
+                      '{"role": "no_edit", "runs": "b.jsonl", "max_pass_rate": 0.05, "provenance": {"importer": '
+                      '"terminal-bench"', err)
         self.assertTrue((self.dir / "b.jsonl").exists())
         self.assertRefused(self.add("no_edit", TB_RESULTS, self.claims / "c.jsonl"), "not the draft's suite")
         smaller = self.control_run("nop-smaller", lambda i: False)

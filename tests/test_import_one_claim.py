@@ -597,9 +597,11 @@ class RunIds(OneClaimCase):
 
 class ControlTodo(OneClaimCase):
     def test_the_controls_item_names_only_what_is_still_missing(self) -> None:
-        """A droid run imported with a draft, then the same run imported as its no-edit control: the draft's one
-        controls item names only the known-fix run as missing; after the known-fix control too, no controls item
-        remains and both control_runs are listed. Old code: "controls is empty" stayed in the to-do list."""
+        """A droid run imported with a draft, then a nop and an oracle run of it (its own trials, every verdict
+        false or true) as its controls: the draft's one controls item names only the known-fix run as missing;
+        after the known-fix control too, no controls item remains and both control_runs are listed. Old code:
+        "controls is empty" stayed in the to-do list. (The run itself as its own control is refused:
+        ClaimBindings.)"""
         run = self.tb_runs(DROID)[0]
         draft = self.dir / "bench.manifest.json"
         code, _out, err = self.run_gate("import", "terminal-bench", str(run), "-o", str(self.dir / "runs.jsonl"),
@@ -607,7 +609,13 @@ class ControlTodo(OneClaimCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(sum(item.startswith("controls") for item in load(draft)["draft"]), 1)
         for role in ("no_edit", "known_fix"):
-            code, _out, err = self.run_gate("import", "terminal-bench", str(run), "--control", role, "-o",
+            control = self.dir / role
+            shutil.copytree(run, control)
+            results = load(control / "results.json")
+            for trial in results["results"]:
+                trial["is_resolved"], trial["failure_mode"] = role == "known_fix", "unset"
+            (control / "results.json").write_text(json.dumps(results))
+            code, _out, err = self.run_gate("import", "terminal-bench", str(control), "--control", role, "-o",
                                             str(self.dir / f"{role}.jsonl"), "--draft-manifest", str(draft))
             self.assertEqual(code, 0, err)
             todo = load(draft)["draft"]
@@ -798,7 +806,8 @@ class ReviewFindings(OneClaimCase):
         self.assertEqual(code, 0, err)
         line = self.refused("import", "harbor", str(oracle), "--control", "known_fix", "--threshold", "0",
                             "-o", str(self.dir / "oracle.jsonl"), "--draft-manifest", str(draft))
-        self.assertIn("the claim was imported with --threshold 1.0, this known_fix run with --threshold 0.0", line)
+        self.assertIn("this known_fix run is not bound to the claim: it is read under another verdict definition: "
+                      "--threshold 0.0, the claim's 1.0", line)
 
     def test_a_threshold_is_recorded_exactly(self) -> None:
         """--threshold 0.50000001 is written as given, so the recorded command rebuilds the same runs file."""

@@ -121,7 +121,7 @@ class EveryRealFile(RealFileCase):
                 runs = self.tb_runs(submission)
                 stated = sum(fraction(load(run / "results.json")["accuracy"]) for run in runs) / len(runs)
                 self.assertEqual(stated, published)
-                gated, _ = self.headline(self.import_ok("terminal-bench", *map(str, runs), name=submission))
+                gated, _ = self.headline(self.import_ok("terminal-bench", *map(str, runs), "--one-instrument", name=submission))
                 self.assertEqual(gated, published)
 
     # -- Harbor -------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ class SeveralRunsOneClaim(RealFileCase):
                 self.assertEqual(len(runs), 5)
                 stated = [Fraction(load(run / "results.json")["accuracy"]).limit_denominator(10000) for run in runs]
                 self.assertEqual(sum(stated) / 5, published)
-                imp = self.import_ok("terminal-bench", *map(str, runs), name=submission)
+                imp = self.import_ok("terminal-bench", *map(str, runs), "--one-instrument", name=submission)
                 tasks = load(runs[0] / "run_metadata.json")["task_ids"]
                 self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 5))
                 self.assertEqual(imp.draft["dataset"]["task_ids"], sorted(tasks))
@@ -61,7 +61,7 @@ class SeveralRunsOneClaim(RealFileCase):
         trials = {run_id: {t["task_id"]: t for t in load(run / "results.json")["results"]} for run_id, run in zip(ids, runs)}
         for index, order in enumerate((runs, list(reversed(runs)), [runs[2], runs[0], runs[4], runs[1], runs[3]])):
             with self.subTest(order=[r.name for r in order]):
-                imp = self.import_ok("terminal-bench", *map(str, order), name=f"order{index}")
+                imp = self.import_ok("terminal-bench", *map(str, order), "--one-instrument", name=f"order{index}")
                 for rec in imp.records:
                     run_id = ids[rec["attempt"] - 1]
                     self.assertEqual(rec["harness"]["run_id"], run_id)
@@ -80,7 +80,7 @@ class SeveralRunsOneClaim(RealFileCase):
             target = self.dir / "renamed" / f"{'edcba'[index]}-run"
             shutil.copytree(run, target)
             renamed.append(target)
-        imp = self.import_ok("terminal-bench", *map(str, sorted(renamed)), name="renamed")
+        imp = self.import_ok("terminal-bench", *map(str, sorted(renamed)), "--one-instrument", name="renamed")
         ids = [load(run / "run_metadata.json")["run_id"] for run in runs]
         self.assertEqual(ids, ["openhands-sonnet", "openhands-sonnet2", "openhands-sonnet3", "openhands-sonnet4",
                                "openhands-sonnet5"])
@@ -92,7 +92,7 @@ class SeveralRunsOneClaim(RealFileCase):
         samples-mode claim and names them in that order."""
         runs = by_start(self.tb_runs(DROID))
         ids = [load(run / "run_metadata.json")["run_id"] for run in runs]
-        imp = self.import_ok("terminal-bench", *map(str, reversed(runs)))
+        imp = self.import_ok("terminal-bench", *map(str, reversed(runs)), "--one-instrument")
         self.assertEqual(imp.draft["provenance"]["runs"], ids)  # provenance, not the instrument: compare ignores it
         note = next(n for n in imp.notes() if "runs as one samples-mode claim" in n)
         self.assertIn(", ".join(ids), note)
@@ -117,7 +117,7 @@ class SeveralRunsOneClaim(RealFileCase):
                 meta["dataset_size"] = len(meta["task_ids"])
                 meta_path.write_text(json.dumps(meta, indent=4))
                 results_path.write_text(json.dumps(results, indent=4))
-                result = self.run_gate("import", "terminal-bench", *map(str, runs))
+                result = self.run_gate("import", "terminal-bench", *map(str, runs), "--one-instrument")
                 self.assertInputError(result, "different task sets")
                 shutil.rmtree(self.dir / "board")
 
@@ -211,7 +211,8 @@ class OneRun(RealFileCase):
         self.assertEqual(folder.draft["envelope"]["toolchain_sha"], meta["commit_hash"])
         self.assertNotIn("agent_name", folder.draft["envelope"])
         self.assertTrue(all(v.startswith("TODO") for v in alone.draft["system"].values()))  # asked for, not known
-        self.assertIn("system.agent: the agent this run measured (the files do not name it)", alone.draft["draft"])
+        self.assertIn("system.agent: the agent this run measured (the files do not name it; or {\"not_disclosed\": \"why\"})",
+                      alone.draft["draft"])
         self.assertTrue(any("give run_metadata.json too" in n for n in alone.notes()), alone.err)
         self.assertFalse(any("give run_metadata.json too" in n for n in folder.notes()), folder.err)
 
@@ -254,6 +255,6 @@ class OneRun(RealFileCase):
                 elif trial["is_resolved"] is False and trial["failure_mode"] == "agent_installation_failed":
                     expected[key] = "env_flake"
         self.assertIn("env_flake", expected.values(), "fixture precondition: agent_installation_failed")
-        imp = self.import_ok("terminal-bench", *map(str, runs))
+        imp = self.import_ok("terminal-bench", *map(str, runs), "--one-instrument")
         got = {(r["task_id"], r["harness"]["trial_name"]): r["reason"] for r in imp.records if r["outcome"] == "unscoreable"}
         self.assertEqual(got, expected)

@@ -254,7 +254,7 @@ class RankBounds(RankCase):
         self.assertEqual([s["claim_id"] for s in sorted(report["systems"], key=lambda s: s["place"])], ["x", "y"])
         code, _out, err = self.run_gate("rank", *pair[:4], *pair[:4])
         self.assertEqual(code, 2)
-        self.assertIn("systems 1 and 2 are the same runs file", err)
+        self.assertIn("system 1 and system 2 are the same runs file", err)
         self.assertIn(", run x)", err)
 
     def test_letter_groups_are_bounded(self) -> None:

@@ -287,7 +287,7 @@ class MarkdownReport(GateCase):
         code, out, _ = self.check(manifest, records, "--format", "markdown", "--claim", "80%")
         self.assertEqual(code, 1)
         self.assertRegex(out, r"\*\*BLOCKED\*\*")
-        findings = [line for line in out.splitlines() if line.startswith("- ")]
+        findings = [line for line in out.splitlines() if line.startswith("- `")]
         self.assertEqual(len(findings), 2)
         self.assertTrue(findings[0].startswith("- `metric_undefined`"), findings)
         self.assertTrue(findings[1].startswith("- `claim_unsupported`"), findings)

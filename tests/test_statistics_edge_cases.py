@@ -116,7 +116,7 @@ class RankCannotCountTwice(GateCase):
         m, r = str(self.write_json("a.json", ma)), str(self.write_jsonl("a.jsonl", ra))
         code, out, err = self.run_gate("rank", "--manifest", m, "--runs", r, "--manifest", m, "--runs", r)
         self.assertEqual((code, out), (2, ""))
-        self.assertIn("systems 1 and 2 are the same runs file", err)
+        self.assertIn("system 1 and system 2 are the same runs file", err)
 
     def test_a_list_entry_that_is_not_a_file_is_named(self) -> None:
         """A list entry pointing at a folder, or out of the list's folder, names the list and the entry."""

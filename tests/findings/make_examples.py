@@ -12,6 +12,7 @@ fail as expected, is PUBLISHABLE; each case changes the one thing its code is ab
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import shutil
@@ -371,6 +372,8 @@ def _() -> Case:
 def compared(change: Callable[[dict[str, Any], list[dict[str, Any]]], None]) -> Case:
     manifest, records = base()
     other, other_records = base()
+    for rec in other_records:  # another run (a claim compared with itself is refused, exit 2)
+        rec["run_id"] = "r2"
     change(other, other_records)
     return {"a.manifest.json": manifest, "a.jsonl": records, "b.manifest.json": other, "b.jsonl": other_records,
             "command": ["compare", "--manifest", "a.manifest.json", "--runs", "a.jsonl", "--against-manifest",
@@ -385,6 +388,82 @@ def _() -> Case:
 @case("attempt_contract_mismatch")
 def _() -> Case:
     return compared(lambda manifest, records: manifest.update(attempt_budget=2))
+
+
+def jsonl_sha256(records: list[dict[str, Any]]) -> str:
+    """The sha256 of a runs file as write() writes it."""
+    return hashlib.sha256("".join(json.dumps(r) + "\n" for r in records).encode("utf-8")).hexdigest()
+
+
+def imported(manifest: dict[str, Any], records: list[dict[str, Any]], **provenance: Any) -> dict[str, Any]:
+    """The manifest as an import binds it to these records: the ledger's sha256 and run, the importer, its
+    verdict definition and instrument."""
+    manifest["provenance"] = {"importer": "jsonl", "options": {"pass": "resolved == true"},
+                              "instrument": {"version": "harness 1.0"},
+                              "ledger": {"sha256": jsonl_sha256(records), "run_ids": ["r1"], "path": "runs.jsonl"},
+                              "declared_set": "declared", **provenance}
+    return manifest
+
+
+def bound_control_runs(claim: dict[str, Any], **changed: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A no-edit and a known-fix run of the six tasks, each entry bound as an import binds it (with `changed`
+    in the known-fix entry's provenance); the files, by name."""
+    nop = [record(tid, "fail", run_id="nop") for tid in IDS]
+    gold = [record(tid, "pass", run_id="gold") for tid in IDS]
+    entries = []
+    for role, name, bound, ledger in (("no_edit", "noedit.jsonl", ("max_pass_rate", 0.05), nop),
+                                      ("known_fix", "gold.jsonl", ("min_pass_rate", 0.95), gold)):
+        made = {key: claim["provenance"][key] for key in ("importer", "options", "instrument")}
+        made["ledger"] = {"sha256": jsonl_sha256(ledger), "run_ids": [ledger[0]["run_id"]], "path": name}
+        if role == "known_fix":
+            made.update(changed)
+        entries.append({"role": role, "runs": name, bound[0]: bound[1], "provenance": made})
+    claim.update(controls=[], control_runs=entries)
+    return claim, {"noedit.jsonl": nop, "gold.jsonl": gold}
+
+
+@case("ledger_not_imported")
+def _() -> Case:
+    manifest, records = base()
+    imported(manifest, records)
+    records[3]["outcome"] = "pass"  # t-002, a fail, edited to a pass after the import
+    return check(manifest, records)
+
+
+@case("control_not_bound")
+def _() -> Case:
+    manifest, records = base()
+    claim, files = bound_control_runs(imported(manifest, records), options={"pass": "resolved == false"},
+                                      instrument={"version": "harness 0.9"})
+    return check(claim, records, **files)
+
+
+@case("control_is_claim")
+def _() -> Case:
+    manifest, records = base()
+    for rec in records:
+        rec["outcome"] = "pass"
+    claim, files = bound_control_runs(imported(manifest, records))
+    claim["control_runs"][1]["runs"] = "runs.jsonl"  # the known-fix run is the claim's own ledger
+    del claim["control_runs"][1]["provenance"], files["gold.jsonl"]
+    return check(claim, records, **files)
+
+
+@case("declared_set_unconfirmed")
+def _() -> Case:
+    manifest, records = base()
+    imported(manifest, records, declared_set="found", declared_from="the 6 task(s) results.jsonl holds, not a "
+                                                                     "declared set")
+    return check(manifest, records)
+
+
+@case("system_unnamed")
+def _() -> Case:
+    manifest, records = base()
+    imported(manifest, records, command="python3 gate.py import jsonl results.jsonl --pass 'resolved == true' "
+                                        "-o runs.jsonl")
+    manifest["system"] = {"agent": "agent-x"}  # and no model
+    return check(manifest, records)
 
 
 # Codes no ledger can raise alone, with the companions each brings and why (written to the folder's `also`)
