@@ -6675,8 +6675,13 @@ def _bind_control(m: Manifest, run: ControlRun, result: ControlRunResult,
             f"definition; make it there and import it with the claim's options "
             "(provenance.command)")))
         return Binding(name, False, "not the claim's: " + "; ".join(problems)), findings
-    return Binding(name, not findings, f"the claim's importer, instrument and verdict definition "
-                   f"({_definition_text(cp.options)}), sha256 "
+    shared = set(m.provenance.instrument or {}) & set(cp.instrument or {})
+    if not shared:  # nothing both files record: the instrument could not be compared
+        return Binding(name, False, f"the claim's importer and verdict definition "
+                       f"({_definition_text(cp.options)}); its instrument is not checked: neither "
+                       "file records a harness version or commit both can be compared on"), findings
+    return Binding(name, not findings, f"the claim's importer, instrument ({', '.join(sorted(shared))}) "
+                   f"and verdict definition ({_definition_text(cp.options)}), sha256 "
                    f"{result.ledger.runs_sha256[:12]}"), findings
 
 

@@ -96,7 +96,7 @@ class ManifestAndLedger(BindingCase):
         self.assertRegex(text, r"(?m)^bound       : ledger: the runs file import terminal-bench wrote \(sha256 ")
         markdown = self.run_gate("check", "--manifest", str(manifest), "--runs", str(runs), "--format", "markdown")[1]
         self.assertIn("**Bindings**", markdown)
-        self.assertIn("- bound: known_fix run: the claim's importer, instrument and verdict definition", markdown)
+        self.assertIn("- bound: known_fix run: the claim's importer, instrument (commit) and verdict definition", markdown)
 
     def test_another_runs_ledger_is_blocked_naming_both_digests(self) -> None:
         """The manifest imported from droid's run, checked with openhands' run of the same suite: BLOCKED,
@@ -351,3 +351,25 @@ class DeclaredSetAndSystem(BindingCase):
         self.assertEqual((code, report["findings"]), (0, []))
         text = self.run_gate("check", "--manifest", str(stated), "--runs", str(runs))[1]
         self.assertIn("model=(not disclosed: the submission does not say)", text)
+
+
+class UncheckableBindings(BindingCase):
+    def test_controls_whose_files_record_no_instrument_say_it_is_not_checked(self) -> None:
+        """SWE-bench's files record no harness version or commit: the README's SWE-bench claim and its controls
+        bind by importer and verdict definition, and the card says the instrument is not checked (never
+        "bound" by silence)."""
+        ex = Path("examples/swebench")
+        imp = self.import_ok("swebench", str(ex / "results.json"), "--dataset-ids", str(ex / "verified-ids.txt"),
+                             name="swe")
+        for role, name in (("no_edit", "noop.validate-noop.json"), ("known_fix", "gold.validate-gold.json")):
+            code, _out, err = self.run_gate("import", "swebench", str(ex / name), "--control", role, "-o",
+                                            str(self.dir / f"{role}.jsonl"), "--draft-manifest", str(imp.draft_path))
+            self.assertEqual(code, 0, err)
+        code, report = self.check(self.complete(imp.draft_path, name="swe-completed"), imp.runs)
+        self.assertEqual((code, report["findings"]), (0, []))
+        bindings = self.bindings(report)
+        self.assertEqual(bindings["instrument"], (False, "no version or commit recorded"))
+        for role in ("no_edit run", "known_fix run"):
+            self.assertEqual(bindings[role][0], False)
+            self.assertIn("its instrument is not checked", bindings[role][1])
+        self.assertEqual(bindings["ledger"][0], True)
