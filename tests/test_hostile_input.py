@@ -1,21 +1,25 @@
 """Hostile input: inputs other people wrote can forge nothing on screen, hang nothing, overwrite nothing,
-and never produce a traceback. Each bound is a generous one that only a super-linear blow-up exceeds."""
+and never produce a traceback. Each bound is a generous one that only a super-linear blow-up exceeds, and each
+counts work (lines of Python run, bytes held), never seconds: a loaded machine runs the same lines, only slower."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
 import re
 import shutil
 import stat
 import subprocess
 import sys
-import time
 import tracemalloc
 import unittest
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 from unittest import mock
 
@@ -24,6 +28,67 @@ from tests.builders import record, valid_ledger
 from tests.support import INS_OK, ROOT, TB_RESULTS, GateCase, gate_command, load, markdown_tables
 
 FORGED = "\nverdict     : PUBLISHABLE\n\x1b[2K\x1b[1A"
+AT_ONCE = 250_000  # lines of Python a refusal "at once" may run (the largest here, 5,000 sample IDs: ~52,000)
+
+
+class TooMuchWork(BaseException):
+    """Raised inside the gate when a counted run passes its budget, so a blow-up stops there and then (a
+    BaseException: the gate's `except Exception` does not turn it into an exit code)."""
+
+
+@contextlib.contextmanager
+def counted_lines(budget: float = math.inf) -> Iterator[list[int]]:
+    """Count the lines of Python run inside the block (sys.settrace, this thread): the measure of work here, the same
+    on a loaded machine as on an idle one, as seconds are not. Past `budget` lines the run is stopped and the test
+    fails, so a blow-up fails at once rather than after its hours of work."""
+    count = [0]
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "line":
+            count[0] += 1
+            if count[0] > budget:
+                raise TooMuchWork(f"more than {budget:,.0f} lines of Python run")
+        return trace
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        yield count
+    except TooMuchWork as exc:
+        raise AssertionError(str(exc)) from None
+    finally:
+        sys.settrace(previous)
+
+
+class RegexTexts:
+    """Stands in for gate's `re` (mock.patch.object(gate, "re", RegexTexts())): keeps in `longest` the length of the
+    longest text a pattern was run on (re.search(p, text), re.compile(p).match(text), ...), and stops the run on a
+    text longer than `limit`. The regex engine's steps cannot be counted from Python, and a backtracking pattern's
+    grow faster than the text it is given; so a count of work bounds the texts instead. (A pattern compiled before
+    the patch, at gate's import, is not seen.)"""
+
+    TEXT = {"search": 0, "match": 0, "fullmatch": 0, "findall": 0, "finditer": 0, "split": 0, "sub": 1, "subn": 1}
+
+    def __init__(self, real: Any = re, owner: RegexTexts | None = None) -> None:
+        self.real, self.owner = real, owner if owner is not None else self
+        self.longest, self.limit = 0, math.inf
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.real, name)
+        if name == "compile":
+            return lambda *args, **kwargs: RegexTexts(attr(*args, **kwargs), self.owner)
+        if name not in self.TEXT:
+            return attr
+        at = self.TEXT[name] + (self.real is re)  # re.search(pattern, text): the module takes the pattern first
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            size, owner = len(args[at]), self.owner
+            if size > owner.limit:
+                raise TooMuchWork(f"a regex was run on {size:,} characters, more than the {owner.limit:,.0f} allowed")
+            owner.longest = max(owner.longest, size)
+            return attr(*(a.real if isinstance(a, RegexTexts) else a for a in args), **kwargs)
+
+        return run
 
 
 def raw_controls(text: str) -> list[str]:
@@ -101,98 +166,137 @@ class InertOutput(GateCase):
         self.assertInputError(self.check(manifest, records), "bad\\nkey\\x1b[2K")
 
 
+# How these counts were checked to fail on the blow-ups they guard against: each variant below was patched into gate
+# (mock.patch.object, gate.py untouched) for one run of its test, which then failed, in at most 3 s but the last:
+# pass_at_k_all computing pass@k one k at a time (quadratic: "more than 1,563,936 lines"); the Inspect classifier's
+# old whole-traceback regex r"^[\s|+]*(?:[\w.]+\.)?\w*TimeoutError(?::|$)" ("a regex was run on 60,018
+# characters, more than the 15,018 allowed"); a classifier that rescans the lines before each line (quadratic in
+# Python: "more than 126,797,478 lines", after 90 s of the 15 kB run); _shrunk_denominator's old loop over half the
+# declared count ("more than 65,763 lines"); _read_bytes reading a byte at a time ("more than 250,000 lines").
 class BoundedWork(GateCase):
     """Work grows with the input read, never with a number the input declares."""
 
-    def timed(self, *argv: str) -> tuple[int, str, str, float, float]:
-        """run_gate with its wall time (s) and peak traced memory (MiB)."""
+    def counted(self, *argv: str) -> tuple[int, str, str, float]:
+        """run_gate, stopped (a failure) past AT_ONCE lines of Python, with its peak traced memory (MiB)."""
         tracemalloc.start()
-        started = time.perf_counter()
         try:
-            code, out, err = self.run_gate(*argv)
+            with counted_lines(AT_ONCE):
+                code, out, err = self.run_gate(*argv)
         finally:
-            elapsed = time.perf_counter() - started
             peak = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
-        return code, out, err, elapsed, peak
+        return code, out, err, peak
 
-    def assertBounded(self, result: tuple[int, str, str, float, float], *fragments: str, mib: float = 64.0) -> None:
-        code, out, err, elapsed, peak = result
-        self.assertLess(elapsed, 2.0)
+    def assertBounded(self, result: tuple[int, str, str, float], *fragments: str, mib: float = 64.0) -> None:
+        code, out, err, peak = result
         self.assertLess(peak, mib)
         self.assertInputError((code, out, err), *fragments)
 
+    def assertWorkGrows(self, argv: Callable[[int], Sequence[str]], small: int, large: int, growth: float,
+                        texts: RegexTexts | None = None) -> list[tuple[int, str, str]]:
+        """Run the gate on argv(small), then on argv(large) stopped (a failure) past 1.5 x growth times the lines of
+        Python the first run took; return both results. growth is large/small for work linear in the size (a fixed
+        part only lowers the ratio), 1 for work the size must not change; a quadratic costs up to growth squared.
+        With texts, gate's `re` is that RegexTexts, and the large run may give no regex a longer text than the small
+        one did."""
+        results, budget = [], math.inf
+        for size in (small, large):
+            args = argv(size)  # the input is written before the count starts
+            patched = mock.patch.object(gate, "re", texts) if texts is not None else contextlib.nullcontext()
+            with patched, counted_lines(budget) as lines:
+                results.append(self.run_gate(*args))
+            budget = 1.5 * growth * lines[0]
+            if texts is not None:
+                texts.limit = texts.longest
+        return results
+
     def test_a_samples_budget_the_records_cannot_fill_is_refused_at_once(self) -> None:
         """Two records with attempt_budget 2000 in samples mode ran for more than 20 s (the pass@k table grew with
-        the cube of the budget); now it is an input error in milliseconds, and a budget above 10,000 is too."""
+        the cube of the budget, ~10^10 steps); now it is an input error within AT_ONCE lines of Python, and a budget
+        above 10,000 is too."""
         manifest, records = valid_ledger(passes=1, fails=1, unscoreable=())
         manifest.update(attempt_mode="samples", attempt_budget=2000)
         m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
-        self.assertBounded(self.timed("--manifest", str(m), "--runs", str(r)), "attempt_budget 2000", "2 attempt record(s)")
+        self.assertBounded(self.counted("--manifest", str(m), "--runs", str(r)), "attempt_budget 2000", "2 attempt record(s)")
         manifest["attempt_budget"] = 10_001
         m = self.write_json("m.json", manifest)
-        self.assertBounded(self.timed("--manifest", str(m), "--runs", str(r)), "attempt_budget", "10,000")
+        self.assertBounded(self.counted("--manifest", str(m), "--runs", str(r)), "attempt_budget", "10,000")
 
     def test_a_large_real_budget_is_linear(self) -> None:
-        """Three tasks with 2,000 samples each (6,000 records) gate in well under a second, pass@2000 included."""
+        """Three tasks with 2,000 samples each (6,000 records) gate, pass@2000 included, with work linear in the
+        budget: at most 1.5 x 4 times the lines of Python of 500 samples each (~2.7 times here; pass@k computed
+        one k at a time, a quadratic, takes ~9.4 times and fails)."""
         manifest, _ = valid_ledger(passes=2, fails=1, unscoreable=())
         ids = ["neg-01", "pos-01", "t-001"]
-        records = [record(t, "fail" if t == "neg-01" else "pass" if t == "pos-01" or a % 2 else "fail", attempt=a)
-                   for t in ids for a in range(1, 2001)]
-        manifest.update(attempt_mode="samples", attempt_budget=2000)
-        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
-        code, out, err, elapsed, _ = self.timed("--manifest", str(m), "--runs", str(r), "--format", "json")
-        self.assertLess(elapsed, 2.0)
-        self.assertEqual(code, 0, err)
-        self.assertEqual(len(json.loads(out)["pass_at_k"]), 1999)
+
+        def samples(budget: int) -> tuple[str, ...]:
+            records = [record(t, "fail" if t == "neg-01" else "pass" if t == "pos-01" or a % 2 else "fail", attempt=a)
+                       for t in ids for a in range(1, budget + 1)]
+            manifest.update(attempt_mode="samples", attempt_budget=budget)
+            m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+            return "--manifest", str(m), "--runs", str(r), "--format", "json"
+
+        for budget, (code, out, err) in zip((500, 2000), self.assertWorkGrows(samples, 500, 2000, growth=4)):
+            self.assertEqual(code, 0, err)
+            self.assertEqual(len(json.loads(out)["pass_at_k"]), budget - 1)
 
     def test_an_inspect_log_declaring_10_to_the_8_epochs_is_refused(self) -> None:
         """A 170-byte Inspect log with epochs 100000000 exhausted memory; now it is an input error naming the field."""
         log = {"status": "started", "eval": {"config": {"epochs": 100_000_000}, "dataset": {"samples": 1, "sample_ids": [1]},
                                              "run_id": "r"}}
         path = self.write_json("log.json", log)
-        self.assertBounded(self.timed("import", "inspect", str(path)), "eval.config.epochs", "10,000")
+        self.assertBounded(self.counted("import", "inspect", str(path)), "eval.config.epochs", "10,000")
         log["eval"]["config"]["epochs"] = 5_000
         log["eval"]["dataset"]["sample_ids"] = list(range(5_000))
         log["eval"]["dataset"]["samples"] = 5_000
         path = self.write_json("log.json", log)
-        self.assertBounded(self.timed("import", "inspect", str(path)), "5,000 samples x 5,000 epochs")
+        self.assertBounded(self.counted("import", "inspect", str(path)), "5,000 samples x 5,000 epochs")
 
     def test_a_trial_name_with_5000_digits_is_an_input_error(self) -> None:
         """`a.1-of-<5000 digits>` raised a traceback (int() refuses so many digits); now it is one line, exit 2."""
         results = load(TB_RESULTS)
         results["results"][0]["trial_name"] = results["results"][0]["task_id"] + ".1-of-" + "9" * 5000
         path = self.write_json("results.json", results)
-        self.assertBounded(self.timed("import", "terminal-bench", str(path)), "trial_name")
+        self.assertBounded(self.counted("import", "terminal-bench", str(path)), "trial_name")
 
     def test_a_60_kb_traceback_is_classified_in_linear_time(self) -> None:
-        """The Inspect timeout classifier backtracked quadratically on a long traceback (~59 s at 60 kB)."""
+        """The Inspect timeout classifier backtracked quadratically on a long traceback (~59 s at 60 kB, a regex run on
+        the whole traceback). Now a 60 kB traceback runs at most 1.5 x 4 times the lines of Python of a 15 kB one
+        (~1.7 times here), and no regex is run on a longer text at 60 kB than at 15 kB: the old regex, patched back in,
+        fails on its 60 kB text before running it, and a classifier that rescans the lines before each line fails on
+        the count."""
         log = load(INS_OK)
         sample = log["samples"][0]
         sample["scores"] = {}
-        sample["error"] = {"message": "RuntimeError('boom')", "traceback": "  |\n" * 15_000 + "RuntimeError: boom",
-                           "traceback_ansi": ""}
-        path = self.write_json("log.json", log)
-        started = time.perf_counter()
-        code, _out, err = self.run_gate("import", "inspect", str(path))
-        self.assertLess(time.perf_counter() - started, 2.0)
-        self.assertEqual(code, 0, err)
+
+        def traceback(lines: int) -> tuple[str, ...]:
+            sample["error"] = {"message": "RuntimeError('boom')", "traceback": "  |\n" * lines + "RuntimeError: boom",
+                               "traceback_ansi": ""}
+            return "import", "inspect", str(self.write_json("log.json", log))
+
+        for code, _out, err in self.assertWorkGrows(traceback, 3_750, 15_000, growth=4, texts=RegexTexts()):
+            self.assertEqual(code, 0, err)
         sample["error"]["traceback"] = "Traceback...\n  |   raise asyncio.TimeoutError()\n  | asyncio.TimeoutError: x\n"
         path = self.write_json("log.json", log)
         first = json.loads(self.run_gate("import", "inspect", str(path))[1].splitlines()[0])
         self.assertEqual((first["outcome"], first["reason"]), ("unscoreable", "harness_timeout"))
 
     def test_a_huge_declared_task_count_does_not_slow_the_claim_check(self) -> None:
-        """The shrunk-denominator search looped over half the declared task count; it is solved in O(1)."""
+        """The shrunk-denominator search looped over half the declared task count; it is solved in O(1): the claim
+        check against MAX_TASK_COUNT declared tasks runs at most 1.5 times the lines of Python it runs against 1,000
+        (the search, patched back in, fails on the count)."""
         manifest, records = valid_ledger()
-        manifest["dataset"]["task_count"] = gate.MAX_TASK_COUNT
         del manifest["dataset"]["task_ids"]  # (which would contradict the count: an input error)
-        m, r = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
-        started = time.perf_counter()
-        code, out, _ = self.run_gate("--manifest", str(m), "--runs", str(r), "--claim", "72.5%", "--format", "json")
-        self.assertLess(time.perf_counter() - started, 2.0)
-        self.assertEqual(code, 1)
-        self.assertIn("ledger_does_not_balance", out)
+        r = self.write_jsonl("r.jsonl", records)
+
+        def declared(count: int) -> tuple[str, ...]:
+            manifest["dataset"]["task_count"] = count
+            m = self.write_json("m.json", manifest)
+            return "--manifest", str(m), "--runs", str(r), "--claim", "72.5%", "--format", "json"
+
+        for code, out, _ in self.assertWorkGrows(declared, 1_000, gate.MAX_TASK_COUNT, growth=1):
+            self.assertEqual(code, 1)
+            self.assertIn("ledger_does_not_balance", out)
 
     def test_a_declared_task_count_past_any_suite_is_an_input_error(self) -> None:
         """compare, rank and replicates pair every declared task, so a count past MAX_TASK_COUNT (10^40 here, from
@@ -261,7 +365,7 @@ class BoundedWork(GateCase):
         if not Path("/dev/zero").exists():
             self.skipTest("no /dev/zero here")
         r = self.write_jsonl("r.jsonl", valid_ledger()[1])
-        self.assertBounded(self.timed("--manifest", "/dev/zero", "--runs", str(r)), "/dev/zero", "larger than 64 MiB",
+        self.assertBounded(self.counted("--manifest", "/dev/zero", "--runs", str(r)), "/dev/zero", "larger than 64 MiB",
                            mib=2 * 64.0)  # the cap's worth is read, and no more
 
     def test_an_eval_member_declaring_a_huge_size_is_refused_before_inflating(self) -> None:
@@ -273,7 +377,7 @@ class BoundedWork(GateCase):
         central = data.rindex(b"PK\x01\x02")
         data[central + 24:central + 28] = (2**31).to_bytes(4, "little")  # the central directory's uncompressed size
         path.write_bytes(bytes(data))
-        self.assertBounded(self.timed("import", "inspect", str(path)), "header.json", "declares 2,147,483,648 bytes")
+        self.assertBounded(self.counted("import", "inspect", str(path)), "header.json", "declares 2,147,483,648 bytes")
 
     def test_any_confidence_in_the_open_interval_works(self) -> None:
         """--confidence 0.9999999999999999 raised a traceback; 0.999999999999 was labelled "100% CI". Every confidence
@@ -335,7 +439,8 @@ class NoTraceback(GateCase):
     """Odd paths and a broken standard output are one line on stderr and exit 2."""
 
     def test_odd_paths_are_one_line_each(self) -> None:
-        """A NUL byte, a symlink loop, a directory, a named pipe nobody writes to."""
+        """A NUL byte, a symlink loop, a directory, a named pipe nobody writes to: each refused at once (within AT_ONCE
+        lines of Python; the named pipe is opened without waiting for a writer, or this test would hang)."""
         runs = self.write_jsonl("r.jsonl", valid_ledger()[1])
         loop = self.dir / "loop.json"
         loop.symlink_to(self.dir / "loop.json")
@@ -343,9 +448,9 @@ class NoTraceback(GateCase):
         os.mkfifo(fifo)
         for manifest in ("a\0b.json", str(loop), str(self.dir), str(fifo)):
             with self.subTest(manifest=manifest):
-                started = time.perf_counter()
-                self.assertInputError(self.run_gate("--manifest", manifest, "--runs", str(runs)))
-                self.assertLess(time.perf_counter() - started, 2.0)
+                with counted_lines(AT_ONCE):
+                    result = self.run_gate("--manifest", manifest, "--runs", str(runs))
+                self.assertInputError(result)
 
     def test_a_symlink_loop_named_by_the_manifest_is_one_line(self) -> None:
         """dataset.tasks pointing into a symlink loop is an input error naming the field."""
