@@ -327,7 +327,7 @@ class BoundedWork(GateCase):
         r = self.write_jsonl("r.jsonl", records)
         good = self.write_json("good.json", manifest)
         other = [dict(rec, outcome="fail", reason=None) if rec["task_id"] == records[5]["task_id"] else rec for rec in records]
-        r2 = self.write_jsonl("r2.jsonl", other)  # rank refuses one runs file twice
+        r2 = self.write_jsonl("r2.jsonl", other)  # compare and rank refuse one runs file twice
         replicates, replicate_records = replicated([[1, 1, 0, 0], [1, 0, 1, 0]])
         rr = self.write_jsonl("rr.jsonl", replicate_records)
         for each in (manifest, replicates):  # no ID list to contradict the counts below
@@ -340,7 +340,7 @@ class BoundedWork(GateCase):
                     replicates["dataset"]["task_count"] = 4 + extra
                     rm = self.write_json("rm.json", replicates)
                     argv = {"compare": ("compare", "--manifest", str(m), "--runs", str(r), "--against-manifest", str(good),
-                                        "--against-runs", str(r)),
+                                        "--against-runs", str(r2)),
                             "rank": ("rank", "--manifest", str(m), "--runs", str(r), "--manifest", str(good),
                                      "--runs", str(r2)),
                             "replicates": ("--manifest", str(rm), "--runs", str(rr))}[command]

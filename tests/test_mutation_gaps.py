@@ -519,7 +519,7 @@ class TerminalBenchAttempts(RealFileCase):
             (run / "run_metadata.json").write_text(json.dumps(meta, indent=4))
             (run / "results.json").write_text(json.dumps(results, indent=4))
         self.assertEqual(len({t["id"] for t in trials.values()}), len(trials), "precondition: distinct uuids")
-        imp = self.import_ok("terminal-bench", *map(str, reversed(runs)))
+        imp = self.import_ok("terminal-bench", *map(str, reversed(runs)), "--one-instrument")
         self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 4))
         self.assertEqual(len(imp.records), len(trials))
         ids = [load(run / "run_metadata.json")["run_id"] for run in runs]
