@@ -3561,6 +3561,7 @@ class ImportOptions(NamedTuple):
     model: str | None = None  # inspect: import only this model's logs
     mapping: FieldMapping | None = None  # jsonl, json, csv: how a record's fields make a ledger row
     tests: str = "plus"  # evalplus: the tests a sample must pass (base, or base and plus)
+    one_instrument: bool = False  # runs at several harness versions declared one instrument
 
 
 Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
@@ -3572,7 +3573,6 @@ class ImportFormat(NamedTuple):
     name: str
     summary: str  # for --help: what FILE is
     read: Callable[[ImportOptions], Imported]
-    takes_dataset_ids: bool = False
     # the verdict options it applies: "threshold", "partial_as", "model"
     options: tuple[str, ...] = ()
     # Which of its records show the harness ran no test (a no-edit control made of them cannot
@@ -8643,6 +8643,157 @@ def _no_verdicts(data: object) -> str | None:
     return None
 
 
+# -- the finisher: every reader returns a Found; finish() applies the trust rules once ----------
+
+
+# one attempt a harness reader found: task, attempt, verdict, measures, the harness's own fields
+if TYPE_CHECKING:
+    _Row = tuple[str, int, Verdict, dict[str, object], dict[str, object]]
+    # how the files' silence on a declared attempt reads: its verdict, harness fields and measures
+    _Absent = Callable[[str, int], tuple[Verdict, dict[str, object], dict[str, object]]]
+
+
+class Found(NamedTuple):
+    """What a reader found in a harness's files, before any trust rule: one row an attempt it read,
+    and what the files say of the run (its declared set and where it came from, a selection, the
+    system and instrument they name, the harness's own figure). A reader only reads; finish() judges
+    and builds the import, so a rule written there holds for every importer."""
+
+    rows: Sequence[_Row]
+    samples: bool  # the attempts are samples (each a verdict of its own), not retries
+    budget: int
+    harness: str  # the envelope's harness, with the version the file names where it does
+    stated: str  # the harness's own figure and its denominator, for the note ("": the reader's own)
+    # the set the files declare themselves (else --dataset-ids, else what they hold)
+    declared: Sequence[str] | None = None
+    declared_from: str = ""
+    subset: Mapping[str, object] | None = None
+    measured: Mapping[str, object] = MappingProxyType({})
+    notes: tuple[str, ...] = ()
+    dataset_name: str | None = None  # what the files name the suite (its split, its hash)
+    subset_unit: str = "tasks"  # what a subset's "of" counts
+    # tasks the files name, rows or not (a task with no samples is still one)
+    named: Sequence[str] = ()
+    instrument: Mapping[str, str] = MappingProxyType({})  # the harness's version or commit
+    run_id: str | None = None  # the run (default: the file's name)
+    envelope: Mapping[str, object] = MappingProxyType({})  # the instrument beyond its name
+    provenance: Mapping[str, object] = MappingProxyType({})
+    extra_reasons: tuple[str, ...] = ()  # reason classes the harness can give beyond the built-in
+    rerun_hint: str = "the harness command that wrote the file"
+    timeout_note: str = ""
+    todo: tuple[str, ...] = ()
+    strata: Mapping[str, int] | None = None
+    run_instruments: tuple[tuple[str, Mapping[str, str]], ...] = ()
+    absent: _Absent | None = None  # default: unscoreable missing_artifact
+    source: str | None = None  # the importer's name, where a reader serves several formats
+
+
+def _one_instrument(imp: Imported, declared: bool) -> Imported:
+    """One claim is read on one instrument: runs whose files record different harness releases or
+    commits are refused, naming each, unless the user declares them one (--one-instrument), which
+    the provenance records and the card prints. Runs that record none are not compared."""
+    recorded = [(run, instrument) for run, instrument in imp.run_instruments if instrument]
+    groups: dict[str, list[str]] = {}
+    for run, instrument in recorded:
+        groups.setdefault(instrument_text(instrument), []).append(run)
+    if len(groups) <= 1:
+        return imp
+    named = "; ".join(f"{text} ({_preview(runs, 3)})" for text, runs in groups.items())
+    if not declared:
+        raise GateError(f"import {imp.source}: the {len(recorded)} runs were made with "
+                        f"{len(groups)} different harness checkouts or releases: {named}: one claim "
+                        "is read on one instrument; import the runs made with one of them, or "
+                        "give --one-instrument to declare them one (the manifest records it and "
+                        "the card prints it)")
+    merged = {key: " + ".join(sorted({str(i[key]) for _, i in recorded if key in i}))
+              for key in sorted({key for _, i in recorded for key in i})}
+    said = (f"{len(recorded)} runs made with {len(groups)} harness checkouts or releases, "
+            f"declared one instrument by the user (--one-instrument): {named}")
+    envelope = dict(imp.envelope)
+    if "commit" in merged and "toolchain_sha" in envelope:
+        envelope["toolchain_sha"] = merged["commit"]
+    return imp._replace(instrument=merged, envelope=envelope, notes=(*imp.notes, said),
+                        provenance={**imp.provenance, "one_instrument": said})
+
+
+def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
+                  where: str) -> tuple[list[str], str, Mapping[str, object] | None, bool]:
+    """The declared set, where it came from, the subset it is (if any), and whether it is only what
+    the files held: --dataset-ids with a selection the files record declares that part of the
+    suite; --dataset-ids alone is the suite; else the files' own set, else what they hold."""
+    subset = found.subset
+    if options.dataset_ids is not None and subset is not None and found.declared is not None:
+        # a run of part of the suite (lm-eval --limit, HAL --max_tasks): the part is declared, the
+        # suite is its `of`
+        ids = _declared_ids(options.dataset_ids)
+        outside = set(found.declared).difference(ids)
+        if outside:
+            raise GateError(f"{where}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
+        source = f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
+        return sorted(found.declared), source, {"of": len(ids),
+                                                "selection": subset["selection"]}, False
+    if options.dataset_ids is not None:
+        return _declared_ids(options.dataset_ids), "--dataset-ids", subset, False
+    if found.declared is not None:
+        return sorted(found.declared), found.declared_from, subset, False
+    return (list(seen), found.declared_from or f"the {len(seen)} task(s) the files hold, not a "
+            "declared set", subset, True)
+
+
+def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
+    """Every import's one finisher: the declared set (or declared subset), every declared task x
+    attempt kept (one the files lack is missing_artifact, or what the reader's `absent` says), the
+    harness's own figure held against the gate's full denominator in a note, and the import built."""
+    seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
+    declared, source, subset, set_found = _declared_set(found, options, seen, str(path))
+    stray = set(seen).difference(declared)
+    if stray:
+        raise GateError(f"{path}: tasks not in the declared set ({source}): {_preview(stray)}")
+    if not found.rows and not declared:
+        raise GateError(f"{path}: no tasks to import")
+    if len(declared) * found.budget > MAX_IMPORTED_ATTEMPTS:
+        raise GateError(f"import {fmt}: {len(declared):,} tasks x {found.budget:,} attempts, "
+                        f"more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
+    run = found.run_id or path.stem
+    records = [_record(run, tid, attempt, verdict, {"format": fmt, **own}, measures)
+               for tid, attempt, verdict, measures, own in found.rows]
+    have = {(tid, attempt) for tid, attempt, *_ in found.rows}
+    recorded = {tid for tid, *_ in found.rows}
+    for tid in declared:
+        for attempt in range(1, (found.budget if found.samples else 1) + 1):
+            if (tid, attempt) not in have and (found.samples or tid not in recorded):
+                verdict, own, measures = (found.absent(tid, attempt) if found.absent else
+                                          (("unscoreable", "missing_artifact"), {}, {}))
+                records.append(_record(run, tid, attempt, verdict,
+                                       {"format": fmt, **own, "absent": True}, measures))
+    counts = Counter(cast(str, r["outcome"]) for r in records)
+    absent = sorted(set(declared) - recorded)
+    notes = [*([f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} "
+                f"pass, {counts['fail']} fail, {counts['unscoreable']} unscoreable attempt(s) over "
+                f"{len(declared)} task(s)"
+                + (f"; {len(absent)} declared task(s) have no result and are missing_artifact "
+                   f"({_preview(absent)})" if absent else "")] if found.stated else []),
+             *found.notes]
+    todo = [*found.todo]
+    if set_found:
+        todo.append(f"the declared set is only the {len(seen)} task(s) the files hold: give "
+                    "--dataset-ids FILE with the suite's task ids, so a task the harness dropped "
+                    "is counted")
+    reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
+    imported = Imported(
+        records=_finished(records, notes), task_ids=tuple(declared),
+        attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
+        extra_reasons=tuple(sorted((reasons | set(found.extra_reasons)) - set(BUILTIN_REASONS))),
+        run_id=run, source=found.source or fmt,
+        envelope={"harness": found.harness, **found.envelope},
+        rerun_hint=found.rerun_hint, notes=tuple(notes), draft_todo=tuple(todo), subset=subset,
+        subset_unit=found.subset_unit, measured=found.measured, dataset_name=found.dataset_name,
+        strata=found.strata, timeout_note=found.timeout_note,
+        provenance={"declared_from": source, **found.provenance}, set_found=set_found,
+        instrument=found.instrument, run_instruments=found.run_instruments)
+    return _one_instrument(imported, options.one_instrument)
+
+
 # -- SWE-bench ------------------------------------------------------
 
 # make_run_report puts every dataset instance in exactly one of these five
@@ -10105,19 +10256,14 @@ def _tb_started(run: _TbRun, trials: _Trials) -> str:
     return min((t for t in times if isinstance(t, str)), default="")
 
 
-def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, object] | None,
-                     budget: int, run: str) -> dict[str, object]:
-    if trial is None:
-        harness: dict[str, object] = {"format": "terminal-bench",
-                                      "trial_name": f"{tid}.{attempt}-of-{budget}",
-                                      "run_id": run, "absent": True}
-        return _record(run_id, tid, attempt, ("unscoreable", "missing_artifact"), harness)
-    harness = {"format": "terminal-bench", "trial_name": trial.get("trial_name"), "run_id": run,
-               "is_resolved": trial.get("is_resolved"),
-               "failure_mode": str(trial.get("failure_mode", "unset"))}
+def _tb_trial_row(tid: str, attempt: int, trial: dict[str, object], run: str) -> _Row:
+    """One trial: its verdict, its time and tokens, and its own identifiers."""
+    own: dict[str, object] = {"trial_name": trial.get("trial_name"), "run_id": run,
+                              "is_resolved": trial.get("is_resolved"),
+                              "failure_mode": str(trial.get("failure_mode", "unset"))}
     for key in ("uuid", "id"):
         if trial.get(key) is not None:
-            harness[key] = trial[key]
+            own[key] = trial[key]
     measures = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"),
                                                  trial.get("trial_ended_at")),
                 "input_tokens": _count_field(trial.get("total_input_tokens")),
@@ -10126,7 +10272,7 @@ def _tb_trial_record(run_id: str, tid: str, attempt: int, trial: dict[str, objec
     if (measures["input_tokens"] is None or measures["output_tokens"] is None
             or measures["input_tokens"] == measures["output_tokens"] == 0):
         measures["input_tokens"] = measures["output_tokens"] = None
-    return _record(run_id, tid, attempt, _terminal_bench_attempt(trial), harness, measures)
+    return tid, attempt, _terminal_bench_attempt(trial), measures, own
 
 
 def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -> str:
@@ -10216,50 +10362,40 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         notes.append(f"{len(parsed)} runs as one samples-mode claim, in the order they started: "
                      f"{', '.join(run_ids)}")
     budget = per_run * len(parsed)
-    if len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
-        raise GateError(f"import terminal-bench: {len(declared):,} tasks x {budget:,} attempts, "
-                        f"more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
-    records = [_tb_trial_record(run_id, tid, index * per_run + n, trials.by_key.get((tid, n)),
-                                per_run, this_run)
-               for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
-               for tid in declared for n in range(1, per_run + 1)]
+    rows = [_tb_trial_row(tid, index * per_run + n, trial, this_run)
+            for index, ((_, trials), this_run) in enumerate(zip(parsed, run_ids))
+            for (tid, n), trial in trials.by_key.items()]
     meta = next((run.meta for run, _ in parsed if run.meta), {})
     lock = next((run.lock for run, _ in parsed if run.lock), {})
     subset = _tb_subset([run for run, _ in parsed], len(declared), notes)
-    dataset_name, version = meta.get("dataset_name"), meta.get("dataset_version")
     harness = _sub(lock.get("harness"))
-    return Imported(
-        records=_finished(records, notes),
-        task_ids=tuple(declared),
-        # one trial a task: its verdict, no samples
-        attempt_mode="retry" if budget == 1 else "samples",
-        attempt_budget=budget,
-        extra_reasons=(),
-        run_id=run_id,
-        source="terminal-bench",
-        dataset_name=_tb_dataset_name(dataset_name, version),
+    with_meta = all(run.meta_path for run, _ in parsed)
+
+    def absent(tid: str, attempt: int) -> tuple[Verdict, dict[str, object], dict[str, object]]:
+        index, n = divmod(attempt - 1, per_run)
+        return (("unscoreable", "missing_artifact"),
+                {"trial_name": f"{tid}.{n + 1}-of-{per_run}", "run_id": run_ids[index]}, {})
+
+    return finish(Found(
+        rows, budget > 1, budget, "terminal-bench", "", declared=declared if with_meta else None,
+        declared_from="run_metadata.json task_ids" if with_meta else
+        "the tasks with trials in results.json (no run_metadata.json given)", named=declared,
+        subset=subset,
+        notes=tuple(notes), measured=_tb_system(parsed[0][0]), run_id=run_id,
+        dataset_name=_tb_dataset_name(meta.get("dataset_name"), meta.get("dataset_version")),
         envelope=_tb_envelope(meta, lock),
         rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
         + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
-        notes=tuple(notes),
-        subset=subset,
-        measured=_tb_system(parsed[0][0]),
         timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec "
                      "(default 360) plus max_test_timeout_sec (default 60), times "
                      "global_timeout_multiplier; give the largest total",
-        draft_todo=_tb_subset_todo(subset, parsed),
-        instrument=_tb_instrument(parsed[0][0]),
+        todo=_tb_subset_todo(subset, parsed), instrument=_tb_instrument(parsed[0][0]),
         run_instruments=tuple((rid, _tb_instrument(run))
                               for rid, (run, _) in zip(run_ids, parsed)) if len(parsed) > 1 else (),
-        set_found=not all(run.meta_path for run, _ in parsed),
-        provenance={"declared_from": ("run_metadata.json task_ids"
-                                      if all(run.meta_path for run, _ in parsed) else
-                                      "the tasks with trials in results.json "
-                                      "(no run_metadata.json given)"),
-                    **({"runs": run_ids} if len(parsed) > 1 else {}),
+        provenance={**({"runs": run_ids} if len(parsed) > 1 else {}),
                     **({"harness_version": f"terminal-bench {harness['version']}"}
                        if isinstance(harness.get("version"), str) else {})},
-    )
+        absent=absent), options, "terminal-bench", parsed[0][0].results_path)
 
 
 def _tb_one_claim(files: Sequence[Path],
@@ -10588,33 +10724,24 @@ def _harbor_mean(job: _HarborJob) -> str:
     return "; ".join(parts) or "(no evals)"
 
 
-def _harbor_records(run_id: str, declared: Sequence[str],
-                    attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
-                    budget: int, threshold: float,
-                    configured: bool = True) -> list[dict[str, object]]:
-    """One record per declared task x attempt: its trials in start order, a missing trial as
-    missing_artifact."""
-    records: list[dict[str, object]] = []
-    for tid in declared:
-        trials = sorted(attempts.get(tid, []), key=lambda item: (item[0], str(item[1])))
+def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]], budget: int,
+                 threshold: float, configured: bool = True) -> list[_Row]:
+    """One row a trial, numbered per task in start order (finish() adds the missing ones)."""
+    rows: list[_Row] = []
+    for tid, found in attempts.items():
+        trials = sorted(found, key=lambda item: (item[0], str(item[1])))
         if len(trials) > budget:
             raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than "
                             f"n_attempts {budget}"
                             + ("" if configured else " (the default: no config.json was given; copy the job's "
                                "config.json, which records n_attempts, beside its result.json)"))
-        for number in range(1, budget + 1):
-            if number > len(trials):
-                records.append(_record(run_id, tid, number, ("unscoreable", "missing_artifact"),
-                                       {"format": "harbor", "task_name": tid, "absent": True}))
-                continue
-            _, path, trial = trials[number - 1]
+        for number, (_, path, trial) in enumerate(trials, 1):
             agent_result = _sub(trial.get("agent_result"))
-            form = "harbor-job-result" if trial.get("from_job_result") else "harbor"
-            harness: dict[str, object] = {"format": form, "task_name": tid,
-                                          "trial_name": trial.get("trial_name"),
-                                          "id": trial.get("id"),
-                                          "reward": _harbor_reward(trial, str(path)),
-                                          "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
+            own: dict[str, object] = {
+                "format": "harbor-job-result" if trial.get("from_job_result") else "harbor",
+                "task_name": tid, "trial_name": trial.get("trial_name"), "id": trial.get("id"),
+                "reward": _harbor_reward(trial, str(path)),
+                "exception_type": _sub(trial.get("exception_info")).get("exception_type")}
             measures: dict[str, object] = {
                 "wall_clock_s": _seconds_between(trial.get("started_at"), trial.get("finished_at")),
                 "cost_usd": _cost_field(agent_result.get("cost_usd")),
@@ -10622,10 +10749,8 @@ def _harbor_records(run_id: str, declared: Sequence[str],
                 "output_tokens": _count_field(agent_result.get("n_output_tokens"))}
             if measures["input_tokens"] is None or measures["output_tokens"] is None:
                 measures["input_tokens"] = measures["output_tokens"] = None
-            records.append(_record(run_id, tid, number, _harbor_attempt(trial, threshold,
-                                                                        str(path)),
-                                   harness, measures))
-    return records
+            rows.append((tid, number, _harbor_attempt(trial, threshold, str(path)), measures, own))
+    return rows
 
 
 def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -> dict[str, object]:
@@ -10692,43 +10817,35 @@ def import_harbor(options: ImportOptions) -> Imported:
     first = _absolute(jobs[0].folder)
     cell = first.parent if first.name == "job" else first
     run_id = _folder_name(cell) if len(jobs) == 1 else _folder_name(cell.parent)
-    records = _harbor_records(run_id, sorted(found.declared), found.attempts, found.budget,
-                              options.threshold, not unconfigured)
     datasets = _list(jobs[0].config.get("datasets", []), "config.json: datasets")
     dataset: dict[str, Any] = next((d for d in datasets if isinstance(d, dict)), {})
     name = str(dataset.get("name") or source)
     subset = _harbor_subset(found.selections, len(found.declared), name, notes)
-    return Imported(
-        records=_finished(records, notes),
-        task_ids=tuple(sorted(found.declared)),
-        attempt_mode="retry" if found.budget == 1 else "samples",
-        attempt_budget=found.budget,
-        extra_reasons=("cancelled",),
-        run_id=run_id,
-        source="harbor",
-        dataset_name=name,
-        envelope=_harbor_envelope(jobs[0], source, dataset),
+    envelope = _harbor_envelope(jobs[0], source, dataset)
+    return finish(Found(
+        _harbor_rows(found.attempts, found.budget, options.threshold, not unconfigured),
+        found.budget > 1, found.budget, str(envelope.pop("harness")), "",
+        declared=None if unconfigured else sorted(found.declared),
+        declared_from="the trials found (no config.json: the job's selection is unknown)"
+        if unconfigured else "the tasks config.json names and the trials found",
+        named=sorted(found.declared), extra_reasons=("cancelled",), run_id=run_id,
+        dataset_name=name, envelope=envelope,
         measured={"agent": agent, "model": model,
                   **({"agent_kwargs": json.loads(settings)} if settings else {})},
         timeout_note="Harbor limits each task by its task.toml ([agent] "
                      "timeout_sec, [verifier] timeout_sec, default 600) times "
                      "the job's timeout multipliers; give the largest total",
         rerun_hint=f"harbor run -d {name} -a {agent} -m {model} -k {found.budget}",
-        notes=tuple(notes),
-        subset=subset,
+        notes=tuple(notes), subset=subset,
         instrument=_harbor_instrument(jobs[0]),
         run_instruments=tuple((_folder_name(job.folder), _harbor_instrument(job))
                               for job in jobs) if len(jobs) > 1 else (),
-        set_found=bool(unconfigured),
-        draft_todo=("dataset: the job's config.json was not given, so how it chose its tasks "
-                    "(task_names, n_tasks, exclude_task_names) is unknown: copy it beside "
-                    "result.json and import again, or declare dataset.subset {\"selection\": "
-                    "\"...\"} if the job ran part of its dataset",)
-        if unconfigured else (),
-        provenance={"declared_from": "the trials found (no config.json: "
-                                     "the job's selection is unknown)"
-                    if unconfigured else "the tasks config.json names and the trials found"},
-    )
+        todo=("dataset: the job's config.json was not given, so how it chose its tasks "
+              "(task_names, n_tasks, exclude_task_names) is unknown: copy it beside "
+              "result.json and import again, or declare dataset.subset {\"selection\": "
+              "\"...\"} if the job ran part of its dataset",) if unconfigured else (),
+        absent=lambda tid, _: (("unscoreable", "missing_artifact"), {"task_name": tid}, {})),
+        options, "harbor", jobs[0].folder)
 
 
 class _HarborTrials(NamedTuple):
@@ -11282,100 +11399,8 @@ def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, 
 
 # -- the coding benchmarks' own per-task files ------------------------------------------------
 #
-# Each reader turns its harness's file into attempt rows and says what the harness declared and
-# stated; one finisher (_harness_imported) then adds every declared task x attempt the files lack as
-# missing_artifact, and notes the harness's own figure beside the full-denominator count. Mappings
-# are read from each harness's released writer (docs/importers.md,
+# Mappings are read from each harness's released writer (docs/importers.md,
 # tests/fixtures/harnesses/SOURCES.md).
-
-
-# one attempt a harness reader found: task, attempt, verdict, measures, the harness's own fields
-if TYPE_CHECKING:
-    _Row = tuple[str, int, Verdict, dict[str, object], dict[str, object]]
-
-
-class _Found(NamedTuple):
-    """What a harness reader found: one row an attempt, and what the harness says of the run."""
-
-    rows: Sequence[_Row]
-    samples: bool  # the attempts are samples (each a verdict of its own), not retries
-    budget: int
-    harness: str  # the envelope's harness, with the version the file names where it does
-    stated: str  # the harness's own figure and its denominator, for the note
-    # the set the files declare themselves (else --dataset-ids, else what they hold)
-    declared: Sequence[str] | None = None
-    declared_from: str = ""
-    subset: Mapping[str, object] | None = None
-    measured: Mapping[str, object] = MappingProxyType({})
-    notes: tuple[str, ...] = ()
-    dataset_name: str | None = None  # what the files name the suite (its split, its hash)
-    subset_unit: str = "tasks"  # what a subset's "of" counts
-    # tasks the files name, rows or not (a task with no samples is still one)
-    named: Sequence[str] = ()
-    instrument: Mapping[str, str] = MappingProxyType({})  # the harness's version or commit
-
-
-def _harness_imported(found: _Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
-    """Every declared task x attempt of the rows (a declared one the files lack is
-    missing_artifact), with the harness's own figure held against the gate's full denominator in
-    a note."""
-    seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
-    subset = found.subset
-    if options.dataset_ids is not None and subset is not None and found.declared is not None:
-        # a run of part of the suite (lm-eval --limit, HAL --max_tasks): the part is declared, the
-        # suite is its `of`
-        ids = _declared_ids(options.dataset_ids)
-        outside = set(found.declared).difference(ids)
-        if outside:
-            raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
-        declared = sorted(found.declared)
-        source = f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
-        subset = {"of": len(ids), "selection": subset["selection"]}
-    elif options.dataset_ids is not None:
-        declared, source = _declared_ids(options.dataset_ids), "--dataset-ids"
-    elif found.declared is not None:
-        declared, source = sorted(found.declared), found.declared_from
-    else:
-        declared, source = seen, f"the {len(seen)} task(s) the files hold, not a declared set"
-    stray = set(seen).difference(declared)
-    if stray:
-        raise GateError(f"{path}: tasks not in the declared set ({source}): {_preview(stray)}")
-    if not found.rows and not declared:
-        raise GateError(f"{path}: no tasks to import")
-    folder = path if path.is_dir() else path.parent
-    run = _folder_name(folder) if fmt in ("aider", "mle-bench") else path.stem
-    records = [_record(run, tid, attempt, verdict, {"format": fmt, **own}, measures)
-               for tid, attempt, verdict, measures, own in found.rows]
-    have = {(tid, attempt) for tid, attempt, *_ in found.rows}
-    recorded = {tid for tid, *_ in found.rows}
-    for tid in declared:
-        for attempt in range(1, (found.budget if found.samples else 1) + 1):
-            if (tid, attempt) not in have and (found.samples or tid not in recorded):
-                records.append(_record(run, tid, attempt, ("unscoreable", "missing_artifact"),
-                                       {"format": fmt, "absent": True}))
-    counts = Counter(cast(str, r["outcome"]) for r in records)
-    absent = sorted(set(declared) - recorded)
-    notes = [f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} pass, "
-             f"{counts['fail']} fail, {counts['unscoreable']} unscoreable attempt(s) over "
-             f"{len(declared)} task(s)"
-             + (f"; {len(absent)} declared task(s) have no result and are missing_artifact "
-                f"({_preview(absent)})"
-                if absent else ""), *found.notes]
-    set_found = options.dataset_ids is None and found.declared is None
-    todo = [] if not set_found else [
-        f"the declared set is only the {len(seen)} task(s) the files hold: give --dataset-ids FILE "
-        "with the suite's task ids, so a task the harness dropped is counted"]
-    reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
-    extra = sorted(reasons - set(BUILTIN_REASONS))
-    return Imported(records=_finished(records, notes), task_ids=tuple(declared),
-                    attempt_mode="samples" if found.samples else "retry",
-                    attempt_budget=found.budget, extra_reasons=tuple(extra), run_id=run, source=fmt,
-                    envelope={"harness": found.harness},
-                    rerun_hint="the harness command that wrote the file", notes=tuple(notes),
-                    draft_todo=tuple(todo), subset=subset, subset_unit=found.subset_unit,
-                    measured=found.measured, provenance={"declared_from": source},
-                    dataset_name=found.dataset_name, set_found=set_found,
-                    instrument=found.instrument)
 
 
 def _the_file(path: Path, pattern: str, what: str) -> Path:
@@ -11436,7 +11461,7 @@ def read_nocode_bench(options: ImportOptions) -> Imported:
             verdict = ("unscoreable", "env_flake")
         rows.append((tid, 1, verdict, {}, {"line": number, "applied": rec.get("applied")}))
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
-    return _harness_imported(_Found(rows, False, 1, "NoCode-bench (evaluation/eval.py)",
+    return finish(Found(rows, False, 1, "NoCode-bench (evaluation/eval.py)",
                                     "NoCode-bench's Success% is resolved over every task it ran: "
                                     f"{passed}/{len(rows)} (a line with notes, the harness could "
                                     "not run the instance, counts as a failure there and as "
@@ -11552,7 +11577,7 @@ def read_openhands(options: ImportOptions) -> Imported:
         "; with no output.swebench_eval.jsonl beside it (the official harness's report.json "
         "filled the flags), an incomplete instance cannot be told from an unresolved one: prefer "
         "`import swebench report.json`")
-    return _harness_imported(_Found(
+    return finish(Found(
         rows, False, 1, f"OpenHands {str(commit)[:12]}" if commit else "OpenHands",
         "OpenHands' output.swebench_eval.md counts resolved instances over the lines of "
         f"output.jsonl ({passed} resolved here, of {len(rows)} line(s) in {path.name}): an "
@@ -11690,7 +11715,7 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     model = results.get("model_name") or _sub(results.get("config")).get("model_args")
     version = results.get("lm_eval_version")
     harness = f"lm-evaluation-harness {version}" if version else "lm-evaluation-harness"
-    return _harness_imported(_Found(
+    return finish(Found(
         rows, budget > 1, budget, harness, said, declared=declared, declared_from=source,
         subset=subset, subset_unit="documents", notes=tuple(notes),
         measured={"model": str(model)} if model else {}), options, "lm-eval", path)
@@ -11745,7 +11770,7 @@ def read_livecodebench(options: ImportOptions) -> Imported:
         rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None,
                                            f"{at}.metadata[{i}]"), {}, {"index": index})
                  for i, g in enumerate(graded)]
-    return _harness_imported(_Found(rows, True, _samples_budget(sizes),
+    return finish(Found(rows, True, _samples_budget(sizes),
                                     "LiveCodeBench (lcb_runner)",
                                     "LiveCodeBench's pass@1 is the mean over the problems in the "
                                     f"file: {_mean_rate(rows):.4f}", named=list(sizes)),
@@ -11795,7 +11820,7 @@ def read_evalplus(options: ImportOptions) -> Imported:
     name = ("HumanEval+/MBPP+ (base and plus tests)" if tests == "plus"
             else "HumanEval/MBPP (base tests only)")
     digest = data.get("hash")
-    return _harness_imported(_Found(rows, True, budget, f"EvalPlus ({tests} tests)",
+    return finish(Found(rows, True, budget, f"EvalPlus ({tests} tests)",
                                     f"EvalPlus prints pass@1 over the {len(table)} task(s) in the "
                                     f"file for {name}: {_mean_rate(rows):.4f}; a timeout is the "
                                     "solution's and fails",
@@ -11839,7 +11864,7 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
             if stated is not None else
             f"no {sibling.name} beside the file: its pass@1 and ground-truth check are not read")
     split, part = summary.get("split"), summary.get("subset")
-    return _harness_imported(_Found(
+    return finish(Found(
         rows, True, _samples_budget({tid: len(s) for tid, s in table.items()}),
         f"BigCodeBench ({split or '?'}/{part or '?'})", said,
         measured={"model": summary["model"]} if isinstance(summary.get("model"), str) else {},
@@ -11887,13 +11912,13 @@ def read_mle_bench(options: ImportOptions) -> Imported:
                                                   "submission_exists": rec.get("submission_exists"),
                                                   "valid_submission": rec.get("valid_submission")}))
         stated.append(f"{data.get('total_medals')}/{data.get('total_runs')}")
-    return _harness_imported(_Found(
+    return finish(Found(
         rows, len(reports) > 1, len(reports), "MLE-bench (mlebench grade)",
         "MLE-bench's report totals are medals over the competitions each report holds "
         f"({', '.join(stated)}), not over the split"
         + ("" if options.dataset_ids is not None else
-           "; give the split with --dataset-ids (experiments/splits/*.txt)")), options, "mle-bench",
-        reports[0])
+           "; give the split with --dataset-ids (experiments/splits/*.txt)"),
+        run_id=_folder_name(reports[0].parent)), options, "mle-bench", reports[0])
 
 
 # HAL (hal/benchmarks/base_benchmark.py): successful_tasks and failed_tasks; where raw_eval_results
@@ -11944,7 +11969,7 @@ def read_hal(options: ImportOptions) -> Imported:
              "task ids, in its order, to declare the run a subset of them",) \
         if limit and ids is None else ()
     benchmark = config.get("benchmark_name")
-    return _harness_imported(_Found(
+    return finish(Found(
         rows, False, 1, f"HAL ({config.get('benchmark_name', '?')})",
         f"HAL states accuracy {results.get('accuracy')!r} (its denominator is the benchmark's: a "
         "fixed task count for swebench_verified_mini, the tasks that produced output for "
@@ -12008,13 +12033,13 @@ def read_aider(options: ImportOptions) -> Imported:
         measured = measured or system
     completed = len({tid for tid, *_ in rows})
     passed = len({tid for tid, _, v, _, _ in rows if v[0] == "pass"})
-    return _harness_imported(_Found(
+    return finish(Found(
         rows, False, budget, "aider benchmark (benchmark/benchmark.py)",
         f"aider's pass_rate_{budget} divides by the exercises with a results file: "
         f"{passed}/{completed}",
         declared=[f"{f.parts[-4]}/{f.name}" for f in exercises],
-        declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured),
-        options, "aider", path)
+        declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured,
+        run_id=_folder_name(path)), options, "aider", path)
 
 
 def read_swe_agent(options: ImportOptions) -> Imported:
@@ -12056,7 +12081,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  "a swebench.harness run report (any version; the SWE-bench-java and "
                  "Multi-SWE-bench\nforms too), optionally with its index.json; an experiments "
                  "results.json with\n--dataset-ids; or a logs/run_evaluation/<run>/<model>/ folder",
-                 import_swebench, takes_dataset_ids=True,
+                 import_swebench,
                  ran_no_test=lambda rec: (_sub(rec.get("harness")).get("status_list")
                                           == "empty_patch_ids"),
                  no_test_why="swebench skips an empty patch without running a test: make the "
@@ -12100,18 +12125,17 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
                  "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
                  lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING),
-                                                "swe-polybench"),
-                 takes_dataset_ids=True),
+                                                "swe-polybench")),
     ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, "
                                  "with --dataset-ids (the split's ids)",
-                 read_nocode_bench, takes_dataset_ids=True,
+                 read_nocode_bench,
                  no_edit="predictions whose patch changes nothing the tests read, through "
                          "evaluation/eval.py",
                  known_fix="the split's own feature_patch as each prediction, through "
                            "evaluation/eval.py",
                  signs=((b'"instance_id"', b'"resolved"', b'"P2P"'),), sign_rank=9),
     ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
-                              "output.swebench_eval.jsonl", read_openhands, takes_dataset_ids=True,
+                              "output.swebench_eval.jsonl", read_openhands,
                  no_edit="an output.jsonl whose git_patch changes "
                          "nothing the tests read, through eval_infer.sh",
                  known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh",
@@ -12123,11 +12147,11 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  sign_rank=3),
     ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json "
                                   "(--dataset-ids: the release's problems)",
-                 read_livecodebench, takes_dataset_ids=True,
+                 read_livecodebench,
                  signs=((b'"question_id"', b'"graded_list"'),), sign_rank=4),
     ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
                              "default, or base)", read_evalplus,
-                 takes_dataset_ids=True, options=("tests",),
+                 options=("tests",),
                  no_edit="a samples file whose solution for every task is its prompt alone (no "
                          "body), through evalplus.evaluate",
                  known_fix="a samples file of every task's canonical_solution (the dataset's own), "
@@ -12135,7 +12159,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"eval"', b'"base_status"'),), sign_rank=1),
     ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, "
                                  "with its *_pass_at_k.json beside it",
-                 read_bigcodebench, takes_dataset_ids=True,
+                 read_bigcodebench,
                  no_edit="a samples file whose solution for every task is its prompt alone, "
                          "through bigcodebench.evaluate",
                  known_fix="a samples file of every task's canonical_solution, "
@@ -12144,9 +12168,9 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  signs=((b'"eval"', b'"solution"', b'"status"'),), sign_rank=2),
     ImportFormat("mle-bench", "MLE-bench grading reports, one a seed "
                               "(--dataset-ids: the split's competitions)",
-                 read_mle_bench, takes_dataset_ids=True, signs=((b'"competition_reports"',),),
+                 read_mle_bench, signs=((b'"competition_reports"',),),
                  sign_rank=5),
-    ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal, takes_dataset_ids=True,
+    ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal,
                  signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), sign_rank=6),
     ImportFormat("aider", "aider's benchmark run folder "
                           "(tmp.benchmarks/<date>--<name>/)", read_aider,
@@ -12159,7 +12183,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                               "that grades them", read_swe_agent,
                  signs=((b'"instance_id"', b'"model_patch"'),), sign_rank=10),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
-                   functools.partial(import_mapping, fmt=name), takes_dataset_ids=True,
+                   functools.partial(import_mapping, fmt=name),
                    options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
                          ("json", "any JSON array of records, or object of task id -> record"),
@@ -12258,34 +12282,6 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         "provenance": {"harness": str(imp.envelope.get("harness", imp.source)), **imp.provenance,
                        **(made or {}), "declared_set": "found" if imp.set_found else "declared"},
     }
-
-
-def _one_instrument(imp: Imported, declared: bool) -> Imported:
-    """One claim is read on one instrument: runs whose files record different harness releases or
-    commits are refused, naming each, unless the user declares them one (--one-instrument), which
-    the provenance records and the card prints. Runs that record none are not compared."""
-    recorded = [(run, instrument) for run, instrument in imp.run_instruments if instrument]
-    groups: dict[str, list[str]] = {}
-    for run, instrument in recorded:
-        groups.setdefault(instrument_text(instrument), []).append(run)
-    if len(groups) <= 1:
-        return imp
-    named = "; ".join(f"{text} ({_preview(runs, 3)})" for text, runs in groups.items())
-    if not declared:
-        raise GateError(f"import {imp.source}: the {len(recorded)} runs were made with "
-                        f"{len(groups)} different harness checkouts or releases: {named}: one claim "
-                        "is read on one instrument; import the runs made with one of them, or "
-                        "give --one-instrument to declare them one (the manifest records it and "
-                        "the card prints it)")
-    merged = {key: " + ".join(sorted({str(i[key]) for _, i in recorded if key in i}))
-              for key in sorted({key for _, i in recorded for key in i})}
-    said = (f"{len(recorded)} runs made with {len(groups)} harness checkouts or releases, "
-            f"declared one instrument by the user (--one-instrument): {named}")
-    envelope = dict(imp.envelope)
-    if "commit" in merged and "toolchain_sha" in envelope:
-        envelope["toolchain_sha"] = merged["commit"]
-    return imp._replace(instrument=merged, envelope=envelope, notes=(*imp.notes, said),
-                        provenance={**imp.provenance, "one_instrument": said})
 
 
 def _claims_ledger(draft_path: Path) -> Path | None:
@@ -12842,9 +12838,6 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     fmt = IMPORTERS[args.format]
     outputs = [path for path in (args.output, args.draft_manifest) if path is not None]
     refuse_clobber(outputs, [*args.files, *([args.dataset_ids] if args.dataset_ids else [])])
-    if args.dataset_ids is not None and not fmt.takes_dataset_ids:
-        raise GateError(f"import {args.format}: --dataset-ids is for swebench; the log declares "
-                        "its own dataset")
     for name, default in (("threshold", 1.0), ("partial_as", "fail"), ("tests", "plus")):
         if getattr(args, name) != default and name not in fmt.options:
             raise GateError(f"import {args.format}: --{name.replace('_', '-')} does not apply: "
@@ -12867,8 +12860,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
                         "measures one model")
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold,
-                                      args.control, args.model, mapping, args.tests))
-    imported = _one_instrument(imported, args.one_instrument)
+                                      args.control, args.model, mapping, args.tests,
+                                      args.one_instrument))
     if args.control and args.draft_manifest is not None:
         imported = _on_the_claims_tasks(imported, args.draft_manifest)
     lines = _ledger_lines(imported)
@@ -13219,7 +13212,8 @@ def _import_parser(sub: Any) -> None:
                         help="also write a starting manifest whose "
                              "dataset is what the harness declared")
     parser.add_argument("--dataset-ids", type=_path, metavar="FILE",
-                        help="one instance ID per line: the declared dataset (swebench)")
+                        help="one task ID per line: the declared dataset (the suite the run was "
+                             "of, so a task the files lack is counted), for every format")
     parser.add_argument("--partial-as", choices=("fail", "pass"), default="fail",
                         help="how an Inspect 'P' (partial) score counts (default: fail)")
     parser.add_argument("--threshold", type=float, default=1.0,
