@@ -8686,6 +8686,8 @@ class Found(NamedTuple):
     run_instruments: tuple[tuple[str, Mapping[str, str]], ...] = ()
     absent: _Absent | None = None  # default: unscoreable missing_artifact
     source: str | None = None  # the importer's name, where a reader serves several formats
+    # task -> its run, where the files hold several runs that stay apart (check then asks which)
+    run_of: Mapping[str, str] | None = None
 
 
 def _one_instrument(imp: Imported, declared: bool) -> Imported:
@@ -8755,7 +8757,8 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
         raise GateError(f"import {fmt}: {len(declared):,} tasks x {found.budget:,} attempts, "
                         f"more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
     run = found.run_id or path.stem
-    records = [_record(run, tid, attempt, verdict, {"format": fmt, **own}, measures)
+    runs = found.run_of or {}
+    records = [_record(runs.get(tid, run), tid, attempt, verdict, {"format": fmt, **own}, measures)
                for tid, attempt, verdict, measures, own in found.rows]
     have = {(tid, attempt) for tid, attempt, *_ in found.rows}
     recorded = {tid for tid, *_ in found.rows}
@@ -8764,7 +8767,7 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
             if (tid, attempt) not in have and (found.samples or tid not in recorded):
                 verdict, own, measures = (found.absent(tid, attempt) if found.absent else
                                           (("unscoreable", "missing_artifact"), {}, {}))
-                records.append(_record(run, tid, attempt, verdict,
+                records.append(_record(runs.get(tid, run), tid, attempt, verdict,
                                        {"format": fmt, **own, "absent": True}, measures))
     counts = Counter(cast(str, r["outcome"]) for r in records)
     absent = sorted(set(declared) - recorded)
@@ -9757,11 +9760,9 @@ def _inspect_measures(sample: dict[str, object]) -> dict[str, object]:
     return measures
 
 
-def _inspect_attempt(found: dict[str, object] | None, headline: str | None, options: ImportOptions,
+def _inspect_attempt(found: dict[str, object], headline: str | None, options: ImportOptions,
                      where: str) -> tuple[Verdict, dict[str, object]]:
-    """One declared sample x epoch: its verdict, and what the log says beside it."""
-    if found is None:
-        return ("unscoreable", "missing_artifact"), {"absent": True}
+    """One sample x epoch the log holds: its verdict, and what the log says beside it."""
     harness: dict[str, object] = {"sample_id": found.get("id")}  # the original int/str
     for key in ("uuid", "limit"):
         if found.get(key) is not None:
@@ -9878,9 +9879,12 @@ def _stated_figure(header: dict[str, object]) -> str:
 
 
 class _InspectPart(NamedTuple):
-    """One log's contribution: its records, declared ids, epochs, and what it says about itself."""
+    """One log's contribution: its rows, its run, declared ids, epochs, and what it says about
+    itself."""
 
-    records: list[dict[str, object]]
+    rows: list[_Row]
+    run_id: str
+    status: object  # the log's status
     declared: list[str]
     epochs: int
     full: int | None  # the whole dataset's size
@@ -9914,24 +9918,21 @@ def _inspect_part(log: _InspectLog, options: ImportOptions, prefix: str) -> _Ins
     headline = _inspect_headline_checked(log, by_key, where)
     run_id = _str(spec.get("run_id") or spec.get("eval_id") or log.path.stem,
                   f"{where}.eval.run_id")
-    records: list[dict[str, object]] = []
-    for tid in declared:
-        for epoch in range(1, epochs + 1):
-            found = by_key.get((tid, epoch))
-            verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample "
-                                                                        f"{tid!r} epoch {epoch}")
-            harness: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch,
-                                          "log_status": status, **extra}
-            if prefix:
-                harness["task"] = prefix
-            measures: dict[str, object] = {"stratum": prefix} if prefix else {}
-            measures.update(_inspect_measures(found) if found else {})
-            records.append(_record(run_id, f"{prefix}/{tid}" if prefix else tid, epoch, verdict,
-                                   harness, measures))
+    rows: list[_Row] = []
+    for (tid, epoch), found in sorted(by_key.items()):
+        verdict, extra = _inspect_attempt(found, headline, options, f"{where}: sample "
+                                                                    f"{tid!r} epoch {epoch}")
+        own: dict[str, object] = {"format": log.fmt, "sample_id": tid, "epoch": epoch,
+                                  "log_status": status, **extra,
+                                  **({"task": prefix} if prefix else {})}
+        measures: dict[str, object] = {"stratum": prefix} if prefix else {}
+        measures.update(_inspect_measures(found))
+        rows.append((f"{prefix}/{tid}" if prefix else tid, epoch, verdict, measures, own))
     notes = [f"{where}: log status is {status!r}; absent samples imported as "
              "missing_artifact"] if status != "success" else []
     notes.append(f"{where}: the log's own figure: {_stated_figure(log.header)}")
-    return _InspectPart(records, [f"{prefix}/{t}" if prefix else t for t in declared], epochs, full,
+    return _InspectPart(rows, run_id, status, [f"{prefix}/{t}" if prefix else t for t in declared],
+                        epochs, full,
                         (_inspect_selection(config)
                          if full is not None and full > len(declared) else None),
                         spec, config, notes)
@@ -9954,22 +9955,7 @@ def import_inspect(options: ImportOptions) -> Imported:
                         f"({', '.join(map(str, sorted(epochs)))}): their samples are not one "
                         "attempt contract; import them separately")
     first = parts[0]
-    # An eval set's logs share its eval_set_id, which names the run they make together; other logs
-    # keep their own run ids (never relabelled: logs of separate runs are separate runs, and check
-    # says so).
-    set_ids = {str(part.spec.get("eval_set_id") or "") for part in parts}
-    run_ids = {cast(str, rec["run_id"]) for part in parts for rec in part.records}
-    shared = next(iter(set_ids)) if len(set_ids) == 1 and "" not in set_ids else None
-    if many and shared:
-        run_id = shared
-    else:
-        run_id = next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))
-    records = [dict(rec, run_id=shared) if many and shared else rec for part in parts
-               for rec in part.records]
-    if len(run_ids) > 1 and not (many and shared):
-        notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not "
-                     "one eval set: each record keeps its log's run_id, and check asks which run "
-                     "the claim is about")
+    run_id, shared = _inspect_run(parts, notes)
     for part in parts:
         notes.extend(part.notes)
     subset = None
@@ -9981,20 +9967,19 @@ def import_inspect(options: ImportOptions) -> Imported:
                      "is about these samples only, and says so")
     names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task"))
              for part in parts]
-    return Imported(
-        records=_finished(records, notes),
-        task_ids=tuple(sorted(t for part in parts for t in part.declared)),
-        attempt_mode="samples",
-        attempt_budget=first.epochs,
-        extra_reasons=("cancelled",),
-        run_id=run_id,
-        source="inspect",
-        dataset_name=" + ".join(names),
-        envelope=_inspect_envelope(first.spec, first.config, first.epochs) if not many else
-        {**{k: v for k, v in _inspect_envelope(first.spec, first.config, first.epochs).items()
-            if k not in ("task", "task_version", "task_file")},
-         "tasks": [str(part.spec.get("task")) for part in parts]},
-        measured=_inspect_model(logs[0].header),
+    envelope = _inspect_envelope(first.spec, first.config, first.epochs)
+    if many:
+        envelope = {**{k: v for k, v in envelope.items()
+                       if k not in ("task", "task_version", "task_file")},
+                    "tasks": [str(part.spec.get("task")) for part in parts]}
+    return finish(Found(
+        [row for part in parts for row in part.rows], True, first.epochs,
+        str(envelope.pop("harness")), "",
+        declared=[t for part in parts for t in part.declared],
+        declared_from="each log's eval.dataset.sample_ids" + (" and the eval set's eval-set.json"
+                                                               if sets else ""),
+        extra_reasons=("cancelled",), run_id=run_id, dataset_name=" + ".join(names),
+        envelope=envelope, measured=_inspect_model(logs[0].header),
         instrument=_inspect_instrument(first.spec),
         run_instruments=tuple((str(log.path), _inspect_instrument(part.spec))
                               for log, part in zip(logs, parts)) if many else (),
@@ -10004,16 +9989,48 @@ def import_inspect(options: ImportOptions) -> Imported:
                     f"{first.spec.get('task_file') or '<task file>'}@{first.spec.get('task')} "
                     f"--model {first.spec.get('model')} --epochs {first.epochs}") if not many else
         f"inspect eval-set ... --model {first.spec.get('model')} --epochs {first.epochs}",
-        notes=tuple(notes),
-        subset=subset,
+        notes=tuple(notes), subset=subset, subset_unit="samples",
         strata={_inspect_task_name(log): len(part.declared)
                 for log, part in zip(logs, parts)} if many else None,
-        provenance={"declared_from": "each log's eval.dataset.sample_ids" + (" and the eval set's eval-set.json"
-                                                                             if sets else ""),
-                    **({"replaced": replaced} if replaced else {}),
-                    **({"verdict_mapping": [f"--model {options.model}: only that model's logs of the files given"]}
-                       if options.model else {})},
-    )
+        provenance={**({"replaced": replaced} if replaced else {}),
+                    **({"verdict_mapping": [f"--model {options.model}: only that model's logs of "
+                                            "the files given"]} if options.model else {})},
+        absent=_inspect_absent(logs, parts),
+        run_of=None if shared else {tid: part.run_id for part in parts for tid in part.declared}),
+        options, "inspect", logs[0].path)
+
+
+def _inspect_run(parts: Sequence[_InspectPart], notes: list[str]) -> tuple[str, str | None]:
+    """The run the logs make, and the eval set's id when they are one: an eval set's logs share its
+    eval_set_id, which names the run they make together; other logs keep their own run ids (never
+    relabelled: logs of separate runs are separate runs, and check says so)."""
+    set_ids = {str(part.spec.get("eval_set_id") or "") for part in parts}
+    run_ids = {part.run_id for part in parts}
+    shared = next(iter(set_ids)) if len(parts) > 1 and len(set_ids) == 1 and "" not in set_ids \
+        else None
+    if shared:
+        return shared, shared
+    if len(run_ids) > 1:
+        notes.append(f"the logs come from {len(run_ids)} runs ({', '.join(sorted(run_ids))}), not "
+                     "one eval set: each record keeps its log's run_id, and check asks which run "
+                     "the claim is about")
+    return (next(iter(run_ids)) if len(run_ids) == 1 else "+".join(sorted(run_ids))), None
+
+
+def _inspect_absent(logs: Sequence[_InspectLog], parts: Sequence[_InspectPart]) -> _Absent:
+    """What a declared sample x epoch a log lacks reads as: missing_artifact, in its log's task."""
+    many = len(logs) > 1
+    whose = {tid: (log, part, _inspect_task_name(log) if many else "")
+             for log, part in zip(logs, parts) for tid in part.declared}
+
+    def absent(tid: str, epoch: int) -> tuple[Verdict, dict[str, object], dict[str, object]]:
+        log, part, prefix = whose[tid]
+        own: dict[str, object] = {"format": log.fmt, "sample_id": tid[len(prefix) + 1:] if prefix
+                                  else tid, "epoch": epoch, "log_status": part.status,
+                                  **({"task": prefix} if prefix else {})}
+        return ("unscoreable", "missing_artifact"), own, {"stratum": prefix} if prefix else {}
+
+    return absent
 
 
 def _inspect_task_name(log: _InspectLog) -> str:
