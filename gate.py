@@ -8688,6 +8688,17 @@ class Found(NamedTuple):
     source: str | None = None  # the importer's name, where a reader serves several formats
     # task -> its run, where the files hold several runs that stay apart (check then asks which)
     run_of: Mapping[str, str] | None = None
+    # The suite's size as the files state it (SWE-bench's total_instances), and what states it: a
+    # set that names fewer tasks needs --dataset-ids.
+    total: int | None = None
+    total_what: str = "the files"
+    # Tasks the files name that never ran (no prediction submitted, no patch generated), and why: a
+    # --dataset-ids that leaves them out declares a subset; one that leaves out a task that ran is
+    # refused.
+    ungraded: Collection[str] = ()
+    ungraded_why: str = "never run"
+    # how the draft says to declare a set that is only what the files held
+    declare_hint: str = "give --dataset-ids FILE with the suite's task ids"
 
 
 def _one_instrument(imp: Imported, declared: bool) -> Imported:
@@ -8718,13 +8729,44 @@ def _one_instrument(imp: Imported, declared: bool) -> Imported:
                         provenance={**imp.provenance, "one_instrument": said})
 
 
-def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
-                  where: str) -> tuple[list[str], str, Mapping[str, object] | None, bool]:
-    """The declared set, where it came from, the subset it is (if any), and whether it is only what
-    the files held: --dataset-ids with a selection the files record declares that part of the
-    suite; --dataset-ids alone is the suite; else the files' own set, else what they hold."""
+class DeclaredSet(NamedTuple):
+    """The tasks an import declares, where they came from, the part of a suite they are (if they
+    are), whether they are only what the files held, and the tasks the files name but left out."""
+
+    ids: list[str]
+    source: str
+    subset: Mapping[str, object] | None
+    found_only: bool
+    left_out: frozenset[str] = frozenset()
+
+
+def _declared_subset(found: Found, declared: list[str], seen: Sequence[str],
+                     where: str) -> DeclaredSet:
+    """--dataset-ids: the suite, or the part of what the files name that the run was of. A task the
+    files name outside it is left out only when it never ran (an instance no prediction was
+    submitted for): leaving out a task that ran would choose the claim's tasks by their outcome."""
+    outside = frozenset(seen).difference(declared)
+    ran = sorted(outside.difference(found.ungraded))
+    if ran:
+        raise GateError(f"{where}: tasks not in --dataset-ids: {_preview(ran)}"
+                        + (" (they ran: a claim on part of a run cannot leave out a task that "
+                           f"ran; only tasks {found.ungraded_why} can be)" if found.ungraded
+                           else ""))
     subset = found.subset
-    if options.dataset_ids is not None and subset is not None and found.declared is not None:
+    whole = found.total if found.total is not None else len(outside) + len(declared)
+    if outside or whole > len(declared):
+        subset = {"of": whole, "selection": f"--dataset-ids: {len(declared)} of the {whole} "
+                                            f"{found.subset_unit} {found.total_what} name"}
+    return DeclaredSet(declared, "--dataset-ids", subset, False, outside)
+
+
+def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
+                  where: str) -> DeclaredSet:
+    """The declared set: --dataset-ids with a selection the files record declares that part of the
+    suite; --dataset-ids alone is the suite (or a declared part of what the files name); else the
+    files' own set (which must hold as many tasks as they say the suite has), else what they
+    hold."""
+    if options.dataset_ids is not None and found.subset is not None and found.declared is not None:
         # a run of part of the suite (lm-eval --limit, HAL --max_tasks): the part is declared, the
         # suite is its `of`
         ids = _declared_ids(options.dataset_ids)
@@ -8732,14 +8774,19 @@ def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
         if outside:
             raise GateError(f"{where}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
         source = f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
-        return sorted(found.declared), source, {"of": len(ids),
-                                                "selection": subset["selection"]}, False
+        return DeclaredSet(sorted(found.declared), source,
+                           {"of": len(ids), "selection": found.subset["selection"]}, False)
     if options.dataset_ids is not None:
-        return _declared_ids(options.dataset_ids), "--dataset-ids", subset, False
+        return _declared_subset(found, _declared_ids(options.dataset_ids), seen, where)
+    named = sorted(found.declared) if found.declared is not None else list(seen)
+    if found.total is not None and len(named) != found.total:
+        raise GateError(f"{where}: {found.total_what} is {found.total} but the files name "
+                        f"{len(named)} ids; {found.declare_hint}: the {found.total} declared ids "
+                        "(or the ids of the part of the suite the run was of)")
     if found.declared is not None:
-        return sorted(found.declared), found.declared_from, subset, False
-    return (list(seen), found.declared_from or f"the {len(seen)} task(s) the files hold, not a "
-            "declared set", subset, True)
+        return DeclaredSet(named, found.declared_from, found.subset, False)
+    return DeclaredSet(named, found.declared_from or f"the {len(seen)} task(s) the files hold, not "
+                       "a declared set", found.subset, True)
 
 
 def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
@@ -8747,7 +8794,15 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
     attempt kept (one the files lack is missing_artifact, or what the reader's `absent` says), the
     harness's own figure held against the gate's full denominator in a note, and the import built."""
     seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
-    declared, source, subset, set_found = _declared_set(found, options, seen, str(path))
+    chosen = _declared_set(found, options, seen, str(path))
+    declared, source, subset = chosen.ids, chosen.source, chosen.subset
+    if chosen.left_out:
+        found = found._replace(rows=[row for row in found.rows if row[0] not in chosen.left_out],
+                               notes=(*found.notes, f"{len(chosen.left_out)} task(s) the files "
+                                      f"name outside --dataset-ids ({found.ungraded_why}) are left "
+                                      f"out: the claim is on the {len(declared)} declared, a "
+                                      "subset"))
+        seen = sorted(set(seen).difference(chosen.left_out))
     stray = set(seen).difference(declared)
     if stray:
         raise GateError(f"{path}: tasks not in the declared set ({source}): {_preview(stray)}")
@@ -8778,10 +8833,9 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
                    f"({_preview(absent)})" if absent else "")] if found.stated else []),
              *found.notes]
     todo = [*found.todo]
-    if set_found:
-        todo.append(f"the declared set is only the {len(seen)} task(s) the files hold: give "
-                    "--dataset-ids FILE with the suite's task ids, so a task the harness dropped "
-                    "is counted")
+    if chosen.found_only:
+        todo.append(f"the declared set is only the {len(seen)} task(s) the files hold: "
+                    f"{found.declare_hint}, so a task the harness dropped is counted")
     reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
     imported = Imported(
         records=_finished(records, notes), task_ids=tuple(declared),
@@ -8792,7 +8846,7 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
         rerun_hint=found.rerun_hint, notes=tuple(notes), draft_todo=tuple(todo), subset=subset,
         subset_unit=found.subset_unit, measured=found.measured, dataset_name=found.dataset_name,
         strata=found.strata, timeout_note=found.timeout_note,
-        provenance={"declared_from": source, **found.provenance}, set_found=set_found,
+        provenance={"declared_from": source, **found.provenance}, set_found=chosen.found_only,
         instrument=found.instrument, run_instruments=found.run_instruments)
     return _one_instrument(imported, options.one_instrument)
 
@@ -8848,7 +8902,7 @@ def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
 def import_swebench(options: ImportOptions) -> Imported:
     """Import a SWE-bench run report (any harness version, the java fork, Multi-SWE-bench's final
     report), an experiments results.json, or a per-instance logs folder (with the run report that
-    governs its declared set); an index.json may declare the dataset."""
+    governs its declared set); an index.json may declare the dataset (as --dataset-ids does)."""
     files = list(options.files)
     folders = [p for p in files if p.is_dir()]
     declared = options.dataset_ids
@@ -8863,21 +8917,22 @@ def import_swebench(options: ImportOptions) -> Imported:
             declared = index
         else:
             data_files.append((path, data))
+    options = options._replace(dataset_ids=declared)
     if folders:
         if len(folders) > 1:
             raise GateError(f"import swebench: takes one logs folder, got {len(folders)}")
         if len(data_files) > 1:
             raise GateError("import swebench: a logs folder takes one run report beside it, got "
                             f"{len(data_files)}")
-        return _swebench_logs(folders[0], data_files[0] if data_files else None, declared)
+        return _swebench_logs(folders[0], data_files[0] if data_files else None, options)
     if len(data_files) != 1:
         raise GateError("import swebench: takes one report (and optionally its index.json), got "
                         f"{len(data_files)}")
     path, data = data_files[0]
     if "resolved" in data and not set(data) & {"resolved_ids", "unresolved_ids", "total_instances"}:
-        return _swebench_experiments(path, data, declared)
+        return _swebench_experiments(path, data, options)
     if set(data) & {"resolved_ids", "resolved", "unresolved_ids", "error_ids"}:
-        return _swebench_report(path, data, declared)
+        return _swebench_report(path, data, options)
     if set(data) & set(_SBCLI_COUNTS):
         raise GateError(
             f"{path}: an sb-cli summary with counts only "
@@ -8945,7 +9000,7 @@ def _swebench_read_report(path: Path, data: dict[str, object],
                 f"({_preview(alone)}): what the harness did with them is unknown; pass "
                 "--dataset-ids FILE with every declared instance, and they are imported as "
                 "unscoreable (missing_artifact)")
-    declared = _swebench_declared(seen, total, dataset_ids, where)
+    declared = sorted(seen)
     for key in _SWEBENCH_ADVISORY:
         stray = set(lists.get(key, [])).difference(seen)
         if stray:
@@ -8986,28 +9041,6 @@ def _swebench_report_lists(data: dict[str, object],
         for key, value in _obj(data["failure_reasons"], f"{where}.failure_reasons").items():
             reasons[key] = _str(value, f"{where}.failure_reasons[{key!r}]")
     return lists, reasons
-
-
-def _swebench_declared(seen: set[str], total: int | None, dataset_ids: list[str] | None,
-                       where: str) -> list[str]:
-    """The declared instances: the report's own lists, or --dataset-ids / index.json when it leaves
-    some out."""
-    if dataset_ids is None:
-        if total is not None and len(seen) != total:
-            raise GateError(
-                f"{where}: total_instances is {total} but the id lists name "
-                f"{len(seen)} ids; pass --dataset-ids FILE (or the harness's "
-                f"index.json) with the {total} declared instance ids"
-            )
-        return sorted(seen)
-    declared = _declared_ids(dataset_ids)
-    if total is not None and len(declared) < total:
-        raise GateError(f"{where}: total_instances is {total} but the declared set lists "
-                        f"{len(declared)} ids")
-    stray = seen.difference(declared)
-    if stray:
-        raise GateError(f"{where}: ids not in the declared set: {_preview(stray)}")
-    return declared
 
 
 def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | None) -> Verdict:
@@ -9055,25 +9088,36 @@ def _swebench_figure(report: _SwebenchReport) -> str:
             f"total_instances {total}")
 
 
-def _swebench_report(path: Path, data: dict[str, object],
-                     dataset_ids: list[str] | None) -> Imported:
-    report = _swebench_read_report(path, data, dataset_ids)
+def _swebench_report(path: Path, data: dict[str, object], options: ImportOptions) -> Imported:
+    report = _swebench_read_report(path, data, options.dataset_ids)
     member = _memberships(report.lists)
     run_id, measured, todo = _swebench_run(path)
     notes: list[str] = []
-    records = []
+    rows: list[_Row] = []
     for tid in report.declared:
         verdict, harness = _swebench_status(report, member, tid, notes)
-        records.append(_record(run_id, tid, 1, verdict, harness))
+        rows.append((tid, 1, verdict, {}, harness))
     if report.ignored:
         notes.append(f"{path}: key(s) not in swebench's report ignored: "
                      f"{', '.join(report.ignored)} (every id they hold is counted from the known "
                      "lists or --dataset-ids)")
     notes.append(_swebench_figure(report))
-    declared_from = (f"the run report {path.name}" if dataset_ids is None
-                     else "--dataset-ids (or index.json)")
-    return _swebench_imported(_SwebenchRun(records, report.declared, declared_from, run_id, notes,
-                                           measured, todo), _SWEBENCH_FORMS["report"])
+    never = report.lists["incomplete_ids"]
+    if never and options.dataset_ids is None:
+        notes.append(f"{path}: {len(never)} of the {len(report.declared)} instances were never "
+                     "submitted (incomplete_ids: no prediction), which the harness did not fail to "
+                     "grade: if the run was of part of the split by design, import again with "
+                     "--dataset-ids listing the submitted ids (a declared subset)")
+        todo = [*todo, f"dataset: {len(never)} instance(s) were never submitted (incomplete_ids): "
+                       "a run of part of the split by design is claimed with --dataset-ids "
+                       "listing the submitted ids (a declared subset), else they stay "
+                       "missing_artifact"]
+    return finish(_swebench_found(rows, report.declared, f"the run report {path.name}", run_id,
+                                  notes, measured, todo, _SWEBENCH_FORMS["report"])._replace(
+        total=report.total, total_what="total_instances", ungraded=never,
+        ungraded_why="never submitted: incomplete_ids", subset_unit="instances",
+        declare_hint="pass --dataset-ids FILE (or the harness's index.json)"),
+        options, "swebench", path)
 
 
 class _SwebenchForm(NamedTuple):
@@ -9093,33 +9137,16 @@ _SWEBENCH_FORMS = {
 }
 
 
-class _SwebenchRun(NamedTuple):
-    """What a SWE-bench form's reader found: the attempt records, the declared instances and where
-    they came from, the run, its notes, what names the system measured, and what the draft must
-    still ask."""
-
-    records: list[dict[str, object]]
-    declared: Sequence[str]
-    declared_from: str
-    run_id: str
-    notes: list[str]
-    measured: Mapping[str, object]
-    todo: Sequence[str] = ()
-    set_found: bool = False  # the declared set is only the instance folders found
-
-
-def _swebench_imported(run: _SwebenchRun, form: _SwebenchForm) -> Imported:
+def _swebench_found(rows: list[_Row], declared: Sequence[str] | None, declared_from: str,
+                    run_id: str, notes: list[str], measured: Mapping[str, object],
+                    todo: Sequence[str], form: _SwebenchForm) -> Found:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
-    return Imported(records=_finished(run.records, run.notes), task_ids=tuple(run.declared),
-                    attempt_mode="retry",
-                    attempt_budget=1, extra_reasons=(), run_id=run.run_id, source="swebench",
-                    envelope={"harness": form.harness,
-                              "runner": "docker (the swebench harness's instance containers)"},
-                    rerun_hint=form.rerun_hint, notes=tuple(run.notes), draft_todo=tuple(run.todo),
-                    provenance={"declared_from": run.declared_from}, measured=run.measured,
-                    set_found=run.set_found,
-                    timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
-                                 "set another; the report does not record it")
+    return Found(rows, False, 1, form.harness, "", declared=declared, declared_from=declared_from,
+                 run_id=run_id, notes=tuple(notes), measured=measured, todo=tuple(todo),
+                 envelope={"runner": "docker (the swebench harness's instance containers)"},
+                 rerun_hint=form.rerun_hint,
+                 timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
+                              "set another; the report does not record it")
 
 
 def _swebench_run(path: Path) -> tuple[str, dict[str, object], list[str]]:
@@ -9151,9 +9178,8 @@ def _experiments_attempt(status: str | None) -> Verdict:
     return "fail", None
 
 
-def _swebench_experiments(path: Path, data: dict[str, object],
-                          dataset_ids: list[str] | None) -> Imported:
-    where = str(path)
+def _swebench_experiments(path: Path, data: dict[str, object], options: ImportOptions) -> Imported:
+    where, dataset_ids = str(path), options.dataset_ids
     if dataset_ids is None:
         raise GateError(
             f"{where}: experiments results.json leaves unresolved ids implicit; "
@@ -9174,7 +9200,7 @@ def _swebench_experiments(path: Path, data: dict[str, object],
         raise GateError(f"{where}: ids not in --dataset-ids: {_preview(stray)}")
     run_id, measured, todo = _swebench_run(path)
     notes: list[str] = []
-    records: list[dict[str, object]] = []
+    rows: list[_Row] = []
     for tid in declared:
         in_lists = member.get(tid, [])
         status = in_lists[0] if in_lists else None
@@ -9183,11 +9209,11 @@ def _swebench_experiments(path: Path, data: dict[str, object],
         harness: dict[str, object] = {"format": "swebench-experiments", "instance_id": tid,
                                       "status_list": status if status else "(implicit unresolved)",
                                       "lists": in_lists}
-        records.append(_record(run_id, tid, 1, _experiments_attempt(status), harness))
+        rows.append((tid, 1, _experiments_attempt(status), {}, harness))
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
-    return _swebench_imported(_SwebenchRun(records, declared, "--dataset-ids", run_id, notes,
-                                           measured, todo), _SWEBENCH_FORMS["experiments"])
+    return finish(_swebench_found(rows, declared, "--dataset-ids", run_id, notes, measured, todo,
+                                  _SWEBENCH_FORMS["experiments"]), options, "swebench", path)
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
@@ -9220,7 +9246,7 @@ def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str
 
 
 def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
-                   dataset_ids: list[str] | None) -> Imported:
+                   options: ImportOptions) -> Imported:
     """A per-instance logs folder: the ground truth of what was graded. The run report given beside
     it governs the declared set: an instance with no folder (an empty patch, an incomplete one: the
     harness makes none) keeps the report's verdict. A folder alone declares only the instances it
@@ -9238,22 +9264,17 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         _task_id(name, f"{folder}: folder {name!r}")
     if given:
         _swebench_same_run(folder, given[0])
-    report = _swebench_read_report(given[0], given[1], dataset_ids) if given else None
-    if report:
-        declared = report.declared
-    else:
-        declared = _declared_ids(dataset_ids) if dataset_ids is not None else instances
-    stray = set(instances).difference(declared)
-    if stray:
-        source = f"the run report {given[0]}" if given else "--dataset-ids"
-        raise GateError(f"{folder}: instance folders not in {source}: {_preview(stray)}")
-    run_id = _folder_name(_absolute(folder).parent)
+    report = _swebench_read_report(given[0], given[1], options.dataset_ids) if given else None
+    stray = set(instances).difference(report.declared) if report else set()
+    if stray and given:
+        raise GateError(f"{folder}: instance folders not in the run report {given[0]}: "
+                        f"{_preview(stray)}")
     notes: list[str] = []
-    records: list[dict[str, object]] = []
+    rows: list[_Row] = []
     member = _memberships(report.lists) if report else {}
     disagree, from_report, graded = [], [], []
     folders = set(instances)
-    for tid in declared:
+    for tid in report.declared if report else instances:
         stated = _swebench_status(report, member, tid, notes) if report else None
         if tid in folders:
             verdict, harness = _swebench_instance_report(folder, tid)
@@ -9264,36 +9285,33 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
             if stated[1]["status_list"] in ("resolved_ids", "unresolved_ids"):
                 graded.append(tid)
             from_report.append(tid)
-        else:
-            verdict, harness = ("unscoreable",
-                                "missing_artifact"), {"format": "swebench-instance-logs",
-                                                                     "instance_id": tid,
-                                                                     "absent": True}
-        records.append(_record(run_id, tid, 1, verdict, harness))
+        rows.append((tid, 1, verdict, {}, harness))
     _swebench_logs_agree(folder, graded, disagree)
     if from_report:
         notes.append(f"{len(from_report)} declared instance(s) have no log folder "
                      f"({_preview(from_report)}): each keeps the run report's verdict (swebench "
                      "writes no folder for an empty or missing patch)")
-    todo: list[str] = []
     if report:
         notes.append(_swebench_figure(report))
-        declared_from = f"the run report {given[0].name if given else ''}"
-    elif dataset_ids is not None:
-        declared_from = "--dataset-ids (or index.json)"
-    else:
-        declared_from = (f"the {len(instances)} instance folders found in {_folder_name(folder)}/, "
-                         "not a declared set")
+    elif options.dataset_ids is None:
         notes.append(f"{folder}: the declared set is the {len(instances)} instance folders found: "
                      "swebench writes no folder for an empty or missing patch, so give the run "
                      "report beside the folder (or --dataset-ids FILE) to count those too")
-        todo.append(f"the declared set is only the {len(instances)} instance folders found: import "
-                    "again with the run report (<model>.<run_id>.json) beside the logs folder, or "
-                    "--dataset-ids FILE")
-    system = {"model": _folder_name(folder).replace("__", "/")}
-    return _swebench_imported(_SwebenchRun(records, declared, declared_from, run_id, notes, system,
-                                           todo, not report and dataset_ids is None),
-                              _SWEBENCH_FORMS["logs"])
+    found = _swebench_found(
+        rows, report.declared if report else None,
+        f"the run report {given[0].name}" if given else
+        f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared set",
+        _folder_name(_absolute(folder).parent), notes,
+        {"model": _folder_name(folder).replace("__", "/")}, (), _SWEBENCH_FORMS["logs"])
+    return finish(found._replace(
+        total=report.total if report else None, total_what="total_instances",
+        ungraded=report.lists["incomplete_ids"] if report else (), subset_unit="instances",
+        ungraded_why="never submitted: incomplete_ids",
+        declare_hint="import again with the run report (<model>.<run_id>.json) beside the logs "
+                     "folder, or --dataset-ids FILE",
+        absent=lambda tid, _: (("unscoreable", "missing_artifact"),
+                               {"format": "swebench-instance-logs", "instance_id": tid}, {})),
+        options, "swebench", folder)
 
 
 def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
