@@ -3550,6 +3550,7 @@ class FieldMapping(NamedTuple):
     measures: tuple[tuple[str, str], ...]  # (record field, path)
     samples: bool
     unreadable: str  # "error" or "unscoreable"
+    not_run: str | None = None  # an EXPR true for a record of a task that never ran
 
 
 class ImportOptions(NamedTuple):
@@ -8686,8 +8687,9 @@ class Found(NamedTuple):
     run_instruments: tuple[tuple[str, Mapping[str, str]], ...] = ()
     absent: _Absent | None = None  # default: unscoreable missing_artifact
     source: str | None = None  # the importer's name, where a reader serves several formats
-    # task -> its run, where the files hold several runs that stay apart (check then asks which)
-    run_of: Mapping[str, str] | None = None
+    # (task, attempt) -> its run, where the files hold several runs that stay apart (check then
+    # asks which); None: run_id
+    run_of: Callable[[str, int], str] | None = None
     # The suite's size as the files state it (SWE-bench's total_instances), and what states it: a
     # set that names fewer tasks needs --dataset-ids.
     total: int | None = None
@@ -8812,9 +8814,9 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
         raise GateError(f"import {fmt}: {len(declared):,} tasks x {found.budget:,} attempts, "
                         f"more than the gate imports ({MAX_IMPORTED_ATTEMPTS:,})")
     run = found.run_id or path.stem
-    runs = found.run_of or {}
-    records = [_record(runs.get(tid, run), tid, attempt, verdict, {"format": fmt, **own}, measures)
-               for tid, attempt, verdict, measures, own in found.rows]
+    run_of = found.run_of or (lambda tid, attempt: run)
+    records = [_record(run_of(tid, attempt), tid, attempt, verdict, {"format": fmt, **own},
+                       measures) for tid, attempt, verdict, measures, own in found.rows]
     have = {(tid, attempt) for tid, attempt, *_ in found.rows}
     recorded = {tid for tid, *_ in found.rows}
     for tid in declared:
@@ -8822,7 +8824,7 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
             if (tid, attempt) not in have and (found.samples or tid not in recorded):
                 verdict, own, measures = (found.absent(tid, attempt) if found.absent else
                                           (("unscoreable", "missing_artifact"), {}, {}))
-                records.append(_record(runs.get(tid, run), tid, attempt, verdict,
+                records.append(_record(run_of(tid, attempt), tid, attempt, verdict,
                                        {"format": fmt, **own, "absent": True}, measures))
     counts = Counter(cast(str, r["outcome"]) for r in records)
     absent = sorted(set(declared) - recorded)
@@ -9985,6 +9987,7 @@ def import_inspect(options: ImportOptions) -> Imported:
                      "is about these samples only, and says so")
     names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task"))
              for part in parts]
+    runs = {tid: part.run_id for part in parts for tid in part.declared}
     envelope = _inspect_envelope(first.spec, first.config, first.epochs)
     if many:
         envelope = {**{k: v for k, v in envelope.items()
@@ -10014,8 +10017,7 @@ def import_inspect(options: ImportOptions) -> Imported:
                     **({"verdict_mapping": [f"--model {options.model}: only that model's logs of "
                                             "the files given"]} if options.model else {})},
         absent=_inspect_absent(logs, parts),
-        run_of=None if shared else {tid: part.run_id for part in parts for tid in part.declared}),
-        options, "inspect", logs[0].path)
+        run_of=None if shared else lambda tid, _: runs[tid]), options, "inspect", logs[0].path)
 
 
 def _inspect_run(parts: Sequence[_InspectPart], notes: list[str]) -> tuple[str, str | None]:
@@ -11000,7 +11002,7 @@ def import_publish_gate(options: ImportOptions) -> Imported:
     budget = _int(data.get("attempt_budget"), f"{where}.attempt_budget", 1)
     if budget > MAX_ATTEMPT_BUDGET:
         _expected(f"{where}.attempt_budget", f"at most {MAX_ATTEMPT_BUDGET:,}", budget)
-    records: list[dict[str, object]] = []
+    rows: list[_Row] = []
     seen: set[str] = set()
     notes: list[str] = []
     for i, raw in enumerate(_list(data.get("outcomes"), f"{where}.outcomes")):
@@ -11018,22 +11020,21 @@ def import_publish_gate(options: ImportOptions) -> Imported:
         if verdict[0] == "fail" and outcome.get("hidden_tests_passed") is True:
             notes.append(f"{tid}: passed after {outcome.get('attempts')} attempts, over the budget "
                          f"of {budget}: a fail")
-        harness = {"format": "publish-gate", "attempts": outcome.get("attempts"),
-                   "hidden_tests_passed": outcome.get("hidden_tests_passed")}
-        records.append(_record("publish-gate", tid, 1, verdict, harness))
-    if not records:
+        own = {key: outcome.get(key) for key in ("attempts", "hidden_tests_passed")}
+        rows.append((tid, 1, verdict, {}, own))
+    if not rows:
         raise GateError(f"{where}.outcomes: empty; nothing to import")
     flags = [key for key in ("no_edit_must_fail", "known_fix_must_pass") if key in data]
     todo = ["the report's " + " and ".join(flags) + " flags are not evidence: add control_runs "
             "from a real no-edit run and a real known-fix run (import each with --control "
             "no_edit / --control known_fix)"] if flags else []
-    return Imported(records=_finished(records, notes), task_ids=tuple(sorted(seen)),
-                    attempt_mode="retry",
-                    attempt_budget=budget, extra_reasons=(), run_id="publish-gate",
-                    source="publish-gate",
-                    envelope={"harness": "publish-gate report (benchmark-card design note)"},
-                    rerun_hint="the command that wrote report.json", notes=tuple(notes),
-                    draft_todo=tuple(todo))
+    # (the budget is the note's metric contract: a pass after it is a fail, one verdict a task)
+    return finish(Found(rows, False, budget, "publish-gate report (benchmark-card design note)",
+                        "", run_id="publish-gate", notes=tuple(notes), todo=tuple(todo),
+                        declared_from=f"the {len(seen)} outcome(s) report.json holds, not a "
+                                      "declared set",
+                        rerun_hint="the command that wrote report.json"),
+                  options, "publish-gate", path)
 
 
 # -- the generic mapping importer: JSON Lines, JSON and CSV with a field mapping ----------------
@@ -11144,6 +11145,15 @@ def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
                  ">=": value >= literal}[op])
 
 
+def _truth(value: Any, csv: bool, path: str) -> bool:
+    """A bare path's boolean. null (a harness that gave no verdict: a test timeout, say) is
+    unreadable: read as a fail it would hide the attrition, and under `not` it would pass."""
+    if value is None:
+        raise _Unreadable(f"{path}: null is not a verdict (a bare path holds true or false); say "
+                          f"what null means: --unscoreable '{path} == null' --reason CLASS")
+    return _compare(value, "==", True, csv, path)
+
+
 def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], bool], frozenset[str]]:
     """An EXPR of the mapping importer: a function of (record, reader), and the paths it reads."""
     import ast
@@ -11167,11 +11177,11 @@ def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], boo
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             inner = build(node.operand)
             return lambda rec, read: not inner(rec, read)
-        # a bare path: it holds a boolean
+        # a bare path: it holds a boolean (null is no verdict, never a fail: unreadable)
         if isinstance(node, ast.Name) and node.id not in _JSON_NAMES:
             path = _map_path(node, text, named)
             paths.add(".".join(path))
-            return lambda rec, read: _compare(read(rec, path), "==", True, csv, ".".join(path))
+            return lambda rec, read: _truth(read(rec, path), csv, ".".join(path))
         if isinstance(node, ast.Compare) and len(node.ops) == 1:
             path = _map_path(node.left, text, named)
             literal = _map_literal(node.comparators[0], text)
@@ -11226,7 +11236,7 @@ SWE_POLYBENCH_MAPPING = FieldMapping(
     task_id="instance_id", passed="resolved",
     unscoreable="generation and patch_applied and not with_logs",
     reason="grader_error", attempt=None, run_id=None, measures=(), samples=False,
-    unreadable="error")
+    unreadable="error", not_run="not generation")
 
 
 def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]:
@@ -11234,7 +11244,7 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
     CSV file, or of a folder of one JSON file a task (SWE-PolyBench's <id>_result.json: the number
     counts the files)."""
     where = str(path)
-    if fmt == "swe-polybench":
+    if path.is_dir():
         found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith("_result.json"))
         for number, item in enumerate(found, 1):
             yield number, _harness_json(item), None
@@ -11282,25 +11292,26 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
                         "--pass EXPR (and, for records with no verdict, "
                         "--unscoreable EXPR --reason CLASS|PATH); see import --help")
     path = _one_path(options.files, fmt)
+    return finish(read_mapping(options, fmt, path, path.stem), options, fmt, path)
+
+
+def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str) -> Found:
+    """The rows a field mapping reads from each record of the file (or folder)."""
+    spec = cast("FieldMapping", options.mapping)
     where, csv = str(path), fmt == "csv"
-    if fmt == "swe-polybench":
-        path = path / "logs" if (path / "logs").is_dir() else path
-        if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
-            raise GateError(f"{options.files[0]}: no <instance_id>_result.json files (a "
-                            "SWE-PolyBench submission's evaluation folder, or its logs/)")
     read = _read_column if csv else _read_path
     try:
-        passed, _ = compile_mapping(spec.passed, csv)
+        passed, _ = compile_mapping(cast(str, spec.passed), csv)
         lost = compile_mapping(spec.unscoreable, csv)[0] if spec.unscoreable else None
+        not_run = compile_mapping(spec.not_run, csv)[0] if spec.not_run else None
     except MetricError as exc:
         raise GateError(f"import {fmt}: --pass / --unscoreable: {exc}") from None
     reason_path = None if spec.reason in (*BUILTIN_REASONS,
                                           "cancelled") else tuple(spec.reason.split("."))
-    default_run = _folder_name(options.files[0]) if fmt == "swe-polybench" else path.stem
-    records: list[dict[str, object]] = []
+    rows: list[_Row] = []
     seen: dict[tuple[str, int], int] = {}
-    counts: Counter[str] = Counter()
-    run_ids: set[str] = set()
+    runs: dict[tuple[str, int], str] = {}
+    ungraded: set[str] = set()
     for number, rec, key in _mapping_rows(path, fmt):
         at = f"{where}:{number}"
         try:
@@ -11334,19 +11345,19 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
                                 "(--unreadable-as unscoreable counts such a record as unscoreable "
                                 "missing_artifact)") from None
             verdict = ("unscoreable", "missing_artifact")
-        counts[verdict[0]] += 1
         measures: dict[str, object] = {}
         for field, source in spec.measures:
             try:
                 measures[field] = _measure(field, read(rec, tuple(source.split("."))))
             except _Unreadable:
                 measures[field] = None
-        run_ids.add(run)
-        records.append(_record(run, tid, attempt, verdict, {"format": f"mapping-{fmt}",
-                                                            "line": number}, measures))
-    if not records:
+        runs[(tid, attempt)] = run
+        if not_run is not None and not_run(rec, read):
+            ungraded.add(tid)
+        rows.append((tid, attempt, verdict, measures, {"format": f"mapping-{fmt}", "line": number}))
+    if not rows:
         raise GateError(f"{where}: no records to import")
-    return _mapping_imported(records, options, fmt, path, counts, run_ids)
+    return _mapping_found(rows, runs, options, fmt, path)._replace(ungraded=frozenset(ungraded))
 
 
 def _measure(field: str, value: Any) -> object:
@@ -11381,55 +11392,67 @@ def _attempt_value(value: Any, csv: bool) -> int:
     return cast(int, number)
 
 
-def _mapping_imported(records: list[dict[str, object]], options: ImportOptions, fmt: str,
-                      path: Path, counts: Counter[str], run_ids: set[str]) -> Imported:
-    """The records, every declared task x attempt of them (a declared one with no record is
-    missing_artifact)."""
+def _mapping_found(rows: list[_Row], runs: Mapping[tuple[str, int], str], options: ImportOptions,
+                   fmt: str, path: Path) -> Found:
+    """The rows a mapping read: samples or one attempt a task, the run each names."""
     spec = cast("FieldMapping", options.mapping)
-    seen = sorted({cast(str, r["task_id"]) for r in records})
-    declared = _declared_ids(options.dataset_ids) if options.dataset_ids is not None else seen
-    stray = set(seen).difference(declared)
-    if stray:
-        raise GateError(f"{path}: tasks not in --dataset-ids: {_preview(stray)}")
-    budget = max(cast(int, r["attempt"]) for r in records)
-    if spec.samples and len(declared) * budget > MAX_IMPORTED_ATTEMPTS:
-        raise GateError(f"{path}: --samples: {len(declared):,} tasks x {budget:,} samples (the "
-                        "largest attempt number read), more than the gate imports "
+    counts = Counter(verdict[0] for _, _, verdict, _, _ in rows)
+    named = set(runs.values())
+    run = next(iter(named)) if len(named) == 1 else _folder_name(path)
+    budget = max(attempt for _, attempt, *_ in rows)
+    tasks = len(options.dataset_ids or {row[0] for row in rows})
+    if spec.samples and tasks * budget > MAX_IMPORTED_ATTEMPTS:
+        raise GateError(f"{path}: --samples: {tasks:,} tasks x {budget:,} "
+                        "samples (the largest attempt number read), more than the gate imports "
                         f"({MAX_IMPORTED_ATTEMPTS:,}): is --attempt the right field?")
-    have = {(r["task_id"], r["attempt"]) for r in records}
-    recorded = {tid for tid, _ in have}
-    run = next(iter(run_ids)) if len(run_ids) == 1 else _folder_name(path)
-    wanted = range(1, budget + 1) if spec.samples else range(1, 2)
-    for tid in declared:
-        for attempt in wanted:
-            if (tid, attempt) not in have and (spec.samples or tid not in recorded):
-                records.append(_record(run, tid, attempt, ("unscoreable", "missing_artifact"),
-                                       {"format": f"mapping-{fmt}", "absent": True}))
-    notes = [f"{path}: the mapping read {sum(counts.values())} record(s): {counts['pass']} pass, "
-             f"{counts['fail']} fail, {counts['unscoreable']} unscoreable (the file states no "
-             "figure the gate reads; hold these against the harness's own)"]
-    if fmt == "swe-polybench":
-        absent = len(declared) - len(seen)
-        notes = [f"{path}: {len(seen)} result file(s): {counts['pass']} resolved (SWE-PolyBench's "
-                 f"own aggregate: {counts['pass']}/{len(seen)}, over the files present)"
-                 + (f"; {absent} declared instance(s) have no file and are missing_artifact "
-                    f"({_preview(sorted(set(declared) - set(seen)))})" if absent else "")]
-    todo = [] if options.dataset_ids is not None else [
-        f"the declared set is only the {len(seen)} task(s) the file holds: give --dataset-ids FILE "
-        "with the suite's task ids, so a task the harness dropped is counted"]
-    reasons = {cast(str, r["reason"]) for r in records if r["outcome"] == "unscoreable"}
-    extra = sorted(reasons - set(BUILTIN_REASONS))
-    harness = ("SWE-PolyBench (poly_bench_evaluation)" if fmt == "swe-polybench"
-               else f"mapping ({fmt})")
-    return Imported(records=_finished(records, notes), task_ids=tuple(declared),
-                    attempt_mode="samples" if spec.samples else "retry", attempt_budget=budget,
-                    extra_reasons=tuple(extra), run_id=run, source=fmt,
-                    envelope={"harness": harness},
-                    rerun_hint="the harness command that wrote the file", notes=tuple(notes),
-                    draft_todo=tuple(todo), set_found=options.dataset_ids is None,
-                    provenance={"declared_from": (
-                        "--dataset-ids" if options.dataset_ids is not None else
-                        f"the {len(seen)} task(s) {path.name} holds, not a declared set")})
+    stated = (f"the mapping read {sum(counts.values())} record(s): {counts['pass']} pass, "
+              f"{counts['fail']} fail, {counts['unscoreable']} unscoreable (the file states no "
+              "figure the gate reads; hold these against the harness's own)")
+    return Found(rows, spec.samples, budget, f"mapping ({fmt})", "", notes=(f"{path}: {stated}",),
+                 run_id=run, run_of=lambda tid, attempt: runs.get((tid, attempt), run),
+                 declared_from=f"the {len({r[0] for r in rows})} task(s) {path.name} holds, not a "
+                               "declared set")
+
+
+def read_swe_polybench(options: ImportOptions) -> Imported:
+    """A SWE-PolyBench submission's <instance_id>_result.json files (its folder or its logs/),
+    through SWE_POLYBENCH_MAPPING; metadata.yaml beside them names the system. An instance with no
+    generation never ran: --dataset-ids that leaves such ones out declares the part the submission
+    ran (the Java instances of PB, say)."""
+    given = _one_path(options.files, "swe-polybench")
+    path = given / "logs" if (given / "logs").is_dir() else given
+    if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
+        raise GateError(f"{given}: no <instance_id>_result.json files (a SWE-PolyBench "
+                        "submission's evaluation folder, or its logs/)")
+    options = options._replace(mapping=SWE_POLYBENCH_MAPPING)
+    found = read_mapping(options, "swe-polybench", path, _folder_name(given))
+    passed = sum(1 for *_, verdict, _, _ in found.rows if verdict[0] == "pass")
+    files = len(found.rows)
+    folder = given if path == given / "logs" else path.parent
+    metadata = _simple_yaml(folder / "metadata.yaml")
+    name = metadata.get("name")
+    return finish(found._replace(
+        harness="SWE-PolyBench (poly_bench_evaluation)",
+        stated=f"{files} result file(s), {len(found.ungraded)} with no generation "
+               f"(generation: false: the instance never ran); SWE-PolyBench's own aggregate, "
+               f"{passed}/{files}, is over the files present"
+               + (f"; metadata.yaml states {metadata['pass_rate']}" if "pass_rate" in metadata
+                  else ""),
+        notes=(), ungraded_why="with no generation: generation false",
+        measured={"agent": name} if name else {}, subset_unit="instances",
+        rerun_hint="python -m poly_bench_evaluation.run_evaluation ... (SWE-PolyBench)"),
+        options, "swe-polybench", given)
+
+
+def _simple_yaml(path: Path) -> dict[str, str]:
+    """The top-level `key: value` scalars of a small YAML file (a submission's metadata.yaml), or {}
+    where there is none: no YAML parser is needed, and nothing in it is run."""
+    if not path.is_file():
+        return {}
+    text = _decode_utf8(_read_bytes(path, 1 << 16), str(path))
+    pairs = (re.match(r"([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$", line) for line in text.splitlines())
+    return {m[1]: m[2].strip("\"'") for m in pairs
+            if m and m[2] and not m[2].startswith(("|", ">"))}
 
 
 # -- the coding benchmarks' own per-task files ------------------------------------------------
@@ -12159,8 +12182,7 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
     ImportFormat("swe-polybench",
                  "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
                  "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
-                 lambda options: import_mapping(options._replace(mapping=SWE_POLYBENCH_MAPPING),
-                                                "swe-polybench")),
+                 read_swe_polybench),
     ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, "
                                  "with --dataset-ids (the split's ids)",
                  read_nocode_bench,
