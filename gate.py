@@ -8699,6 +8699,8 @@ class Found(NamedTuple):
     # refused.
     ungraded: Collection[str] = ()
     ungraded_why: str = "never run"
+    # (where, the system it names): several files or runs are one claim only of one system
+    systems: tuple[tuple[str, str], ...] = ()
     # how the draft says to declare a set that is only what the files held
     declare_hint: str = "give --dataset-ids FILE with the suite's task ids"
 
@@ -8791,10 +8793,25 @@ def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
                        "a declared set", found.subset, True)
 
 
+def _one_system(found: Found, fmt: str) -> None:
+    """One claim is one system: files or runs that name different systems are refused, each named
+    with where it was found."""
+    groups: dict[str, list[str]] = {}
+    for where, system in found.systems:
+        groups.setdefault(system, []).append(where)
+    if len(groups) > 1:
+        shown = "; ".join(f"{system} ({_preview(wheres, 2)})" for system, wheres in groups.items())
+        raise GateError(f"import {fmt}: the files measured {len(groups)} different systems "
+                        f"({shown}): one claim is one system; import each system's files as a "
+                        "claim of its own, and compare them")
+
+
 def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
-    """Every import's one finisher: the declared set (or declared subset), every declared task x
-    attempt kept (one the files lack is missing_artifact, or what the reader's `absent` says), the
-    harness's own figure held against the gate's full denominator in a note, and the import built."""
+    """Every import's one finisher: one system, the declared set (or declared subset), every
+    declared task x attempt kept (one the files lack is missing_artifact, or what the reader's
+    `absent` says), the harness's own figure held against the gate's full denominator in a note,
+    one instrument, and the import built."""
+    _one_system(found, fmt)
     seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
     chosen = _declared_set(found, options, seen, str(path))
     declared, source, subset = chosen.ids, chosen.source, chosen.subset
@@ -10350,14 +10367,6 @@ def _tb_one_system(runs: Sequence[_TbRun]) -> None:
                         + "; ".join(f"{n}=={v}" + (f" at {p}" if p != "None" else "")
                                     for n, v, p in sorted(suites))
                         + "): one claim is over one suite; import each dataset's runs apart")
-    systems = {_tb_identity(run): run for run in runs}
-    if len(systems) > 1:
-        shown = "; ".join(f"{run.results_path.parent.name}: agent {agent}, model {model}"
-                          + (f", kwargs {kwargs[:80]}" if kwargs else "")
-                          for (agent, model, kwargs), run in sorted(systems.items()))
-        raise GateError(f"import terminal-bench: the runs measured different systems ({shown}): "
-                        "one claim is one system; import each agent and model's runs as a claim of "
-                        "its own and compare them")
 
 
 def _tb_run_key(run: _TbRun) -> str:
@@ -10427,6 +10436,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
                      "(default 360) plus max_test_timeout_sec (default 60), times "
                      "global_timeout_multiplier; give the largest total",
         todo=_tb_subset_todo(subset, parsed), instrument=_tb_instrument(parsed[0][0]),
+        systems=tuple((run.results_path.parent.name, _tb_system_text(run)) for run, _ in parsed),
         run_instruments=tuple((rid, _tb_instrument(run))
                               for rid, (run, _) in zip(run_ids, parsed)) if len(parsed) > 1 else (),
         provenance={**({"runs": run_ids} if len(parsed) > 1 else {}),
@@ -10502,6 +10512,13 @@ def _tb_instrument(run: _TbRun) -> dict[str, str]:
     return {**({"commit": commit} if isinstance(commit, str) and commit not in ("", "unknown")
                else {}),
             **({"version": f"terminal-bench {version}"} if isinstance(version, str) else {})}
+
+
+def _tb_system_text(run: _TbRun) -> str:
+    """A run's system as a refusal names it: "agent droid, model gpt-5, kwargs {...}"."""
+    agent, model, kwargs = _tb_identity(run)
+    return (f"agent {agent.replace('?', '(not named)')}, model {model.replace('?', '(not named)')}"
+            + (f", kwargs {kwargs[:80]}" if kwargs else ""))
 
 
 def _tb_system(run: _TbRun) -> dict[str, object]:
@@ -11619,10 +11636,6 @@ def read_openhands(options: ImportOptions) -> Imported:
     if all(verdict == ("unscoreable", "missing_artifact") for _, _, verdict, _, _ in rows):
         raise GateError(f"{path}: "
                         f"{_no_verdicts({'instance_id': '', 'test_result': {}, 'history': []})}")
-    if len(systems) > 1:
-        raise GateError(f"{path}: {len(systems)} systems in one file (metadata agent_class / "
-                        f"llm_config.model: {_preview(sorted(' / '.join(s) for s in systems))}): "
-                        "one claim is one system; import each system's output.jsonl on its own")
     model = _sub(metadata.get("llm_config")).get("model")
     agent = metadata.get("agent_class")
     split = metadata.get("data_split")
@@ -11642,7 +11655,8 @@ def read_openhands(options: ImportOptions) -> Imported:
         "instance never evaluated is unresolved there and missing_artifact here" + official,
         measured={k: v for k, v in (("agent", agent), ("model", model))
                   if isinstance(v, str) and v},
-        dataset_name=dataset,
+        dataset_name=dataset, systems=tuple((path.name, f"agent {agent}, model {name}")
+                                            for agent, name in sorted(systems)),
         instrument={"commit": commit} if isinstance(commit, str) and commit else {}),
         options, "openhands", path)
 
@@ -11942,11 +11956,12 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         sorted(given.rglob("*_grading_report.json")) if given.is_dir() else [given])})
     if not reports:
         raise GateError(f"{options.files[0]}: no *_grading_report.json: give MLE-bench's grading "
-                        "reports, one a seed")
+                        "reports, one a seed (or one report of a run with --n-seeds)")
     rows: list[_Row] = []
-    stated = []
+    stated, systems = [], []
     digests: dict[str, Path] = {}
-    for seed, path in enumerate(reports, 1):
+    seeds: Counter[str] = Counter()
+    for path in reports:
         data = _harness_json(path)
         first = digests.setdefault(hashlib.sha256(canonical_json(data)).hexdigest(), path)
         if first != path:  # the same report twice, however it is spaced, is one seed
@@ -11955,28 +11970,40 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         found = data.get("competition_reports")
         if not isinstance(found, list):
             raise GateError(f"{path}: not an MLE-bench grading report (competition_reports)")
-        seen: dict[str, int] = {}
         for index, item in enumerate(found):
-            at = f"{path}: competition_reports[{index}]"
-            rec = _obj(item, at)
-            tid = _task_id(rec.get("competition_id"), f"{at}.competition_id")
-            _once(seen, tid, at, index + 1)
-            verdict: Verdict = ("pass", None) if rec.get("any_medal") is True else ("fail", None)
-            if rec.get("valid_submission") is False:
-                verdict = ("unscoreable", "grader_error")
-            if rec.get("submission_exists") is False:
-                verdict = ("unscoreable", "missing_artifact")
-            rows.append((tid, seed, verdict, {}, {"report": path.name,
-                                                  "submission_exists": rec.get("submission_exists"),
-                                                  "valid_submission": rec.get("valid_submission")}))
+            rec = _obj(item, f"{path}: competition_reports[{index}]")
+            tid = _task_id(rec.get("competition_id"),
+                           f"{path}: competition_reports[{index}].competition_id")
+            seeds[tid] += 1  # a report of an --n-seeds run holds a competition once a seed
+            rows.append((tid, seeds[tid], _mle_bench_attempt(rec), {},
+                         {"report": path.name, **{key: rec.get(key) for key in (
+                             "submission_exists", "valid_submission", "submission_path")}}))
+            group = re.search(r"_run-group_([^/\\]+)", str(rec.get("submission_path") or ""))
+            if group:
+                systems.append((path.name, f"agent {group[1]}"))
         stated.append(f"{data.get('total_medals')}/{data.get('total_runs')}")
+    budget = max(seeds.values(), default=1)
+    agents = sorted({system for _, system in systems})
     return finish(Found(
-        rows, len(reports) > 1, len(reports), "MLE-bench (mlebench grade)",
+        rows, budget > 1, budget, "MLE-bench (mlebench grade)",
         "MLE-bench's report totals are medals over the competitions each report holds "
         f"({', '.join(stated)}), not over the split"
         + ("" if options.dataset_ids is not None else
            "; give the split with --dataset-ids (experiments/splits/*.txt)"),
-        run_id=_folder_name(reports[0].parent)), options, "mle-bench", reports[0])
+        run_id=_folder_name(reports[0].parent), systems=tuple(systems),
+        # the run group names the agent (runs/<time>_run-group_<agent>/)
+        measured={"agent": agents[0][len("agent "):]} if len(agents) == 1 else {}),
+        options, "mle-bench", reports[0])
+
+
+def _mle_bench_attempt(rec: Mapping[str, object]) -> Verdict:
+    """One competition run: any medal passes; no submission, or one the grader could not score, is
+    no scored attempt."""
+    if rec.get("submission_exists") is False:
+        return "unscoreable", "missing_artifact"
+    if rec.get("valid_submission") is False:
+        return "unscoreable", "grader_error"
+    return ("pass", None) if rec.get("any_medal") is True else ("fail", None)
 
 
 # HAL (hal/benchmarks/base_benchmark.py): successful_tasks and failed_tasks; where raw_eval_results
@@ -12060,6 +12087,7 @@ def read_aider(options: ImportOptions) -> Imported:
                         "aider benchmark run")
     rows: list[_Row] = []
     measured: dict[str, object] = {}
+    systems: list[tuple[str, str]] = []
     budget = 1
     for folder in exercises:
         tid = f"{folder.parts[-4]}/{folder.name}"
@@ -12084,10 +12112,8 @@ def read_aider(options: ImportOptions) -> Imported:
                   measures if i == len(tries) - 1 else {}, {}) for i, ok in enumerate(tries)]
         named = (("model", rec.get("model")), ("configuration", rec.get("edit_format")))
         system: dict[str, object] = {k: v for k, v in named if isinstance(v, str) and v}
-        if measured and system and system != measured:
-            raise GateError(f"{found}: {system}, where the run's other exercises "
-                            f"have {measured}: one claim is one system; a run "
-                            "folder mixing models or edit formats is not one")
+        if system:
+            systems.append((tid, ", ".join(f"{k} {v}" for k, v in system.items())))
         measured = measured or system
     completed = len({tid for tid, *_ in rows})
     passed = len({tid for tid, _, v, _, _ in rows if v[0] == "pass"})
@@ -12097,7 +12123,7 @@ def read_aider(options: ImportOptions) -> Imported:
         f"{passed}/{completed}",
         declared=[f"{f.parts[-4]}/{f.name}" for f in exercises],
         declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured,
-        run_id=_folder_name(path)), options, "aider", path)
+        run_id=_folder_name(path), systems=tuple(systems)), options, "aider", path)
 
 
 def read_swe_agent(options: ImportOptions) -> Imported:

@@ -356,7 +356,7 @@ class HostileHarnessFiles(HarnessCase):
         other["metadata"]["llm_config"]["model"] = "another-model"
         (folder / "output.jsonl").write_text("\n".join([lines[0], json.dumps(other), *lines[2:]]) + "\n", encoding="utf-8")
         (folder / "output.swebench_eval.jsonl").unlink()
-        self.assertInputError(self.run_gate("import", "openhands", str(folder / "output.jsonl")), "2 systems")
+        self.assertInputError(self.run_gate("import", "openhands", str(folder / "output.jsonl")), "2 different systems")
 
     def test_lm_eval_pass_at_1_must_be_a_count(self) -> None:
         """pass@1 0.7 over 5 generations is no count of passes (3.5): refused, not rounded to 4."""

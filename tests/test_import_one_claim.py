@@ -251,13 +251,13 @@ class OneSystem(OneClaimCase):
                 first = load(runs[0] / "run_metadata.json")
                 self.edit_meta(runs[1], **{field: value})
                 line = self.refused("import", "terminal-bench", *map(str, runs))
-                self.assertIn("the runs measured different systems (", line)
-                model = first["model_name"] or "?"
+                self.assertIn("the files measured 2 different systems (", line)
+                model = first["model_name"] or "(not named)"
                 if field == "agent_name":
-                    self.assertIn(f"{runs[0].name}: agent {first['agent_name']}, model {model}", line)
-                    self.assertIn(f"{runs[1].name}: agent Another Agent, model {model}", line)
+                    self.assertIn(f"agent {first['agent_name']}, model {model} ('{runs[0].name}')", line)
+                    self.assertIn(f"agent Another Agent, model {model} ('{runs[1].name}')", line)
                 else:
-                    self.assertIn(f"{runs[1].name}: agent {first['agent_name']}, model openai/other-model", line)
+                    self.assertIn(f"agent {first['agent_name']}, model openai/other-model ('{runs[1].name}')", line)
                 shutil.rmtree(self.dir / "board")
 
     def test_several_terminal_bench_runs_without_run_metadata_are_refused(self) -> None:
