@@ -10891,6 +10891,10 @@ def import_harbor(options: ImportOptions) -> Imported:
                      "the job's timeout multipliers; give the largest total",
         rerun_hint=f"harbor run -d {name} -a {agent} -m {model} -k {found.budget}",
         notes=tuple(notes), subset=subset,
+        systems=tuple((job, f"agent {agent}, model {model}, dataset {source}"
+                            + (f", settings {settings}" if settings else ""))
+                      for (agent, model, source, settings), where in found.identity.items()
+                      for job in sorted(set(where))),
         instrument=_harbor_instrument(jobs[0]),
         run_instruments=tuple((_folder_name(job.folder), _harbor_instrument(job))
                               for job in jobs) if len(jobs) > 1 else (),
@@ -10910,7 +10914,7 @@ class _HarborTrials(NamedTuple):
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]]
     declared: set[str]
     selections: list[str]
-    identity: set[tuple[str, str, str, str]]
+    identity: dict[tuple[str, str, str, str], list[str]]  # (agent, model, source, settings): jobs
     budget: int
 
 
@@ -10918,7 +10922,7 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
                       notes: list[str]) -> _HarborTrials:
     """Every job's trials, each named once; refused unless the jobs are one claim (one system on
     one suite, one n_attempts) and every planned trial can be named."""
-    identity: set[tuple[str, str, str, str]] = set()
+    identity: dict[tuple[str, str, str, str], list[str]] = {}
     budgets: set[int] = set()
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]] = {}
     declared: set[str] = set()
@@ -10947,16 +10951,14 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
                                 f"{job.folder}: a job given twice (or a copy of it) is not more "
                                 "trials; give each job once")
             seen[name] = job.folder
-            identity.add((*_harbor_trial_system(trial, listed), _harbor_agent_settings(job, trial)))
+            key = (*_harbor_trial_system(trial, listed), _harbor_agent_settings(job, trial))
+            folder = _absolute(job.folder)
+            identity.setdefault(key, []).append(_folder_name(folder.parent if folder.name == "job"
+                                                             else folder))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
         notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before "
                      "0.26 counts a trial with no reward as 0; from 0.26 it leaves it out)")
-    if len(identity) > 1:
-        raise GateError("import harbor: the jobs ran different agents, models or datasets ("
-                        + "; ".join("/".join(part for part in i if part) for i in sorted(identity))
-                        + "): one claim is one system on one suite; import each system's jobs as a "
-                          "claim of its own")
     if len(budgets) > 1:
         raise GateError("import harbor: the jobs ran different n_attempts "
                         f"({', '.join(map(str, sorted(budgets)))})")

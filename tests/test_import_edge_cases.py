@@ -26,7 +26,7 @@ class HarborAgentIdentityIncludesItsConfiguration(RealFileCase):
         thin = [TH20 / f"{cell}--thinharness" / "job" for cell in ("break-filter-js-from-html", "tune-mjcf")]
         kwargs = {load(job / "config.json")["agents"][0]["kwargs"]["harness"] for job in (pi, *thin)}
         self.assertEqual(kwargs, {"pi", "thinharness"})
-        self.assertInputError(self.run_gate("import", "harbor", str(pi), *map(str, thin)), "different agents")
+        self.assertInputError(self.run_gate("import", "harbor", str(pi), *map(str, thin)), "different systems")
 
 
 class HarnessFileHintNamesAWorkingCommand(RealFileCase):

@@ -333,7 +333,7 @@ class HarborJobs(HarborCase):
                     data["agent_info"]["model_info"]["name"] = value
                 trial_file.write_text(json.dumps(data, indent=4))
                 result = self.run_gate("import", "harbor", str(THIN[0]), str(THIN[2]), str(other))
-                self.assertInputError(result, "different agents, models or datasets", value, "direct-openai-pairwise")
+                self.assertInputError(result, "measured 2 different systems", value, "direct-openai-pairwise")
 
     def test_jobs_with_different_n_attempts_are_refused(self) -> None:
         """Jobs run with different n_attempts are not one attempt contract: refused."""
