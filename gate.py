@@ -8701,6 +8701,10 @@ class Found(NamedTuple):
     ungraded_why: str = "never run"
     # (where, the system it names): several files or runs are one claim only of one system
     systems: tuple[tuple[str, str], ...] = ()
+    # (task, a digest of what the run produced, of what its evaluation graded): an evaluation of
+    # another output (a previous run's) is stale
+    graded: tuple[tuple[str, str, str], ...] = ()
+    graded_what: str = "the evaluation"
     # how the draft says to declare a set that is only what the files held
     declare_hint: str = "give --dataset-ids FILE with the suite's task ids"
 
@@ -8806,12 +8810,23 @@ def _one_system(found: Found, fmt: str) -> None:
                         "claim of its own, and compare them")
 
 
+def _fresh_evaluation(found: Found, fmt: str) -> None:
+    """Verdicts come from an evaluation of this run's own output: one that graded something else for
+    a task (a previous run's patch) is stale, and refused."""
+    stale = sorted(tid for tid, produced, graded in found.graded if produced != graded)
+    if stale:
+        raise GateError(f"import {fmt}: {found.graded_what} graded another output than the run "
+                        f"produced for {len(stale)} task(s) ({_preview(stale)}): it is a previous "
+                        "run's, stale; evaluate this output again and import what that writes")
+
+
 def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Imported:
     """Every import's one finisher: one system, the declared set (or declared subset), every
     declared task x attempt kept (one the files lack is missing_artifact, or what the reader's
     `absent` says), the harness's own figure held against the gate's full denominator in a note,
     one instrument, and the import built."""
     _one_system(found, fmt)
+    _fresh_evaluation(found, fmt)
     seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
     chosen = _declared_set(found, options, seen, str(path))
     declared, source, subset = chosen.ids, chosen.source, chosen.subset
@@ -11577,20 +11592,27 @@ def _openhands_verdict(rec: Mapping[str, Any]) -> Verdict | None:
     return ("fail", None) if isinstance(report, dict) else None
 
 
-def _openhands_evaluated(path: Path) -> dict[str, Verdict | None]:
-    """The verdicts of the output.swebench_eval.jsonl beside an output.jsonl, by instance (empty
-    if none is)."""
+def _openhands_evaluated(path: Path) -> dict[str, tuple[Verdict | None, str]]:
+    """The verdicts of the output.swebench_eval.jsonl beside an output.jsonl, by instance, each
+    with a digest of the patch it graded (empty if none is)."""
     beside = path.with_name(path.name.replace(".jsonl", ".swebench_eval.jsonl"))
     if "swebench_eval" in path.name or not beside.is_file():
         return {}
-    found: dict[str, Verdict | None] = {}
+    found: dict[str, tuple[Verdict | None, str]] = {}
     seen: dict[str, int] = {}
     for number, rec in _jsonl_objects(beside):
         at = f"{beside}:{number}"
         tid = _task_id(rec.get("instance_id"), f"{at}: instance_id")
         _once(seen, tid, at, number)
-        found[tid] = _openhands_verdict(rec)
+        found[tid] = _openhands_verdict(rec), _openhands_patch(rec)
     return found
+
+
+def _openhands_patch(rec: Mapping[str, Any]) -> str:
+    """A digest of the patch a line holds (test_result.git_patch), "" where it holds none."""
+    patch = _sub(rec.get("test_result")).get("git_patch")
+    return hashlib.sha256(patch.encode("utf-8", "surrogatepass")).hexdigest() \
+        if isinstance(patch, str) else ""
 
 
 def read_openhands(options: ImportOptions) -> Imported:
@@ -11600,6 +11622,7 @@ def read_openhands(options: ImportOptions) -> Imported:
     seen: dict[str, int] = {}
     metadata: dict[str, Any] = {}
     systems: set[tuple[str, str]] = set()
+    graded: list[tuple[str, str, str]] = []
     for number, rec in _jsonl_objects(path):
         at = f"{path}:{number}"
         if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
@@ -11618,7 +11641,9 @@ def read_openhands(options: ImportOptions) -> Imported:
         if evaluated and not str(rec.get("error") or "").startswith("Maximum retries"):
             own = verdict
             # the evaluation's own line; none: never evaluated (its report is all false)
-            verdict = evaluated.get(tid)
+            verdict, patch = evaluated.get(tid, (None, ""))
+            if patch and _openhands_patch(rec):  # (an evaluation that timed out keeps none)
+                graded.append((tid, _openhands_patch(rec), patch))
             passes = (own == ("pass", None)) != (verdict == ("pass", None))
             if isinstance(rec.get("report"), dict) and verdict is not None and passes:
                 raise GateError(f"{at}: {tid}: its report and "
@@ -11659,6 +11684,7 @@ def read_openhands(options: ImportOptions) -> Imported:
                   if isinstance(v, str) and v},
         dataset_name=dataset, systems=tuple((path.name, f"agent {agent}, model {name}")
                                             for agent, name in sorted(systems)),
+        graded=tuple(graded), graded_what=path.name.replace(".jsonl", ".swebench_eval.jsonl"),
         instrument={"commit": commit} if isinstance(commit, str) and commit else {}),
         options, "openhands", path)
 
@@ -12052,6 +12078,9 @@ def read_hal(options: ImportOptions) -> Imported:
     if limit and first is not None and len(first) < len(ids or ()):
         subset = {"selection": f"HAL --max_tasks {limit[1]} (the first {limit[1]} tasks of "
                                "--dataset-ids, in its order)"}
+    elif limit:  # the part is declared by the run itself; the whole suite's size is not in the file
+        subset = {"of": None, "selection": f"HAL --max_tasks {limit[1]} (the benchmark's first "
+                                           f"{limit[1]} tasks)"}
     notes = (f"{path}: run with --max_tasks {limit[1]}: give --dataset-ids with the benchmark's "
              "task ids, in its order, to declare the run a subset of them",) \
         if limit and ids is None else ()

@@ -255,7 +255,10 @@ class Hal(HarnessCase):
         path = next(HAL_SWE.glob("*_UPLOAD.json"))
         imp = self.import_ok("hal", str(path))
         self.assertIn("--max_tasks 8: give --dataset-ids", imp.err)
-        self.assertNotIn("subset", imp.draft["dataset"])
+        # a subset of a suite whose size the file does not record, on the card, never the suite itself (issue 36)
+        self.assertEqual(imp.draft["dataset"]["subset"],
+                         {"of": None, "selection": "HAL --max_tasks 8 (the benchmark's first 8 tasks)"})
+        self.assertIn("(subset: 8 tasks", imp.draft["dataset"]["name"])
 
 
 class Aider(HarnessCase):
