@@ -11898,11 +11898,43 @@ def _mean_rate(rows: Sequence[_Row]) -> float:
     return math.fsum(sum(v) / len(v) for v in by_task.values()) / len(by_task) if by_task else 0.0
 
 
+# EvalPlus 0.1.x wrote each task's samples as two columns (evaluate.py: eval[task] = {"nfiles": n,
+# "base": [[status, details], ...], "plus": [...] or [] with --base-only}), statuses "success",
+# "failed", "timed out" or null; 0.2 on write a list of samples with base_status/plus_status.
+_EVALPLUS_01_STATUS = {"success": "pass", "failed": "fail", "timed out": "timeout", None: None}
+
+
+def _evalplus_01(data: Mapping[str, object], path: Path) -> dict[str, object]:
+    """An EvalPlus 0.1.x results file in the 0.2 form (one object a sample), or the file as it is.
+    """
+    table = data.get("eval")
+    if not isinstance(table, dict) or not table or not all(
+            isinstance(v, dict) and "nfiles" in v for v in table.values()):
+        return dict(data)
+    samples: dict[str, list[dict[str, object]]] = {}
+    for tid, entry in table.items():
+        where = f"{path}: eval.{tid}"
+        base, plus = _list(entry.get("base"), f"{where}.base"), _list(entry.get("plus", []),
+                                                                        f"{where}.plus")
+        if entry.get("nfiles") != len(base) or (plus and len(plus) != len(base)):
+            raise GateError(f"{where}: nfiles {entry.get('nfiles')!r}, {len(base)} base and "
+                            f"{len(plus)} plus results: one result a sample in each")
+        status = [[_EVALPLUS_01_STATUS.get(item[0] if isinstance(item, list) and item else "?",
+                                           "?") for item in column] for column in (base, plus)]
+        if any(value == "?" for column in status for value in column):
+            raise GateError(f"{where}: a result is not [status, details] with a status of "
+                            "success, failed, timed out or null (EvalPlus 0.1.x)")
+        samples[tid] = [{"base_status": b, "plus_status": status[1][i] if plus else None}
+                        for i, b in enumerate(status[0])]
+    return {**data, "eval": samples}
+
+
 def read_evalplus(options: ImportOptions) -> Imported:
     path = _the_file(_one_path(options.files, "evalplus"), "*eval_results.json",
                      "EvalPlus *_eval_results.json")
-    data = _harness_json(path)
-    table = _eval_samples(data, path, "an EvalPlus *_eval_results.json")
+    data = _evalplus_01(_harness_json(path), path)
+    table = _eval_samples(data, path, "an EvalPlus *_eval_results.json (0.2 on: a list of samples "
+                                      "a task; 0.1.x: nfiles, base, plus)")
     base_only = all(s.get("plus_status") is None for samples in table.values() for s in samples)
     tests = "base" if base_only else options.tests
 
@@ -12111,17 +12143,12 @@ def read_aider(options: ImportOptions) -> Imported:
     if not path.is_dir():
         raise GateError(f"{path}: expected aider's benchmark run folder "
                         "(tmp.benchmarks/<date>--<name>/)")
-    exercises = sorted(p for p in path.glob("*/exercises/practice/*")
-                       if p.is_dir() and not p.is_symlink())
-    if not exercises:
-        raise GateError(f"{path}: no <language>/exercises/practice/<exercise>/ folders: not an "
-                        "aider benchmark run")
+    exercises = _aider_exercises(path)
     rows: list[_Row] = []
     measured: dict[str, object] = {}
     systems: list[tuple[str, str]] = []
     budget = 1
-    for folder in exercises:
-        tid = f"{folder.parts[-4]}/{folder.name}"
+    for tid, folder in exercises.items():
         found = folder / ".aider.results.json"
         if not found.is_file():
             continue
@@ -12152,9 +12179,35 @@ def read_aider(options: ImportOptions) -> Imported:
         rows, False, budget, "aider benchmark (benchmark/benchmark.py)",
         f"aider's pass_rate_{budget} divides by the exercises with a results file: "
         f"{passed}/{completed}",
-        declared=[f"{f.parts[-4]}/{f.name}" for f in exercises],
+        declared=list(exercises),
         declared_from=f"the {len(exercises)} exercise folders of {path.name}", measured=measured,
         run_id=_folder_name(path), systems=tuple(systems)), options, "aider", path)
+
+
+def _aider_exercises(path: Path) -> dict[str, Path]:
+    """A run's exercise folders by task: the polyglot layout's <language>/exercises/practice/<name>/
+    (task <language>/<name>), else the earlier one's <name>/ (task <name>), found at any depth, as
+    users sort them into failed/ or pass-at-1/: a folder with a .aider.results.json or an Exercism
+    test file (<name>_test.py). A name found twice is refused."""
+    polyglot = sorted(p for p in path.glob("*/exercises/practice/*")
+                      if p.is_dir() and not p.is_symlink())
+    if polyglot:
+        return {f"{folder.parts[-4]}/{folder.name}": folder for folder in polyglot}
+    folders = sorted({p.parent for pattern in (".aider.results.json", "*_test.py")
+                      for p in path.rglob(pattern) if not p.is_symlink()
+                      and ".aider" not in p.parent.name})
+    exercises: dict[str, Path] = {}
+    for folder in folders:
+        if folder.name in exercises:
+            raise GateError(f"{folder}: exercise {folder.name!r} again (first in "
+                            f"{exercises[folder.name].parent}): each exercise once")
+        exercises[_task_id(folder.name, f"{folder}: the exercise folder")] = folder
+    if not exercises:
+        raise GateError(f"{path}: no exercise folders: neither <language>/exercises/practice/"
+                        "<exercise>/ (the polyglot benchmark) nor <exercise>/ with a "
+                        ".aider.results.json or an <exercise>_test.py (the earlier Python "
+                        "benchmark): not an aider benchmark run")
+    return exercises
 
 
 def read_swe_agent(options: ImportOptions) -> Imported:
@@ -12179,8 +12232,11 @@ def read_swe_agent(options: ImportOptions) -> Imported:
 
 def _aider_target(path: Path) -> Path:
     """`import aider` takes the run folder:
-    <run>/<language>/exercises/practice/<exercise>/.aider.results.json."""
-    return path.parents[4] if len(path.parents) > 4 else path.parent
+    <run>/<language>/exercises/practice/<exercise>/.aider.results.json, or the earlier benchmark's
+    <run>/<exercise>/.aider.results.json."""
+    if len(path.parents) > 4 and path.parents[2].name == "exercises":
+        return path.parents[4]
+    return path.parents[1] if len(path.parents) > 1 else path.parent
 
 
 def _harbor_target(path: Path) -> Path:
@@ -12270,7 +12326,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                          "body), through evalplus.evaluate",
                  known_fix="a samples file of every task's canonical_solution (the dataset's own), "
                            "through evalplus.evaluate",
-                 signs=((b'"eval"', b'"base_status"'),), sign_rank=1),
+                 signs=((b'"eval"', b'"base_status"'), (b'"eval"', b'"nfiles"', b'"base"')),
+                 sign_rank=1),
     ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, "
                                  "with its *_pass_at_k.json beside it",
                  read_bigcodebench,
