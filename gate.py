@@ -3633,14 +3633,10 @@ def harness_file_kind(path: Path) -> ImportFormat | None:
                 None)
 
 
-def control_commands(harness: object) -> str:
-    """The commands that make a no-edit and a known-fix run, for the harness an envelope names."""
-    # the envelope's harness, as an importer wrote it ("EvalPlus (plus tests)")
-    text = str(harness or "").lower()
-    name = next((key for key in IMPORTERS
-                 if text.replace("_", "-").startswith(key.replace("_", "-"))
-                 or text.startswith(key.split("-")[0])), None)
-    fmt = IMPORTERS.get(name) if name else None
+def control_commands(importer: str | None) -> str:
+    """The commands that make a no-edit and a known-fix run, from the registry row of the importer
+    that read the claim (its name as the provenance records it; a hand-made manifest names none)."""
+    fmt = IMPORTERS.get(importer) if importer else None
     if fmt is None or not fmt.no_edit:
         return ""
     return (f"; with {fmt.name}: no-edit: {fmt.no_edit}; known-fix: {fmt.known_fix}; then "
@@ -3772,7 +3768,8 @@ def make_plan(manifest: Manifest, context: CardContext | None,
         metrics=metrics,
         extra_fields=fields - RECORD_FIELDS,
         confidence=confidence,
-        control_hint=control_commands(manifest.envelope.get("harness")),
+        control_hint=control_commands(manifest.provenance.importer if manifest.provenance
+                                      else None),
     )
     return plan, tuple(findings)
 
@@ -9550,6 +9547,17 @@ def _inspect_system(log: _InspectLog) -> tuple[str, str]:
     return str(spec.get("model")), canonical_json(args).decode("utf-8") if args else ""
 
 
+def _differing_args(logs: Sequence[_InspectLog]) -> str:
+    """Where logs' task_args differ: each log with the keys whose values differ (not a cut of the
+    whole, which can read the same for both)."""
+    args = [_sub(_sub(log.header.get("eval")).get("task_args")) for log in logs]
+    keys = sorted({key for a in args for key in a
+                   if any(canonical_json(a.get(key)) != canonical_json(b.get(key)) for b in args)})
+    return " and ".join(f"{log.path.name} (" + ", ".join(
+        f"{key}={canonical_json(a[key]).decode('utf-8')[:60]}" if key in a else f"{key} not set"
+        for key in keys) + ")" for log, a in zip(logs, args))
+
+
 def _inspect_one_system(logs: list[_InspectLog], model: str | None,
                         notes: list[str]) -> list[_InspectLog]:
     """The logs of one model (with one set of model arguments): --model chooses it where the logs
@@ -9609,10 +9617,9 @@ def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_In
         configs = {canonical_json(_sub(log.header.get("eval")).get("task_args") or {}): log
                    for log in group}
         if len(configs) > 1:
-            shown = " and ".join(f"{log.path.name} ({args.decode('utf-8')[:80]})"
-                                 for args, log in sorted(configs.items()))
             raise GateError(f"import inspect: task {task!r} ran with different task_args in "
-                            f"{shown}: two configurations, not one claim; import each apart")
+                            f"{_differing_args(list(configs.values()))}: two configurations, not "
+                            "one claim; import each apart")
         group.sort(key=_inspect_created)
         finished = [log for log in group if log.header.get("status") == "success"]
         if len(finished) > 1:
@@ -9886,7 +9893,9 @@ def _inspect_model(header: dict[str, object]) -> dict[str, object]:
     agent = f"{' -> '.join(plan)} (Inspect solver plan)" if plan else None
     if isinstance(solver, str) and solver:
         agent = f"{solver} (Inspect solver)"
-    return {**({"agent": agent} if agent else {}), "model": spec.get("model"),
+    # ("none/none" is Inspect's model when a task calls none: the draft asks what was measured)
+    model = spec.get("model") if spec.get("model") not in (None, "", "none/none") else None
+    return {**({"agent": agent} if agent else {}), **({"model": model} if model else {}),
             **({"model_args": args} if args else {})}
 
 
@@ -10793,6 +10802,27 @@ def _harbor_mean(job: _HarborJob) -> str:
     return "; ".join(parts) or "(no evals)"
 
 
+def _harbor_figures(jobs: Sequence[_HarborJob]) -> str:
+    """Harbor's own figures of several jobs as one note: the trials with a reward, their mean, the
+    errored ones (one note, where a 20-job study printed twenty near-identical ones)."""
+    rewarded, total, errored = 0, 0.0, 0
+    for job in jobs:
+        evals = _sub(_sub(job.result.get("stats")).get("evals"))
+        for value in evals.values():
+            metrics = _sub(value).get("metrics")
+            mean = _sub(metrics[0]).get("mean") if isinstance(metrics, list) and metrics else None
+            count = _sub(value).get("n_trials")
+            if _is_int(count) and _is_number(mean):
+                rewarded += cast(int, count)
+                total += cast(float, mean) * cast(int, count)
+            errored += cast(int, _sub(value).get("n_errors")) \
+                if _is_int(_sub(value).get("n_errors")) else 0
+    mean_text = f"mean {total / rewarded:.4g}" if rewarded else "no mean"
+    return (f"Harbor's own job figures, {len(jobs)} jobs: {mean_text} over {rewarded} trial(s) with "
+            f"a reward, {errored} errored (Harbor before 0.26 counts a trial with no reward as 0; "
+            "from 0.26 it leaves it out)")
+
+
 def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]], budget: int,
                  threshold: float, configured: bool = True) -> list[_Row]:
     """One row a trial, numbered per task in start order (finish() adds the missing ones)."""
@@ -10972,8 +11002,12 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
                                                              else folder))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
-        notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor before "
-                     "0.26 counts a trial with no reward as 0; from 0.26 it leaves it out)")
+        if len(jobs) == 1:
+            notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor "
+                         "before 0.26 counts a trial with no reward as 0; from 0.26 it leaves it "
+                         "out)")
+    if len(jobs) > 1:
+        notes.append(_harbor_figures(jobs))
     if len(budgets) > 1:
         raise GateError("import harbor: the jobs ran different n_attempts "
                         f"({', '.join(map(str, sorted(budgets)))})")
@@ -11615,6 +11649,29 @@ def _openhands_patch(rec: Mapping[str, Any]) -> str:
         if isinstance(patch, str) else ""
 
 
+# Where a record's task id and a boolean verdict sit in files no named importer reads (an OpenHands
+# output of a benchmark other than SWE-bench writes `id` and `test_result.result`, say).
+_ID_PATHS = ("instance_id", "task_id", "id")
+_VERDICT_PATHS = ("test_result.result", "test_result.resolved", "resolved", "is_resolved", "passed",
+                  "success", "correct", "result")
+
+
+def _mapping_command(fmt: str, path: Path, rec: Mapping[str, Any]) -> str | None:
+    """The exact `import jsonl|json|csv` command that reads this record's kind, when its task id
+    and a boolean verdict are where such files keep them; else None."""
+    def at(dotted: str) -> Any:
+        try:
+            return _read_path(rec, tuple(dotted.split(".")))
+        except _Unreadable:
+            return None
+    task = next((key for key in _ID_PATHS if isinstance(at(key), (str, int))), None)
+    verdict = next((key for key in _VERDICT_PATHS if isinstance(at(key), bool)), None)
+    if task is None or verdict is None:
+        return None
+    return (f"its records hold a task id ({task}) and a verdict ({verdict}): read them with "
+            f"`{invoked('import')} {fmt} {path} --task-id {task} --pass {verdict}`")
+
+
 def read_openhands(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "openhands")
     evaluated = _openhands_evaluated(path)
@@ -11626,7 +11683,7 @@ def read_openhands(options: ImportOptions) -> Imported:
     for number, rec in _jsonl_objects(path):
         at = f"{path}:{number}"
         if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
-            instead = (_no_verdicts(rec)
+            instead = (_no_verdicts(rec) or _mapping_command("jsonl", path, rec)
                        or "import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl")
             raise GateError(f"{at}: not an OpenHands output line "
                             f"(instance_id, test_result): {instead}")

@@ -411,11 +411,13 @@ class ControlCommandsInTheFinding(RealFileCase):
                               message)
 
     def test_a_harness_without_control_agents_gets_no_commands(self) -> None:
-        """An envelope naming a harness the gate has no control commands for (here a hand-written one) gets the
-        plain finding, no command."""
+        """A manifest with no import behind it (its provenance gone, its envelope naming a hand-written harness)
+        gets the plain finding, no command: the commands come from the importer's registry row, by the name
+        the provenance records, never from the envelope's text."""
         imp = self.import_ok("terminal-bench", str(TB_RESULTS))
         draft = load(imp.draft_path)
-        draft["envelope"]["harness"] = "our-own-runner 2.1"
+        draft["envelope"]["harness"] = "terminal-bench"  # a name, not an importer's record: no hint
+        del draft["provenance"]
         imp.draft_path.write_text(json.dumps(draft))
         report = self.gated(imp)
         message = next(f["message"] for f in report["findings"] if f["code"] == "controls_incomplete")

@@ -296,8 +296,8 @@ class Reruns(OneClaimCase):
         the newer log."""
         first, second = logs_of(RULES / "two-finished")
         line = self.refused("import", "inspect", str(RULES / "two-finished"))
-        self.assertIn(f"task 'task_c' ran with different task_args in {first.name} ({{\"variant\":\"one\"}}) and "
-                      f"{second.name} ({{\"variant\":\"two\"}})", line)
+        self.assertIn(f"task 'task_c' ran with different task_args in {first.name} (variant=\"one\") and "
+                      f"{second.name} (variant=\"two\")", line)
 
 
 # -- Rule 5: subsets ----------------------------------------------------------------------------------------------
