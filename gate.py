@@ -10058,7 +10058,8 @@ def import_inspect(options: ImportOptions) -> Imported:
                     **({"verdict_mapping": [f"--model {options.model}: only that model's logs of "
                                             "the files given"]} if options.model else {})},
         absent=_inspect_absent(logs, parts),
-        run_of=None if shared else lambda tid, _: runs[tid]), options, "inspect", logs[0].path)
+        run_of=None if shared else lambda tid, _: runs.get(tid, run_id)),
+        options, "inspect", logs[0].path)
 
 
 def _inspect_run(parts: Sequence[_InspectPart], notes: list[str]) -> tuple[str, str | None]:
@@ -10085,6 +10086,8 @@ def _inspect_absent(logs: Sequence[_InspectLog], parts: Sequence[_InspectPart]) 
              for log, part in zip(logs, parts) for tid in part.declared}
 
     def absent(tid: str, epoch: int) -> tuple[Verdict, dict[str, object], dict[str, object]]:
+        if tid not in whose:  # declared by --dataset-ids alone: in no log
+            return ("unscoreable", "missing_artifact"), {"sample_id": tid, "epoch": epoch}, {}
         log, part, prefix = whose[tid]
         own: dict[str, object] = {"format": log.fmt, "sample_id": tid[len(prefix) + 1:] if prefix
                                   else tid, "epoch": epoch, "log_status": part.status,

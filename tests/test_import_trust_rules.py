@@ -1,0 +1,393 @@
+"""Every importer holds the same trust rules because they are written once (issue 36): each reader returns a Found and
+gate.finish applies every rule and builds the import. The first class runs each rule over every importer row of the
+registry (a row added without a sample input here fails); the others pin the cases that were holes, each on the
+harness's real layout (tests/fixtures/harnesses/SOURCES.md).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import gate
+from tests.realfiles import JAVA_GPT4O, TB_BOARD, TH20, DROID, RealFileCase, run_log, unpack
+from tests.support import FIXTURES, INS_OK, ROOT, load
+
+H = FIXTURES / "harnesses"
+OH = H / "openhands" / "swe-bench-verified-remote-eval"
+MLE = H / "mle-bench"
+POLY = FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini"
+LM = H / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl"
+RULES = FIXTURES / "inspect" / "rules"
+
+
+def sample_inputs(case: RealFileCase) -> dict[str, list[str]]:
+    """One real input a row (its files and the options it needs), for every importer that imports."""
+    publish = case.write_json("report.json", {"attempt_budget": 1, "outcomes": [
+        {"task_id": "a", "attempts": 1, "hidden_tests_passed": True},
+        {"task_id": "b", "attempts": 1, "hidden_tests_passed": False}]})
+    jsonl = case.write_jsonl("records.jsonl", [{"id": "a", "ok": True}, {"id": "b", "ok": False}])
+    return {
+        "swebench": [str(JAVA_GPT4O)],
+        "inspect": [str(INS_OK)],
+        "terminal-bench": [str(case.tb_runs(DROID)[0])],
+        "harbor": [str(TH20 / "break-filter-js-from-html--thinharness" / "job"),
+                   str(TH20 / "dna-insert--thinharness" / "job")],
+        "publish-gate": [str(publish)],
+        "swe-polybench": [str(POLY)],
+        "nocode-bench": [str(H / "nocode-bench" / "evaluation_details.jsonl")],
+        "openhands": [str(OH / "output.jsonl")],
+        "lm-eval": [str(LM)],
+        "livecodebench": [str(H / "livecodebench" / "output" / "Canned-Model"
+                              / "Scenario.codegeneration_4_0.2_eval_all.json")],
+        "evalplus": [str(H / "evalplus" / "samples_eval_results.json")],
+        "bigcodebench": [str(H / "bigcodebench" / "run" / "canned--bigcodebench-complete--local-0.8-3-sanitized_"
+                                                          "calibrated_eval_results.json")],
+        "mle-bench": [str(MLE / "run-group-seed0"), str(MLE / "run-group-seed1")],
+        "hal": [str(next((H / "hal" / "corebench_hard_claude_code_claudeopus41_1764000000").glob("*_UPLOAD.json")))],
+        "aider": [str(H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff")],
+        "jsonl": [str(jsonl), "--task-id", "id", "--pass", "ok"],
+        "json": [str(case.write_json("records.json", {"a": {"ok": True}, "b": {"ok": False}})), "--pass", "ok"],
+        "csv": [str(FIXTURES / "wild3" / "other" / "hal-derived"
+                    / "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv"),
+                "--task-id", "task_id", "--pass", "correct == 1"],
+    }
+
+
+class EveryRowHoldsEveryRule(RealFileCase):
+    """Each rule, run over every importer row: a rule written in finish() holds for all of them."""
+
+    def imports(self) -> dict[str, list[str]]:
+        inputs = sample_inputs(self)
+        readers = {name for name, fmt in gate.IMPORTERS.items() if name != "swe-agent"}  # swe-agent refuses all
+        self.assertEqual(set(inputs), readers, "a registry row without a sample input here is a row no rule test covers")
+        return inputs
+
+    def test_every_import_is_built_by_the_one_finisher(self) -> None:
+        """Each row's import passes through gate.finish exactly once, and its provenance names the row."""
+        for fmt, args in self.imports().items():
+            with self.subTest(fmt=fmt), mock.patch.object(gate, "finish", wraps=gate.finish) as finish:
+                imp = self.import_ok(fmt, *args, name=fmt)
+                self.assertEqual(finish.call_count, 1)
+                self.assertEqual(imp.draft["provenance"]["importer"], fmt)
+
+    def test_every_row_takes_a_declared_set_and_keeps_every_declared_task(self) -> None:
+        """--dataset-ids naming the import's own tasks plus one more: every row takes it, the extra task is in the
+        ledger as missing_artifact on every attempt, the declared set is `declared`, and the ledger is exactly the
+        declared tasks x their attempts."""
+        for fmt, args in self.imports().items():
+            with self.subTest(fmt=fmt):
+                first = self.import_ok(fmt, *args, name=f"{fmt}-first")
+                ids = [*first.draft["dataset"]["task_ids"], "zz-a-task-the-files-lack"]
+                listed = self.dir / f"{fmt}-ids.txt"
+                listed.write_text("\n".join(ids) + "\n", encoding="utf-8")
+                imp = self.import_ok(fmt, *args, "--dataset-ids", str(listed), name=f"{fmt}-declared")
+                if "zz-a-task-the-files-lack" not in imp.draft["dataset"]["task_ids"]:
+                    # a run that chose part of its suite (a task selection the files record): the ids are the
+                    # suite, the part stays what the run declared, a subset of them
+                    self.assertIn("subset", first.draft["dataset"])
+                    self.assertEqual(imp.draft["dataset"]["task_ids"], first.draft["dataset"]["task_ids"])
+                    self.assertEqual(imp.draft["dataset"]["subset"]["of"], len(ids))
+                    continue
+                self.assertEqual(imp.draft["dataset"]["task_ids"], sorted(ids))
+                self.assertEqual(imp.draft["provenance"]["declared_set"], "declared")
+                extra = [r for r in imp.records if r["task_id"] == "zz-a-task-the-files-lack"]
+                budget = imp.draft["attempt_budget"] if imp.draft["attempt_mode"] == "samples" else 1
+                self.assertEqual(len(extra), budget)
+                self.assertTrue(all((r["outcome"], r["reason"]) == ("unscoreable", "missing_artifact") for r in extra))
+                self.assertTrue(all(r["harness"].get("absent") for r in extra))
+                self.assertEqual({r["task_id"] for r in imp.records}, set(ids))
+
+    def test_every_row_refuses_a_task_outside_the_declared_set(self) -> None:
+        """--dataset-ids missing one task the files graded: every row refuses it, naming the task."""
+        for fmt, args in self.imports().items():
+            with self.subTest(fmt=fmt):
+                first = self.import_ok(fmt, *args, name=f"{fmt}-first")
+                graded = next(r["task_id"] for r in first.records if r["outcome"] in ("pass", "fail"))
+                ids = [tid for tid in first.draft["dataset"]["task_ids"] if tid != graded]
+                listed = self.dir / f"{fmt}-fewer.txt"
+                listed.write_text("\n".join(ids) + "\n", encoding="utf-8")
+                result = self.run_gate("import", fmt, *args, "--dataset-ids", str(listed))
+                self.assertInputError(result, repr(graded))
+
+    def test_every_row_binds_its_ledger_and_names_its_instrument(self) -> None:
+        """The provenance of every row holds the sha256 of the ledger written, its runs, the verdict definition
+        and the instrument the files record (a dict, empty where they record none)."""
+        import hashlib
+        for fmt, args in self.imports().items():
+            with self.subTest(fmt=fmt):
+                imp = self.import_ok(fmt, *args, name=fmt)
+                prov = imp.draft["provenance"]
+                self.assertEqual(prov["ledger"]["sha256"], hashlib.sha256(imp.runs.read_bytes()).hexdigest())
+                self.assertEqual(prov["ledger"]["run_ids"], sorted({r["run_id"] for r in imp.records}))
+                self.assertIsInstance(prov["instrument"], dict)
+                self.assertIsInstance(prov["options"], dict)
+                self.assertIn(prov["declared_set"], ("declared", "found"))
+
+    def test_every_row_refuses_two_systems(self) -> None:
+        """The one-system rule is the finisher's: a Found naming two systems is refused for any row's name."""
+        found = gate.Found([("t", 1, ("pass", None), {}, {})], False, 1, "h", "",
+                           systems=(("a.json", "agent x"), ("b.json", "agent y")))
+        for fmt in gate.IMPORTERS:
+            with self.subTest(fmt=fmt), self.assertRaises(gate.GateError) as caught:
+                gate.finish(found, gate.ImportOptions((), None, "fail", 1.0), fmt, Path("x.json"))
+            self.assertIn("measured 2 different systems", str(caught.exception))
+
+    def test_every_row_refuses_a_stale_evaluation_and_several_instruments(self) -> None:
+        """The stale-evaluation and one-instrument rules are the finisher's too: any row's Found with an evaluation
+        of another output, or runs at two harness commits, is refused; --one-instrument declares the latter."""
+        stale = gate.Found([("t", 1, ("pass", None), {}, {})], False, 1, "h", "", graded=(("t", "aaa", "bbb"),))
+        runs = gate.Found([("t", 1, ("pass", None), {}, {}), ("t", 2, ("fail", None), {}, {})], True, 2, "h", "",
+                          run_instruments=(("r1", {"commit": "1"}), ("r2", {"commit": "2"})))
+        options = gate.ImportOptions((), None, "fail", 1.0)
+        for fmt in gate.IMPORTERS:
+            with self.subTest(fmt=fmt):
+                with self.assertRaises(gate.GateError) as caught:
+                    gate.finish(stale, options, fmt, Path("x.json"))
+                self.assertIn("stale", str(caught.exception))
+                with self.assertRaises(gate.GateError) as caught:
+                    gate.finish(runs, options, fmt, Path("x.json"))
+                self.assertIn("--one-instrument", str(caught.exception))
+                declared = gate.finish(runs, options._replace(one_instrument=True), fmt, Path("x.json"))
+                self.assertIn("declared one instrument by the user", declared.provenance["one_instrument"])
+
+
+class SubsetRuns(RealFileCase):
+    def test_a_swebench_run_of_part_of_the_split_is_a_declared_subset(self) -> None:
+        """The SWE-bench-java gpt-4o report (total_instances 91, 6 never submitted: incomplete_ids): with
+        --dataset-ids listing the 85 submitted, a declared subset "85 of the 91", the 6 left out with a note; its
+        rate over 85. Without ids: 91 declared, and a note and the draft's to-do say 6 were never submitted. A
+        --dataset-ids that leaves out an instance that ran is refused. Old code: refused, "total_instances is 91
+        but the declared set lists 85 ids"."""
+        data = load(JAVA_GPT4O)
+        never = set(data["incomplete_ids"])
+        submitted = sorted({tid for key in ("resolved", "unresolved_ids", "error_ids", "empty_patch_ids", "completed_ids")
+                            for tid in data.get(key, [])} - never)
+        ids = self.dir / "submitted.txt"
+        ids.write_text("\n".join(submitted) + "\n", encoding="utf-8")
+        imp = self.import_ok("swebench", str(JAVA_GPT4O), "--dataset-ids", str(ids), name="subset")
+        self.assertEqual(imp.draft["dataset"]["task_count"], len(submitted))
+        self.assertEqual(imp.draft["dataset"]["subset"], {
+            "of": data["total_instances"],
+            "selection": f"--dataset-ids: {len(submitted)} of the {data['total_instances']} instances "
+                         "total_instances name"})
+        self.assertTrue(any(f"{len(never)} task(s) the files name outside --dataset-ids (never submitted: "
+                            "incomplete_ids) are left out" in n for n in imp.notes()), imp.notes())
+        self.assertFalse(never & {r["task_id"] for r in imp.records})
+        whole = self.import_ok("swebench", str(JAVA_GPT4O), name="whole")
+        self.assertEqual(whole.draft["dataset"]["task_count"], data["total_instances"])
+        self.assertTrue(any(f"{len(never)} of the {data['total_instances']} instances were never submitted" in n
+                            for n in whole.notes()), whole.notes())
+        self.assertTrue(any(item.startswith(f"dataset: {len(never)} instance(s) were never submitted")
+                            for item in whole.draft["draft"]))
+        resolved = data["resolved"][0]
+        ids.write_text("\n".join(t for t in submitted if t != resolved) + "\n", encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "swebench", str(JAVA_GPT4O), "--dataset-ids", str(ids)),
+                              "tasks not in --dataset-ids", repr(resolved), "cannot leave out a task that ran")
+
+    def test_a_polybench_submission_of_one_language_is_a_declared_subset(self) -> None:
+        """Kodah's 113 result files (13 of them generation: false) beside 40 more with generation: false (instances
+        the submission never ran): the note says how many had no generation; --dataset-ids with the 113 declares
+        the subset and leaves the 40 out (its rate 37/113, the submission's own). metadata.yaml names the agent."""
+        folder = self.dir / "kodah"
+        shutil.copytree(POLY, folder)
+        ran = sorted(p.name[:-len("_result.json")] for p in (folder / "logs").glob("*_result.json"))
+        for i in range(40):
+            (folder / "logs" / f"other__java-{i}_result.json").write_text(json.dumps(
+                {"instance_id": f"other__java-{i}", "patch_applied": False, "generation": False, "with_logs": False,
+                 "all_f2p_passed": False, "no_p2p_failed": False, "resolved": False}), encoding="utf-8")
+        whole = self.import_ok("swe-polybench", str(folder), name="whole")
+        self.assertTrue(any("153 result file(s), 53 with no generation" in n for n in whole.notes()), whole.notes())
+        self.assertEqual(whole.draft["system"]["agent"], "Kodah")
+        ids = self.dir / "python.txt"
+        ids.write_text("\n".join(ran) + "\n", encoding="utf-8")
+        imp = self.import_ok("swe-polybench", str(folder), "--dataset-ids", str(ids), name="python")
+        self.assertEqual(imp.draft["dataset"]["task_count"], len(ran))
+        self.assertEqual(imp.draft["dataset"]["subset"]["of"], len(ran) + 40)
+        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 37)
+
+
+class StaleAndMixed(RealFileCase):
+    def test_a_stale_openhands_evaluation_is_refused(self) -> None:
+        """A new output.jsonl (its patch for one instance changed) beside the previous run's
+        output.swebench_eval.jsonl: refused, naming the instance. Its good twin (the files as written) imports."""
+        self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids", str(OH / "declared_ids.txt"))
+        folder = self.dir / "oh"
+        shutil.copytree(OH, folder)
+        lines = (folder / "output.jsonl").read_text(encoding="utf-8").splitlines()
+        first = json.loads(lines[0])
+        first["test_result"]["git_patch"] += "+# a new patch\n"
+        lines[0] = json.dumps(first)
+        (folder / "output.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "openhands", str(folder / "output.jsonl")),
+                              "output.swebench_eval.jsonl graded another output than the run produced for 1 task(s)",
+                              repr(first["instance_id"]), "stale")
+
+    def test_two_mle_bench_agents_are_not_two_seeds(self) -> None:
+        """The two seed reports of the AIDE run group import as two seeds and name the agent; one re-labelled to an
+        OpenDevin run group is refused as a second system. Old code: "2 seeds" of one claim."""
+        imp = self.import_ok("mle-bench", str(MLE / "run-group-seed0"), str(MLE / "run-group-seed1"))
+        self.assertEqual(imp.draft["system"]["agent"], "aide")
+        other = self.dir / "opendevin"
+        shutil.copytree(MLE / "run-group-seed1", other)
+        report = next(other.glob("*_grading_report.json"))
+        report.write_text(report.read_text(encoding="utf-8").replace("_run-group_aide", "_run-group_opendevin"),
+                          encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "mle-bench", str(MLE / "run-group-seed0"), str(other)),
+                              "measured 2 different systems", "agent aide", "agent opendevin")
+
+    def test_an_n_seeds_report_is_its_seeds(self) -> None:
+        """One grading report of an --n-seeds run (each competition once a seed) imports as the same ledger the two
+        seed reports make. Old code: refused (a competition twice)."""
+        reports = [load(next((MLE / seed).glob("*_grading_report.json"))) for seed in ("run-group-seed0", "run-group-seed1")]
+        merged = dict(reports[0], competition_reports=[*reports[0]["competition_reports"],
+                                                      *reports[1]["competition_reports"]])
+        (self.dir / "group").mkdir()
+        one = self.write_json("group/2026-12-01T00-00-00-GMT_grading_report.json", merged)
+        imp = self.import_ok("mle-bench", str(one), name="one")
+        two = self.import_ok("mle-bench", str(MLE / "run-group-seed0"), str(MLE / "run-group-seed1"), name="two")
+        self.assertEqual(imp.draft["attempt_budget"], 2)
+        key = [(r["task_id"], r["attempt"], r["outcome"], r["reason"]) for r in imp.records]
+        self.assertEqual(sorted(key), sorted((r["task_id"], r["attempt"], r["outcome"], r["reason"]) for r in two.records))
+
+
+class MappingNull(RealFileCase):
+    def test_a_null_verdict_is_no_verdict(self) -> None:
+        """`--pass is_resolved` reading null (a test timeout): unreadable, naming the line and the fix (old code: a
+        fail); `--pass "not is_resolved"` likewise (old code: a pass); --unreadable-as unscoreable counts it, and
+        --unscoreable 'is_resolved == null' names its reason."""
+        path = self.write_jsonl("results.jsonl", [{"id": "a", "is_resolved": True}, {"id": "b", "is_resolved": None},
+                                                 {"id": "c", "is_resolved": False}])
+        for expression in ("is_resolved", "not is_resolved"):
+            with self.subTest(expression=expression):
+                self.assertInputError(self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", expression),
+                                      "results.jsonl:2", "is_resolved: null is not a verdict",
+                                      "--unscoreable 'is_resolved == null' --reason CLASS")
+        imp = self.import_ok("jsonl", str(path), "--task-id", "id", "--pass", "is_resolved", "--unscoreable",
+                             "is_resolved == null", "--reason", "harness_timeout", name="coded")
+        self.assertEqual({r["task_id"]: (r["outcome"], r["reason"]) for r in imp.records},
+                         {"a": ("pass", None), "b": ("unscoreable", "harness_timeout"), "c": ("fail", None)})
+        imp = self.import_ok("jsonl", str(path), "--task-id", "id", "--pass", "is_resolved", "--unreadable-as",
+                             "unscoreable", name="lenient")
+        self.assertEqual(next(r for r in imp.records if r["task_id"] == "b")["outcome"], "unscoreable")
+
+
+class RightWay(RealFileCase):
+    def test_an_openhands_output_of_another_benchmark_names_the_mapping_command(self) -> None:
+        """An OpenHands output.jsonl whose lines carry `id` and `test_result.result` (a benchmark other than
+        SWE-bench): the refusal names the import jsonl command that reads it, and that command does."""
+        path = self.write_jsonl("output.jsonl", [{"id": f"q{i}", "test_result": {"result": i % 2 == 0},
+                                                 "history": [], "metadata": {}} for i in range(4)])
+        self.assertInputError(self.run_gate("import", "openhands", str(path)),
+                              f"`python3 gate.py import jsonl {path} --task-id id --pass test_result.result`")
+        imp = self.import_ok("jsonl", str(path), "--task-id", "id", "--pass", "test_result.result")
+        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 2)
+
+    def test_task_args_that_differ_past_a_shared_prefix_are_named(self) -> None:
+        """Two finished logs of one task whose task_args share 100 characters and differ after: the refusal names the
+        differing key with each value (old code cut both at 60 characters: two identical strings)."""
+        logs = sorted(p for p in (RULES / "two-finished").rglob("*.json") if p.name not in ("eval-set.json", "logs.json"))
+        folder = self.dir / "args"
+        folder.mkdir()
+        for log, variant in zip(logs, ("one", "two")):
+            data = load(log)
+            data["eval"]["task_args"] = {"prompt": "p" * 100, "variant": variant}
+            (folder / log.name).write_text(json.dumps(data), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "inspect", str(folder)),
+                              f'{logs[0].name} (variant="one")', f'{logs[1].name} (variant="two")')
+
+    def test_a_none_model_is_asked_for(self) -> None:
+        """An Inspect log whose model is none/none: the draft asks for the model instead of publishing
+        model=none/none."""
+        data = load(INS_OK)
+        data["eval"]["model"] = "none/none"
+        imp = self.import_ok("inspect", str(self.write_json("log.json", data)))
+        self.assertTrue(imp.draft["system"]["model"].startswith("TODO"))
+        self.assertTrue(any(item.startswith("system.model:") for item in imp.draft["draft"]))
+
+    def test_lm_eval_takes_the_dataset_ids_its_draft_asks_for(self) -> None:
+        """A samples file alone: the draft asks for --dataset-ids, and the import takes them (old code refused)."""
+        alone = self.dir / "alone"
+        alone.mkdir()
+        shutil.copy(LM, alone / LM.name)
+        imp = self.import_ok("lm-eval", str(alone / LM.name), name="alone")
+        self.assertTrue(any("--dataset-ids" in item for item in imp.draft["draft"]), imp.draft["draft"])
+        ids = self.dir / "docs.txt"
+        ids.write_text("\n".join([*imp.draft["dataset"]["task_ids"], "humaneval/99"]) + "\n", encoding="utf-8")
+        declared = self.import_ok("lm-eval", str(alone / LM.name), "--dataset-ids", str(ids), name="declared")
+        self.assertIn("humaneval/99", declared.draft["dataset"]["task_ids"])
+
+    def test_check_names_swebench_control_commands_for_an_experiments_claim(self) -> None:
+        """A SWE-bench experiments claim with no controls: controls_incomplete names SWE-bench's own no-edit and
+        known-fix commands (old code matched SWE-agent's or PolyBench's row by the harness text)."""
+        ex = ROOT / "examples" / "swebench"
+        imp = self.import_ok("swebench", str(ex / "results.json"), "--dataset-ids", str(ex / "verified-ids.txt"))
+        report = self.gated(imp)
+        message = next(f["message"] for f in report["findings"] if f["code"] == "controls_incomplete")
+        self.assertIn("with swebench: no-edit: a predictions file whose model_patch", message)
+        self.assertIn("`python3 gate.py import swebench ... --control no_edit|known_fix", message)
+
+
+class EarlierLayouts(RealFileCase):
+    """Real formats that were refused as "not what they are" (issue 36)."""
+
+    def test_evalplus_0_1_results_are_read(self) -> None:
+        """evalplus 0.1.7's own *_eval_results.json (eval[task] = {nfiles, base, plus}): pass@1 over samples is
+        the tool's printed 0.533 (base and plus) and 0.733 (--tests base, and the --base-only file), exactly
+        the 0.3.1 file's figures on the same samples. Old code: "not an EvalPlus *_eval_results.json"."""
+        old = H / "evalplus-0.1"
+        for name, tests, expected in (("samples_eval_results.json", "plus", (8, 15)),
+                                      ("samples_eval_results.json", "base", (11, 15)),
+                                      ("samples_baseonly_eval_results.json", "plus", (11, 15)),
+                                      ("samples_details_eval_results.json", "plus", (8, 15))):
+            with self.subTest(name=name, tests=tests):
+                imp = self.import_ok("evalplus", str(old / name), "--tests", tests, name=f"{name}-{tests}")
+                passed = sum(r["outcome"] == "pass" for r in imp.records)
+                self.assertEqual((passed, len(imp.records)), expected)
+                new = self.import_ok("evalplus", str(H / "evalplus" / "samples_eval_results.json"), "--tests",
+                                     tests, name=f"new-{name}-{tests}")
+                if "baseonly" not in name:
+                    self.assertEqual(sorted((r["task_id"], r["attempt"], r["outcome"]) for r in imp.records),
+                                     sorted((r["task_id"], r["attempt"], r["outcome"]) for r in new.records))
+        stdout = (old / "stdout.txt").read_text(encoding="utf-8")
+        self.assertIn("{'pass@1': 0.5333333333333333}", stdout)
+        self.assertIn("{'pass@1': 0.7333333333333333}", stdout)
+
+    def test_an_evalplus_0_1_file_whose_columns_disagree_is_refused(self) -> None:
+        data = load(H / "evalplus-0.1" / "samples_eval_results.json")
+        task = next(iter(data["eval"]))
+        data["eval"][task]["nfiles"] += 1
+        path = self.write_json("bad_eval_results.json", data)
+        self.assertInputError(self.run_gate("import", "evalplus", str(path)), f"eval.{task}", "one result a sample")
+
+    def test_aiders_earlier_layout_is_read_and_sorted_copies_are_the_same_run(self) -> None:
+        """aider 0.55's run folder (<run>/<exercise>/.aider.results.json): 8 exercises declared (the never-run
+        react missing_artifact, the crashed zipper env_flake), tries as retries: pass@2 4/8 over the full
+        denominator, beside aider's own 4/7 (stated-summary.yml pass_rate_2 57.1, test_cases 7). The same run
+        sorted by the user into failed/, pass-at-1/, pass-at-2/ imports the same ledger. Old code: "not an aider
+        benchmark run"."""
+        base = H / "aider-prepolyglot"
+        run = self.import_ok("aider", str(base / "2024-09-05-14-21-37--gpt-4o-diff"), name="run")
+        sorted_run = self.import_ok("aider", str(base / "sorted--gpt-4o-diff"), name="sorted")
+        self.assertEqual(run.draft["dataset"]["task_count"], 8)
+        by_task = {}
+        for rec in run.records:
+            by_task.setdefault(rec["task_id"], []).append((rec["outcome"], rec["reason"]))
+        self.assertEqual(by_task["react"], [("unscoreable", "missing_artifact")])
+        self.assertEqual(by_task["zipper"], [("unscoreable", "env_flake")])
+        self.assertEqual(sum(any(o == "pass" for o, _ in v) for v in by_task.values()), 4)
+        summary = (base / "stated-summary.yml").read_text(encoding="utf-8")
+        self.assertIn("pass_rate_2: 57.1", summary)
+        self.assertIn("test_cases: 7", summary)
+        key = lambda imp: sorted((r["task_id"], r["attempt"], r["outcome"], r["reason"]) for r in imp.records)  # noqa: E731
+        self.assertEqual(key(sorted_run), key(run))
+        self.assertEqual(run.draft["system"]["model"], "gpt-4o")
+
+    def test_an_exercise_twice_in_a_sorted_run_is_refused(self) -> None:
+        folder = self.dir / "twice"
+        shutil.copytree(H / "aider-prepolyglot" / "sorted--gpt-4o-diff", folder)
+        shutil.copytree(folder / "pass-at-1" / "anagram", folder / "failed" / "anagram")
+        self.assertInputError(self.run_gate("import", "aider", str(folder)), "exercise 'anagram' again")
