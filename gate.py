@@ -17,9 +17,10 @@ Commands:
   plan     how many tasks (and samples) a comparison needs to detect a difference
   import   convert a harness's results into runs.jsonl and a draft manifest (SWE-bench, Inspect
            AI, Terminal-Bench, Harbor and more: `import --help` lists every format)
+  set      fill a draft manifest's fields (KEY=VALUE) and answer its to-do items (--confirm)
 
 Exit codes:
-  0  PUBLISHABLE (check, compare, rank), ok (digest, freeze, verify, import, init, plan)
+  0  PUBLISHABLE (check, compare, rank), ok (digest, freeze, verify, import, init, plan, set)
   1  BLOCKED: one or more findings (check, compare, rank), refused (freeze, verify), or, with
      compare --fail-on, a significant regression or difference
   2  input or usage error: unreadable file, malformed JSON, wrong types,
@@ -1105,7 +1106,7 @@ def visible(text: str) -> str:
 MANIFEST_KEYS = ("claim_id", "dataset", "controls", "control_runs", "envelope", "attempt_budget",
                  "attempt_mode",
                  "reason_classes", "metrics", "rerun_recipe", "run_id", "replicates", "draft",
-                 "provenance", "system", "max_unscoreable")
+                 "provenance", "system", "max_unscoreable", "confirmed")
 DATASET_KEYS = ("name", "task_count", "task_ids_sha256", "task_ids", "strata", "tasks", "card",
                 "card_sha256", "subset")
 SUBSET_KEYS = ("of", "selection")
@@ -1249,8 +1250,21 @@ class Manifest(NamedTuple):
     verdict_mapping: tuple[str, ...] = ()  # provenance: the import's choices that changed a verdict
     declared_from: str | None = None  # provenance: where the declared set came from
     provenance: Provenance | None = None  # what binds the claim's parts (None: no import behind it)
+    notes: tuple[str, ...] = ()  # the author's caveats (`notes`), printed on the card
+    # `confirmed`: the to-do items the author confirmed (`set --confirm WORD`): word -> item
+    confirmed: Mapping[str, str] = MappingProxyType({})
     draft: bool = False  # written by `import --draft-manifest` and not yet completed
     placeholders: tuple[str, ...] = ()  # fields still holding a TODO-style placeholder
+
+
+def stated_unknown(value: object) -> str | None:
+    """The reason given where a value is honestly unknown: {"not_disclosed": "why"} or
+    {"not_recorded": "why"}; None for any other value."""
+    if isinstance(value, dict) and len(value) == 1:
+        (key, why), = value.items()
+        if key in ("not_disclosed", "not_recorded") and isinstance(why, str) and why.strip():
+            return f"{key.replace('_', ' ')}: {why}"
+    return None
 
 
 def _inside(base: Path, relative: str, where: str, field_name: str) -> Path:
@@ -1335,12 +1349,20 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
         ControlRun(role, runs, None, bound, provenance)
 
 
+# What only an import writes into a provenance: a block holding any of them names an import, so a
+# binding it lacks is a finding, never a silent "not bound".
+_IMPORT_WRITTEN = ("command", "files", "importer", "options", "instrument", "ledger",
+                   "declared_set")
+
+
 def _load_provenance(fields: _Fields, keys: Sequence[str]) -> Provenance:
     """A provenance block: closed, and each binding it records typed."""
     fields.closed(keys)
     ledger = fields.optional_child("ledger")
     if ledger is not None:
         ledger.closed(LEDGER_KEYS)
+        if not re.fullmatch(r"[0-9a-f]{64}", _digest_field(ledger, "sha256")):
+            ledger.expect("sha256", "the sha256 of the ledger the import wrote (64 hex digits)")
     options, instrument = fields.optional_child("options"), fields.optional_child("instrument")
     declared_set = fields.get("declared_set")
     if declared_set is not None:
@@ -1352,9 +1374,10 @@ def _load_provenance(fields: _Fields, keys: Sequence[str]) -> Provenance:
         ledger_path=ledger.optional_string("path") if ledger is not None else None,
         options=options.obj if options is not None else None,
         instrument=instrument.obj if instrument is not None else None,
-        by_import=fields.has("command") or fields.has("files"),
+        by_import=any(fields.has(key) for key in _IMPORT_WRITTEN),
         one_instrument=fields.text("one_instrument"),
-        set_found=declared_set == "found")
+        # an import records its declared set; one whose record is gone is not declared
+        set_found=declared_set != "declared" and any(fields.has(key) for key in _IMPORT_WRITTEN))
 
 
 def _load_metric(entry: _Fields) -> MetricSpec:
@@ -1427,6 +1450,28 @@ def _load_subset(dataset: _Fields) -> tuple[int | None, str] | None:
     if fields.has("of") and fields.get("of") is not None:
         of = fields.integer("of", dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT))
     return of, fields.string("selection")
+
+
+def _load_notes(top: _Fields) -> tuple[str, ...]:
+    """`notes`: the author's caveats, a string or a list of strings (anything else is the author's
+    own data, kept and not shown)."""
+    notes = top.get(FREE_FORM_KEY)
+    if isinstance(notes, str):
+        return (notes,) if notes.strip() else ()
+    if isinstance(notes, list) and all(isinstance(n, str) for n in notes):
+        return tuple(n for n in notes if n.strip())
+    return ()
+
+
+def _load_confirmed(top: _Fields) -> Mapping[str, str]:
+    """`confirmed`: the to-do items the author answered with `set --confirm WORD` (word -> item)."""
+    fields = top.optional_child("confirmed")
+    if fields is None:
+        return {}
+    for key, value in fields.obj.items():
+        if not isinstance(value, str):
+            fields.expect(key, "a string (the to-do item the author confirmed)")
+    return dict(fields.obj)
 
 
 def _load_replicates(top: _Fields) -> tuple[str, ...]:
@@ -1527,7 +1572,9 @@ def load_manifest(path: Path) -> Manifest:
         control_runs=control_runs,
         envelope=envelope.obj,
         wall_clock_limit=None if is_placeholder(envelope.get("wall_clock_s_per_task"))
-        or envelope.get("wall_clock_s_per_task") is None else envelope.number("wall_clock_s_per_task", 0),
+        or envelope.get("wall_clock_s_per_task") is None
+        or stated_unknown(envelope.get("wall_clock_s_per_task"))
+        else envelope.number("wall_clock_s_per_task", 0),
         attempt_budget=(top.integer("attempt_budget", 1, maximum=MAX_ATTEMPT_BUDGET)
                         if top.has("attempt_budget") else None),
         attempt_mode=cast("AttemptMode", top.choice("attempt_mode", ATTEMPT_MODES,
@@ -1550,6 +1597,8 @@ def load_manifest(path: Path) -> Manifest:
         provenance=bound,
         draft=top.has("draft"),
         placeholders=_placeholders(top, dataset, envelope),
+        notes=_load_notes(top),
+        confirmed=_load_confirmed(top),
     )
     if task_ids is not None and len(task_ids) != manifest.task_count:
         dataset.fail("task_count", f"{manifest.task_count}, but dataset.task_ids lists "
@@ -1579,7 +1628,9 @@ def binding_mismatch(mine: Provenance, theirs: Provenance, whose: str = "the cla
             f"--{key.replace('_', '-')} {theirs.options.get(key)!r}, {whose} "
             f"{mine.options.get(key)!r}" for key in keys))
     a, b = (mine.instrument or {}, theirs.instrument or {}) if instrument else ({}, {})
-    differ = sorted(k for k in set(a) & set(b) if a[k] != b[k])
+    # (runs declared one instrument record each of theirs: "7bb4... + 59fe..." holds either)
+    differ = sorted(k for k in set(a) & set(b) if a[k] != b[k]
+                    and not (mine.one_instrument and str(b[k]) in str(a[k]).split(" + ")))
     if differ:
         problems.append("made on another instrument: " + "; ".join(
             f"{key} {b[key]}, {whose} {a[key]}" for key in differ))
@@ -6619,16 +6670,17 @@ def _bind_ledger(m: Manifest, ledger: Ledger) -> tuple[Binding, list[Finding]]:
     if prov.ledger_sha256 is None:
         return Binding("ledger", False, "the provenance records no ledger"), [finding(
             "ledger_not_imported",
-            "the provenance names an import (provenance.command) but not the ledger it wrote "
-            "(provenance.ledger): import again with that command and --draft-manifest, " + undo)]
+            "the provenance names an import (its importer, options, instrument or command) but not "
+            "the ledger it wrote (provenance.ledger): import again with --draft-manifest, " + undo)]
     if ledger.runs_sha256 != prov.ledger_sha256:
         return Binding("ledger", False, "not the import's"), [finding("ledger_not_imported", (
             f"the runs file's sha256 is {ledger.runs_sha256[:12]}, the import wrote "
             f"{prov.ledger_sha256[:12]} (provenance.ledger.sha256): it was edited after the "
             "import, or is another run's ledger; rebuild it with provenance.command, " + undo))]
     runs = f"run {', '.join(prov.run_ids)}" if prov.run_ids else ""
-    return Binding("ledger", True, f"the runs file import {prov.importer or ''} wrote (sha256 "
-                   f"{prov.ledger_sha256[:12]}{', ' + runs if runs else ''})"), []
+    return Binding("ledger", True, f"the runs file's sha256 is the one the manifest records for "
+                   f"import {prov.importer or '?'}'s ledger ({prov.ledger_sha256[:12]}"
+                   f"{', ' + runs if runs else ''})"), []
 
 
 def _bind_instrument(m: Manifest) -> Binding | None:
@@ -6639,6 +6691,9 @@ def _bind_instrument(m: Manifest) -> Binding | None:
         return None
     if prov.one_instrument:
         return Binding("instrument", False, prov.one_instrument)
+    if prov.ledger_sha256 is None:
+        return Binding("instrument", False, f"{instrument_text(prov.instrument)}, as the manifest "
+                       "states it: its ledger is not bound to the import, so nothing is checked")
     return Binding("instrument", bool(prov.instrument), instrument_text(prov.instrument))
 
 
@@ -6653,18 +6708,27 @@ def _bind_control(m: Manifest, run: ControlRun, result: ControlRunResult,
             f"{ledger.runs_sha256[:12]}): a control made of the claim proves nothing; import the "
             f"harness's {run.role} run into a file of its own"))]
     cp = run.provenance
-    if cp is None:
+    if cp is None or not cp.by_import:
         return Binding(name, False, "its control_runs entry records no import (added by hand): "
                        "its instrument and verdict definition are unchecked"), []
+    unrecorded = [key for key, value in (("ledger", cp.ledger_sha256), ("importer", cp.importer),
+                                         ("options", cp.options)) if value is None]
+    if unrecorded:  # an entry that names an import records all of it, or binds nothing
+        return Binding(name, False, f"its provenance records no {', '.join(unrecorded)}"), [
+            finding("control_not_bound", (
+                f"the {run.role} run {result.runs}: its control_runs entry names an import but "
+                f"records no {' and no '.join(unrecorded)}, so it cannot be held to the claim; "
+                "import it again with --control (or delete the entry's provenance: the card then "
+                "says the control is unbound)"))]
     findings = []
-    if cp.ledger_sha256 is not None and cp.ledger_sha256 != result.ledger.runs_sha256:
+    if cp.ledger_sha256 != result.ledger.runs_sha256:
         findings += prefixed(run.role, [finding("ledger_not_imported", (
             f"the {run.role} run's file {result.runs} has sha256 "
-            f"{result.ledger.runs_sha256[:12]}, its import wrote {cp.ledger_sha256[:12]}: it was "
-            "edited after the import; import the control run again"))])
-    if m.provenance is None:
-        return Binding(name, False, "its import is recorded, the claim's is not: their verdict "
-                       "definitions and instruments cannot be compared"), findings
+            f"{result.ledger.runs_sha256[:12]}, its import wrote {str(cp.ledger_sha256)[:12]}: it "
+            "was edited after the import; import the control run again"))])
+    if m.provenance is None or m.provenance.ledger_sha256 is None:
+        return Binding(name, False, "its import is recorded, the claim's ledger is not bound: "
+                       "their verdict definitions and instruments are not compared"), findings
     problems = control_mismatch(m.provenance, cp)
     if problems:
         findings.append(finding("control_not_bound", (
@@ -6689,7 +6753,8 @@ def _bind_declared_set(m: Manifest) -> tuple[Binding, list[Finding]]:
     if m.card_path is not None:
         return Binding("declared set", True, "the card's task slice (dataset.card)"), []
     if m.subset is not None:
-        return Binding("declared set", True, f"a declared subset ({m.subset[1]})"), []
+        return Binding("declared set", False, f"a subset the manifest declares ({m.subset[1]}): "
+                       "the author's and the harness's word, not checked"), []
     prov = m.provenance
     if prov is None:
         return Binding("declared set", False, "the manifest's own (no import behind it)"), []
@@ -6704,16 +6769,6 @@ def _bind_declared_set(m: Manifest) -> tuple[Binding, list[Finding]]:
     return Binding("declared set", True, m.declared_from or "declared by the harness's files"), []
 
 
-def stated_unknown(value: object) -> str | None:
-    """The reason given where a value is honestly unknown: {"not_disclosed": "why"} or
-    {"not_recorded": "why"}; None for any other value."""
-    if isinstance(value, dict) and len(value) == 1:
-        (key, why), = value.items()
-        if key in ("not_disclosed", "not_recorded") and isinstance(why, str) and why.strip():
-            return f"{key.replace('_', ' ')}: {why}"
-    return None
-
-
 def _bind_system(m: Manifest) -> list[Finding]:
     """A claim imported from harness files names what it measured: its agent and its model, or
     states that one is not disclosed."""
@@ -6721,7 +6776,8 @@ def _bind_system(m: Manifest) -> list[Finding]:
         return []
     system = m.measured or {}
     missing = [key for key in ("agent", "model")
-               if not any(k.startswith(key) and (stated_unknown(v) or str(v).strip())
+               if not any(k in (key, f"{key}_name") and (stated_unknown(v) or (
+                   isinstance(v, str) and v.strip()))  # (a placeholder: placeholder_value)
                           for k, v in system.items())]
     if not missing:
         return []
@@ -7115,6 +7171,14 @@ def _comparable(a: Report, b: Report, names: tuple[str, str] = ("A", "B")) -> li
         findings.append(finding("envelope_mismatch", (
             f"{first} and {second}: envelope fields differ: {', '.join(differ)}; different "
             f"instruments: a ledger balances inside one envelope{move}")))
+    bound = [side for side, r in zip(names, (a, b)) if r.manifest.provenance is not None
+             and r.manifest.provenance.options is not None]
+    if len(bound) == 1:
+        other = second if bound[0] == first else first
+        findings.append(finding("envelope_mismatch", (
+            f"{bound[0]} records the verdict definition its import read it under, {other} records "
+            f"none: the two cannot be held to one definition; import {other} from its harness's "
+            f"files too, or compare two hand-made ledgers")))
     if a.manifest.provenance is not None and b.manifest.provenance is not None:
         # (an instrument the envelopes already tell apart is named once, above)
         problems = binding_mismatch(a.manifest.provenance, b.manifest.provenance, f"{first}'s",
@@ -8712,20 +8776,20 @@ def _one_instrument(imp: Imported, declared: bool) -> Imported:
     the provenance records and the card prints. Runs that record none are not compared."""
     recorded = [(run, instrument) for run, instrument in imp.run_instruments if instrument]
     groups: dict[str, list[str]] = {}
-    for run, instrument in recorded:
+    for run, instrument in imp.run_instruments:  # (a run that records none is a group of its own)
         groups.setdefault(instrument_text(instrument), []).append(run)
     if len(groups) <= 1:
         return imp
     named = "; ".join(f"{text} ({_preview(runs, 3)})" for text, runs in groups.items())
     if not declared:
-        raise GateError(f"import {imp.source}: the {len(recorded)} runs were made with "
+        raise GateError(f"import {imp.source}: the {len(imp.run_instruments)} runs were made with "
                         f"{len(groups)} different harness checkouts or releases: {named}: one claim "
                         "is read on one instrument; import the runs made with one of them, or "
                         "give --one-instrument to declare them one (the manifest records it and "
                         "the card prints it)")
     merged = {key: " + ".join(sorted({str(i[key]) for _, i in recorded if key in i}))
               for key in sorted({key for _, i in recorded for key in i})}
-    said = (f"{len(recorded)} runs made with {len(groups)} harness checkouts or releases, "
+    said = (f"{len(imp.run_instruments)} runs made with {len(groups)} harness checkouts or releases, "
             f"declared one instrument by the user (--one-instrument): {named}")
     envelope = dict(imp.envelope)
     if "commit" in merged and "toolchain_sha" in envelope:
@@ -13225,6 +13289,8 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
                 command += [flag, str(value)]
     if args.one_instrument:
         command.append("--one-instrument")
+    if args.control and args.draft_manifest is not None:
+        command += ["--control", args.control, "--draft-manifest", str(args.draft_manifest)]
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
     ledger: dict[str, object] = {
         "sha256": hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest(),

@@ -89,11 +89,12 @@ class ManifestAndLedger(BindingCase):
         bindings = self.bindings(report)
         self.assertEqual(list(bindings), ["ledger", "instrument", "no_edit run", "known_fix run", "declared set"])
         self.assertTrue(all(bound for bound, _ in bindings.values()), bindings)
-        self.assertIn(f"sha256 {sha256(runs)[:12]}, run tb_rc2_g5_1", bindings["ledger"][1])
+        self.assertIn(f"the one the manifest records for import terminal-bench's ledger ({sha256(runs)[:12]}, run "
+                      "tb_rc2_g5_1)", bindings["ledger"][1])
         self.assertEqual(bindings["instrument"][1], f"commit {load(run / 'run_metadata.json')['commit_hash']}")
         self.assertEqual(bindings["declared set"][1], "run_metadata.json task_ids")
         text = self.run_gate("check", "--manifest", str(manifest), "--runs", str(runs))[1]
-        self.assertRegex(text, r"(?m)^bound       : ledger: the runs file import terminal-bench wrote \(sha256 ")
+        self.assertRegex(text, r"(?m)^bound       : ledger: the runs file's sha256 is the one the manifest records")
         markdown = self.run_gate("check", "--manifest", str(manifest), "--runs", str(runs), "--format", "markdown")[1]
         self.assertIn("**Bindings**", markdown)
         self.assertIn("- bound: known_fix run: the claim's importer, instrument (commit) and verdict definition", markdown)
@@ -152,7 +153,7 @@ class ManifestAndLedger(BindingCase):
         del data["provenance"]["ledger"]
         code, report = self.check(self.write_json("half.manifest.json", data), runs)
         self.assertEqual((code, self.codes(report)), (1, ["ledger_not_imported"]))
-        self.assertIn("names an import (provenance.command) but not the ledger it wrote",
+        self.assertIn("names an import (its importer, options, instrument or command) but not the ledger it wrote",
                       self.message(report, "ledger_not_imported"))
 
     def test_a_hand_written_ledger_gates_as_before(self) -> None:
@@ -334,7 +335,9 @@ class DeclaredSetAndSystem(BindingCase):
         data["dataset"]["subset"] = {"selection": "the 20 instances OpenHands was run on"}
         code, report = self.check(self.write_json("subset.manifest.json", data), imp.runs)
         self.assertNotIn("declared_set_unconfirmed", self.codes(report))
-        self.assertEqual(self.bindings(report)["declared set"][0], True)
+        self.assertEqual(self.bindings(report)["declared set"][0], False)  # the author's word, named as such
+        self.assertIn("a subset the manifest declares (the 20 instances OpenHands was run on)",
+                      self.bindings(report)["declared set"][1])
 
     def test_an_imported_claim_names_its_agent_and_model(self) -> None:
         """system.model deleted from an imported claim: system_unnamed; {"not_disclosed": "why"} answers it, and
@@ -373,3 +376,112 @@ class UncheckableBindings(BindingCase):
             self.assertEqual(bindings[role][0], False)
             self.assertIn("its instrument is not checked", bindings[role][1])
         self.assertEqual(bindings["ledger"][0], True)
+
+
+class PartialProvenance(BindingCase):
+    """An adversarial review's cases: a provenance cut down by hand binds nothing and says so, or blocks."""
+
+    def test_a_control_entry_that_names_an_import_but_no_ledger_blocks(self) -> None:
+        """The nop control's ledger rewritten and its entry's provenance.ledger deleted (old code: "bound",
+        PUBLISHABLE): control_not_bound, naming the missing ledger."""
+        manifest, runs, _ = self.tb_claim()
+        data = load(manifest)
+        del data["control_runs"][0]["provenance"]["ledger"]
+        code, report = self.check(self.write_json("cut.manifest.json", data), runs)
+        self.assertEqual((code, self.codes(report)), (1, ["control_not_bound"]))
+        self.assertIn("records no ledger", self.message(report, "control_not_bound"))
+        del data["control_runs"][0]["provenance"]["importer"], data["control_runs"][0]["provenance"]["options"]
+        code, report = self.check(self.write_json("cut2.manifest.json", data), runs)
+        self.assertIn("records no ledger and no importer and no options", self.message(report, "control_not_bound"))
+
+    def test_a_provenance_without_its_ledger_binds_nothing_else(self) -> None:
+        """The claim's ledger, command and files dropped from the provenance, the importer, options and
+        instrument kept: ledger_not_imported (old code: "not bound : ledger: no import behind it" beside a bound
+        instrument and bound controls); with the provenance deleted whole, the card says every part is unbound."""
+        manifest, runs, _ = self.tb_claim()
+        data = load(manifest)
+        for key in ("ledger", "command", "files"):
+            del data["provenance"][key]
+        code, report = self.check(self.write_json("cut.manifest.json", data), runs)
+        self.assertEqual((code, self.codes(report)), (1, ["ledger_not_imported"]))
+        bindings = self.bindings(report)
+        self.assertEqual(bindings["instrument"][0], False)
+        self.assertIn("as the manifest states it", bindings["instrument"][1])
+        self.assertEqual((bindings["no_edit run"][0], bindings["known_fix run"][0]), (False, False))
+
+    def test_an_imported_claim_without_its_declared_set_record_is_unconfirmed(self) -> None:
+        """provenance.declared_set deleted from an import's provenance: declared_set_unconfirmed, not bound."""
+        manifest, runs, _ = self.tb_claim()
+        data = load(manifest)
+        del data["provenance"]["declared_set"]
+        code, report = self.check(self.write_json("cut.manifest.json", data), runs)
+        self.assertEqual((code, self.codes(report)), (1, ["declared_set_unconfirmed"]))
+
+    def test_a_system_named_by_junk_is_unnamed(self) -> None:
+        """null, an empty not_disclosed, a list, false, or a key that only starts with agent/model: system_unnamed
+        (old code: "None" and "agent_kwargs" counted as names)."""
+        manifest, runs, _ = self.tb_claim()
+        data = load(manifest)
+        for system in ({"agent": None, "model": {"not_disclosed": ""}}, {"agent": [], "model": False},
+                       {"agent_kwargs": {"x": 1}, "model_args": {"y": 2}}, {"agentless": "x", "model": "m"}):
+            with self.subTest(system=system):
+                data["system"] = system
+                code, report = self.check(self.write_json("junk.manifest.json", data), runs)
+                self.assertEqual((code, self.codes(report)), (1, ["system_unnamed"]))
+
+    def test_a_malformed_ledger_digest_is_an_input_error(self) -> None:
+        manifest, runs, _ = self.tb_claim()
+        data = load(manifest)
+        data["provenance"]["ledger"]["sha256"] = "zz"
+        self.assertInputError(self.run_gate("check", "--manifest", str(self.write_json("bad.manifest.json", data)),
+                                            "--runs", str(runs)), "provenance.ledger.sha256", "64 hex digits")
+
+    def test_compare_with_one_side_unbound_blocks(self) -> None:
+        """compare of an imported claim with a copy of another run whose provenance was deleted: envelope_mismatch
+        (one side records its verdict definition, the other none; old code: PUBLISHABLE)."""
+        a_manifest, a_runs, _ = self.tb_claim("a")
+        other = self.import_ok("terminal-bench", str(self.tb_runs(OPENHANDS)[0]), name="other")
+        b = load(self.complete(other.draft_path, name="other-completed"))
+        b["envelope"] = load(a_manifest)["envelope"]
+        del b["provenance"]
+        b["controls"] = []
+        b_path = self.write_json("b.manifest.json", b)
+        code, out, err = self.run_gate("compare", "--manifest", str(a_manifest), "--runs", str(a_runs),
+                                       "--against-manifest", str(b_path), "--against-runs", str(other.runs),
+                                       "--format", "json")
+        findings = [f["message"] for f in json.loads(out)["findings"] if f["code"] == "envelope_mismatch"]
+        self.assertTrue(any("A records the verdict definition its import read it under, B records none" in m
+                            for m in findings), findings)
+
+
+class DeclaredInstruments(BindingCase):
+    def test_a_run_that_records_no_commit_is_a_group_of_its_own(self) -> None:
+        """Two droid runs at one commit, one of them with its commit_hash "unknown": refused as two instruments
+        (old code: the first run's commit printed as bound for both)."""
+        runs = self.tb_runs(DROID)
+        by_commit: dict[str, list[Path]] = {}
+        for run in runs:
+            by_commit.setdefault(load(run / "run_metadata.json")["commit_hash"], []).append(run)
+        pair = next(group for group in by_commit.values() if len(group) > 1)
+        meta = load(pair[1] / "run_metadata.json")
+        meta["commit_hash"] = "unknown"
+        (pair[1] / "run_metadata.json").write_text(json.dumps(meta), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "terminal-bench", *map(str, pair)),
+                              "no version or commit recorded", "--one-instrument")
+
+    def test_a_control_made_at_one_of_the_declared_commits_is_bound(self) -> None:
+        """Five droid runs declared one instrument (--one-instrument): a nop and an oracle run made at one of the
+        declared commits are bound (old code: refused at every commit, "the claim's 7bb... + 59fe..."); one made at
+        another commit is still refused. The control entry's command rebuilds its ledger."""
+        runs = self.tb_runs(DROID)
+        imp = self.import_ok("terminal-bench", *map(str, runs), "--one-instrument", name="five")
+        commit = load(runs[0] / "run_metadata.json")["commit_hash"]
+        nop = self.tb_control(runs[0], "nop-at-one", False)
+        code, _out, err = self.control("no_edit", nop, imp.draft_path, self.dir / "nop.jsonl")
+        self.assertEqual(code, 0, err)
+        entry = load(imp.draft_path)["control_runs"][0]
+        self.assertEqual(entry["provenance"]["instrument"], {"commit": commit})
+        self.assertIn("--control no_edit --draft-manifest", entry["provenance"]["command"])
+        elsewhere = self.tb_control(runs[0], "nop-elsewhere", False, commit_hash="0" * 40)
+        self.assertInputError(self.control("no_edit", elsewhere, imp.draft_path, self.dir / "else.jsonl"),
+                              "made on another instrument")

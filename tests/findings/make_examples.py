@@ -402,6 +402,7 @@ def imported(manifest: dict[str, Any], records: list[dict[str, Any]], **provenan
                               "instrument": {"version": "harness 1.0"},
                               "ledger": {"sha256": jsonl_sha256(records), "run_ids": ["r1"], "path": "runs.jsonl"},
                               "declared_set": "declared", **provenance}
+    manifest.setdefault("system", {"agent": "agent-x", "model": "x-mini"})  # an imported claim names its system
     return manifest
 
 
@@ -460,9 +461,9 @@ def _() -> Case:
 @case("system_unnamed")
 def _() -> Case:
     manifest, records = base()
+    manifest["system"] = {"agent": "agent-x"}  # and no model
     imported(manifest, records, command="python3 gate.py import jsonl results.jsonl --pass 'resolved == true' "
                                         "-o runs.jsonl")
-    manifest["system"] = {"agent": "agent-x"}  # and no model
     return check(manifest, records)
 
 
