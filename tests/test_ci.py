@@ -444,8 +444,8 @@ class CompositeAction(GateCase):
         done, outputs, _ = self.run_step(mode="compare", manifest="worse.manifest.json", runs="worse.jsonl",
                                          against_manifest="base.manifest.json", against_runs="base.jsonl")
         self.assertEqual(done.returncode, 1, done.stderr)
-        self.assertEqual((outputs["verdict"], outputs["significant"], outputs["direction"]),
-                         ("PUBLISHABLE", "true", "B_better"))
+        self.assertEqual((outputs["verdict"], outputs["significant"], outputs["direction"], outputs["fail_on"]),
+                         ("BLOCKED", "true", "B_better", "failed"))
         self.assertIn("ci gate     : --fail-on regression: FAILS", done.stdout)
 
     def test_the_shipped_example_passes_and_a_wrong_claim_fails_the_job(self) -> None:

@@ -672,7 +672,8 @@ class CompareAsACiGate(CompareCase):
                     extra = ("--fail-on", option) if option else ()
                     got, out, err = self.compare(*ledgers, *extra)
                     self.assertEqual((got, err), (code, ""))
-                    self.assertRegex(out, r"(?m)^verdict\s*: PUBLISHABLE$")
+                    # one verdict: the gate's decision (a failed --fail-on blocks, as its exit says)
+                    self.assertRegex(out, rf"(?m)^verdict\s*: {'BLOCKED' if code else 'PUBLISHABLE'}$")
                     if option is None:
                         self.assertNotIn("ci gate", out)
                     else:
@@ -695,7 +696,7 @@ class CompareAsACiGate(CompareCase):
         self.assertEqual(float(written["difference"]), round(report["difference"]["value"], 6))
         self.assertAlmostEqual(float(written["ci_low"]), report["difference"]["ci_low"], places=5)
         self.assertAlmostEqual(float(written["ci_high"]), report["difference"]["ci_high"], places=5)
-        self.assertEqual(written["verdict"], "PUBLISHABLE")
+        self.assertEqual(written["verdict"], "BLOCKED")  # the gate's one decision: --fail-on failed
 
 
 class CompareExplainsItsDecision(CompareCase):
@@ -756,11 +757,11 @@ class TheFigurePlanTakes(CompareCase):
 class FailOnInGitHub(CompareCase):
     def test_a_failing_gate_is_annotated_and_in_the_outputs(self) -> None:
         """--fail-on regression failing in GitHub mode: an ::error annotation says why, and fail_on=failed is a step
-        output beside verdict=PUBLISHABLE (the claims are fine; the gate is what failed)."""
+        output beside verdict=BLOCKED: one decision, the gate's (it printed PUBLISHABLE beside FAILS)."""
         out_file = self.dir / "o.txt"
         with github_env(GITHUB_OUTPUT=str(out_file), GITHUB_ACTIONS="true"):
             code, out, _err = self.compare(*paired_ledgers(10, 0, 25, 5), "--fail-on", "regression")
         self.assertEqual(code, 1)
         self.assertIn("::error title=compare --fail-on regression::--fail-on regression: FAILS", out)
         written = dict(line.split("=", 1) for line in out_file.read_text(encoding="utf-8").splitlines())
-        self.assertEqual((written["verdict"], written["fail_on"]), ("PUBLISHABLE", "failed"))
+        self.assertEqual((written["verdict"], written["fail_on"]), ("BLOCKED", "failed"))

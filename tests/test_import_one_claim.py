@@ -155,7 +155,7 @@ class SwebenchDeclaredSet(OneClaimCase):
         self.assertIn(f"{SWE_LOGS}: the declared set is the 6 instance folders found: swebench writes no folder for "
                       "an empty or missing patch, so give the run report beside the folder (or --dataset-ids FILE) to "
                       "count those too", imp.notes())
-        todo = [item for item in imp.draft["draft"] if item.startswith("the declared set is only")]
+        todo = [item for item in imp.draft["draft"] if item.startswith("dataset: the declared set is only")]
         self.assertEqual(len(todo), 1, imp.draft["draft"])
         self.assertIn("the run report (<model>.<run_id>.json) beside the logs folder, or --dataset-ids FILE", todo[0])
         declared = imp.draft["provenance"]["declared_from"]
