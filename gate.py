@@ -1131,7 +1131,8 @@ ENVELOPE_HELP = {
     "runner": "where the harness ran (local-docker, a CI runner, a cloud sandbox)",
     "network": "the network policy the tasks ran under (off, allowlist, open)",
     "wall_clock_s_per_task": "a number: the per-task time limit in seconds the harness enforced (check verifies "
-                             "every attempt's wall_clock_s against it)",
+                             "every attempt's wall_clock_s against it), or {\"not_recorded\": \"why\"} where "
+                             "the files do not record it",
     "toolchain_sha": "a digest of the toolchain (the harness's commit or image digest)",
 }
 # Envelope keys that name what is measured, not what measures it: they belong under `system`.
@@ -10559,9 +10560,10 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         envelope=_tb_envelope(meta, lock),
         rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
         + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
-        timeout_note="Terminal-Bench limits each task by its task.yaml: max_agent_timeout_sec "
-                     "(default 360) plus max_test_timeout_sec (default 60), times "
-                     "global_timeout_multiplier; give the largest total",
+        timeout_note="Terminal-Bench limits each task by its task.yaml (max_agent_timeout_sec, "
+                     "default 360, plus max_test_timeout_sec, default 60, times "
+                     "global_timeout_multiplier), but a trial's wall clock includes its container's "
+                     "set-up: where the run records no limit, say {\"not_recorded\": \"why\"}",
         todo=_tb_subset_todo(subset, parsed), instrument=_tb_instrument(parsed[0][0]),
         systems=tuple((run.results_path.parent.name, _tb_system_text(run)) for run, _ in parsed),
         run_instruments=tuple((rid, _tb_instrument(run))
@@ -12530,6 +12532,9 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
 
 # how the draft's controls item starts, so a --control import can replace it
 _CONTROLS_TODO = "controls: "
+# the draft list's last item
+_LAST_TODO = ("then delete this \"draft\" list (`set` does, once it has answered every item): check "
+              "refuses a manifest that still has it")
 
 
 def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | None:
@@ -12587,7 +12592,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
                            "name it)")
             todo.insert(1, f"system.{key}: the {key} this run measured (the files do not name "
                            "it; or {\"not_disclosed\": \"why\"})")
-    todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
+    todo.append(_LAST_TODO)
     name = imp.dataset_name or f"TODO: name the {imp.source} dataset and split"
     dataset: dict[str, object] = {
         "name": _subset_name(name, imp, imp.subset) if imp.subset else name,
@@ -12671,7 +12676,7 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         extra["attempt_budget"] = 1
         recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
                   "bench.manifest.json --runs RUNS")
-    todo.append("then delete this \"draft\" list: check refuses a manifest that still has it")
+    todo.append(_LAST_TODO)
     return {
         "draft": todo,
         "claim_id": "TODO: a name for this claim, e.g. my-agent-on-my-suite-2026-12-01",
@@ -12834,11 +12839,15 @@ def _set_key(draft: dict[str, Any], key: str, value: object, where: str) -> None
     if parents[:1] and parents[0] in _NOT_SET or not parents and last in _NOT_SET:
         name = parents[0] if parents else last
         raise GateError(f"{where}: set {key}: {name} is {_NOT_SET[name]}")
-    known = _SET_KEYS.get(".".join(parents), ())
-    if known is not None and last not in known and last != FREE_FORM_KEY \
-            and not last.startswith(USER_PREFIX):
-        raise GateError(f"{where}: set {key}: unknown key{did_you_mean(last, known)}; the keys "
-                        f"there are {', '.join(known) or '(none: it is not an object)'}")
+    parts = key.split(".")
+    for depth, part in enumerate(parts):  # each level a key the manifest has there
+        known = _SET_KEYS.get(".".join(parts[:depth]), ())
+        if known is None:  # an open object (envelope, system): any key below it
+            break
+        if part not in known and part != FREE_FORM_KEY and not part.startswith(USER_PREFIX):
+            raise GateError(f"{where}: set {key}: unknown key {part!r}"
+                            f"{did_you_mean(part, known)}; the keys there are "
+                            f"{', '.join(known) or '(none: it is not an object)'}")
     if known is None and near_miss(last, ENVELOPE_REQUIRED) and last not in ENVELOPE_REQUIRED \
             and parents == ["envelope"]:
         raise GateError(f"{where}: set {key}: not a key the gate reads, and close to "
@@ -12862,7 +12871,7 @@ def set_fields(draft: dict[str, Any], assignments: Sequence[str], confirms: Sequ
                             "(envelope.network=off)")
         _set_key(draft, key, _set_value(text), where)
     todo = [item for item in _list(draft.get("draft", []), f"{where}: draft")
-            if not str(item).startswith("then delete this")]
+            if item != _LAST_TODO and not str(item).startswith("then delete this")]
     for word in confirms:
         asked = [item for item in todo if str(item).split(":", 1)[0] == word]
         if not asked:
@@ -12873,8 +12882,7 @@ def set_fields(draft: dict[str, Any], assignments: Sequence[str], confirms: Sequ
         todo = [item for item in todo if item not in asked]
     left = [item for item in todo if _still_to_do(draft, item)]
     if left:
-        draft["draft"] = [*left, "then delete this \"draft\" list: check refuses a manifest that "
-                                  "still has it"]
+        draft["draft"] = [*left, _LAST_TODO]
     else:
         draft.pop("draft", None)
     return draft, left
