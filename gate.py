@@ -1115,7 +1115,8 @@ SUBSET_KEYS = ("of", "selection")
 # from.
 PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verdict_mapping",
                    "stated", "command", "replaced", "runs", "options", "importer", "ledger",
-                   "instrument", "one_instrument", "declared_set")
+                   "instrument", "one_instrument", "declared_set", "system_declared",
+                   "exceptions")
 # What binds a ledger to the import that wrote it: its sha256, the runs it holds, and its path from
 # the manifest's folder.
 LEDGER_KEYS = ("sha256", "run_ids", "path")
@@ -1176,6 +1177,9 @@ class Provenance(NamedTuple):
     by_import: bool = False  # it names an import's files or command
     one_instrument: str | None = None  # runs at several versions the user declared one instrument
     set_found: bool = False  # the declared set is only what the files held
+    system_declared: str | None = None  # the system the user declared (--agent, --model)
+    # the harness's exception types of the unscoreable attempts, and how many each
+    exceptions: Mapping[str, int] = MappingProxyType({})
 
 
 class ControlRun(NamedTuple):
@@ -1350,6 +1354,14 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
         ControlRun(role, runs, None, bound, provenance)
 
 
+def _exception_counts(fields: _Fields) -> Mapping[str, int]:
+    """provenance.exceptions: exception type -> how many unscoreable attempts raised it."""
+    child = fields.optional_child("exceptions")
+    if child is None:
+        return {}
+    return {key: child.integer(key, 1) for key in child.obj}
+
+
 # What only an import writes into a provenance: a block holding any of them names an import, so a
 # binding it lacks is a finding, never a silent "not bound".
 _IMPORT_WRITTEN = ("command", "files", "importer", "options", "instrument", "ledger",
@@ -1377,6 +1389,8 @@ def _load_provenance(fields: _Fields, keys: Sequence[str]) -> Provenance:
         instrument=instrument.obj if instrument is not None else None,
         by_import=any(fields.has(key) for key in _IMPORT_WRITTEN),
         one_instrument=fields.text("one_instrument"),
+        system_declared=fields.text("system_declared"),
+        exceptions=_exception_counts(fields),
         # an import records its declared set; one whose record is gone is not declared
         set_found=declared_set != "declared" and any(fields.has(key) for key in _IMPORT_WRITTEN))
 
@@ -3611,10 +3625,11 @@ class ImportOptions(NamedTuple):
     partial_as: str
     threshold: float
     control: str | None = None
-    model: str | None = None  # inspect: import only this model's logs
+    model: str | None = None  # inspect: import only this model's logs; else, with agent, declared
     mapping: FieldMapping | None = None  # jsonl, json, csv: how a record's fields make a ledger row
     tests: str = "plus"  # evalplus: the tests a sample must pass (base, or base and plus)
     one_instrument: bool = False  # runs at several harness versions declared one instrument
+    agent: str | None = None  # the agent the user declares the files measured
 
 
 Verdict = tuple[str, "str | None"]  # (outcome, reason) of one attempt
@@ -6721,7 +6736,7 @@ def _bind_control(m: Manifest, run: ControlRun, result: ControlRunResult,
                 f"records no {' and no '.join(unrecorded)}, so it cannot be held to the claim; "
                 "import it again with --control (or delete the entry's provenance: the card then "
                 "says the control is unbound)"))]
-    findings = []
+    findings: list[Finding] = []
     if cp.ledger_sha256 != result.ledger.runs_sha256:
         findings += prefixed(run.role, [finding("ledger_not_imported", (
             f"the {run.role} run's file {result.runs} has sha256 "
@@ -7568,11 +7583,19 @@ def _ceiling_text(lost: Attrition | None) -> str:
 
 
 def system_text(m: Manifest) -> str:
-    """What the claim measures, as its manifest's `system` names it: "agent=droid, model=gpt-5"."""
+    """What the claim measures, as its manifest's `system` names it: "agent=droid, model=gpt-5"
+    (and whether the user declared it where the files do not name it)."""
     if not m.measured:
         return "(not named)"
+    if m.provenance is not None and m.provenance.system_declared:
+        return _system_pairs(m) + " (declared by the user: the files do not name it)"
+    return _system_pairs(m)
+
+
+def _system_pairs(m: Manifest) -> str:
+    measured = m.measured or {}
     return ", ".join(f"{key}=({stated_unknown(value)})" if stated_unknown(value) else
-                     f"{key}={_scalar(value)}" for key, value in sorted(m.measured.items()))
+                     f"{key}={_scalar(value)}" for key, value in sorted(measured.items()))
 
 
 def _subset_text(m: Manifest, entries: int) -> str:
@@ -7703,6 +7726,10 @@ def _text_instrument(report: Report) -> list[str]:
         out.append(_label("card") + f"dataset_digest {report.card_digest}")
     out += [_label("bound" if b.bound else "not bound") + f"{b.name}: {b.text}"
             for b in report.bindings]
+    if m.provenance is not None and m.provenance.exceptions:
+        out.append(_label("exceptions") + ", ".join(f"{kind} {count}" for kind, count in
+                                                    sorted(m.provenance.exceptions.items()))
+                   + " (what the harness raised in the unscoreable attempts)")
     out += [_label("confirmed") + f"{word}, by the author: {item}"
             for word, item in sorted(m.confirmed.items())]
     out += [_label("notes" if i == 0 else "") + note for i, note in enumerate(m.notes)]
@@ -8895,6 +8922,20 @@ def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
                        "a declared set", found.subset, True)
 
 
+def _declared_system(found: Found, options: ImportOptions) -> Found:
+    """--agent and --model: the system the user declares the files measured (files that do not name
+    it, or name aliases of one model), recorded as the user's declaration; with both, the files'
+    own differing names are declared one system."""
+    if options.agent is None:
+        return found
+    declared = {"agent": options.agent, **({"model": options.model} if options.model else {})}
+    said = (f"declared by the user (--agent{' --model' if options.model else ''}): "
+            + ", ".join(f"{k}={v}" for k, v in declared.items()))
+    return found._replace(measured={**found.measured, **declared},
+                          systems=() if options.model else found.systems,
+                          provenance={**found.provenance, "system_declared": said})
+
+
 def _one_system(found: Found, fmt: str) -> None:
     """One claim is one system: files or runs that name different systems are refused, each named
     with where it was found."""
@@ -8923,6 +8964,7 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
     declared task x attempt kept (one the files lack is missing_artifact, or what the reader's
     `absent` says), the harness's own figure held against the gate's full denominator in a note,
     one instrument, and the import built."""
+    found = _declared_system(found, options)
     _one_system(found, fmt)
     _fresh_evaluation(found, fmt)
     seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
@@ -8957,6 +8999,8 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
                 records.append(_record(run_of(tid, attempt), tid, attempt, verdict,
                                        {"format": fmt, **own, "absent": True}, measures))
     counts = Counter(cast(str, r["outcome"]) for r in records)
+    raised = Counter(str(_sub(r["harness"]).get("exception_type")) for r in records
+                     if r["outcome"] == "unscoreable" and _sub(r["harness"]).get("exception_type"))
     absent = sorted(set(declared) - recorded)
     notes = [*([f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} "
                 f"pass, {counts['fail']} fail, {counts['unscoreable']} unscoreable attempt(s) over "
@@ -8978,7 +9022,9 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
         rerun_hint=found.rerun_hint, notes=tuple(notes), draft_todo=tuple(todo), subset=subset,
         subset_unit=found.subset_unit, measured=found.measured, dataset_name=found.dataset_name,
         strata=found.strata, timeout_note=found.timeout_note,
-        provenance={"declared_from": source, **found.provenance}, set_found=chosen.found_only,
+        provenance={"declared_from": source, **found.provenance,
+                    **({"exceptions": dict(sorted(raised.items()))} if raised else {})},
+        set_found=chosen.found_only,
         instrument=found.instrument, run_instruments=found.run_instruments)
     return _one_instrument(imported, options.one_instrument)
 
@@ -10446,14 +10492,13 @@ def _tb_trial_row(tid: str, attempt: int, trial: dict[str, object], run: str) ->
     for key in ("uuid", "id"):
         if trial.get(key) is not None:
             own[key] = trial[key]
-    measures = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"),
-                                                 trial.get("trial_ended_at")),
-                "input_tokens": _count_field(trial.get("total_input_tokens")),
-                "output_tokens": _count_field(trial.get("total_output_tokens"))}
+    tokens = (_count_field(trial.get("total_input_tokens")),
+              _count_field(trial.get("total_output_tokens")))
+    measures: dict[str, object] = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"),
+                                                                    trial.get("trial_ended_at"))}
     # 0 and 0: the agent logged none, not free
-    if (measures["input_tokens"] is None or measures["output_tokens"] is None
-            or measures["input_tokens"] == measures["output_tokens"] == 0):
-        measures["input_tokens"] = measures["output_tokens"] = None
+    if None not in tokens and tokens != (0, 0):
+        measures["input_tokens"], measures["output_tokens"] = tokens
     return tid, attempt, _terminal_bench_attempt(trial), measures, own
 
 
@@ -10471,16 +10516,17 @@ def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -
             f"{len(trials.by_key)} trials resolved)")
 
 
-def _tb_one_system(runs: Sequence[_TbRun]) -> None:
-    """Several runs are one claim only when each says which agent and model it ran, and they all
-    agree."""
+def _tb_one_system(runs: Sequence[_TbRun], named: bool = False) -> None:
+    """Several runs are one claim only when each says which agent and model it ran, or the user
+    declares it (--agent, --model); and they are not one run twice."""
     if len(runs) < 2:
         return
     unnamed = [run.results_path for run in runs if run.meta_path is None and not run.lock]
-    if unnamed:
+    if unnamed and not named:
         raise GateError(f"{unnamed[0]}: several runs are one claim only when each names its agent "
-                        "and model: give each run folder (with its run_metadata.json), or import "
-                        "the runs one at a time")
+                        "and model: give each run folder (with its run_metadata.json), or declare "
+                        "what they measured with --agent NAME --model NAME (the card says you "
+                        "did), or import the runs one at a time")
     ids = [(_tb_run_key(run), run) for run in runs]
     for n, (key, run) in enumerate(ids):
         twin = next((other for k, other in ids[:n] if k == key), None)
@@ -10527,7 +10573,8 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
     trials numbered after the earlier runs' (so its headline is the mean of the runs' accuracies).
     """
     notes: list[str] = []
-    parsed, declared, per_run = _tb_one_claim(options.files, notes)
+    named = options.agent is not None and options.model is not None  # the user declares the system
+    parsed, declared, per_run = _tb_one_claim(options.files, notes, named)
     run_ids = [_tb_run_id(run, trials) for run, trials in parsed]
     run_id = run_ids[0]
     if len(parsed) > 1:
@@ -10574,10 +10621,11 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         absent=absent), options, "terminal-bench", parsed[0][0].results_path)
 
 
-def _tb_one_claim(files: Sequence[Path],
-                  notes: list[str]) -> tuple[list[tuple[_TbRun, _Trials]], list[str], int]:
+def _tb_one_claim(files: Sequence[Path], notes: list[str], named: bool = False
+                  ) -> tuple[list[tuple[_TbRun, _Trials]], list[str], int]:
     """The runs in the order they started, each with its trials; the declared tasks; the attempts
-    a run. Refused unless they are one claim: one system, one declared suite, one attempt count."""
+    a run. Refused unless they are one claim: one system (`named`: the user declares it), one
+    declared suite, one attempt count."""
     runs = _tb_runs(files)
     parsed = [(run, _tb_trials(run.results, str(run.results_path))) for run in runs]
     parsed.sort(key=lambda item: (_tb_started(*item), str(item[0].results_path)))
@@ -10588,7 +10636,7 @@ def _tb_one_claim(files: Sequence[Path],
         ran = sorted({tid for tid, _ in trials.by_key})
         declared_sets.append(_tb_declared(run, ran, trials.budget, notes))
         notes.append(_tb_accuracy_note(run.results, trials, str(run.results_path)))
-    _tb_one_system([run for run, _ in parsed])
+    _tb_one_system([run for run, _ in parsed], named)
     with_meta = [set(d) for (run, _), d in zip(parsed, declared_sets) if run.meta_path is not None]
     if len(with_meta) > 1 and any(d != with_meta[0] for d in with_meta):
         raise GateError("import terminal-bench: the runs' run_metadata.json declare different task "
@@ -10702,6 +10750,10 @@ _HARBOR_VERIFIER = frozenset({"RewardFileNotFoundError", "RewardFileEmptyError",
                               "VerifierOutputParseError"})
 _HARBOR_TIMEOUT = frozenset({"VerifierTimeoutError", "AgentTimeoutError"})
 _HARBOR_CANCELLED = "CancelledError"
+# A model provider refusing the task on policy grounds (OpenAI's cyber_policy, a content filter):
+# the system's answer, not the infrastructure's fault
+_POLICY_REFUSAL = re.compile(r"\b(?:cyber_policy|content_policy_violation|content_filter|"
+                             r"flagged for possible)\b")
 
 
 def _harbor_reward(trial: Mapping[str, object], where: str) -> float | None:
@@ -10748,6 +10800,9 @@ def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -
         return "unscoreable", "harness_timeout"
     if kind in _HARBOR_VERIFIER:
         return "unscoreable", "grader_error"
+    if _POLICY_REFUSAL.search(str(_sub(info).get("exception_message") or "")):
+        # the model's provider refused the task: the system under test did not do it, a fail
+        return "fail", None
     return "unscoreable", "env_flake"  # an environment, API or unknown fault before any reward
 
 
@@ -10808,12 +10863,13 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
 
 
 def _harbor_pseudo_trial(name: str, reward: float | None, kind: str | None,
-                         tid: str) -> dict[str, object]:
-    """A trial as the job's result.json states it (no trial folder): its reward and exception,
-    nothing else."""
+                         tid: str, message: str = "") -> dict[str, object]:
+    """A trial as the job's result.json states it (no trial folder): its reward and exception (the
+    message only where a folder gave it), nothing else."""
     return {"task_name": tid, "trial_name": name, "from_job_result": True,
             "verifier_result": {"rewards": {"reward": reward}} if reward is not None else None,
-            "exception_info": {"exception_type": kind} if kind else None}
+            "exception_info": {"exception_type": kind, "exception_message": message} if kind
+            else None}
 
 
 def _harbor_task_of(trial_name: str, named: Sequence[str] | None) -> str:
@@ -10836,8 +10892,10 @@ def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: 
         name = str(trial.get("trial_name") or path.parent.name)
         if name in listed:
             _, reward, kind = listed[name]
-            stated = _harbor_attempt(_harbor_pseudo_trial(name, reward, kind, ""), threshold,
-                                     str(path))
+            # (the job's listing keeps an exception's type, not its message: the folder's says more)
+            message = str(_sub(trial.get("exception_info")).get("exception_message") or "")
+            stated = _harbor_attempt(_harbor_pseudo_trial(name, reward, kind, "", message),
+                                     threshold, str(path))
             found = _harbor_attempt(trial, threshold, str(path))
             if stated[0] != found[0]:
                 raise GateError(f"{job.folder}: trial {name}: its folder's result.json reads "
@@ -12606,7 +12664,7 @@ def draft_manifest(imp: Imported, made: Mapping[str, object] | None = None) -> d
         dataset["strata"] = dict(imp.strata)
     return {
         "draft": todo,
-        "claim_id": f"{imp.source}-{imp.run_id}",
+        "claim_id": default_claim_id(imp),
         "dataset": dataset,
         "controls": [],
         "system": system,
@@ -12634,11 +12692,21 @@ def _refuse_the_claims_ledger(draft_path: Path, output: Path) -> None:
     """A control run is never written over the claim's own ledger, --force or not: the oracle's run
     would replace the claim and prove it."""
     claims = _claims_ledger(draft_path) if draft_path.exists() else None
-    if claims is not None and (claims.exists() and output.exists() and _same_file(claims, output)
+    if claims is not None and ((claims.exists() and output.exists() and _same_file(claims, output))
                                or os.path.abspath(claims) == os.path.abspath(output)):
         raise GateError(f"{output}: is the claim's own ledger (the runs file {draft_path}'s import "
                         "wrote): a control run is a file of its own; give it another -o, e.g. "
                         f"{output.with_name('control.jsonl')}")
+
+
+def default_claim_id(imp: Imported) -> str:
+    """A draft's claim_id: the importer, the system where the files name it (agent, model), and the
+    run, so two systems of one study never share one (`harbor-thinharness-20task` twice)."""
+    named = [imp.measured.get(key) for key in ("agent", "model")]
+    parts = [imp.source, *(str(part) for part in named if isinstance(part, str) and part
+                          and not is_placeholder(part)), imp.run_id]
+    slug = "-".join(re.sub(r"[^A-Za-z0-9._]+", "-", part).strip("-") for part in parts)
+    return re.sub(r"-{2,}", "-", slug)[:160] or imp.source
 
 
 def init_manifest(runs: Path | None) -> dict[str, object]:
@@ -12796,7 +12864,9 @@ def _still_to_do(draft: Mapping[str, object], item: object) -> bool:
     are there."""
     path = item.split(":", 1)[0] if isinstance(item, str) else ""
     if path == "controls":
-        runs = {e.get("role") for e in draft.get("control_runs", []) or [] if isinstance(e, dict)}
+        entries = draft.get("control_runs")
+        runs = {e.get("role") for e in entries if isinstance(e, dict)} \
+            if isinstance(entries, list) else set()
         return not (draft.get("controls") or runs >= set(CONTROL_RUN_ROLES))
     if path == "placeholders":  # while any field still holds one
         return _holds_placeholder({k: v for k, v in draft.items() if k != "draft"})
@@ -12836,7 +12906,7 @@ def _set_key(draft: dict[str, Any], key: str, value: object, where: str) -> None
     """One KEY=VALUE into the draft, the key checked against the schema (a did-you-mean for a near
     miss)."""
     *parents, last = key.split(".")
-    if parents[:1] and parents[0] in _NOT_SET or not parents and last in _NOT_SET:
+    if (parents[:1] and parents[0] in _NOT_SET) or (not parents and last in _NOT_SET):
         name = parents[0] if parents else last
         raise GateError(f"{where}: set {key}: {name} is {_NOT_SET[name]}")
     parts = key.split(".")
@@ -13304,13 +13374,14 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
                                 "RUNS); to replace the claim's draft with this run, pass --force")
             raise GateError(f"{path}: exists; pass --force to replace it")
     ids = read_id_list(args.dataset_ids) if args.dataset_ids else None
-    if args.model is not None and "model" not in fmt.options:
-        raise GateError(f"import {args.format}: --model is for inspect; each {args.format} run "
-                        "measures one model")
+    if args.model is not None and "model" not in fmt.options and args.agent is None:
+        raise GateError(f"import {args.format}: --model declares the system with --agent (both: "
+                        "the agent and the model the files do not name); Inspect's --model alone "
+                        "chooses its logs")
     mapping = _field_mapping(args, fmt)
     imported = fmt.read(ImportOptions(tuple(args.files), ids, args.partial_as, args.threshold,
                                       args.control, args.model, mapping, args.tests,
-                                      args.one_instrument))
+                                      args.one_instrument, args.agent))
     if args.control and args.draft_manifest is not None:
         imported = _on_the_claims_tasks(imported, args.draft_manifest)
     lines = _ledger_lines(imported)
@@ -13466,8 +13537,8 @@ _MAPPING_VERDICT = (("pass", "passed"), ("unscoreable", "unscoreable"), ("reason
 def _verdict_options(args: argparse.Namespace, fmt: ImportFormat) -> dict[str, object]:
     """The claim's verdict definition: every option of its format that changes a verdict, defaults
     included (a control run, and the other side of a compare, must match it)."""
-    options = {name: getattr(args, name) for name in ("threshold", "partial_as", "tests")
-               if name in fmt.options}
+    options: dict[str, object] = {name: getattr(args, name) for name in
+                                  ("threshold", "partial_as", "tests") if name in fmt.options}
     if "mapping" in fmt.options:
         options.update((name, getattr(args, attr)) for name, attr in _MAPPING_VERDICT)
     return options
@@ -13723,9 +13794,14 @@ def _import_parser(sub: Any) -> None:
                              "HumanEval+/MBPP+, the default) or base (HumanEval/MBPP's own tests): "
                              "two claims, never mixed")
     parser.add_argument("--model", metavar="MODEL",
-                        help="inspect: import only this model's logs (eval.model, e.g. "
-                             "openai/gpt-4o) from the files or folders given; logs of several "
-                             "models are otherwise refused (one claim, one system)")
+                        help="the model the claim measured: Inspect imports only this model's logs "
+                             "(eval.model, e.g. openai/gpt-4o); with --agent, for files that do not "
+                             "name the system (or name aliases of one model), it is declared, and "
+                             "the card says so")
+    parser.add_argument("--agent", metavar="AGENT",
+                        help="the agent the claim measured, for files that do not name it: "
+                             "declared by the user (recorded, printed on the card); with --model, "
+                             "several files whose names of the system differ are declared one")
     parser.add_argument("--control", choices=CONTROL_RUN_ROLES,
                         help="the files are a control run (a no-edit or a known-fix run of the "
                              "claim's suite): write it with -o and add its control_runs entry to "

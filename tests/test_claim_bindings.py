@@ -259,7 +259,7 @@ class RunsAndRuns(BindingCase):
                                             "instrument by the user (--one-instrument)"), declared)
         self.assertEqual(imp.draft["envelope"]["toolchain_sha"], " + ".join(commits))
         self.assertIn("--one-instrument", imp.draft["provenance"]["command"])
-        code, report = self.check(self.complete(imp.draft_path, name="five-completed"), imp.runs)
+        _code, report = self.check(self.complete(imp.draft_path, name="five-completed"), imp.runs)
         self.assertEqual(self.bindings(report)["instrument"], (False, declared))
 
     def test_runs_at_one_commit_need_no_declaration(self) -> None:
@@ -322,18 +322,18 @@ class DeclaredSetAndSystem(BindingCase):
         declared_set_unconfirmed. Its good twins: --dataset-ids, or a declared subset."""
         imp = self.import_ok("openhands", str(OH / "output.jsonl"), name="found")
         self.assertEqual(imp.draft["provenance"]["declared_set"], "found")
-        code, report = self.check(self.complete(imp.draft_path, name="found-completed"), imp.runs)
+        _code, report = self.check(self.complete(imp.draft_path, name="found-completed"), imp.runs)
         self.assertIn("declared_set_unconfirmed", self.codes(report))
         self.assertIn("import again with --dataset-ids FILE", self.message(report, "declared_set_unconfirmed"))
         self.assertEqual(self.bindings(report)["declared set"], (False, "only what the files held"))
         declared = self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids",
                                   str(OH / "declared_ids.txt"), name="declared")
         self.assertEqual(declared.draft["provenance"]["declared_set"], "declared")
-        code, report = self.check(self.complete(declared.draft_path, name="declared-completed"), declared.runs)
+        _code, report = self.check(self.complete(declared.draft_path, name="declared-completed"), declared.runs)
         self.assertNotIn("declared_set_unconfirmed", self.codes(report))
         data = load(self.dir / "found-completed.manifest.json")
         data["dataset"]["subset"] = {"selection": "the 20 instances OpenHands was run on"}
-        code, report = self.check(self.write_json("subset.manifest.json", data), imp.runs)
+        _code, report = self.check(self.write_json("subset.manifest.json", data), imp.runs)
         self.assertNotIn("declared_set_unconfirmed", self.codes(report))
         self.assertEqual(self.bindings(report)["declared set"][0], False)  # the author's word, named as such
         self.assertIn("a subset the manifest declares (the 20 instances OpenHands was run on)",
@@ -446,7 +446,7 @@ class PartialProvenance(BindingCase):
         del b["provenance"]
         b["controls"] = []
         b_path = self.write_json("b.manifest.json", b)
-        code, out, err = self.run_gate("compare", "--manifest", str(a_manifest), "--runs", str(a_runs),
+        _code, out, _err = self.run_gate("compare", "--manifest", str(a_manifest), "--runs", str(a_runs),
                                        "--against-manifest", str(b_path), "--against-runs", str(other.runs),
                                        "--format", "json")
         findings = [f["message"] for f in json.loads(out)["findings"] if f["code"] == "envelope_mismatch"]

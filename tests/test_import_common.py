@@ -5,8 +5,8 @@ claim's draft; and the control commands `controls_incomplete` names for the harn
 
 from __future__ import annotations
 
-import io
 import hashlib
+import io
 import json
 import shutil
 from datetime import datetime

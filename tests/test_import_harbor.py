@@ -157,16 +157,18 @@ class HarborVerdicts(HarborCase):
         records = self.imp("harbor", str(TH20 / "tune-mjcf--thinharness" / "job"))
         self.assertEqual([(r["outcome"], r["reason"]) for r in records], [("fail", None)])
 
-    def test_the_real_runtime_error_without_a_reward_is_env_flake(self) -> None:
-        """break-filter-js-from-html--thinharness and vulnerable-secret--thinharness: a RuntimeError (an HTTP 400
-        from the model API) and no verifier result: unscoreable env_flake, the exception kept under harness."""
+    def test_a_providers_policy_refusal_is_the_systems_fail(self) -> None:
+        """break-filter-js-from-html--thinharness and vulnerable-secret--thinharness: a RuntimeError whose message is
+        the model provider refusing the task ("flagged for possible cybersecurity risk", code cyber_policy) and no
+        verifier result: the system's fail, never env_flake (which told a reader the infrastructure flaked), the
+        exception kept under harness. The same RuntimeError with another message stays env_flake."""
         for job in (TH20 / "break-filter-js-from-html--thinharness" / "job", TH / "vulnerable-secret--thinharness" / "job"):
             with self.subTest(job=job.parent.name):
                 trial_file = next(job.glob("*/result.json"))
                 self.assertIsNone(load(trial_file)["verifier_result"])
                 records = self.imp("harbor", str(job))
                 self.assertEqual(len(records), 1)
-                self.assertOutcome(records[0], "unscoreable", "env_flake")
+                self.assertOutcome(records[0], "fail", None)
                 self.assertEqual(records[0]["harness"]["exception_type"], "RuntimeError")
                 self.assertEqual(records[0]["harness"]["trial_name"], trial_file.parent.name)
 
@@ -302,7 +304,7 @@ class HarborJobs(HarborCase):
         imp = self.import_ok("harbor", *map(str, THIN))
         got = [(r["task_id"], r["attempt"], r["outcome"], r["reason"], r["run_id"]) for r in imp.records]
         self.assertEqual(got, [
-            ("terminal-bench/break-filter-js-from-html", 1, "unscoreable", "env_flake", "thinharness-20task"),
+            ("terminal-bench/break-filter-js-from-html", 1, "fail", None, "thinharness-20task"),
             ("terminal-bench/dna-insert", 1, "fail", None, "thinharness-20task"),
             ("terminal-bench/tune-mjcf", 1, "fail", None, "thinharness-20task"),
         ])
@@ -319,7 +321,7 @@ class HarborJobs(HarborCase):
         self.assertIn("Harbor's own job figures, 3 jobs: mean 0 over 2 trial(s) with a reward, 2 errored", figures[0])
         report = self.gated(imp)
         self.assertHeadline(report, Fraction(0), 3)
-        self.assertEqual(report["ledger"]["unscoreable_reasons"], {"env_flake": 1})
+        self.assertEqual(report["ledger"]["unscoreable_reasons"], {})  # the refusal is the system's fail
 
     def test_jobs_of_different_agents_or_models_are_refused(self) -> None:
         """A job whose trials name another agent, or another model, is not the same system: refused with one line
@@ -360,8 +362,8 @@ class HarborJobs(HarborCase):
         self.assertIn(f"{key}: mean 0.0 over 0 trial(s) with a reward, 1 errored", note)
         report = self.gated(imp)
         self.assertHeadline(report, Fraction(0), 1)
-        self.assertEqual((report["ledger"]["pass"], report["ledger"]["unscoreable"]), (0, 1))
-        self.assertEqual(report["ledger"]["unscoreable_reasons"], {"env_flake": 1})
+        # the trial Harbor counts as errored is the provider refusing the task: the system's fail here
+        self.assertEqual((report["ledger"]["pass"], report["ledger"]["unscoreable"]), (0, 0))
 
         pi = TH20 / "dna-insert--pi" / "job"
         imp = self.import_ok("harbor", str(pi), name="pi")
@@ -398,3 +400,20 @@ class HarborJobs(HarborCase):
         self.assertTrue(any("wall_clock_s left out: 1 of 2 attempts" in n for n in imp.notes()), imp.err)
         full = self.job("timed", [copy.deepcopy(trials[0])], tasks=["dna-insert"])
         self.assertIn("wall_clock_s", self.imp("harbor", str(full))[0])
+
+
+class HarborExceptions(HarborCase):
+    def test_an_api_error_that_is_not_a_refusal_stays_env_flake_and_is_counted_on_the_card(self) -> None:
+        """A RuntimeError whose message is a plain provider outage (HTTP 503): unscoreable env_flake, and the card
+        lists the exception types of the unscoreable attempts with their counts."""
+        job = self.job("outage", [trial("dna-insert", "dna-insert__O", "10:00:00.000000", None, "RuntimeError")])
+        for path in job.glob("*/result.json"):
+            data = load(path)
+            data["exception_info"]["exception_message"] = "provider error 503: service unavailable"
+            path.write_text(json.dumps(data), encoding="utf-8")
+        imp = self.import_ok("harbor", str(job))
+        self.assertOutcome(imp.records[0], "unscoreable", "env_flake")
+        self.assertEqual(imp.draft["provenance"]["exceptions"], {"RuntimeError": 1})
+        manifest = self.complete(imp.draft_path)
+        text = self.run_gate("check", "--manifest", str(manifest), "--runs", str(imp.runs))[1]
+        self.assertIn("exceptions  : RuntimeError 1 (what the harness raised in the unscoreable attempts)", text)

@@ -612,8 +612,8 @@ class ControlTodo(OneClaimCase):
             control = self.dir / role
             shutil.copytree(run, control)
             results = load(control / "results.json")
-            for trial in results["results"]:
-                trial["is_resolved"], trial["failure_mode"] = role == "known_fix", "unset"
+            for result in results["results"]:
+                result["is_resolved"], result["failure_mode"] = role == "known_fix", "unset"
             (control / "results.json").write_text(json.dumps(results))
             code, _out, err = self.run_gate("import", "terminal-bench", str(control), "--control", role, "-o",
                                             str(self.dir / f"{role}.jsonl"), "--draft-manifest", str(draft))

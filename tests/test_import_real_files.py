@@ -150,8 +150,8 @@ class EveryRealFile(RealFileCase):
                 imp = self.import_ok("harbor", str(job), name=job.parent.name)
                 self.assertTrue(any("mean 0.0 over 0 trial(s) with a reward, 1 errored" in n for n in imp.notes()))
                 gated, report = self.headline(imp)
-                self.assertEqual((gated, report["ledger"]["unscoreable"]), (Fraction(0), 1))
-                self.assertEqual(report["ledger"]["unscoreable_reasons"], {"env_flake": 1})
+                # the error is the provider refusing the task (cyber_policy): the system's fail, not a flake
+                self.assertEqual((gated, report["ledger"]["unscoreable"], report["ledger"]["fail"]), (Fraction(0), 0, 1))
 
     def test_harbor_study_of_three_jobs_is_one_claim(self) -> None:
         """The three --thinharness jobs of thinharness-20task together: 0/3, one unscoreable; each job's own mean
@@ -159,7 +159,7 @@ class EveryRealFile(RealFileCase):
         jobs = [TH20 / f"{cell}--thinharness" / "job" for cell in ("break-filter-js-from-html", "dna-insert", "tune-mjcf")]
         self.assertEqual([harbor_stated(job)[0] for job in jobs], [0.0, 0.0, 0.0])
         gated, report = self.headline(self.import_ok("harbor", *map(str, jobs)))
-        self.assertEqual((gated, report["headline"]["n"], report["ledger"]["unscoreable"]), (Fraction(0), 3, 1))
+        self.assertEqual((gated, report["headline"]["n"], report["ledger"]["unscoreable"]), (Fraction(0), 3, 0))
 
     def test_the_harbor_job_without_its_trial_folder_gates_from_its_result_json(self) -> None:
         """thinharness/tune-mjcf has only job/result.json: its one trial is read from stats.evals (reward 0.0 with

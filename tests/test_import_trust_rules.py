@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 from unittest import mock
 
 import gate
-from tests.realfiles import JAVA_GPT4O, TB_BOARD, TH20, DROID, RealFileCase, run_log, unpack
+from tests.realfiles import DROID, JAVA_GPT4O, TH20, RealFileCase
 from tests.support import FIXTURES, INS_OK, ROOT, load
 
 H = FIXTURES / "harnesses"

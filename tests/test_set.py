@@ -118,12 +118,12 @@ class NotRecorded(RealFileCase):
         comparison says the field was not compared (unknown, not equal)."""
         a = self.claim({"not_recorded": "a's harness logs none"}, "a")
         b_manifest, _ = self.claim({"not_recorded": "b's neither"}, "b")
-        manifest, records = valid_ledger()
+        _manifest, records = valid_ledger()
         runs = self.dir / "b.jsonl"
         runs.write_text("".join(json.dumps(dict(r, run_id="b", outcome="fail" if i % 3 == 0 else r["outcome"],
                                                 reason=None if i % 3 == 0 else r["reason"]))
                                 + "\n" for i, r in enumerate(records)), encoding="utf-8")
-        code, out, err = self.run_gate("compare", "--manifest", str(a[0]), "--runs", str(a[1]), "--against-manifest",
+        _code, out, _err = self.run_gate("compare", "--manifest", str(a[0]), "--runs", str(a[1]), "--against-manifest",
                                        str(b_manifest), "--against-runs", str(runs))
         self.assertNotIn("envelope_mismatch", out)
         self.assertRegex(out, r"(?m)^unrecorded  : wall_clock_s_per_task: not recorded on a side, so not compared")
@@ -249,3 +249,51 @@ class NoHandEdits(RealFileCase):
         report = self.published(draft, ledger)
         self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (37, 113))
         self.assertEqual(self.commands, 5)
+
+
+class DeclaredIdentity(RealFileCase):
+    def test_runs_that_name_no_system_are_one_claim_when_the_user_says_what_they_measured(self) -> None:
+        """Two droid results.json without run_metadata.json: refused as one claim (nothing names the system), the
+        refusal naming --agent/--model; with --agent and --model they import, the draft records the declaration and
+        the card says the user declared it. Old code: no way to state what the user knows."""
+        runs = self.tb_runs(DROID)[:2]
+        files = [str(run / "results.json") for run in runs]
+        self.assertInputError(self.run_gate("import", "terminal-bench", *files, "--one-instrument"),
+                              "several runs are one claim only when each names its agent and model",
+                              "--agent NAME --model NAME")
+        imp = self.import_ok("terminal-bench", *files, "--one-instrument", "--agent", "Factory Droid", "--model",
+                             "gpt-5")
+        self.assertEqual((imp.draft["system"]["agent"], imp.draft["system"]["model"]), ("Factory Droid", "gpt-5"))
+        self.assertIn("declared by the user (--agent --model)", imp.draft["provenance"]["system_declared"])
+        manifest = self.complete(imp.draft_path)
+        text = self.run_gate("check", "--manifest", str(manifest), "--runs", str(imp.runs))[1]
+        self.assertIn("system      : agent=Factory Droid, model=gpt-5 (declared by the user: the files do not name it)",
+                      text)
+
+    def test_aliases_of_one_model_are_declared_one_system(self) -> None:
+        """Two runs whose run_metadata name the model by two aliases (claude-sonnet-4-0, claude-sonnet-4-20250514):
+        refused as two systems; --agent and --model declare them one."""
+        runs = self.tb_runs(DROID)[:2]
+        for run, alias in zip(runs, ("claude-sonnet-4-0", "claude-sonnet-4-20250514")):
+            meta = load(run / "run_metadata.json")
+            meta["model_name"] = alias
+            (run / "run_metadata.json").write_text(json.dumps(meta), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "terminal-bench", *map(str, runs), "--one-instrument"),
+                              "measured 2 different systems", "claude-sonnet-4-0", "claude-sonnet-4-20250514")
+        imp = self.import_ok("terminal-bench", *map(str, runs), "--one-instrument", "--agent", "Factory Droid",
+                             "--model", "claude-sonnet-4-20250514")
+        self.assertEqual(imp.draft["system"]["model"], "claude-sonnet-4-20250514")
+
+    def test_model_alone_is_inspects_filter_and_elsewhere_needs_agent(self) -> None:
+        self.assertInputError(self.run_gate("import", "terminal-bench", str(self.tb_runs(DROID)[0]), "--model", "x"),
+                              "--model declares the system with --agent")
+
+    def test_default_claim_ids_name_the_system(self) -> None:
+        """Two agents of one Harbor study imported apart get two claim ids (old code: both the study's folder name),
+        each naming its agent and model; a draft whose files name no system keeps importer and run."""
+        pi = self.import_ok("harbor", str(TH20 / "dna-insert--pi" / "job"), name="pi")
+        thin = self.import_ok("harbor", str(TH20 / "dna-insert--thinharness" / "job"), name="thin")
+        self.assertNotEqual(pi.draft["claim_id"], thin.draft["claim_id"])
+        self.assertEqual(pi.draft["claim_id"], "harbor-direct-openai-pairwise-gpt-5.6-sol-dna-insert-pi")
+        bare = self.import_ok("terminal-bench", str(self.tb_runs(DROID)[0] / "results.json"), name="bare")
+        self.assertEqual(bare.draft["claim_id"], "terminal-bench-tb_rc2_g5_1")
