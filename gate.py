@@ -2232,6 +2232,7 @@ class Report(NamedTuple):
     replicates: Replicates | None = None  # when the manifest gates several runs together
     attrition: Attrition | None = None  # the verdicts lost to unscoreable exits, and the ceiling
     bindings: tuple[Binding, ...] = ()  # what makes the claim one whole, checked or not
+    badge_label: str | None = None  # check --badge-label: the badge's left text (the system, say)
 
     @property
     def verdict(self) -> str:
@@ -8378,13 +8379,29 @@ def render_compare_svg(comp: Comparison) -> str:
 
 
 def _badge_message(report: Report) -> tuple[str, str]:
-    """The badge's message and colour: "72.5% [57–84] · 29/40" in green, or "BLOCKED" in red."""
+    """The badge's message and colour, readable alone: the metric, the rate, its interval with its
+    confidence, the counts ("pass_rate 72.5% (95% CI 57–84) · 29/40") in green, or "BLOCKED" in
+    red."""
     if report.verdict != "PUBLISHABLE":
         return "BLOCKED", "red"
     rate = report.ledger.headline
-    return (f"{rate.value * 100:.1f}% [{round(rate.low * 100)}–{round(rate.high * 100)}] · "
-            f"{_count(rate.k)}/{rate.n}"
+    return (f"{report.ledger.headline_name} {rate.value * 100:.1f}% ({_pct(report.confidence)} "
+            f"{round(rate.low * 100)}–{round(rate.high * 100)}) · {_count(rate.k)}/{rate.n}"
             + (" (subset)" if report.manifest.subset else ""), "brightgreen")
+
+
+def _badge_label(report: Report) -> str:
+    """The badge's left text: --badge-label (the system, say), else the suite it is a claim on."""
+    label = report.badge_label or report.manifest.dataset_name
+    return label if len(label) <= 48 else label[:47] + "…"
+
+
+def _badge_title(report: Report) -> str:
+    """The badge's tooltip: the claim, the system, the author's caveats."""
+    m = report.manifest
+    return "; ".join([f"benchgate: {_badge_label(report)}: {_badge_message(report)[0]}",
+                      f"claim {m.claim_id}", *([f"system {system_text(m)}"] if m.measured else []),
+                      *m.notes])
 
 
 _BADGE_COLOURS = {"brightgreen": "#4c1", "red": "#e05d44"}
@@ -8394,14 +8411,14 @@ def render_badge_svg(report: Report) -> str:
     """A self-contained README badge: "benchgate | 72.5% [57–84] · 29/40", or "benchgate | BLOCKED".
     """
     message, colour = _badge_message(report)
-    label = "benchgate"
+    label = _badge_label(report)
 
     def width(text: str) -> int:  # Verdana 11px, about 6.5 px a character, plus padding
         return round(len(text) * 6.5) + 12
 
     left, right = width(label), width(message)
     total = left + right
-    title = f"{label}: {message} ({report.manifest.claim_id})"
+    title = _badge_title(report)
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" height="20" role="img" '
             f'aria-label="{_xml(title)}">'
             f"<title>{_xml(title)}</title>"
@@ -8416,7 +8433,7 @@ def render_badge_svg(report: Report) -> str:
 def badge_json(report: Report) -> dict[str, Any]:
     """A shields.io endpoint: https://img.shields.io/endpoint?url=<where this JSON is served>."""
     message, colour = _badge_message(report)
-    return {"schemaVersion": 1, "label": "benchgate", "message": message, "color": colour}
+    return {"schemaVersion": 1, "label": _badge_label(report), "message": message, "color": colour}
 
 
 def _p_text(p: float) -> str:
@@ -13167,7 +13184,7 @@ def _report_inputs(report: Report) -> list[Path]:
 
 def _cmd_check(args: argparse.Namespace) -> tuple[str, int]:
     report = run_check(ClaimFiles(args.manifest, args.runs, args.run_id), args.confidence,
-                       args.claim, jobs=args.jobs)
+                       args.claim, jobs=args.jobs)._replace(badge_label=args.badge_label)
     head = report.ledger.headline
     headline = f"{_count(head.k)}/{head.n} = {head.value:.3f} [{head.low:.3f}, {head.high:.3f}]"
     text = _deliver(args, report, CHECK_OUTPUTS, [args.runs, *_report_inputs(report)], headline)
@@ -13589,6 +13606,9 @@ def _check_parser(sub: Any) -> None:
     check.add_argument("--claim",
                        help="the number about to be quoted (78%%, 78.4, 0.784 or 29/37): "
                                        "BLOCKED unless it equals the headline at its written precision")
+    check.add_argument("--badge-label", metavar="TEXT",
+                       help="the badge's left text (default: the dataset's name), e.g. the system: "
+                            "\"agent-x on local-40\"")
     check.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                        help="tally a large runs file in task-ID order with N processes (default 1; "
                             "forks, where the system can; each worker holds its share of the task "

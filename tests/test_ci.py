@@ -25,7 +25,8 @@ from tests.builders import paired_ledgers, record, valid_ledger
 from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_svg
 
 EXAMPLE_HEADLINE = "29/40 = 0.725 [0.572, 0.839]"
-EXAMPLE_BADGE = "72.5% [57–84] · 29/40"
+# the badge reads alone: the suite (its label), the metric, the interval's confidence, the counts
+EXAMPLE_BADGE = "pass_rate 72.5% (95% CI 57–84) · 29/40"
 ANNOTATION = re.compile(r"::error title=([^:]*)::(.*)")
 
 
@@ -208,10 +209,10 @@ class OutputFiles(ExampleCase):
         self.assertEqual(report["verdict"], "PUBLISHABLE")
         assert_safe_svg(self, paths["svg"].read_text(encoding="utf-8"))
         badge = assert_safe_svg(self, paths["badge"].read_text(encoding="utf-8"))
-        self.assertEqual([t.text for t in badge.iter(f"{SVG_NS}text")], ["benchgate", EXAMPLE_BADGE])
+        self.assertEqual([t.text for t in badge.iter(f"{SVG_NS}text")], ["local-40", EXAMPLE_BADGE])
         self.assertEqual(badge.findall(f"{SVG_NS}rect")[1].get("fill"), "#4c1")
         shields = json.loads(paths["shields"].read_text(encoding="utf-8"))
-        self.assertEqual(shields, {"schemaVersion": 1, "label": "benchgate", "message": EXAMPLE_BADGE,
+        self.assertEqual(shields, {"schemaVersion": 1, "label": "local-40", "message": EXAMPLE_BADGE,
                                    "color": "brightgreen"})
 
     def test_a_blocked_badge_says_blocked_in_red(self) -> None:
@@ -221,10 +222,26 @@ class OutputFiles(ExampleCase):
                                    "--output", f"shields={shields}")
         self.assertEqual(code, 1)
         root = ET.fromstring(badge.read_text(encoding="utf-8"))
-        self.assertEqual([t.text for t in root.iter(f"{SVG_NS}text")], ["benchgate", "BLOCKED"])
+        self.assertEqual([t.text for t in root.iter(f"{SVG_NS}text")], ["local-40", "BLOCKED"])
         self.assertEqual(root.findall(f"{SVG_NS}rect")[1].get("fill"), "#e05d44")
         self.assertEqual(json.loads(shields.read_text(encoding="utf-8"))["message"], "BLOCKED")
         self.assertEqual(json.loads(shields.read_text(encoding="utf-8"))["color"], "red")
+
+    def test_the_badge_label_names_the_system_and_the_title_carries_the_caveats(self) -> None:
+        """--badge-label sets the badge's left text (the system, say); its tooltip names the claim, the system and
+        the author's notes (old code: "benchgate" and the figure alone, the rest only in the tooltip)."""
+        manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        manifest["notes"] = ["controls are stand-ins"]
+        path = self.write_json("m.json", manifest)
+        badge = self.dir / "b.svg"
+        code, _, err = self.run_gate("check", "--manifest", str(path), "--runs", str(ROOT / "runs.jsonl"), "--output",
+                                     f"badge={badge}", "--badge-label", "agent-x on local-40")
+        self.assertEqual(code, 0, err)
+        root = ET.fromstring(badge.read_text(encoding="utf-8"))
+        self.assertEqual([t.text for t in root.iter(f"{SVG_NS}text")], ["agent-x on local-40", EXAMPLE_BADGE])
+        title = root.find(f"{SVG_NS}title").text
+        self.assertIn("claim agent-x-mini-2026-10-16", title)
+        self.assertIn("controls are stand-ins", title)
 
     def test_the_shipped_badge_is_the_tools(self) -> None:
         """examples/badge.svg, shown in the README, is what --output badge= writes for the shipped example today."""
