@@ -3310,11 +3310,12 @@ def holm(p_values: Sequence[float]) -> list[float]:
 MAX_LETTER_GROUPS = 52
 
 
-def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list[list[int]]:
+def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list[list[int]] | None:
     """Piepho's (2004) insert-absorb letters: maximal sets of systems no two of which differ
-    significantly, each listed in `order` (best first), the sets sorted by their best member. The
-    work is bounded: each step keeps at most MAX_LETTER_GROUPS groups (twice that before absorbing),
-    so it is polynomial in the systems."""
+    significantly, each listed in `order` (best first), the sets sorted by their best member; None
+    when they pass MAX_LETTER_GROUPS, which no letter display can show (the ranking and the pairwise
+    decisions still can). The work is bounded: each step keeps at most MAX_LETTER_GROUPS groups
+    (twice that before absorbing), so it is polynomial in the systems."""
     groups = [list(order)]
     for i, j in sorted(separated):
         split = []
@@ -3328,9 +3329,7 @@ def letter_groups(order: Sequence[int], separated: set[tuple[int, int]]) -> list
         groups = [g for g, s in zip(split, members) if not any(s < h for h in members)]
         groups = [list(g) for g in dict.fromkeys(tuple(g) for g in groups)]
         if len(groups) > MAX_LETTER_GROUPS:
-            raise GateError("rank: the systems no test separates form more than "
-                            f"{MAX_LETTER_GROUPS} overlapping groups: no letter display can show "
-                            "them; rank fewer systems at once (or compare the pairs that matter)")
+            return None
     rank = {system: position for position, system in enumerate(order)}
     return sorted((sorted(g, key=rank.__getitem__) for g in groups),
                   key=lambda g: [rank[x] for x in g])
@@ -7413,7 +7412,8 @@ class Ranking(NamedTuple):
     df: int
     q_p: float
     pairs: tuple[RankedPair, ...]
-    groups: tuple[tuple[int, ...], ...]  # the sets of systems no pair of which is separated
+    # the sets of systems no pair of which is separated; None: more than a letter display can show
+    groups: tuple[tuple[int, ...], ...] | None
     alpha: float
     findings: tuple[Finding, ...]
 
@@ -7422,7 +7422,16 @@ class Ranking(NamedTuple):
         return "BLOCKED" if self.findings else "PUBLISHABLE"
 
     def letters(self, index: int) -> str:
-        return "".join(group_letter(g) for g, members in enumerate(self.groups) if index in members)
+        return "".join(group_letter(g) for g, members in enumerate(self.groups or ())
+                       if index in members)
+
+    @property
+    def no_letters(self) -> str:
+        """Why the ranking shows no letters, or ""."""
+        return "" if self.groups is not None else (
+            f"no letter display: the systems no test separates form more than {MAX_LETTER_GROUPS} "
+            "overlapping groups (many close systems); the ranking and every pair's decision stand, "
+            "and the pairs say which systems differ")
 
 
 def group_letter(number: int) -> str:
@@ -7491,7 +7500,8 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
                   for (i, j, paired, test), ph in zip(raw, adjusted))
     order = tuple(sorted(range(len(reports)), key=lambda k: (-reports[k].ledger.headline.value, k)))
     separated = {(p.first, p.second) for p in pairs if p.separated}
-    groups = tuple(tuple(g) for g in letter_groups(order, separated))
+    found = letter_groups(order, separated)
+    groups = tuple(tuple(g) for g in found) if found is not None else None
     return Ranking(reports, order, q, df, q_p, pairs, groups, alpha, tuple(findings))
 
 
@@ -8470,7 +8480,9 @@ def render_rank_text(rank: Ranking) -> str:
                    f"{_rate_text(report.ledger.headline, conf)}  {rank.letters(index)}{system}")
     out += ["", _label("omnibus") + omnibus, _label("pairs") + pairs]
     places = {index: place for place, index in enumerate(rank.order, 1)}
-    for number, group in enumerate(rank.groups):
+    if rank.no_letters:
+        out.append(_label("groups") + rank.no_letters)
+    for number, group in enumerate(rank.groups or ()):
         ranks = sorted(places[i] for i in group)
         if ranks == list(range(ranks[0], ranks[-1] + 1)):
             span = f"{ranks[0]}" if len(ranks) == 1 else f"{ranks[0]}-{ranks[-1]}"
@@ -8501,7 +8513,8 @@ def rank_json(rank: Ranking) -> dict[str, Any]:
                    "significant": p.separated} for p in rank.pairs],
         "groups": [{"letter": group_letter(n), "systems": [rank.systems[i].manifest.claim_id
                                                            for i in g]}
-                   for n, g in enumerate(rank.groups)],
+                   for n, g in enumerate(rank.groups or ())],
+        "letters_shown": rank.groups is not None, "no_letters": rank.no_letters or None,
         "alpha": rank.alpha,
         "findings": [{"code": f.code, "message": f.message} for f in rank.findings],
     }
@@ -8521,7 +8534,8 @@ def render_rank_markdown(rank: Ranking) -> str:
         out.append(f"| {place} | {_md(report.manifest.claim_id)} | "
                    f"{_md(system_text(report.manifest))} | {_md_rate(report.ledger.headline)} | "
                    f"{rank.letters(index)} |")
-    out += ["", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
+    out += [*(["", f"_{_md(rank.no_letters)}._"] if rank.no_letters else []),
+            "", f"{_md(omnibus)}. {_md(pairs)}.", "", "<details><summary>every pair</summary>", "",
             f"| A | B | A - B | {_pct(conf)} (unadjusted) | p (unadjusted) | p (Holm) |",
             "|---|---|---:|---|---:|---:|"]
     for p in rank.pairs:
