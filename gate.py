@@ -7133,6 +7133,46 @@ def run_check(files: ClaimFiles, confidence: float = 0.95, claim: str | None = N
     )
 
 
+class RateRow(NamedTuple):
+    """One rate a card shows: what it is (its kind), its label, the rate (None: withheld or n/a,
+    with the note saying which). Every renderer lists these rows, so the formats cannot disagree on
+    which rates a card has."""
+
+    # headline, cluster, replicate, secondary, first_attempt, stratum, metric, control_run
+    kind: str
+    label: str
+    rate: Rate | None
+    note: str = ""
+
+
+def rate_rows(report: Report) -> list[RateRow]:
+    """The card's rates, in the order every format shows them."""
+    led = report.ledger
+    rows = [RateRow("headline", f"{led.headline_name} (headline)", led.headline)]
+    if led.clustered is not None:
+        rows.append(RateRow("cluster", f"the headline by cluster ({led.clustered.clusters} "
+                                       "clusters)", led.clustered.rate))
+    rows += [RateRow("replicate", f"replicate run {rid} (not the headline)", rate)
+             for rid, rate in (report.replicates.runs if report.replicates is not None else ())]
+    if report.replicates is None:  # (run 1's scoreable rate would read as the claim's)
+        rows.append(RateRow("secondary", "secondary: scoreable only", led.secondary))
+    if led.first_attempt:
+        rows.append(RateRow("first_attempt", "first attempt only", led.first_attempt))
+    for s in led.strata:
+        note = "" if s.verified else f"declared {s.declared}, unverified"
+        if s.withheld:
+            note = "withheld (below floor)"
+        rows.append(RateRow("stratum", f"stratum {s.name}", None if note else s.rate, note))
+    rows += [RateRow("metric", f"metric {x.name}{' (headline)' if x.headline else ''}", x.rate)
+             for x in led.metrics]
+    for run in report.control_runs:
+        bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
+        rows.append(RateRow("control_run", f"control run {run.role} ({bound}; "
+                                           f"{run.ledger.counts['unscoreable']} unscoreable)",
+                            run.ledger.headline))
+    return rows
+
+
 #####################################################################
 # compare: is the difference between two ledgers real?
 #####################################################################
@@ -7886,6 +7926,8 @@ def report_json(report: Report) -> dict[str, Any]:
         "rerun_recipe": m.rerun_recipe,
         "notes": list(m.notes),
         "confirmed": dict(m.confirmed),
+        "rows": [{"kind": row.kind, "label": row.label, "rate": rate_json(row.rate),
+                  "note": row.note or None} for row in rate_rows(report)],
     }
 
 
@@ -7968,31 +8010,11 @@ def render_markdown(report: Report) -> str:
         out += ["", f"Unscoreable: {lost.lost} of {lost.of} {lost.unit} ({lost.share:.1%}); the "
                     f"ceiling is {lost.ceiling:g} (max_unscoreable)."]
     out += ["", f"| rate | k/n | value | {_pct(conf)} |", "|---|---|---:|---|"]
-    out.append(f"| **{_md(led.headline_name)}** (headline) | {_md_rate(led.headline)} |")
-    if led.clustered is not None:
-        out.append(f"| the headline by cluster ({led.clustered.clusters} clusters) | "
-                   f"{_md_rate(led.clustered.rate)} |")
-    for rid, rate in report.replicates.runs if report.replicates is not None else ():
-        out.append(f"| replicate run {_md(rid)} (not the headline) | {_md_rate(rate)} |")
-    if report.replicates is None:
-        out.append(f"| secondary: scoreable only | {_md_rate(led.secondary)} |")
-    if led.first_attempt:
-        out.append(f"| first attempt only | {_md_rate(led.first_attempt)} |")
-    for s in led.strata:
-        if s.withheld:
-            text = "withheld (below floor) | | |"
-        elif not s.verified:
-            text = f"declared {s.declared}, unverified | | |"
-        else:
-            text = f"{_md_rate(s.rate)} |"
-        out.append(f"| stratum {_md(s.name)} | " + text)
-    for x in led.metrics:
-        out.append(f"| metric {_md(x.name)}{' (headline)' if x.headline else ''} | "
-                   f"{_md_rate(x.rate)} |")
-    for run in report.control_runs:
-        bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
-        out.append(f"| control run {run.role} ({bound}; {run.ledger.counts['unscoreable']} "
-                   f"unscoreable) | {_md_rate(run.ledger.headline)} |")
+    for row in rate_rows(report):
+        label = (f"**{_md(led.headline_name)}** (headline)" if row.kind == "headline"
+                 else _md(row.label))
+        out.append(f"| {label} | " + (f"{_md_rate(row.rate)} |" if row.rate is not None or
+                                      not row.note else f"{_md(row.note)} | | |"))
     budget = report.contract.budget
     if led.pass_hat_k:
         out += ["", "pass^k, all k samples pass (not the headline): " + ", ".join(
@@ -8031,31 +8053,41 @@ class PlotRow(NamedTuple):
 
 
 _SVG_LEFT, _SVG_PLOT, _SVG_ROW = 300, 400, 26
+# A text's width as the charts size their columns: a character of 12 px sans-serif is at most about
+# 7.2 px wide (15 px bold, the title, 9.5 px), so a label column this wide holds its longest label.
+SVG_CHAR_PX = {12: 7.2, 15: 9.5}
 
 
-def svg_x(value: float, axis_low: float, axis_high: float) -> float:
+def svg_text_width(text: str, size: int = 12) -> float:
+    return len(text) * SVG_CHAR_PX[size]
+
+
+def svg_x(value: float, axis_low: float, axis_high: float, left: float = _SVG_LEFT) -> float:
     """Where a value lands on the plot: the tests read positions back through this same scale."""
-    return round(_SVG_LEFT + (value - axis_low) / (axis_high - axis_low) * _SVG_PLOT, 2)
+    return round(left + (value - axis_low) / (axis_high - axis_low) * _SVG_PLOT, 2)
 
 
 def render_svg(title: str, panels: Sequence[tuple[str, float, float, Sequence[PlotRow]]]) -> str:
     """A standalone forest plot: each row a point with its interval, on a labelled axis per panel.
-    """
-    width = _SVG_LEFT + _SVG_PLOT + 40
+    The label column is as wide as the longest label, the canvas as wide as the title."""
+    longest = max((svg_text_width(row.label) for *_, rows in panels for row in rows), default=0)
+    left = max(_SVG_LEFT, math.ceil(longest) + 20)
+    width = max(left + _SVG_PLOT + 40, math.ceil(svg_text_width(title, 15)) + 20)
     body: list[str] = []
     y = 40
     for axis_label, axis_low, axis_high, rows in panels:
         top = y
         for row in rows:
             y += _SVG_ROW
-            body.append(f'<text x="{_SVG_LEFT - 10}" y="{y + 4}" '
+            body.append(f'<text x="{left - 10}" y="{y + 4}" '
                         f'text-anchor="end">{_xml(row.label)}</text>')
             if row.value is None:
-                body.append(f'<text x="{_SVG_LEFT + 4}" y="{y + 4}" '
+                body.append(f'<text x="{left + 4}" y="{y + 4}" '
                             f'class="note">{_xml(row.note or "n/a")}</text>')
                 continue
-            x1, x2 = svg_x(row.low, axis_low, axis_high), svg_x(row.high, axis_low, axis_high)
-            cx = svg_x(row.value, axis_low, axis_high)
+            x1, x2 = (svg_x(row.low, axis_low, axis_high, left),
+                      svg_x(row.high, axis_low, axis_high, left))
+            cx = svg_x(row.value, axis_low, axis_high, left)
             body.append(f'<line class="ci" x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="#333" '
                         'stroke-width="2"/>')
             body.append(
@@ -8063,15 +8095,15 @@ def render_svg(title: str, panels: Sequence[tuple[str, float, float, Sequence[Pl
                 f'data-label="{_xml(row.label)}" data-value="{row.value:.6f}" '
                 f'data-low="{row.low:.6f}" data-high="{row.high:.6f}"/>')
         y += _SVG_ROW
-        body.append(f'<line class="axis" x1="{_SVG_LEFT}" y1="{y}" x2="{_SVG_LEFT + _SVG_PLOT}" '
+        body.append(f'<line class="axis" x1="{left}" y1="{y}" x2="{left + _SVG_PLOT}" '
                     f'y2="{y}" stroke="#000" data-low="{axis_low:g}" data-high="{axis_high:g}"/>')
         for step in range(5):
             tick = axis_low + (axis_high - axis_low) * step / 4
-            x = svg_x(tick, axis_low, axis_high)
+            x = svg_x(tick, axis_low, axis_high, left)
             body.append(f'<line x1="{x}" y1="{top + 8}" x2="{x}" y2="{y}" stroke="#ddd"/>')
             body.append(f'<text x="{x}" y="{y + 16}" text-anchor="middle">{tick * 100:.0f}%</text>')
         y += 34
-        body.append(f'<text x="{_SVG_LEFT + _SVG_PLOT / 2}" y="{y}" '
+        body.append(f'<text x="{left + _SVG_PLOT / 2}" y="{y}" '
                     f'text-anchor="middle">{_xml(axis_label)}</text>')
         y += 20
     height = y + 10
@@ -8092,20 +8124,9 @@ def _rate_row(label: str, rate: Rate | None) -> PlotRow:
 
 
 def report_rows(report: Report, prefix: str = "") -> list[PlotRow]:
-    led = report.ledger
-    rows = [_rate_row(f"{prefix}{led.headline_name} (headline)", led.headline)]
-    if led.clustered is not None:
-        rows.append(_rate_row(f"{prefix}{led.headline_name} by cluster ({led.clustered.clusters})",
-                              led.clustered.rate))
-    rows.append(_rate_row(f"{prefix}secondary: scoreable only", led.secondary))
-    for s in led.strata:
-        label = f"{prefix}stratum {s.name}"
-        if s.withheld or not s.verified:
-            rows.append(PlotRow(label, None, 0, 0, "withheld" if s.withheld else "unverified"))
-        else:
-            rows.append(_rate_row(label, s.rate))
-    rows.extend(_rate_row(f"{prefix}metric {x.name}", x.rate) for x in led.metrics)
-    return rows
+    """The card's rates (rate_rows) as plot rows."""
+    return [PlotRow(prefix + row.label, None, 0, 0, row.note) if row.rate is None and row.note
+            else _rate_row(prefix + row.label, row.rate) for row in rate_rows(report)]
 
 
 def render_report_svg(report: Report) -> str:

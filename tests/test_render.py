@@ -14,7 +14,7 @@ from typing import Any
 import gate
 from tests.builders import declare, metric, record, replaced, retry_ledger, strata_ledger, valid_ledger, with_strata
 from tests.oracles import ids_digest, rate_text, sha256_of, wilson, wilson_z, z_of
-from tests.support import SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables, run_cli
+from tests.support import ROOT, SVG_NS, GateCase, assert_safe_svg, ci_lines_by_y, markdown_tables, run_cli
 
 
 class TextReport(GateCase):
@@ -314,7 +314,7 @@ class SvgReport(GateCase):
             k_n[0] += rec["outcome"] == "pass"
             k_n[1] += 1
         expected = {"pass_rate (headline)": (29, 40), "secondary: scoreable only": (29, 37),
-                    "metric pass_rate": (29, 40), "metric unscoreable_rate": (3, 40),
+                    "metric pass_rate (headline)": (29, 40), "metric unscoreable_rate": (3, 40),
                     "metric refactor_pass": tuple(strata["refactor"])}
         for name, (k, n) in strata.items():
             expected[f"stratum {name}"] = (k, n)
@@ -399,3 +399,47 @@ class DeclaredButUnverified(GateCase):
         _, report = self.check_json(manifest, records)
         self.assertEqual({s["name"]: (s["declared"], s["verified"]) for s in report["strata"]},
                          {"repo_edit": (24, False), "test_write": (10, False), "refactor": (6, False)})
+
+
+class ChartsFitTheirLabels(GateCase):
+    """Every chart the gate draws sizes its label column to its longest label and its canvas to its title: no text
+    runs past the canvas (old code: a fixed 300 px column cut "…0-16 (agent=agent-x-mini, version=2026-10-16)" in
+    examples/compare/compare.svg and "gpt-5-mini-2025-08-07-medium-reasoning [cdef]" in rank's chart)."""
+
+    def assertFits(self, svg: str, name: str) -> None:
+        root = ET.fromstring(svg)
+        width = float(root.get("width", "0"))
+        for text in root.iter(f"{SVG_NS}text"):
+            words = "".join(text.itertext())
+            size = int(text.get("font-size", root.get("font-size", "12")))
+            extent = gate.svg_text_width(words, size if size in gate.SVG_CHAR_PX else 12)
+            x = float(text.get("x", "0"))
+            anchor = text.get("text-anchor", "start")
+            left = {"end": x - extent, "middle": x - extent / 2}.get(anchor, x)
+            with self.subTest(chart=name, text=words[:40]):
+                self.assertGreaterEqual(left, 0)
+                self.assertLessEqual(left + extent, width)
+
+    def test_every_shipped_chart_fits(self) -> None:
+        rank = ROOT / "examples" / "rank" / "systems.json"
+        charts = {
+            "examples/compare/compare.svg": (ROOT / "examples" / "compare" / "compare.svg").read_text(encoding="utf-8"),
+            "rank of the shipped systems": self.run_gate("rank", "--list", str(rank), "--format", "svg")[1],
+            "examples/rank/rank.svg": (ROOT / "examples" / "rank" / "rank.svg").read_text(encoding="utf-8"),
+            "the shipped example's card": self.run_gate("--manifest", str(ROOT / "bench.manifest.json"), "--runs",
+                                                        str(ROOT / "runs.jsonl"), "--format", "svg")[1],
+            "the card example": self.run_gate("--manifest", str(ROOT / "examples" / "card" / "bench.manifest.json"),
+                                              "--runs", str(ROOT / "examples" / "card" / "runs.jsonl"), "--format",
+                                              "svg")[1],
+        }
+        for name, svg in charts.items():
+            self.assertFits(svg, name)
+
+    def test_a_long_label_widens_the_column_and_keeps_the_plot_whole(self) -> None:
+        """A 120-character stratum name: the label column widens to hold it, and the plot keeps its 400 px."""
+        svg = gate.render_svg("t", [("axis", 0.0, 1.0, [gate.PlotRow("s" * 120, 0.5, 0.25, 0.75)])])
+        self.assertFits(svg, "long")
+        root = ET.fromstring(svg)
+        axis = next(line for line in root.iter(f"{SVG_NS}line") if line.get("class") == "axis")
+        self.assertEqual(float(axis.get("x2", "0")) - float(axis.get("x1", "0")), 400)
+        self.assertGreater(float(axis.get("x1", "0")), 120 * 7)
