@@ -67,6 +67,8 @@ class NotRun:
     reason: str
 
 
+SET_FORM = ("the form to type on the reader's draft (this page's bench.manifest.json is the shipped, finished one); "
+            "README.md's quick starts run set on real drafts, and tests/test_set.py checks each behaviour")
 IMPORT_OF_YOUR_FILES = "its paths stand for the reader's own harness output; the same import runs on a shipped file in README.md's quick starts or in docs/importers.md"
 REALDATA = "it reads shared/realdata's harness files, which the repository does not hold (tests/test_import_real_files.py and tests/test_import_one_claim.py check the same figures on the copies in tests/fixtures/)"
 
@@ -130,6 +132,11 @@ REGISTRY: dict[str, Run | NotRun] = {
     "python3 gate.py freeze examples/card/tasks.min.json card.json": Run(1),
     "python3 gate.py --manifest examples/card/bench.manifest.json --runs examples/card/runs.jsonl": Run(0),
     "python3 gate.py --manifest bench.manifest.json --runs runs.jsonl --claim 72.5%": Run(0),
+    "python3 gate.py set bench.manifest.json envelope.runner=local-docker envelope.network=off system.model=gpt-5":
+        NotRun(SET_FORM),
+    "python3 gate.py set bench.manifest.json envelope.wall_clock_s_per_task='{\"not_recorded\": \"the harness logs no limit\"}'":
+        NotRun(SET_FORM),
+    "python3 gate.py set bench.manifest.json --confirm dataset": NotRun(SET_FORM),
     # docs/statistics.md
     "python3 gate.py compare --manifest examples/compare-samples/a.manifest.json --runs examples/compare-samples/a.jsonl "
     "--against-manifest examples/compare-samples/b.manifest.json --against-runs examples/compare-samples/b.jsonl": Run(0),
