@@ -297,3 +297,48 @@ class DeclaredIdentity(RealFileCase):
         self.assertEqual(pi.draft["claim_id"], "harbor-direct-openai-pairwise-gpt-5.6-sol-dna-insert-pi")
         bare = self.import_ok("terminal-bench", str(self.tb_runs(DROID)[0] / "results.json"), name="bare")
         self.assertEqual(bare.draft["claim_id"], "terminal-bench-tb_rc2_g5_1")
+
+
+class RightAdvice(RealFileCase):
+    def test_a_second_run_into_an_existing_draft_asks_for_control_never_force(self) -> None:
+        """Importing a control run into the claim's draft without --control: refused naming --control no_edit and
+        --control known_fix (old code: "exists; pass --force to replace it", and --force replaced the claim)."""
+        run = self.tb_runs(DROID)[0]
+        imp = self.import_ok("terminal-bench", str(run))
+        result = self.run_gate("import", "terminal-bench", str(run), "-o", str(self.dir / "nop.jsonl"),
+                               "--draft-manifest", str(imp.draft_path))
+        self.assertInputError(result, "to add a control run to this draft, import it with --control no_edit or "
+                                      "--control known_fix")
+
+
+class EveryFormatListsTheSameRates(RealFileCase):
+    def test_text_markdown_svg_and_json_list_one_set_of_rates(self) -> None:
+        """A card with strata, declared metrics, replicates or control runs: the rows of gate.rate_rows are exactly
+        the Markdown table's rows, the SVG's labelled rows and the JSON's rows, and each has its line in the text
+        (old code: with replicates the SVG drew a scoreable-only row the others left out)."""
+        import xml.etree.ElementTree as ET
+
+        from tests.builders import strata_ledger
+        from tests.support import SVG_NS, markdown_tables
+        from tests.test_replicates import random_cells, replicated
+        for name, (manifest, records) in (("strata", strata_ledger()), ("replicates", replicated(random_cells(3, 3, 20)))):
+            with self.subTest(card=name):
+                path, runs = self.write_json(f"{name}.json", manifest), self.write_jsonl(f"{name}.jsonl", records)
+                argv = ("check", "--manifest", str(path), "--runs", str(runs))
+                report = json.loads(self.run_gate(*argv, "--format", "json")[1])
+                labels = [row["label"] for row in report["rows"]]
+                table = next(t for t in markdown_tables(self.run_gate(*argv, "--format", "markdown")[1])
+                             if t[0][0] == "rate")
+                shown = [cells[0].replace("**", "") for cells in table[1:]]
+                self.assertEqual(shown, labels)
+                svg = ET.fromstring(self.run_gate(*argv, "--format", "svg")[1])
+                texts = [t.text for t in svg.iter(f"{SVG_NS}text") if t.get("text-anchor") == "end"]
+                self.assertEqual(texts, labels)
+                text = self.run_gate(*argv)[1]
+                for row in report["rows"]:
+                    if row["kind"] == "secondary":
+                        self.assertIn("labelled secondary", text)
+                    if row["kind"] == "replicate":
+                        self.assertIn(row["label"].split()[2], text)
+                if name == "replicates":
+                    self.assertNotIn("secondary", labels)
