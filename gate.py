@@ -6758,6 +6758,10 @@ def _bind_control(m: Manifest, run: ControlRun, result: ControlRunResult,
         return Binding(name, False, f"the claim's importer and verdict definition "
                        f"({_definition_text(cp.options)}); its instrument is not checked: neither "
                        "file records a harness version or commit both can be compared on"), findings
+    if m.provenance.one_instrument:  # bound to one of the instruments declared one, not to all
+        return Binding(name, False, f"the claim's importer and verdict definition, made at "
+                       f"{instrument_text(cp.instrument or {})}: one of the instruments the claim's "
+                       "runs were declared one (--one-instrument), not each of them"), findings
     return Binding(name, not findings, f"the claim's importer, instrument ({', '.join(sorted(shared))}) "
                    f"and verdict definition ({_definition_text(cp.options)}), sha256 "
                    f"{result.ledger.runs_sha256[:12]}"), findings
@@ -8312,6 +8316,8 @@ def _fail_on_text(comp: Comparison) -> str:
     """compare --fail-on's reading: "--fail-on regression: FAILS (A, the candidate, is significantly
     worse than B, the baseline): exit 1", or "... passes"."""
     option, failed = cast("tuple[str, bool]", comp.fail_on)
+    if not comp.comparable:
+        return f"--fail-on {option}: not assessed: the comparison is BLOCKED by its findings"
     if failed:
         what = {"regression": "A, the candidate, is significantly worse than B, the baseline",
                 "difference": "A and B differ significantly"}[option]
@@ -8878,6 +8884,8 @@ class Found(NamedTuple):
     ungraded_why: str = "never run"
     # (where, the system it names): several files or runs are one claim only of one system
     systems: tuple[tuple[str, str], ...] = ()
+    # what the budget is called, for a refusal of a task with more attempts than it
+    budget_what: str = "the attempts a task"
     # (task, a digest of what the run produced, of what its evaluation graded): an evaluation of
     # another output (a previous run's) is stale
     graded: tuple[tuple[str, str, str], ...] = ()
@@ -9019,6 +9027,13 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
     found = _declared_system(found, options)
     _one_system(found, fmt)
     _fresh_evaluation(found, fmt)
+    over = next((tid for tid, attempt, *_ in found.rows if attempt > found.budget), None)
+    if over is not None:
+        most = max(attempt for tid, attempt, *_ in found.rows if tid == over)
+        raise GateError(f"import {fmt}: task {over!r} has {most} attempts, more than "
+                        f"{found.budget_what.split(' (')[0]} {found.budget}"
+                        + (f" ({found.budget_what.split(' (', 1)[1]}" if " (" in found.budget_what
+                           else ""))
     seen = sorted({tid for tid, *_ in found.rows}.union(found.named))
     chosen = _declared_set(found, options, seen, str(path))
     declared, source, subset = chosen.ids, chosen.source, chosen.subset
@@ -11038,17 +11053,13 @@ def _harbor_figures(jobs: Sequence[_HarborJob]) -> str:
             "from 0.26 it leaves it out)")
 
 
-def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]], budget: int,
-                 threshold: float, configured: bool = True) -> list[_Row]:
-    """One row a trial, numbered per task in start order (finish() adds the missing ones)."""
+def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
+                 threshold: float) -> list[_Row]:
+    """One row a trial, numbered per task in start order (finish() adds the missing ones, and
+    refuses more than the budget)."""
     rows: list[_Row] = []
     for tid, found in attempts.items():
         trials = sorted(found, key=lambda item: (item[0], str(item[1])))
-        if len(trials) > budget:
-            raise GateError(f"import harbor: task {tid!r} has {len(trials)} trials, more than "
-                            f"n_attempts {budget}"
-                            + ("" if configured else " (the default: no config.json was given; copy the job's "
-                               "config.json, which records n_attempts, beside its result.json)"))
         for number, (_, path, trial) in enumerate(trials, 1):
             agent_result = _sub(trial.get("agent_result"))
             own: dict[str, object] = {
@@ -11137,7 +11148,7 @@ def import_harbor(options: ImportOptions) -> Imported:
     subset = _harbor_subset(found.selections, len(found.declared), name, notes)
     envelope = _harbor_envelope(jobs[0], source, dataset)
     return finish(Found(
-        _harbor_rows(found.attempts, found.budget, options.threshold, not unconfigured),
+        _harbor_rows(found.attempts, options.threshold),
         found.budget > 1, found.budget, str(envelope.pop("harness")), "",
         declared=None if unconfigured else sorted(found.declared),
         declared_from="the trials found (no config.json: the job's selection is unknown)"
@@ -11162,7 +11173,10 @@ def import_harbor(options: ImportOptions) -> Imported:
               "(task_names, n_tasks, exclude_task_names) is unknown: copy it beside "
               "result.json and import again, or declare dataset.subset {\"selection\": "
               "\"...\"} if the job ran part of its dataset",) if unconfigured else (),
-        absent=lambda tid, _: (("unscoreable", "missing_artifact"), {"task_name": tid}, {})),
+        absent=lambda tid, _: (("unscoreable", "missing_artifact"), {"task_name": tid}, {}),
+        budget_what="n_attempts" + (" (the default: no config.json was given; copy the job's "
+                                    "config.json, which records n_attempts, beside its "
+                                    "result.json)" if unconfigured else "")),
         options, "harbor", jobs[0].folder)
 
 
@@ -11552,18 +11566,25 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
         import io
 
         text = _decode_utf8(_read_bytes(path, MAX_HARNESS_BYTES), where).lstrip("\ufeff")
+        # a cell is bounded by the gate's own line limit, not the csv module's 131,072 characters
+        csv.field_size_limit(max(csv.field_size_limit(), MAX_LINE_BYTES))
         reader = csv.DictReader(io.StringIO(text, newline=""))
-        if not reader.fieldnames:
-            raise GateError(f"{where}: no header row: a CSV file to "
-                            "import names its columns on its first line")
-        names = list(reader.fieldnames)
-        twice = next((n for n in names if names.count(n) > 1), None)
-        if twice is not None:
-            columns = [i + 1 for i, n in enumerate(names) if n == twice]
-            raise GateError(f"{where}:1: column {twice!r} appears twice (columns {columns[0]} and "
-                            f"{columns[1]}): name each column once")
-        for row in reader:
-            yield reader.line_num, row, None
+        try:
+            if not reader.fieldnames:
+                raise GateError(f"{where}: no header row: a CSV file to "
+                                "import names its columns on its first line")
+            names = list(reader.fieldnames)
+            seen: dict[str, int] = {}
+            for column, name in enumerate(names, 1):  # one pass (count() a column was quadratic)
+                if name in seen:
+                    raise GateError(f"{where}:1: column {name!r} appears twice (columns "
+                                    f"{seen[name]} and {column}): name each column once")
+                seen[name] = column
+            for row in reader:
+                yield reader.line_num, row, None
+        except csv.Error as exc:
+            raise GateError(f"{where}:{reader.line_num}: not CSV the gate reads ({exc}); a cell "
+                            f"holds at most {MAX_LINE_BYTES:,} characters") from None
 
 
 def import_mapping(options: ImportOptions, fmt: str) -> Imported:
@@ -11717,7 +11738,8 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
     return finish(found._replace(
         harness="SWE-PolyBench (poly_bench_evaluation)",
         stated=f"{files} result file(s), {len(found.ungraded)} with no generation "
-               f"(generation: false: the instance never ran); SWE-PolyBench's own aggregate, "
+               "(generation: false: no patch, a fail where the instance is declared, left out "
+               "by a --dataset-ids that does not list it); SWE-PolyBench's own aggregate, "
                f"{passed}/{files}, is over the files present"
                + (f"; metadata.yaml states {metadata['pass_rate']}" if "pass_rate" in metadata
                   else ""),
@@ -11993,11 +12015,33 @@ def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     return path, match[1], results_file if results_file.is_file() else None
 
 
+def _pass_at_k_of(n: int, c: int, k: int) -> float:
+    """The unbiased pass@k of c passes in n, 1 - C(n-c, k)/C(n, k), in its stable product form
+    1 - prod_{i<k} (n-c-i)/(n-i): no binomial of thousands of digits."""
+    if n - c < k:
+        return 1.0
+    fail = 1.0
+    for i in range(k):
+        fail *= (n - c - i) / (n - i)
+    return 1.0 - fail
+
+
 def _passes_from_pass_at_k(value: float, n: int, k: int) -> set[int]:
-    """Every c in 0..n whose unbiased pass@k, 1 - C(n-c, k)/C(n, k), is `value` (to 1e-9): one,
-    but for pass@k = 1, which every c from n - k + 1 to n gives."""
-    return {c for c in range(n + 1)
-            if abs(1 - math.comb(n - c, k) / math.comb(n, k) - value) < 1e-9}
+    """Every c in 0..n whose unbiased pass@k is `value` (to 1e-9): one, but for pass@k = 1, which
+    every c from n - k + 1 to n gives. pass@k grows with c, so two binary searches find the range
+    (O(k log n), where trying every c compared n exact binomials)."""
+    def first(ok: Callable[[int], bool]) -> int:
+        low, high = 0, n + 1  # the first c in 0..n with ok(c), or n + 1
+        while low < high:
+            mid = (low + high) // 2
+            if ok(mid):
+                high = mid
+            else:
+                low = mid + 1
+        return low
+    lowest = first(lambda c: _pass_at_k_of(n, c, k) >= value - 1e-9)
+    beyond = first(lambda c: _pass_at_k_of(n, c, k) > value + 1e-9)
+    return set(range(lowest, beyond))
 
 
 def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
@@ -12049,6 +12093,9 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         _once(seen, tid, at, number)
         kept = rec.get("filtered_resps")
         n = len(kept[0]) if isinstance(kept, list) and kept and isinstance(kept[0], list) else 1
+        if n > MAX_ATTEMPT_BUDGET:
+            raise GateError(f"{at}: {n:,} generations of one document, more than the gate takes a "
+                            f"task ({MAX_ATTEMPT_BUDGET:,})")
         c = _lm_eval_passes(rec, n, at)
         budget = max(budget, n)
         named = _sub(rec.get("doc")).get("task_id")
@@ -13118,8 +13165,10 @@ def _output_options(parser: argparse.ArgumentParser, renderers: Renderers) -> No
 
 def github_escape(text: str, prop: bool = False) -> str:
     """A workflow command's data (or, with prop, a property) escaped as GitHub's toolkit does: % CR
-    LF, and in a property also : and ,."""
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    LF, and in a property also : and ,; and the runner's legacy `##[`, which it reads anywhere in a
+    line, so a quoted input cannot cut the annotation short."""
+    text = (text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+            .replace("##[", "#\\#["))
     return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
 
@@ -13135,6 +13184,33 @@ def without_workflow_commands(text: str) -> str:
     return "".join(line[:len(line) - len(line.lstrip())] + "\\" + line.lstrip()
                    if line.lstrip().startswith("::") else line
                    for line in text.splitlines(keepends=True))
+
+
+class _InertStream:
+    """GitHub mode's stderr: every line the gate writes (an input error quoting a file, an import's
+    notes and to-dos) is escaped as stdout is, so no input can stop the runner's commands; the
+    gate's own annotations go through annotate(), unescaped."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return int(self.stream.write(without_workflow_commands(text)))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def annotate(self, text: str) -> None:
+        self.stream.write(text)
+
+
+def annotate(text: str) -> None:
+    """One of the gate's own workflow commands (`::error ...`), to stderr as it is."""
+    stream = sys.stderr
+    if isinstance(stream, _InertStream):
+        stream.annotate(text)
+    else:
+        stream.write(text)
 
 
 def _github_mode(args: argparse.Namespace) -> bool:
@@ -13207,7 +13283,7 @@ def _deliver(args: argparse.Namespace, result: Report | Comparison | Ranking,
         text = text + notes if args.format == "text" else text
         if args.format != "text" and notes:
             # annotations are read from either stream; stdout stays one format
-            print(notes, end="", file=sys.stderr)
+            annotate(notes)
     return text
 
 
@@ -13265,7 +13341,7 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
         if args.format == "text":
             text += annotation
         else:
-            print(annotation, end="", file=sys.stderr)
+            annotate(annotation)
     return text, 1 if comp.verdict != "PUBLISHABLE" else 0
 
 
@@ -14018,7 +14094,19 @@ def _spool(given: Path, target: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: 0 PUBLISHABLE or done, 1 BLOCKED or refused, 2 bad input or usage, 3 a bug
-    of ours."""
+    of ours. In GitHub mode stderr is inert too (_InertStream)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if not _github_asked(arguments):
+        return _main(argv)
+    stderr = sys.stderr
+    sys.stderr = cast("Any", _InertStream(stderr))
+    try:
+        return _main(argv)
+    finally:
+        sys.stderr = stderr
+
+
+def _main(argv: Sequence[str] | None) -> int:
     prog = _prog_name() if argv is None else "gate.py"
     _INVOKED[0] = f"python3 {prog}" if prog.endswith(".py") else prog
     spool = None
@@ -14052,7 +14140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 message = _as_given(args, message)
             print(f"{prog}: error: {visible(message)}", file=sys.stderr)
             if _github_asked(arguments):
-                print(f"::error title={prog}::{github_escape(visible(message))}", file=sys.stderr)
+                annotate(f"::error title={prog}::{github_escape(visible(message))}\n")
         if _github_asked(arguments):
             _github_error(exc.lines if isinstance(exc, BadLines) else [str(exc)])
         return 2
@@ -14084,7 +14172,7 @@ def _internal_error(prog: str, exc: Exception, arguments: Sequence[str]) -> int:
 
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
     if _github_asked(arguments):
-        print(f"::error title={prog}::{github_escape(message)}", file=sys.stderr)
+        annotate(f"::error title={prog}::{github_escape(message)}\n")
         _github_error([message])
     return EXIT_INTERNAL
 

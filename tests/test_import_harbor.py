@@ -292,7 +292,7 @@ class HarborAttempts(HarborCase):
         """A task with more trials than n_attempts is refused (the job is not what its config says)."""
         trials = [trial("dna-insert", f"dna-insert__{c}", f"0{i}:00:00.000000", 1.0) for i, c in enumerate("ab")]
         job = self.job("over", trials, tasks=["dna-insert"])
-        self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 trials, more than n_attempts 1")
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 attempts, more than n_attempts 1")
 
 
 class HarborJobs(HarborCase):

@@ -1,0 +1,108 @@
+"""Bounded, inert work on the new doors (issue 39): a CSV cell past the csv module's own limit, a CSV of 60,002
+columns, an lm-eval document of 20,000 generations, and every line the gate writes to stderr in GitHub mode. Work is
+counted or refused at once; nothing here times a wall clock."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+from unittest import mock
+
+import gate
+from tests.support import ROOT, GateCase
+
+
+class CsvLimits(GateCase):
+    def test_a_cell_past_131072_characters_is_read_and_one_past_the_line_limit_is_an_input_error(self) -> None:
+        """A 200,000-character cell (the csv module's own limit is 131,072): read, where it was exit 3 ("field
+        larger than field limit"); a NUL in the file is an input error naming the file and line, never exit 3."""
+        path = self.write_text("big.csv", "task_id,correct,blob\na,1," + "x" * 200_000 + "\nb,0,y\n")
+        code, out, err = self.run_gate("import", "csv", str(path), "--task-id", "task_id", "--pass", "correct == 1")
+        self.assertEqual(code, 0, err)
+        self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()], ["pass", "fail"])
+        path = self.write_text("nul.csv", "task_id,correct\na,1\nb,\0\n")
+        self.assertInputError(self.run_gate("import", "csv", str(path), "--task-id", "task_id", "--pass",
+                                            "correct == 1"), "nul.csv:")
+
+    def test_a_repeated_column_among_60002_is_named_in_one_pass(self) -> None:
+        """60,002 columns, the last repeating the sixth: named, in time within a generous multiple of ten times
+        that of 6,002 columns measured in this test (a ratio, which a loaded machine slows alike; one pass gives
+        about 10, a count() a column, 60,002 scans of the header, about 100)."""
+        import time
+
+        timings = []
+        for columns in (6_001, 60_001):
+            names = [f"c{i}" for i in range(columns)] + ["c5"]
+            path = self.write_text(f"wide{columns}.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
+            started = time.perf_counter()
+            result = self.run_gate("import", "csv", str(path), "--task-id", "c0", "--pass", "c1 == 1")
+            timings.append(time.perf_counter() - started)
+            self.assertInputError(result, f"column 'c5' appears twice (columns 6 and {columns + 1})")
+        self.assertLess(timings[1], 40 * timings[0] + 0.5)
+
+
+class LmEvalInversion(GateCase):
+    def test_the_inversion_agrees_with_every_exact_binomial(self) -> None:
+        """pass@k inverted by two binary searches on the product form gives the same counts as trying every c
+        with exact binomials, over 2,000 drawn (n, k, c)."""
+        rng = random.Random(39)
+        for _ in range(2000):
+            n = rng.randint(1, 60)
+            k, c = rng.randint(1, n), rng.randint(0, n)
+            value = 1 - math.comb(n - c, k) / math.comb(n, k)
+            expected = {x for x in range(n + 1) if abs(1 - math.comb(n - x, k) / math.comb(n, k) - value) < 1e-9}
+            self.assertEqual(gate._passes_from_pass_at_k(value, n, k), expected, (n, k, c))
+
+    def test_pass_at_n_of_one_names_its_true_range_in_few_evaluations(self) -> None:
+        """pass@10000 = 1.0 over 10,000 generations holds for 1 to 10,000 passes (old code: "30 to 10000", after n
+        exact binomials): a few dozen evaluations of the product form, not one per count."""
+        with mock.patch.object(gate, "_pass_at_k_of", wraps=gate._pass_at_k_of) as evaluated:
+            found = gate._passes_from_pass_at_k(1.0, 10_000, 10_000)
+        self.assertEqual((min(found), max(found), len(found)), (1, 10_000, 10_000))
+        self.assertLess(evaluated.call_count, 40)
+
+    def test_more_generations_than_the_attempt_limit_are_refused_first(self) -> None:
+        """A samples line of 20,000 generations: refused naming the limit before any inversion (old code: no answer
+        in 10 s)."""
+        folder = self.dir / "lm"
+        folder.mkdir()
+        line = {"doc_id": 0, "filtered_resps": [["x"] * 20_000], "pass@10000": 1.0}
+        (folder / "samples_humaneval_2026-01-01T00-00-00.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
+        with mock.patch.object(gate, "_pass_at_k_of", side_effect=AssertionError("inverted before the bound")):
+            self.assertInputError(self.run_gate("import", "lm-eval", str(folder / "samples_humaneval_2026-01-01T00-00-00.jsonl")),
+                                  "20,000 generations of one document", f"({gate.MAX_ATTEMPT_BUDGET:,})")
+
+
+class InertStderr(GateCase):
+    def test_github_mode_escapes_every_stderr_line_and_keeps_its_own_annotation(self) -> None:
+        """A runs record whose attempt is "##[stop-commands]x": in GitHub mode the input error on stderr quotes it
+        escaped (the runner reads ##[ anywhere in a line, and ignored the gate's ::error after it), and the
+        gate's own annotation still starts its line, its text escaped too. Outside GitHub mode the line is as
+        it was."""
+        records = [json.loads(line) for line in (ROOT / "runs.jsonl").read_text(encoding="utf-8").splitlines()]
+        records[0]["attempt"] = "##[stop-commands]x"
+        runs = self.write_jsonl("r.jsonl", records)
+        argv = ("--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(runs))
+        with mock.patch.dict(os.environ, {"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(self.dir / "o"),
+                                          "GITHUB_STEP_SUMMARY": str(self.dir / "s")}):
+            code, _out, err = self.run_gate(*argv)
+        self.assertEqual(code, 2)
+        self.assertNotIn("##[", err)
+        lines = err.splitlines()
+        self.assertTrue(lines[0].startswith("gate.py: error: "), lines)
+        self.assertIn("#\\#[stop-commands]x", lines[0])
+        self.assertTrue(lines[1].startswith("::error title=gate.py::"), lines)
+        with mock.patch.dict(os.environ, {"GITHUB_ACTIONS": "false"}):
+            self.assertIn("##[stop-commands]x", self.run_gate(*argv)[2])
+
+    def test_import_notes_are_inert_in_github_mode(self) -> None:
+        """An import's notes quote the file's own strings: in GitHub mode a task id of "::stop-commands::x" reaches
+        stderr escaped."""
+        path = self.write_jsonl("records.jsonl", [{"id": "::stop-commands::x", "ok": True}, {"id": "b", "ok": False}])
+        with mock.patch.dict(os.environ, {"GITHUB_ACTIONS": "true"}):
+            code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok",
+                                            "-o", str(self.dir / "r.jsonl"), "--draft-manifest", str(self.dir / "m.json"))
+        self.assertEqual(code, 0, err)
+        self.assertFalse(any(line.lstrip().startswith("::") for line in err.splitlines()), err)
