@@ -482,15 +482,21 @@ def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
     return b"".join(chunks)
 
 
-def _decode_utf8(data: bytes, where: str, first_line: int = 1) -> str:
+def _decode_utf8(data: bytes, where: str, first_line: int = 1,
+                 before: Callable[[bytes, int], object] | None = None) -> str:
+    """`data` as text. Where it is not UTF-8, `before` (if given) first reads the whole lines
+    ahead of the bad byte, so an earlier bad line is the one reported, whatever the chunk size."""
+    if first_line == 1 and data.startswith(b"\xef\xbb\xbf"):
+        raise GateError(f"{where}:1: starts with a byte-order mark; "
+                        "save the file as UTF-8 without BOM")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = first_line + data.count(b"\n", 0, exc.start)
+        ahead = data[:data.rfind(b"\n", 0, exc.start) + 1]
+        if before is not None and ahead:
+            before(ahead, first_line)
+        line = first_line + ahead.count(b"\n")
         raise LineError(where, line, f"not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
-    if first_line == 1 and text.startswith("\ufeff"):
-        raise GateError(f"{where}:1: starts with a byte-order mark; "
-                        "save the file as UTF-8 without BOM")
     return text
 
 
@@ -713,7 +719,8 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
                 chunks.held = fast(data)
                 if chunks.held:
                     continue
-            text = _decode_utf8(data, where, chunks.line)
+            text = _decode_utf8(data, where, chunks.line, lambda lines, at: _parse_chunk(
+                lines.decode("utf-8"), at, where, problems))
             values, numbers = _parse_chunk(text, chunks.line, where, problems)
             if "\\u" in text:
                 kept: list[tuple[Any, int]] = []

@@ -273,6 +273,21 @@ class Aider(HarnessCase):
         self.assertRate(imp, Fraction(4, 8), 8)
         self.assertEqual(verdicts(imp)[("unscoreable", "env_flake")], 1)
         self.assertEqual(self.claim(imp, f"{100 * 4 / 7:.1f}%"), {"claim_shrunk_denominator"})
+        # aider's own figure counts an exercise passed on its last try (bowling passes on the second)
+        self.assertIn("aider's pass_rate_2 divides by the exercises with a results file: 4/7", imp.err)
+
+    def test_a_run_whose_every_exercise_crashed_drafts_a_budget_of_one(self) -> None:
+        """Every exercise crashed (an exception, no tries): one attempt each, env_flake, and a draft budget of 1,
+        never 0 (which no ledger of one attempt a task satisfies)."""
+        import shutil
+
+        run = self.dir / "run"
+        shutil.copytree(AIDER, run)
+        for results in run.rglob(".aider.results.json"):
+            results.write_text(json.dumps({**load(results), "exception": "boom"}), encoding="utf-8")
+        imp = self.import_ok("aider", str(run))
+        self.assertEqual(imp.draft["attempt_budget"], 1)
+        self.assertEqual(verdicts(imp)[("unscoreable", "env_flake")], 7)
 
     def test_the_leaderboard_yaml_is_refused(self) -> None:
         path = H / "aider" / "polyglot_leaderboard-excerpt.yml"

@@ -106,3 +106,31 @@ class InertStderr(GateCase):
                                             "-o", str(self.dir / "r.jsonl"), "--draft-manifest", str(self.dir / "m.json"))
         self.assertEqual(code, 0, err)
         self.assertFalse(any(line.lstrip().startswith("::") for line in err.splitlines()), err)
+
+
+class FirstBadLine(GateCase):
+    def test_the_first_bad_line_is_reported_whatever_the_chunk_size(self) -> None:
+        """A JSON error on line 2 and a byte that is not UTF-8 on line 41: both named, line 2 first, at a chunk of
+        16 bytes, 1 KiB and the shipped 256 KiB (where a whole chunk was decoded before any line was parsed, so the
+        line-2 error was never reported)."""
+        lines = (ROOT / "runs.jsonl").read_bytes().splitlines(keepends=True)
+        path = self.write_text("bad.jsonl", lines[0] + b"{bad\n" + b"".join(lines[2:]) + b'{"x": "\xff"}\n')
+        args = ("--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(path))
+        for size in (16, 1024, gate._CHUNK_BYTES):
+            with self.subTest(size=size), mock.patch.object(gate, "_CHUNK_BYTES", size):
+                code, _, err = self.run_gate(*args)
+                self.assertEqual(code, 2)
+                self.assertEqual([line.split(": ")[2] for line in err.splitlines()],
+                                 [f"{path}:2", f"{path}:41"])
+
+    def test_a_json_error_before_a_bad_byte_in_one_chunk_is_the_one_reported(self) -> None:
+        """Three lines, one chunk: the bad JSON on line 2 is reported, not the bad byte on line 3 alone."""
+        path = self.write_text("three.jsonl", b'{"a": 1}\n{bad\n{"c": "\xff"}\n')
+        with self.assertRaises(gate.GateError) as caught:
+            list(gate.iter_jsonl(path))
+        self.assertEqual(str(caught.exception).split(": ")[0], f"{path}:2")
+        self.assertIn("invalid JSON", str(caught.exception))
+        path = self.write_text("bom.jsonl", b'\xef\xbb\xbf{"a": 1}\n{"c": "\xff"}\n')
+        with self.assertRaises(gate.GateError) as caught:
+            list(gate.iter_jsonl(path))
+        self.assertIn("byte-order mark", str(caught.exception))
