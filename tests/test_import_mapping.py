@@ -197,7 +197,7 @@ class SwePolyBench(RealFileCase):
                           "d": ("unscoreable", "grader_error")})
 
 
-class MappingReviewFindings(RealFileCase):
+class MappingRefusesWhatItCannotRead(RealFileCase):
     """What an adversarial review of the mapping importer found, each once a traceback, a silent wrong verdict or
     a rebuild command that did not rebuild."""
 

@@ -739,7 +739,7 @@ if __name__ == "__main__":
 # -- The adversarial review of the import rules (each once a false PUBLISHABLE or a silent choice) ----------------
 
 
-class ReviewFindings(OneClaimCase):
+class MixedRunsAndMismatchedControls(OneClaimCase):
     def test_a_terminal_bench_results_file_with_another_runs_metadata_is_refused(self) -> None:
         """One run's results.json given with another run's run_metadata.json: the trials carry their run id, the
         metadata names another: refused. Before: the trials were relabelled as the metadata's run and agent."""

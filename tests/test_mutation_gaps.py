@@ -598,33 +598,12 @@ if __name__ == "__main__":
     unittest.main()
 
 
-class SurvivorsOfSeed20261202(GateCase):
-    """What survived the sample drawn with seed 20261202 (200 of 25,038 mutants, gate.py at c8b36fd)."""
+# The survivors of two samples, by what they check: seed 20261202 (200 of 25,038 mutants, gate.py at c8b36fd)
+# and the cosmic-ray run on gate.py at 3cddd35 (batches 1 and 2); line numbers in docstrings are those commits'.
 
-    def test_a_declared_stratum_with_no_record_keeps_its_line(self) -> None:
-        """Strata a: 39, b: 1 declared, every record in a: the report lists b with its declared 1 and no task.
-        Kills `set(seen) | set(declared) & set(withheld)` in _strata_lines (gate.py:4196 at c8b36fd), which
-        lists only the strata seen or withheld."""
-        manifest, records = valid_ledger()
-        manifest["dataset"]["strata"] = {"a": 39, "b": 1}
-        for rec in records:
-            rec["stratum"] = "a"
-        _, report = self.check_json(manifest, records)
-        self.assertEqual([(s["name"], s["declared"], s["tasks"]) for s in report["strata"]], [("a", 39, 40), ("b", 1, 0)])
 
-    def test_two_tasks_two_runs_satterthwaite_df(self) -> None:
-        """2 tasks x 2 runs, 2 samples each: r1 passes 0 and 0, r2 passes 1 and 2 (cells 0, 0, 1/2, 1). MS_task
-        1/16, MS_run 9/16, MS_resid 1/16: the run term enters, and Satterthwaite's df is (1/16 + 8/16)^2 /
-        ((1/16)^2/1 + (9/16)^2/1 + (1/16)^2/1) = 81/83. Kills `max(2, (T-1)(R-1))` for `max(1, ...)` in
-        crossed_size (gate.py:2005 at c8b36fd): 162/165."""
-        ids = ["t1", "t2"]
-        manifest = make_manifest(ids, controls=[], replicates=["r1", "r2"], attempt_mode="samples", attempt_budget=2)
-        passes = {("r1", "t1"): 0, ("r1", "t2"): 0, ("r2", "t1"): 1, ("r2", "t2"): 2}
-        records = [record(t, "pass" if a <= passes[(run, t)] else "fail", attempt=a, run_id=run)
-                   for run in ("r1", "r2") for t in ids for a in (1, 2)]
-        _, report = self.check_json(manifest, records)
-        self.assertEqual(report["replicates"]["df_method"], "satterthwaite")
-        self.assertAlmostEqual(report["replicates"]["df"], 81 / 83, places=12)
+class InputTextEdges(GateCase):
+    """Input text and files: escapes, quoting, line numbers, nesting, a file under a write lease."""
 
     def test_a_mapping_that_nests_past_the_stack_is_named_by_its_first_40_characters(self) -> None:
         """Under a low recursion limit, a predicate 300 `not`s deep is refused as nesting too deeply, quoting its
@@ -642,103 +621,11 @@ class SurvivorsOfSeed20261202(GateCase):
             sys.setrecursionlimit(limit)
         self.assertEqual(str(raised.exception), f"{source[:40]!r}... nests too deeply")
 
-    def test_a_claim_of_the_scoreable_only_rate_does_not_match(self) -> None:
-        """29/37 (the scoreable-only rate of the shipped 29/8/3 ledger) quoted as the claim: BLOCKED with
-        claim_is_secondary, and the JSON's claim says it does not match. Kills `ClaimCheck(text, True, ...)` for
-        False in check_claim (gate.py:4642 at c8b36fd)."""
-        _, report = self.check_json(*valid_ledger(), "--claim", "29/37")
-        self.assertIn("claim_is_secondary", [f["code"] for f in report["findings"]])
-        self.assertIs(report["claim"]["matches"], False)
-
     def test_a_non_printable_astral_character_is_escaped_with_eight_digits(self) -> None:
         """U+E0001 (LANGUAGE TAG, a format character) is shown as \\U000e0001, U+FFFF as \\uffff. Kills `code !=
         0x10000` for `code < 0x10000` in _escape_char (gate.py:5283 at c8b36fd), which wrote \\ue0001."""
         self.assertEqual(gate.visible("a\U000e0001b"), "a\\U000e0001b")
         self.assertEqual(gate.visible("\uffff"), "\\uffff")
-
-    def test_a_mapped_cost_and_token_count_keep_their_values(self) -> None:
-        """--cost-usd and --input-tokens through the mapping importer: 0.12345 dollars stays 0.12345 (a wall clock
-        is rounded to the millisecond, a cost never) and 1234 tokens stay the integer 1234. Kills `field <
-        "wall_clock_s"` for `==` in _measure (gate.py:8333 at c8b36fd), which read costs and tokens as wall clocks."""
-        path = self.write_jsonl("records.jsonl", [{"id": "a", "ok": True, "usd": 0.12345, "tok": 1234, "secs": 1.23456}])
-        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok", "--cost-usd", "usd",
-                                       "--input-tokens", "tok", "--wall-clock-s", "secs")
-        self.assertEqual(code, 0, err)
-        rec = json.loads(out)
-        self.assertEqual((rec["cost_usd"], rec["input_tokens"], rec["wall_clock_s"]), (0.12345, 1234, 1.235))
-        self.assertIs(type(rec["input_tokens"]), int)
-
-    def test_several_jobs_without_config_name_the_first(self) -> None:
-        """Two Harbor jobs, neither with its config.json: refused naming the first job given. Kills
-        `unconfigured[-1]` for `unconfigured[0]` in import_harbor (gate.py:7888 at c8b36fd)."""
-        base = FIXTURES / "harbor" / "thinharness-20task"
-        jobs = []
-        for cell in ("dna-insert--pi", "dna-insert--thinharness"):
-            target = self.dir / cell / "job"
-            shutil.copytree(base / cell / "job", target)
-            (target / "config.json").unlink()
-            jobs.append(target)
-        code, _out, err = self.run_gate("import", "harbor", *map(str, jobs))
-        self.assertEqual(code, 2, err)
-        self.assertTrue(err.startswith(f"gate.py: error: {jobs[0]}: no config.json"), err)
-
-    def test_a_mapped_samples_file_fills_every_missing_sample(self) -> None:
-        """--samples: task a holds samples 1-3, task b only 1-2; b's sample 3 is written as missing_artifact.
-        Kills `range(1, budget + 0)` for `budget + 1` in _mapping_imported (gate.py:8370 at c8b36fd)."""
-        rows = [{"id": "a", "n": n, "ok": True} for n in (1, 2, 3)] + [{"id": "b", "n": n, "ok": False} for n in (1, 2)]
-        path = self.write_jsonl("samples.jsonl", rows)
-        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok", "--attempt", "n",
-                                       "--samples")
-        self.assertEqual(code, 0, err)
-        got = {(r["task_id"], r["attempt"]): (r["outcome"], r["reason"]) for r in map(json.loads, out.splitlines())}
-        self.assertEqual(got[("b", 3)], ("unscoreable", "missing_artifact"))
-        self.assertEqual(len(got), 6)
-
-    def test_every_pair_b_only_has_the_interval_down_to_minus_one(self) -> None:
-        """B alone passes on all 10 pairs: the difference is -1 and Tango's interval reaches -1 exactly. (The
-        survivor `c > n` for `c >= n` in tango_interval, gate.py:2064 at c8b36fd, is equivalent: at c = n the root
-        it then solves for is -1.0 to the bit, n = 1..299 at 90/95/99%; this pins the figure both give.)"""
-        low, high = gate.tango_interval(0, 10, 10, 0.95)
-        self.assertEqual(low, -1.0)
-        self.assertLess(high, 0.0)
-
-    def test_a_budget_of_15_prints_pass_at_k_up_to_10_and_15(self) -> None:
-        """Samples mode with 15 samples a task: the text card prints pass@2 to pass@10 and pass@15, not pass@11 to
-        pass@14 (the JSON has them all). Kills `k <= budget` for `k == budget` in _shown_k (gate.py:5328 at
-        c8b36fd)."""
-        ids = ["neg-01", "pos-01", "t1", "t2"]
-        manifest = make_manifest(ids, attempt_mode="samples", attempt_budget=15)
-        passes = {"neg-01": 0, "pos-01": 15, "t1": 7, "t2": 12}
-        records = [record(t, "pass" if a <= passes[t] else "fail", attempt=a) for t in ids for a in range(1, 16)]
-        _, out, _ = self.check(manifest, records)
-        shown = sorted(int(k) for k in re.findall(r"pass@(\d+)", out) if int(k) > 1)
-        self.assertEqual(sorted(set(shown)), [*range(2, 11), 15])
-
-    def test_the_markdown_card_calls_the_known_fix_bound_a_floor(self) -> None:
-        """examples/card: the no-edit run's bound is a ceiling, the known-fix run's a floor, in Markdown too. Kills
-        `run.role <= "no_edit"` for `==` in render_markdown (gate.py:5677 at c8b36fd)."""
-        card = Path(__file__).resolve().parent.parent / "examples" / "card"
-        code, md, err = self.run_gate("--manifest", str(card / "bench.manifest.json"), "--runs", str(card / "runs.jsonl"),
-                                      "--format", "markdown")
-        self.assertEqual(code, 0, err)
-        self.assertIn("| control run known_fix (floor 0.95;", md)
-        self.assertIn("| control run no_edit (ceiling 0.05;", md)
-
-
-class SurvivorsOfSeed20261206(GateCase):
-    """What survived the cosmic-ray run on gate.py at 3cddd35 (batches 1 and 2); line numbers are 3cddd35's."""
-
-    def clustered_compare(self, xs: list[int], ys: list[int], repos: list[str]) -> dict[str, Any]:
-        """`compare --by-cluster --format json` of A's and B's one-sample verdicts on tasks in these clusters (exit 0)."""
-        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
-        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
-                 self.write_jsonl("b.jsonl", rb)]
-        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
-                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
-                                       "--by-cluster", "--format", "json")
-        self.assertEqual(code, 0, err)
-        report: dict[str, Any] = json.loads(out)
-        return report
 
     def test_two_lone_low_surrogates_in_a_row_are_named_on_their_line(self) -> None:
         """A manifest whose line 5 holds "\\udc00\\udc00" (two low halves, no high one): refused naming m.json:5.
@@ -788,6 +675,73 @@ class SurvivorsOfSeed20261206(GateCase):
         self.assertIn("verdict     : PUBLISHABLE", out)
         self.assertEqual(told, [signal.SIGIO])
 
+    def test_a_long_claim_is_quoted_by_its_first_20_characters(self) -> None:
+        """--claim with 46 characters: refused quoting its first 20 and `...`. Kills `raw[:21]` for `raw[:20]` in
+        parse_claim (gate.py:6259 at 3cddd35)."""
+        claim = "0123456789abcdefghijKLMNOPQRSTUVWXYZ0123456789"
+        code, out, err = self.check(*valid_ledger(), "--claim", claim)
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err.splitlines()[0],
+                         "gate.py: error: --claim: 0123456789abcdefghij...: a claimed rate has at most 40 characters")
+
+    def test_another_run_ending_the_file_without_a_newline_is_named(self) -> None:
+        """A file of runs r1 (gated, the manifest's run_id) then r2, its last line with no newline: the report names
+        r2 with its own k/n. Kills `raw & b"\\n"` for `raw + b"\\n"` in _runs_apart (gate.py:6507 at 3cddd35),
+        a TypeError on the unterminated last line."""
+        manifest, records = valid_ledger()
+        manifest["run_id"] = "r1"
+        fails = {r["task_id"] for r in records if r["outcome"] == "pass" and r["task_id"].startswith("t-")}
+        r2 = [dict(r, run_id="r2", outcome="fail" if r["task_id"] in sorted(fails)[:9] else r["outcome"])
+              for r in records]
+        m = self.write_json("bench.manifest.json", manifest)
+        runs = self.write_text("runs.jsonl", "\n".join(json.dumps(r) for r in records + r2))
+        code, out, err = self.run_gate("--manifest", str(m), "--runs", str(runs), "--format", "json")
+        self.assertEqual(code, 0, err)
+        report = json.loads(out)
+        passed = sum(r["outcome"] == "pass" for r in r2)
+        self.assertEqual(passed, 20)
+        self.assertEqual(report["runs"]["gated"], "r1")
+        self.assertEqual([(x["run_id"], x["headline"]["k"], x["headline"]["n"]) for x in report["runs"]["ignored"]],
+                         [("r2", passed, 40)])
+
+
+class StatisticsEdges(GateCase):
+    """Statistics at their edges: degrees of freedom, tails, the wild cluster bootstrap, exact intervals."""
+
+    def clustered_compare(self, xs: list[int], ys: list[int], repos: list[str]) -> dict[str, Any]:
+        """`compare --by-cluster --format json` of A's and B's one-sample verdicts on tasks in these clusters (exit 0)."""
+        ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                       "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                       "--by-cluster", "--format", "json")
+        self.assertEqual(code, 0, err)
+        report: dict[str, Any] = json.loads(out)
+        return report
+
+    def test_two_tasks_two_runs_satterthwaite_df(self) -> None:
+        """2 tasks x 2 runs, 2 samples each: r1 passes 0 and 0, r2 passes 1 and 2 (cells 0, 0, 1/2, 1). MS_task
+        1/16, MS_run 9/16, MS_resid 1/16: the run term enters, and Satterthwaite's df is (1/16 + 8/16)^2 /
+        ((1/16)^2/1 + (9/16)^2/1 + (1/16)^2/1) = 81/83. Kills `max(2, (T-1)(R-1))` for `max(1, ...)` in
+        crossed_size (gate.py:2005 at c8b36fd): 162/165."""
+        ids = ["t1", "t2"]
+        manifest = make_manifest(ids, controls=[], replicates=["r1", "r2"], attempt_mode="samples", attempt_budget=2)
+        passes = {("r1", "t1"): 0, ("r1", "t2"): 0, ("r2", "t1"): 1, ("r2", "t2"): 2}
+        records = [record(t, "pass" if a <= passes[(run, t)] else "fail", attempt=a, run_id=run)
+                   for run in ("r1", "r2") for t in ids for a in (1, 2)]
+        _, report = self.check_json(manifest, records)
+        self.assertEqual(report["replicates"]["df_method"], "satterthwaite")
+        self.assertAlmostEqual(report["replicates"]["df"], 81 / 83, places=12)
+
+    def test_every_pair_b_only_has_the_interval_down_to_minus_one(self) -> None:
+        """B alone passes on all 10 pairs: the difference is -1 and Tango's interval reaches -1 exactly. (The
+        survivor `c > n` for `c >= n` in tango_interval, gate.py:2064 at c8b36fd, is equivalent: at c = n the root
+        it then solves for is -1.0 to the bit, n = 1..299 at 90/95/99%; this pins the figure both give.)"""
+        low, high = gate.tango_interval(0, 10, 10, 0.95)
+        self.assertEqual(low, -1.0)
+        self.assertLess(high, 0.0)
+
     def test_chi2_sf_continued_fraction_to_full_precision(self) -> None:
         """chi2_sf where x >= df + 2 (the continued fraction) equals the closed forms to relative 1e-14: the
         Poisson tail e^(-x/2) sum_{i<df/2} (x/2)^i/i! for even df, erfc(sqrt(x/2)) for df 1. Kills `abs(d % c -
@@ -825,113 +779,6 @@ class SurvivorsOfSeed20261206(GateCase):
         self.assertEqual((report["clusters"], report["test"]["method"]), (5, "wild_cluster_bootstrap"))
         self.assertAlmostEqual(report["test"]["z"], t, places=12)
         self.assertAlmostEqual(t, 4.112967888808, places=9)  # (6/22) / (sqrt(5/4 · 206/121) / 22)
-
-    def test_a_long_claim_is_quoted_by_its_first_20_characters(self) -> None:
-        """--claim with 46 characters: refused quoting its first 20 and `...`. Kills `raw[:21]` for `raw[:20]` in
-        parse_claim (gate.py:6259 at 3cddd35)."""
-        claim = "0123456789abcdefghijKLMNOPQRSTUVWXYZ0123456789"
-        code, out, err = self.check(*valid_ledger(), "--claim", claim)
-        self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err.splitlines()[0],
-                         "gate.py: error: --claim: 0123456789abcdefghij...: a claimed rate has at most 40 characters")
-
-    def test_another_run_ending_the_file_without_a_newline_is_named(self) -> None:
-        """A file of runs r1 (gated, the manifest's run_id) then r2, its last line with no newline: the report names
-        r2 with its own k/n. Kills `raw & b"\\n"` for `raw + b"\\n"` in _runs_apart (gate.py:6507 at 3cddd35),
-        a TypeError on the unterminated last line."""
-        manifest, records = valid_ledger()
-        manifest["run_id"] = "r1"
-        fails = {r["task_id"] for r in records if r["outcome"] == "pass" and r["task_id"].startswith("t-")}
-        r2 = [dict(r, run_id="r2", outcome="fail" if r["task_id"] in sorted(fails)[:9] else r["outcome"])
-              for r in records]
-        m = self.write_json("bench.manifest.json", manifest)
-        runs = self.write_text("runs.jsonl", "\n".join(json.dumps(r) for r in records + r2))
-        code, out, err = self.run_gate("--manifest", str(m), "--runs", str(runs), "--format", "json")
-        self.assertEqual(code, 0, err)
-        report = json.loads(out)
-        passed = sum(r["outcome"] == "pass" for r in r2)
-        self.assertEqual(passed, 20)
-        self.assertEqual(report["runs"]["gated"], "r1")
-        self.assertEqual([(x["run_id"], x["headline"]["k"], x["headline"]["n"]) for x in report["runs"]["ignored"]],
-                         [("r2", passed, 40)])
-
-    def test_an_inspect_limit_below_the_logged_samples_names_none(self) -> None:
-        """An Inspect log without eval.dataset.sample_ids, its dataset of 9 samples and --limit 4, logging 5 sample
-        ids: neither count matches, so the declared samples cannot be named; refused. Kills `limit <=
-        len(observed)` for `limit == len(observed)` in _inspect_declared (gate.py:9126 at 3cddd35)."""
-        log = load(FIXTURES / "inspect" / "tiny-success.json")
-        del log["eval"]["dataset"]["sample_ids"]
-        log["eval"]["dataset"]["samples"] = 9
-        log["eval"]["config"]["limit"] = 4
-        self.assertEqual(len({s["id"] for s in log["samples"]}), 5)
-        path = self.write_json("log.json", log)
-        code, out, err = self.run_gate("import", "inspect", str(path))
-        self.assertEqual((code, out), (2, ""))
-        self.assertIn(f"{path}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples (9) nor "
-                      "eval.config.limit (4) matches the 5 sample ids in the log; cannot name the declared "
-                      "samples", err)
-
-    def test_a_less_than_predicate_fails_a_value_above_the_literal(self) -> None:
-        """--pass "s < 0.5" over s = 0.7, 0.2 and 0.5: only 0.2 passes. Kills `value is not literal` for `value <
-        literal` in _compare (gate.py:10563 at 3cddd35), which passed all three."""
-        path = self.write_jsonl("rows.jsonl", [{"id": "a", "s": 0.7}, {"id": "b", "s": 0.2}, {"id": "c", "s": 0.5}])
-        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "s < 0.5")
-        self.assertEqual(code, 0, err)
-        self.assertEqual({r["task_id"]: r["outcome"] for r in map(json.loads, out.splitlines())},
-                         {"a": "fail", "b": "pass", "c": "fail"})
-
-    def test_lm_eval_passes_from_pass_at_2_alone(self) -> None:
-        """humaneval_local_5's documents 1-4 with their pass@1 removed: the passes come from inverting pass@2, 1 -
-        C(5 - c, 2)/C(5, 2) (0.9, 0, 0.7, 0.7), and are the c = 5 x pass@1 the fixture stated (3, 0, 2, 2).
-        (Documents 0 and 5, pass@2 = 1, are left out: c = 4 and 5 both give it.) Kills `math.comb(n >> c, k)` for
-        `math.comb(n - c, k)` in _passes_from_pass_at_k (gate.py:11169 at 3cddd35): 0.9 read as 1 pass, 0.7 as
-        none readable."""
-        source = (Path(__file__).parent / "fixtures" / "harnesses" / "lm-eval" / "full"
-                  / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl")
-        lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()][1:5]
-        want = {f"humaneval_local_5/{line['doc_id']}": round(line.pop("pass@1") * 5) for line in lines}
-        self.assertEqual(list(want.values()), [3, 0, 2, 2])
-        for line, c in zip(lines, want.values()):
-            self.assertAlmostEqual(line["pass@2"], 1 - math.comb(5 - c, 2) / math.comb(5, 2), places=12)
-        folder = self.dir / "lm"
-        folder.mkdir()
-        path = folder / source.name
-        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-        code, out, err = self.run_gate("import", "lm-eval", str(path))
-        self.assertEqual(code, 0, err)
-        records = [json.loads(line) for line in out.splitlines()]
-        got = {tid: sum(r["outcome"] == "pass" for r in records if r["task_id"] == tid) for tid in want}
-        self.assertEqual(got, want)
-        self.assertEqual(len(records), 20)
-
-    def test_fail_on_that_passes_in_github_mode_writes_no_error(self) -> None:
-        """compare --fail-on regression --github where A is significantly better (10/25/0/5): exit 0, the gate
-        passes, and no ::error annotation. Kills `comp.fail_on[0]` for `comp.fail_on[1]` in _cmd_compare
-        (gate.py:12186 at 3cddd35), which annotated every --fail-on run in GitHub mode as a failure."""
-        ma, ra, mb, rb = paired_ledgers(10, 25, 0, 5)
-        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
-                 self.write_jsonl("b.jsonl", rb)]
-        with mock.patch.dict(os.environ):
-            for key in [k for k in os.environ if k.startswith("GITHUB_")]:
-                del os.environ[key]
-            code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
-                                           "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
-                                           "--fail-on", "regression", "--github")
-        self.assertEqual(code, 0, out + err)
-        self.assertRegex(out, r"(?m)^ci gate\s*: --fail-on regression: passes")
-        self.assertNotIn("::error", out + err)
-
-    def test_an_import_past_the_attempt_cap_names_the_cap(self) -> None:
-        """A mapped --samples file of one row (attempt 10,000) with --dataset-ids declaring 1,001 tasks: 10,010,000
-        attempts, refused naming the cap, 10,000,000 (the documented one). Kills `MAX_IMPORTED_ATTEMPTS = 9999999`
-        for `10_000_000` (gate.py:151 at 3cddd35), which names 9,999,999."""
-        rows = self.write_jsonl("rows.jsonl", [{"id": "t0000", "n": 10_000, "ok": True}])
-        ids = self.write_text("ids.txt", "".join(f"t{i:04d}\n" for i in range(1001)))
-        code, out, err = self.run_gate("import", "jsonl", str(rows), "--task-id", "id", "--pass", "ok", "--attempt",
-                                       "n", "--samples", "--dataset-ids", str(ids))
-        self.assertEqual((code, out), (2, ""))
-        self.assertEqual(err, f"gate.py: error: {rows}: --samples: 1,001 tasks x 10,000 samples (the largest attempt "
-                              "number read), more than the gate imports (10,000,000): is --attempt the right field?\n")
 
     def test_the_discordance_grid_windows_are_the_binomial_above_1e_17_of_its_mode(self) -> None:
         """Three points of the exact test's ψ grid (n = 40, 60, 100, where the window starts above d = 0): each
@@ -989,6 +836,109 @@ class SurvivorsOfSeed20261206(GateCase):
         self.assertEqual(report["difference"]["critical_z"], report["test"]["z"])
         self.assertEqual((report["difference"]["value"], report["difference"]["ci_high"]), (diff, high))
         self.assertAlmostEqual(report["difference"]["ci_low"], low, places=12)
+
+
+class ImporterEdges(GateCase):
+    """Importers: what each reads, drafts and refuses."""
+
+    def test_a_mapped_cost_and_token_count_keep_their_values(self) -> None:
+        """--cost-usd and --input-tokens through the mapping importer: 0.12345 dollars stays 0.12345 (a wall clock
+        is rounded to the millisecond, a cost never) and 1234 tokens stay the integer 1234. Kills `field <
+        "wall_clock_s"` for `==` in _measure (gate.py:8333 at c8b36fd), which read costs and tokens as wall clocks."""
+        path = self.write_jsonl("records.jsonl", [{"id": "a", "ok": True, "usd": 0.12345, "tok": 1234, "secs": 1.23456}])
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok", "--cost-usd", "usd",
+                                       "--input-tokens", "tok", "--wall-clock-s", "secs")
+        self.assertEqual(code, 0, err)
+        rec = json.loads(out)
+        self.assertEqual((rec["cost_usd"], rec["input_tokens"], rec["wall_clock_s"]), (0.12345, 1234, 1.235))
+        self.assertIs(type(rec["input_tokens"]), int)
+
+    def test_several_jobs_without_config_name_the_first(self) -> None:
+        """Two Harbor jobs, neither with its config.json: refused naming the first job given. Kills
+        `unconfigured[-1]` for `unconfigured[0]` in import_harbor (gate.py:7888 at c8b36fd)."""
+        base = FIXTURES / "harbor" / "thinharness-20task"
+        jobs = []
+        for cell in ("dna-insert--pi", "dna-insert--thinharness"):
+            target = self.dir / cell / "job"
+            shutil.copytree(base / cell / "job", target)
+            (target / "config.json").unlink()
+            jobs.append(target)
+        code, _out, err = self.run_gate("import", "harbor", *map(str, jobs))
+        self.assertEqual(code, 2, err)
+        self.assertTrue(err.startswith(f"gate.py: error: {jobs[0]}: no config.json"), err)
+
+    def test_a_mapped_samples_file_fills_every_missing_sample(self) -> None:
+        """--samples: task a holds samples 1-3, task b only 1-2; b's sample 3 is written as missing_artifact.
+        Kills `range(1, budget + 0)` for `budget + 1` in _mapping_imported (gate.py:8370 at c8b36fd)."""
+        rows = [{"id": "a", "n": n, "ok": True} for n in (1, 2, 3)] + [{"id": "b", "n": n, "ok": False} for n in (1, 2)]
+        path = self.write_jsonl("samples.jsonl", rows)
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok", "--attempt", "n",
+                                       "--samples")
+        self.assertEqual(code, 0, err)
+        got = {(r["task_id"], r["attempt"]): (r["outcome"], r["reason"]) for r in map(json.loads, out.splitlines())}
+        self.assertEqual(got[("b", 3)], ("unscoreable", "missing_artifact"))
+        self.assertEqual(len(got), 6)
+
+    def test_an_inspect_limit_below_the_logged_samples_names_none(self) -> None:
+        """An Inspect log without eval.dataset.sample_ids, its dataset of 9 samples and --limit 4, logging 5 sample
+        ids: neither count matches, so the declared samples cannot be named; refused. Kills `limit <=
+        len(observed)` for `limit == len(observed)` in _inspect_declared (gate.py:9126 at 3cddd35)."""
+        log = load(FIXTURES / "inspect" / "tiny-success.json")
+        del log["eval"]["dataset"]["sample_ids"]
+        log["eval"]["dataset"]["samples"] = 9
+        log["eval"]["config"]["limit"] = 4
+        self.assertEqual(len({s["id"] for s in log["samples"]}), 5)
+        path = self.write_json("log.json", log)
+        code, out, err = self.run_gate("import", "inspect", str(path))
+        self.assertEqual((code, out), (2, ""))
+        self.assertIn(f"{path}: eval.dataset.sample_ids: missing, and neither eval.dataset.samples (9) nor "
+                      "eval.config.limit (4) matches the 5 sample ids in the log; cannot name the declared "
+                      "samples", err)
+
+    def test_a_less_than_predicate_fails_a_value_above_the_literal(self) -> None:
+        """--pass "s < 0.5" over s = 0.7, 0.2 and 0.5: only 0.2 passes. Kills `value is not literal` for `value <
+        literal` in _compare (gate.py:10563 at 3cddd35), which passed all three."""
+        path = self.write_jsonl("rows.jsonl", [{"id": "a", "s": 0.7}, {"id": "b", "s": 0.2}, {"id": "c", "s": 0.5}])
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "s < 0.5")
+        self.assertEqual(code, 0, err)
+        self.assertEqual({r["task_id"]: r["outcome"] for r in map(json.loads, out.splitlines())},
+                         {"a": "fail", "b": "pass", "c": "fail"})
+
+    def test_lm_eval_passes_from_pass_at_2_alone(self) -> None:
+        """humaneval_local_5's documents 1-4 with their pass@1 removed: the passes come from inverting pass@2, 1 -
+        C(5 - c, 2)/C(5, 2) (0.9, 0, 0.7, 0.7), and are the c = 5 x pass@1 the fixture stated (3, 0, 2, 2).
+        (Documents 0 and 5, pass@2 = 1, are left out: c = 4 and 5 both give it.) Kills `math.comb(n >> c, k)` for
+        `math.comb(n - c, k)` in _passes_from_pass_at_k (gate.py:11169 at 3cddd35): 0.9 read as 1 pass, 0.7 as
+        none readable."""
+        source = (Path(__file__).parent / "fixtures" / "harnesses" / "lm-eval" / "full"
+                  / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl")
+        lines = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()][1:5]
+        want = {f"humaneval_local_5/{line['doc_id']}": round(line.pop("pass@1") * 5) for line in lines}
+        self.assertEqual(list(want.values()), [3, 0, 2, 2])
+        for line, c in zip(lines, want.values()):
+            self.assertAlmostEqual(line["pass@2"], 1 - math.comb(5 - c, 2) / math.comb(5, 2), places=12)
+        folder = self.dir / "lm"
+        folder.mkdir()
+        path = folder / source.name
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        code, out, err = self.run_gate("import", "lm-eval", str(path))
+        self.assertEqual(code, 0, err)
+        records = [json.loads(line) for line in out.splitlines()]
+        got = {tid: sum(r["outcome"] == "pass" for r in records if r["task_id"] == tid) for tid in want}
+        self.assertEqual(got, want)
+        self.assertEqual(len(records), 20)
+
+    def test_an_import_past_the_attempt_cap_names_the_cap(self) -> None:
+        """A mapped --samples file of one row (attempt 10,000) with --dataset-ids declaring 1,001 tasks: 10,010,000
+        attempts, refused naming the cap, 10,000,000 (the documented one). Kills `MAX_IMPORTED_ATTEMPTS = 9999999`
+        for `10_000_000` (gate.py:151 at 3cddd35), which names 9,999,999."""
+        rows = self.write_jsonl("rows.jsonl", [{"id": "t0000", "n": 10_000, "ok": True}])
+        ids = self.write_text("ids.txt", "".join(f"t{i:04d}\n" for i in range(1001)))
+        code, out, err = self.run_gate("import", "jsonl", str(rows), "--task-id", "id", "--pass", "ok", "--attempt",
+                                       "n", "--samples", "--dataset-ids", str(ids))
+        self.assertEqual((code, out), (2, ""))
+        self.assertEqual(err, f"gate.py: error: {rows}: --samples: 1,001 tasks x 10,000 samples (the largest attempt "
+                              "number read), more than the gate imports (10,000,000): is --attempt the right field?\n")
 
     def test_a_swebench_report_of_schema_version_1_is_refused(self) -> None:
         """A SWE-bench report whose schema_version is 1: refused, naming the field and the value. Kills
@@ -1055,3 +1005,65 @@ class SurvivorsOfSeed20261206(GateCase):
                 name = "HumanEval+/MBPP+ (base and plus tests)" if plus else "HumanEval/MBPP (base tests only)"
                 self.assertIn(f"EvalPlus prints pass@1 over the 5 task(s) in the file for {name}: {float(mean):.4f};",
                               err)
+
+
+class CardAndVerdictEdges(GateCase):
+    """The card and the verdict: strata lines, claims, pass@k rows, Markdown wording, GitHub mode."""
+
+    def test_a_declared_stratum_with_no_record_keeps_its_line(self) -> None:
+        """Strata a: 39, b: 1 declared, every record in a: the report lists b with its declared 1 and no task.
+        Kills `set(seen) | set(declared) & set(withheld)` in _strata_lines (gate.py:4196 at c8b36fd), which
+        lists only the strata seen or withheld."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["strata"] = {"a": 39, "b": 1}
+        for rec in records:
+            rec["stratum"] = "a"
+        _, report = self.check_json(manifest, records)
+        self.assertEqual([(s["name"], s["declared"], s["tasks"]) for s in report["strata"]], [("a", 39, 40), ("b", 1, 0)])
+
+    def test_a_claim_of_the_scoreable_only_rate_does_not_match(self) -> None:
+        """29/37 (the scoreable-only rate of the shipped 29/8/3 ledger) quoted as the claim: BLOCKED with
+        claim_is_secondary, and the JSON's claim says it does not match. Kills `ClaimCheck(text, True, ...)` for
+        False in check_claim (gate.py:4642 at c8b36fd)."""
+        _, report = self.check_json(*valid_ledger(), "--claim", "29/37")
+        self.assertIn("claim_is_secondary", [f["code"] for f in report["findings"]])
+        self.assertIs(report["claim"]["matches"], False)
+
+    def test_a_budget_of_15_prints_pass_at_k_up_to_10_and_15(self) -> None:
+        """Samples mode with 15 samples a task: the text card prints pass@2 to pass@10 and pass@15, not pass@11 to
+        pass@14 (the JSON has them all). Kills `k <= budget` for `k == budget` in _shown_k (gate.py:5328 at
+        c8b36fd)."""
+        ids = ["neg-01", "pos-01", "t1", "t2"]
+        manifest = make_manifest(ids, attempt_mode="samples", attempt_budget=15)
+        passes = {"neg-01": 0, "pos-01": 15, "t1": 7, "t2": 12}
+        records = [record(t, "pass" if a <= passes[t] else "fail", attempt=a) for t in ids for a in range(1, 16)]
+        _, out, _ = self.check(manifest, records)
+        shown = sorted(int(k) for k in re.findall(r"pass@(\d+)", out) if int(k) > 1)
+        self.assertEqual(sorted(set(shown)), [*range(2, 11), 15])
+
+    def test_the_markdown_card_calls_the_known_fix_bound_a_floor(self) -> None:
+        """examples/card: the no-edit run's bound is a ceiling, the known-fix run's a floor, in Markdown too. Kills
+        `run.role <= "no_edit"` for `==` in render_markdown (gate.py:5677 at c8b36fd)."""
+        card = Path(__file__).resolve().parent.parent / "examples" / "card"
+        code, md, err = self.run_gate("--manifest", str(card / "bench.manifest.json"), "--runs", str(card / "runs.jsonl"),
+                                      "--format", "markdown")
+        self.assertEqual(code, 0, err)
+        self.assertIn("| control run known_fix (floor 0.95;", md)
+        self.assertIn("| control run no_edit (ceiling 0.05;", md)
+
+    def test_fail_on_that_passes_in_github_mode_writes_no_error(self) -> None:
+        """compare --fail-on regression --github where A is significantly better (10/25/0/5): exit 0, the gate
+        passes, and no ::error annotation. Kills `comp.fail_on[0]` for `comp.fail_on[1]` in _cmd_compare
+        (gate.py:12186 at 3cddd35), which annotated every --fail-on run in GitHub mode as a failure."""
+        ma, ra, mb, rb = paired_ledgers(10, 25, 0, 5)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        with mock.patch.dict(os.environ):
+            for key in [k for k in os.environ if k.startswith("GITHUB_")]:
+                del os.environ[key]
+            code, out, err = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                           "--against-manifest", str(paths[2]), "--against-runs", str(paths[3]),
+                                           "--fail-on", "regression", "--github")
+        self.assertEqual(code, 0, out + err)
+        self.assertRegex(out, r"(?m)^ci gate\s*: --fail-on regression: passes")
+        self.assertNotIn("::error", out + err)
