@@ -9295,6 +9295,13 @@ def _swebench_report_lists(data: dict[str, object],
     return lists, reasons
 
 
+def _never_submitted(lists: Mapping[str, list[str]]) -> frozenset[str]:
+    """The instances a run report says never ran: in incomplete_ids and in no other list (one that
+    another list names completed, was graded, or failed: leaving it out would choose by outcome)."""
+    others = {tid for key, ids in lists.items() if key != "incomplete_ids" for tid in ids}
+    return frozenset(lists.get("incomplete_ids", ())).difference(others)
+
+
 def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | None) -> Verdict:
     """One instance of a run report: the list that names it, and the 5.x advisory flags."""
     if status is None or status == "incomplete_ids":
@@ -9354,7 +9361,7 @@ def _swebench_report(path: Path, data: dict[str, object], options: ImportOptions
                      f"{', '.join(report.ignored)} (every id they hold is counted from the known "
                      "lists or --dataset-ids)")
     notes.append(_swebench_figure(report))
-    never = report.lists["incomplete_ids"]
+    never = _never_submitted(report.lists)
     if never and options.dataset_ids is None:
         notes.append(f"{path}: {len(never)} of the {len(report.declared)} instances were never "
                      "submitted (incomplete_ids: no prediction), which the harness did not fail to "
@@ -9557,7 +9564,7 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         {"model": _folder_name(folder).replace("__", "/")}, (), _SWEBENCH_FORMS["logs"])
     return finish(found._replace(
         total=report.total if report else None, total_what="total_instances",
-        ungraded=report.lists["incomplete_ids"] if report else (), subset_unit="instances",
+        ungraded=_never_submitted(report.lists) if report else (), subset_unit="instances",
         ungraded_why="never submitted: incomplete_ids",
         declare_hint="import again with the run report (<model>.<run_id>.json) beside the logs "
                      "folder, or --dataset-ids FILE",
@@ -11537,7 +11544,7 @@ def _read_column(record: Any, path: tuple[str, ...]) -> Any:
 # resolved passes; no generation (no patch) or a patch that did not apply fails; a patch applied
 # with no test logs is no verdict.
 SWE_POLYBENCH_MAPPING = FieldMapping(
-    task_id="instance_id", passed="resolved",
+    task_id="instance_id", passed="generation and resolved",
     unscoreable="generation and patch_applied and not with_logs",
     reason="grader_error", attempt=None, run_id=None, measures=(), samples=False,
     unreadable="error", not_run="not generation")
@@ -11728,8 +11735,9 @@ def _mapping_found(rows: list[_Row], runs: Mapping[tuple[str, int], str], option
 def read_swe_polybench(options: ImportOptions) -> Imported:
     """A SWE-PolyBench submission's <instance_id>_result.json files (its folder or its logs/),
     through SWE_POLYBENCH_MAPPING; metadata.yaml beside them names the system. An instance with no
-    generation never ran: --dataset-ids that leaves such ones out declares the part the submission
-    ran (the Java instances of PB, say)."""
+    generation is the system's fail (the agent ran and wrote no patch). A --dataset-ids may leave
+    out only a part the submission never ran: instances of a repository none of whose instances
+    has a generation (the Java repositories of a Python-only submission, say)."""
     given = _one_path(options.files, "swe-polybench")
     path = given / "logs" if (given / "logs").is_dir() else given
     if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
@@ -11739,18 +11747,20 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
     found = read_mapping(options, "swe-polybench", path, _folder_name(given))
     passed = sum(1 for *_, verdict, _, _ in found.rows if verdict[0] == "pass")
     files = len(found.rows)
+    ran = {tid.rsplit("-", 1)[0] for tid, *_ in found.rows if tid not in found.ungraded}
     folder = given if path == given / "logs" else path.parent
     metadata = _simple_yaml(folder / "metadata.yaml")
     name = metadata.get("name")
     return finish(found._replace(
         harness="SWE-PolyBench (poly_bench_evaluation)",
         stated=f"{files} result file(s), {len(found.ungraded)} with no generation "
-               "(generation: false: no patch, a fail where the instance is declared, left out "
-               "by a --dataset-ids that does not list it); SWE-PolyBench's own aggregate, "
+               "(generation: false: the agent wrote no patch, a fail); SWE-PolyBench's own "
+               "aggregate, "
                f"{passed}/{files}, is over the files present"
                + (f"; metadata.yaml states {metadata['pass_rate']}" if "pass_rate" in metadata
                   else ""),
-        notes=(), ungraded_why="with no generation: generation false",
+        notes=(), ungraded=frozenset(t for t in found.ungraded if t.rsplit("-", 1)[0] not in ran),
+        ungraded_why="of a repository none of whose instances has a generation",
         measured={"agent": name} if name else {}, subset_unit="instances",
         rerun_hint="python -m poly_bench_evaluation.run_evaluation ... (SWE-PolyBench)"),
         options, "swe-polybench", given)

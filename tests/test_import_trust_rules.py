@@ -186,6 +186,13 @@ class SubsetRuns(RealFileCase):
         ids.write_text("\n".join(t for t in submitted if t != resolved) + "\n", encoding="utf-8")
         self.assertInputError(self.run_gate("import", "swebench", str(JAVA_GPT4O), "--dataset-ids", str(ids)),
                               "tasks not in --dataset-ids", repr(resolved), "cannot leave out a task that ran")
+        # an id in incomplete_ids that another list names unresolved is not "never submitted" (it ran and failed)
+        unresolved = data["unresolved_ids"][0]
+        both = self.write_json("both.json", {**data, "incomplete_ids": [*data["incomplete_ids"], unresolved],
+                                             "incomplete_instances": len(data["incomplete_ids"]) + 1})
+        ids.write_text("\n".join(t for t in submitted if t != unresolved) + "\n", encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "swebench", str(both), "--dataset-ids", str(ids)),
+                              "tasks not in --dataset-ids", repr(unresolved), "cannot leave out a task that ran")
 
     def test_a_polybench_submission_of_one_language_is_a_declared_subset(self) -> None:
         """Kodah's 113 result files (13 of them generation: false) beside 40 more with generation: false (instances
@@ -207,6 +214,19 @@ class SubsetRuns(RealFileCase):
         self.assertEqual(imp.draft["dataset"]["task_count"], len(ran))
         self.assertEqual(imp.draft["dataset"]["subset"]["of"], len(ran) + 40)
         self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 37)
+        # the 13 Python instances with no generation are the agent's fails (their repositories have generations):
+        # leaving them out is refused, where it published 37/100 (the submission's own figure is 37/113)
+        generated = [t for t in ran if load(folder / "logs" / f"{t}_result.json")["generation"]]
+        self.assertEqual(len(generated), len(ran) - 13)
+        ids.write_text("\n".join(generated) + "\n", encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "swe-polybench", str(folder), "--dataset-ids", str(ids)),
+                              "tasks not in --dataset-ids", "cannot leave out a task that ran")
+        # generation: false is a fail even where the file says resolved
+        first = folder / "logs" / f"{ran[0]}_result.json"
+        first.write_text(json.dumps({**load(first), "generation": False, "resolved": True}), encoding="utf-8")
+        ids.write_text("\n".join(ran) + "\n", encoding="utf-8")
+        imp = self.import_ok("swe-polybench", str(folder), "--dataset-ids", str(ids), name="again")
+        self.assertEqual({r["outcome"] for r in imp.records if r["task_id"] == ran[0]}, {"fail"})
 
 
 class StaleAndMixed(RealFileCase):
