@@ -1362,7 +1362,8 @@ def _load_control_run(entry: _Fields, folder: Path) -> ControlRun:
 
 
 def _exception_counts(fields: _Fields) -> Mapping[str, int]:
-    """provenance.exceptions: exception type -> how many unscoreable attempts raised it."""
+    """provenance.exceptions: exception type (and the verdict, where not unscoreable) -> how many
+    attempts raised it."""
     child = fields.optional_child("exceptions")
     if child is None:
         return {}
@@ -7650,7 +7651,8 @@ def system_text(m: Manifest) -> str:
     if not m.measured:
         return "(not named)"
     if m.provenance is not None and m.provenance.system_declared:
-        return _system_pairs(m) + " (declared by the user: the files do not name it)"
+        said = m.provenance.system_declared
+        return _system_pairs(m) + f" (declared by the user: {said.split('): ', 1)[-1]})"
     return _system_pairs(m)
 
 
@@ -7791,7 +7793,7 @@ def _text_instrument(report: Report) -> list[str]:
     if m.provenance is not None and m.provenance.exceptions:
         out.append(_label("exceptions") + ", ".join(f"{kind} {count}" for kind, count in
                                                     sorted(m.provenance.exceptions.items()))
-                   + " (what the harness raised in the unscoreable attempts)")
+                   + " (what the harness raised: unscoreable, unless counted otherwise)")
     out += [_label("confirmed") + f"{word}, by the author: {item}"
             for word, item in sorted(m.confirmed.items())]
     out += [_label("notes" if i == 0 else "") + note for i, note in enumerate(m.notes)]
@@ -8974,8 +8976,10 @@ def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
         if outside:
             raise GateError(f"{where}: tasks not in --dataset-ids: {_preview(sorted(outside))}")
         source = f"{found.declared_from}, of the {len(ids)} in --dataset-ids"
+        own = found.subset.get("of")  # the suite's size the files state is not lowered by the ids
+        whole = max(len(ids), own if isinstance(own, int) else 0)
         return DeclaredSet(sorted(found.declared), source,
-                           {"of": len(ids), "selection": found.subset["selection"]}, False)
+                           {"of": whole, "selection": found.subset["selection"]}, False)
     if options.dataset_ids is not None:
         return _declared_subset(found, _declared_ids(options.dataset_ids), seen, where)
     named = sorted(found.declared) if found.declared is not None else list(seen)
@@ -8989,15 +8993,24 @@ def _declared_set(found: Found, options: ImportOptions, seen: Sequence[str],
                        "a declared set", found.subset, True)
 
 
-def _declared_system(found: Found, options: ImportOptions) -> Found:
-    """--agent and --model: the system the user declares the files measured (files that do not name
-    it, or name aliases of one model), recorded as the user's declaration; with both, the files'
-    own differing names are declared one system."""
+def _declared_system(found: Found, options: ImportOptions, fmt: str) -> Found:
+    """--agent and --model: the system the user declares the files measured, recorded as the user's
+    declaration beside what the files name (the card prints both). With --model, files that name
+    aliases of one model are declared one system; files that differ in more than the model (another
+    agent, its arguments, its configuration) stay different systems, and are refused."""
     if options.agent is None:
         return found
     declared = {"agent": options.agent, **({"model": options.model} if options.model else {})}
+    named = list(dict.fromkeys(text for _, text in found.systems if any(
+        not part.endswith("(not named)") for part in text.split(", ")))) or (
+        [", ".join(f"{k} {v}" for k, v in found.measured.items())] if found.measured else [])
+    beyond = {re.sub(r"(?:^|, )model [^,]*", "", text) for text in named}
+    if options.model and len(beyond) > 1:
+        raise GateError(f"import {fmt}: --model declares aliases of one model one system, but the "
+                        f"files differ in more than the model: {'; '.join(named)}: one claim is "
+                        "one system; import each system's files as a claim of its own")
     said = (f"declared by the user (--agent{' --model' if options.model else ''}): "
-            + ", ".join(f"{k}={v}" for k, v in declared.items()))
+            + ("the files name " + "; ".join(named) if named else "the files do not name it"))
     return found._replace(measured={**found.measured, **declared},
                           systems=() if options.model else found.systems,
                           provenance={**found.provenance, "system_declared": said})
@@ -9031,7 +9044,7 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
     declared task x attempt kept (one the files lack is missing_artifact, or what the reader's
     `absent` says), the harness's own figure held against the gate's full denominator in a note,
     one instrument, and the import built."""
-    found = _declared_system(found, options)
+    found = _declared_system(found, options, fmt)
     _one_system(found, fmt)
     _fresh_evaluation(found, fmt)
     over = next((tid for tid, attempt, *_ in found.rows if attempt > found.budget), None)
@@ -9073,8 +9086,11 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
                 records.append(_record(run_of(tid, attempt), tid, attempt, verdict,
                                        {"format": fmt, **own, "absent": True}, measures))
     counts = Counter(cast(str, r["outcome"]) for r in records)
-    raised = Counter(str(_sub(r["harness"]).get("exception_type")) for r in records
-                     if r["outcome"] == "unscoreable" and _sub(r["harness"]).get("exception_type"))
+    # what the harness raised, by type; one counted as the system's fail (a provider's refusal)
+    # says so, so no exception turns into a verdict unseen
+    raised = Counter(str(_sub(r["harness"]).get("exception_type"))
+                     + ("" if r["outcome"] == "unscoreable" else f" (counted {r['outcome']})")
+                     for r in records if _sub(r["harness"]).get("exception_type"))
     absent = sorted(set(declared) - recorded)
     notes = [*([f"{path}: {found.stated}; the gate counts every declared task: {counts['pass']} "
                 f"pass, {counts['fail']} fail, {counts['unscoreable']} unscoreable attempt(s) over "
@@ -10805,12 +10821,15 @@ def _tb_subset(runs: Sequence[_TbRun], tasks: int, notes: list[str]) -> dict[str
 # Harbor's error policy (harbor/models/trial/error_policy.py, 0.25-0.26): which exception types
 # leave a trial without a valid reward, and what that means for the ledger. A type not listed is
 # Harbor's UNKNOWN policy: a reward, if the verifier wrote one, is valid.
-_HARBOR_ENVIRONMENT = frozenset({
+# the sandbox's own faults (a message naming a content filter here is a path, never a refusal)
+_HARBOR_SANDBOX = frozenset({
     "EnvironmentStartTimeoutError", "SandboxBuildFailedError", "AgentSetupTimeoutError",
     "HealthcheckError",
     "SandboxLikelyOutOfMemoryError", "MemoryLimitExceededError", "SSHAccessError",
     "GKEExecStreamClosedError",
     "GKEPodNotFoundError", "RuntimeRequestError", "AddTestsDirError", "DownloadVerifierDirError",
+})
+_HARBOR_ENVIRONMENT = _HARBOR_SANDBOX | frozenset({
     # model provider and API faults
     "ApiError", "ApiRateLimitError", "ApiInternalServerError", "ApiOverloadedError",
     "ApiConnectionClosedError",
@@ -10881,7 +10900,8 @@ def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -
         return "unscoreable", "harness_timeout"
     if kind in _HARBOR_VERIFIER:
         return "unscoreable", "grader_error"
-    if _POLICY_REFUSAL.search(str(_sub(info).get("exception_message") or "")):
+    if kind not in _HARBOR_SANDBOX and _POLICY_REFUSAL.search(
+            str(_sub(info).get("exception_message") or "")):
         # the model's provider refused the task: the system under test did not do it, a fail
         return "fail", None
     return "unscoreable", "env_flake"  # an environment, API or unknown fault before any reward
@@ -12139,11 +12159,16 @@ def read_lm_eval(options: ImportOptions) -> Imported:
                      "the c passing of its n generations are written as samples 1..c (their order "
                      "is not in the file; pass@k and pass^k need only c)")
     said = (f"lm-eval states {stated_key or 'pass@1'} = {stated!r} for {task}, the mean over the "
-            f"{len(seen)} document(s) it logged") if stated is not None else (
+            f"{effective if _is_int(effective) else len(seen)} document(s) it evaluated"
+            ) if stated is not None else (
         f"no results_<date>.json beside {path.name}: the declared documents are only those logged")
     declared: list[str] | None = None
     source = f"{results_file.name if results_file else ''} n-samples.{task}.original ({original})"
     if subset is not None:
+        if len(seen) != effective:  # a document evaluated and not logged would vanish from a subset
+            raise GateError(f"{path}: lm-eval evaluated {effective} documents of {task} "
+                            f"({results_file} n-samples.{task}.effective) but the file logs "
+                            f"{len(seen)}: import the samples file lm-eval wrote, whole")
         declared = sorted(seen)
         source = f"the {len(seen)} documents lm-eval logged, of the task's {original}"
     elif _is_int(original):
@@ -12461,8 +12486,12 @@ def read_hal(options: ImportOptions) -> Imported:
         measured={k: v for k, v in (("agent", agent), ("model", model))
                   if isinstance(v, str) and v},
         declared=first if subset else None, subset=subset, notes=notes,
-        declared_from=f"the first {limit[1]} of --dataset-ids (HAL --max_tasks)"
-        if subset and limit else "",
+        declared_from=f"the first {len(first)} of --dataset-ids (HAL --max_tasks)"
+        if first is not None else "",
+        # without ids, a --max_tasks run that names fewer tasks than N lost some: refused
+        total=int(limit[1]) if limit and ids is None else None,
+        total_what=f"the run's --max_tasks ({path.name} run_command)",
+        declare_hint="give --dataset-ids FILE with the benchmark's task ids, in its order",
         dataset_name=benchmark if isinstance(benchmark, str) and benchmark else None),
         options, "hal", path)
 
@@ -13064,7 +13093,7 @@ def set_fields(draft: dict[str, Any], assignments: Sequence[str], confirms: Sequ
             words = sorted({str(i).split(":", 1)[0] for i in todo if ":" in str(i)})
             raise GateError(f"{where}: set --confirm {word}: no to-do item asks it; the items are "
                             f"{', '.join(words) or '(none)'}{did_you_mean(word, words)}")
-        draft.setdefault("confirmed", {})[word] = str(asked[0]).split(":", 1)[1].strip()
+        draft.setdefault("confirmed", {})[word] = str(asked[0]).partition(":")[2].strip()
         todo = [item for item in todo if item not in asked]
     left = [item for item in todo if _still_to_do(draft, item)]
     if left:

@@ -416,4 +416,26 @@ class HarborExceptions(HarborCase):
         self.assertEqual(imp.draft["provenance"]["exceptions"], {"RuntimeError": 1})
         manifest = self.complete(imp.draft_path)
         text = self.run_gate("check", "--manifest", str(manifest), "--runs", str(imp.runs))[1]
-        self.assertIn("exceptions  : RuntimeError 1 (what the harness raised in the unscoreable attempts)", text)
+        self.assertIn("exceptions  : RuntimeError 1 (what the harness raised: unscoreable, unless counted otherwise)",
+                      text)
+
+    def test_a_refusal_is_read_from_a_provider_error_never_a_sandbox_fault_and_shows_on_the_card(self) -> None:
+        """A RuntimeError whose message is a provider's cyber_policy refusal is the system's fail, listed on the card
+        as counted fail; a SandboxBuildFailedError whose message names a path app/content_filter/ is env_flake (it
+        was a fail, hiding an environment fault from the attrition ceiling)."""
+        messages = {"dna-insert": ("RuntimeError", "Error code: 400 - invalid_request: cyber_policy violation"),
+                    "fix-git": ("SandboxBuildFailedError",
+                                "docker build failed: COPY app/content_filter/ : no such file or directory")}
+        trials = [trial(task, f"{task}__R", f"10:0{i}:00.000000", None, kind)
+                  for i, (task, (kind, _)) in enumerate(messages.items())]
+        job = self.job("refusal", trials, tasks=list(messages))
+        for path in job.glob("*/result.json"):
+            data = load(path)
+            data["exception_info"]["exception_message"] = messages[data["task_name"].rsplit("/", 1)[-1]][1]
+            path.write_text(json.dumps(data), encoding="utf-8")
+        imp = self.import_ok("harbor", str(job))
+        by_task = {r["task_id"].rsplit("/", 1)[-1]: r for r in imp.records}
+        self.assertOutcome(by_task["dna-insert"], "fail", None)
+        self.assertOutcome(by_task["fix-git"], "unscoreable", "env_flake")
+        self.assertEqual(imp.draft["provenance"]["exceptions"],
+                         {"RuntimeError (counted fail)": 1, "SandboxBuildFailedError": 1})

@@ -46,7 +46,7 @@ def sample_inputs(case: RealFileCase) -> dict[str, list[str]]:
         "bigcodebench": [str(H / "bigcodebench" / "run" / "canned--bigcodebench-complete--local-0.8-3-sanitized_"
                                                           "calibrated_eval_results.json")],
         "mle-bench": [str(MLE / "run-group-seed0"), str(MLE / "run-group-seed1")],
-        "hal": [str(next((H / "hal" / "corebench_hard_claude_code_claudeopus41_1764000000").glob("*_UPLOAD.json")))],
+        "hal": [str(next((H / "hal" / "swebench_verified_mini_hal_generalist_agent_gpt41_1763632800").glob("*_UPLOAD.json")))],
         "aider": [str(H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff")],
         "jsonl": [str(jsonl), "--task-id", "id", "--pass", "ok"],
         "json": [str(case.write_json("records.json", {"a": {"ok": True}, "b": {"ok": False}})), "--pass", "ok"],
@@ -410,3 +410,42 @@ class EarlierLayouts(RealFileCase):
         shutil.copytree(H / "aider-prepolyglot" / "sorted--gpt-4o-diff", folder)
         shutil.copytree(folder / "pass-at-1" / "anagram", folder / "failed" / "anagram")
         self.assertInputError(self.run_gate("import", "aider", str(folder)), "exercise 'anagram' again")
+
+
+class SubsetsKeepTheirWhole(RealFileCase):
+    """A run of part of a suite declares every task it ran and the suite's own size (adversarial review)."""
+
+    def test_an_lm_eval_limit_run_whose_samples_file_lost_documents_is_refused(self) -> None:
+        """lm-eval's n-samples says 4 of 6 documents were evaluated; a samples file cut to its first 2 lines (one
+        pass, one fail) was published as 1/2 of a "4 of 6" subset (lm-eval's own figure is 0.25 over 4)."""
+        folder = self.dir / "limit"
+        shutil.copytree(H / "lm-eval" / "limit", folder)
+        samples = next(folder.glob("samples_*.jsonl"))
+        results = next(folder.glob("results_*.json"))
+        whole = self.import_ok("lm-eval", str(results), name="whole")
+        self.assertEqual(whole.draft["dataset"]["task_count"], 4)
+        self.assertTrue(any("the mean over the 4 document(s) it evaluated" in n for n in whole.notes()), whole.notes())
+        samples.write_text("".join(samples.read_text(encoding="utf-8").splitlines(keepends=True)[:2]), encoding="utf-8")
+        self.assertInputError(self.run_gate("import", "lm-eval", str(results)),
+                              "lm-eval evaluated 4 documents", "the file logs 2")
+
+    def test_a_hal_max_tasks_run_that_names_fewer_tasks_needs_the_ids(self) -> None:
+        """HAL --max_tasks 6 whose results name 5 tasks: refused without --dataset-ids (it drafted a set of 5 that
+        --confirm dataset published as 3/5, the card saying "the first 6 of --dataset-ids" with none given); with
+        the benchmark's ids, 6 declared and the missing one missing_artifact."""
+        upload = next((H / "hal").glob("corebench_hard_*/*_UPLOAD.json"))
+        self.assertInputError(self.run_gate("import", "hal", str(upload)),
+                              "--max_tasks", "is 6 but the files name 5 ids", "--dataset-ids")
+        imp = self.import_ok("hal", str(upload), "--dataset-ids", str(H / "hal" / "corebench_declared_ids.txt"))
+        self.assertEqual(imp.draft["dataset"]["task_count"], 6)
+        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 3)
+        self.assertEqual([r["reason"] for r in imp.records if r["outcome"] == "unscoreable"], ["missing_artifact"])
+
+    def test_dataset_ids_do_not_lower_the_suite_size_the_files_state(self) -> None:
+        """An Inspect --limit 10 log of a 100-sample suite, with --dataset-ids naming those 10: the subset is still
+        "10 of 100" (it read "10 of 10", hiding the 100)."""
+        log = next((FIXTURES / "inspect" / "runs" / "limit10-json").glob("*.json"))
+        first = self.import_ok("inspect", str(log), name="first")
+        ids = self.write_text("ten.txt", "\n".join(sorted({r["task_id"] for r in first.records})) + "\n")
+        imp = self.import_ok("inspect", str(log), "--dataset-ids", str(ids))
+        self.assertEqual((imp.draft["dataset"]["task_count"], imp.draft["dataset"]["subset"]["of"]), (10, 100))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.builders import valid_ledger
-from tests.realfiles import DROID, TH20, RealFileCase
+from tests.realfiles import DROID, OPENHANDS, TH20, RealFileCase
 from tests.support import FIXTURES, load
 
 POLY = FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini"
@@ -84,6 +84,16 @@ class SetCommand(RealFileCase):
             with self.subTest(args=args):
                 self.assertInputError(self.run_gate("set", str(draft), *args), *fragments)
                 self.assertEqual(draft.read_bytes(), kept)
+
+    def test_a_confirmation_of_an_item_without_a_colon_records_it_empty(self) -> None:
+        """A draft item that is a bare word ("dataset"): --confirm dataset answers it (it was exit 3, IndexError)."""
+        draft = self.draft()
+        manifest = load(draft)
+        manifest["draft"] = ["dataset"]
+        draft.write_text(json.dumps(manifest), encoding="utf-8")
+        code, _out, err = self.run_gate("set", str(draft), "--confirm", "dataset")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(load(draft)["confirmed"], {"dataset": ""})
 
 
 class NotRecorded(RealFileCase):
@@ -283,6 +293,21 @@ class DeclaredIdentity(RealFileCase):
         imp = self.import_ok("terminal-bench", *map(str, runs), "--one-instrument", "--agent", "Factory Droid",
                              "--model", "claude-sonnet-4-20250514")
         self.assertEqual(imp.draft["system"]["model"], "claude-sonnet-4-20250514")
+
+    def test_a_declaration_never_merges_two_agents_and_never_hides_what_the_files_name(self) -> None:
+        """droid/gpt-5 beside openhands/claude-4-sonnet: --agent X --model Y is refused (they differ in more than
+        the model; it published the two as one claim, the card saying the files name no system); one Harbor job
+        declared under other names keeps the recorded names on the card."""
+        runs = [self.tb_runs(DROID)[0], self.tb_runs(OPENHANDS)[0]]
+        self.assertInputError(self.run_gate("import", "terminal-bench", *map(str, runs), "--one-instrument",
+                                            "--agent", "X", "--model", "Y"),
+                              "differ in more than the model", "agent Factory Droid", "agent openhands")
+        imp = self.import_ok("harbor", str(TH20 / "dna-insert--pi" / "job"), "--agent", "my-agent", "--model", "m9")
+        manifest = self.complete(imp.draft_path)
+        text = self.run_gate("check", "--manifest", str(manifest), "--runs", str(imp.runs))[1]
+        line = next(line for line in text.splitlines() if line.startswith("system"))
+        self.assertIn("agent=my-agent", line)
+        self.assertIn("(declared by the user: the files name agent direct-openai-pairwise, model gpt-5.6-sol", line)
 
     def test_model_alone_is_inspects_filter_and_elsewhere_needs_agent(self) -> None:
         self.assertInputError(self.run_gate("import", "terminal-bench", str(self.tb_runs(DROID)[0]), "--model", "x"),
