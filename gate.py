@@ -85,6 +85,7 @@ import math
 import operator
 import os
 import re
+import shlex
 import stat
 from array import array
 from collections import Counter
@@ -6850,12 +6851,26 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
             "a placeholder: fill in the real value"
             + (f"; the digest comes from `{invoked('digest')} --runs RUNS`"
                if "dataset.task_ids_sha256" in manifest.placeholders else ""))))
-    missing = [key for key in ENVELOPE_REQUIRED if manifest.envelope.get(key) in (None, "")]
+    missing = [key for key in ENVELOPE_REQUIRED
+               if not _envelope_holds(key, manifest.envelope.get(key))]
     if missing:
         findings.append(finding("envelope_incomplete", (
             f"the envelope does not record {', '.join(missing)}: a ledger balances inside one "
-            "named instrument (runner, network policy, per-task wall clock, toolchain digest)")))
+            "named instrument (runner, network policy, per-task wall clock, toolchain digest); "
+            "give each a value (a name, a number of seconds, a digest), or "
+            "{\"not_recorded\": \"why\"} where the files do not say")))
     return findings
+
+
+def _envelope_holds(key: str, value: object) -> bool:
+    """Does a required envelope field say something: a name that is not blank (a number of seconds
+    for the wall clock), or {"not_recorded": "why"} with a reason? ({}, [], " ", false and a blank
+    reason say nothing; not_disclosed is for the system, not the instrument.)"""
+    if isinstance(value, dict):
+        return set(value) == {"not_recorded"} and stated_unknown(value) is not None
+    if key == "wall_clock_s_per_task":
+        return _is_number(value)
+    return isinstance(value, str) and bool(value.strip())
 
 
 def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list[Finding]]:
@@ -13465,6 +13480,7 @@ def _cmd_set(args: argparse.Namespace) -> tuple[str, int]:
     if not args.assignments and not args.confirm:
         raise GateError("set: give KEY=VALUE (envelope.network=off) or --confirm WORD")
     draft = _obj(load_json_file(args.manifest), where)
+    was_draft = "draft" in draft
     draft, left = set_fields(draft, args.assignments, args.confirm, where)
     text = _dump(draft)
     load_manifest(args.manifest, text.encode("utf-8"))  # a value of the wrong type is refused here
@@ -13475,10 +13491,12 @@ def _cmd_set(args: argparse.Namespace) -> tuple[str, int]:
         print(f"{args.prog}: confirmed {visible(word)}", file=sys.stderr)
     for item in left:
         print(f"{args.prog}: to do in {where}: {visible(str(item))}", file=sys.stderr)
-    if "draft" not in draft:
+    if was_draft and "draft" not in draft:
         recipe = draft.get("rerun_recipe")
-        shown = recipe if isinstance(recipe, str) and not is_placeholder(recipe) else \
-            f"{invoked()} --manifest {where} --runs RUNS"
+        # the recipe, on the manifest just written (a copy set under another name is that one)
+        shown = re.sub(r"--manifest[ =]\S+", lambda _: f"--manifest {shlex.quote(where)}", recipe) \
+            if isinstance(recipe, str) and not is_placeholder(recipe) and "--manifest" in recipe \
+            else f"{invoked()} --manifest {shlex.quote(where)} --runs RUNS"
         print(f"{args.prog}: the draft is complete; check it: {visible(shown)}", file=sys.stderr)
     return "", 0
 

@@ -106,6 +106,22 @@ class NotRecorded(RealFileCase):
         runs.write_text("".join(json.dumps(dict(r, run_id=name)) + "\n" for r in records), encoding="utf-8")
         return self.write_json(f"{name}.json", manifest), runs
 
+    def test_an_envelope_value_that_says_nothing_is_not_recorded(self) -> None:
+        """{}, [], a blank string, false, a blank reason and not_disclosed (the system's word, not the instrument's)
+        leave a required envelope field unrecorded: envelope_incomplete, naming the field (each was PUBLISHABLE)."""
+        cases = [("runner", {}), ("network", []), ("toolchain_sha", " "), ("runner", False),
+                 ("toolchain_sha", {"not_recorded": " "}), ("wall_clock_s_per_task", {"not_disclosed": "-"}),
+                 ("network", {"not_recorded": "x", "also": 1})]
+        for i, (key, value) in enumerate(cases):
+            with self.subTest(key=key, value=value):
+                manifest, runs = self.claim({"not_recorded": "the harness logs no limit"}, name=f"e{i}")
+                data = load(manifest)
+                data["envelope"][key] = value
+                manifest.write_text(json.dumps(data), encoding="utf-8")
+                code, out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(runs))
+                self.assertEqual(code, 1, out + err)
+                self.assertIn(f"envelope_incomplete: the envelope does not record {key}:", out)
+
     def test_a_limit_not_recorded_is_never_checked_and_is_printed(self) -> None:
         """wall_clock_s_per_task {"not_recorded": why}: attempts of 5000 s are not envelope_exceeded (old code: exit
         2, "expected a number", so users invented a limit that then blocked them), and every card says so."""
