@@ -1125,9 +1125,10 @@ PROVENANCE_KEYS = ("harness", "harness_version", "files", "declared_from", "verd
                    "stated", "command", "replaced", "runs", "options", "importer", "ledger",
                    "instrument", "one_instrument", "declared_set", "system_declared",
                    "exceptions")
-# What binds a ledger to the import that wrote it: its sha256, the runs it holds, and its path from
-# the manifest's folder.
-LEDGER_KEYS = ("sha256", "run_ids", "path")
+# What binds a ledger to the import that wrote it: its sha256, the runs it holds, its path from
+# the manifest's folder, and how its attempts read (samples or retries: the one reading that turns
+# a task's attempts into its verdict).
+LEDGER_KEYS = ("sha256", "run_ids", "path", "attempt_mode")
 # What a control run's entry records of its import: the same bindings as the claim's.
 CONTROL_PROVENANCE_KEYS = ("importer", "options", "instrument", "ledger", "files", "command")
 CONTROL_KEYS = ("task_id", "expected", "role")
@@ -1186,6 +1187,7 @@ class Provenance(NamedTuple):
     one_instrument: str | None = None  # runs at several versions the user declared one instrument
     set_found: bool = False  # the declared set is only what the files held
     system_declared: str | None = None  # the system the user declared (--agent, --model)
+    ledger_mode: str | None = None  # how the import read the ledger's attempts
     # the harness's exception types of the unscoreable attempts, and how many each
     exceptions: Mapping[str, int] = MappingProxyType({})
 
@@ -1394,6 +1396,8 @@ def _load_provenance(fields: _Fields, keys: Sequence[str]) -> Provenance:
         ledger_sha256=_digest_field(ledger, "sha256") if ledger is not None else None,
         run_ids=ledger.strings("run_ids") if ledger is not None else (),
         ledger_path=ledger.optional_string("path") if ledger is not None else None,
+        ledger_mode=ledger.choice("attempt_mode", ATTEMPT_MODES)
+        if ledger is not None and ledger.has("attempt_mode") else None,
         options=options.obj if options is not None else None,
         instrument=instrument.obj if instrument is not None else None,
         by_import=any(fields.has(key) for key in _IMPORT_WRITTEN),
@@ -6702,6 +6706,13 @@ def _bind_ledger(m: Manifest, ledger: Ledger) -> tuple[Binding, list[Finding]]:
             f"the runs file's sha256 is {ledger.runs_sha256[:12]}, the import wrote "
             f"{prov.ledger_sha256[:12]} (provenance.ledger.sha256): it was edited after the "
             "import, or is another run's ledger; rebuild it with provenance.command, " + undo))]
+    if prov.ledger_mode is not None and prov.ledger_mode != m.attempt_mode:
+        return Binding("ledger", False, "read in another attempt mode"), [finding(
+            "ledger_not_imported", (
+                f"the import read this ledger's attempts in {prov.ledger_mode} mode "
+                f"(provenance.ledger.attempt_mode); the manifest says {m.attempt_mode}: a task's "
+                "verdict from its attempts is the import's reading (samples are not retries); "
+                f"set attempt_mode={prov.ledger_mode} back, or import again"))]
     runs = f"run {', '.join(prov.run_ids)}" if prov.run_ids else ""
     return Binding("ledger", True, f"the runs file's sha256 is the one the manifest records for "
                    f"import {prov.importer or '?'}'s ledger ({prov.ledger_sha256[:12]}"
@@ -13711,7 +13722,8 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
     command += ["-o", str(args.output) if args.output is not None else "runs.jsonl"]
     ledger: dict[str, object] = {
         "sha256": hashlib.sha256(lines.encode("utf-8", "surrogatepass")).hexdigest(),
-        "run_ids": sorted({str(rec["run_id"]) for rec in imported.records})}
+        "run_ids": sorted({str(rec["run_id"]) for rec in imported.records}),
+        "attempt_mode": imported.attempt_mode}
     if args.output is not None and args.draft_manifest is not None:
         ledger["path"] = os.path.relpath(os.path.abspath(args.output),
                                          os.path.abspath(args.draft_manifest.parent))

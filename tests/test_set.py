@@ -67,6 +67,25 @@ class SetCommand(RealFileCase):
         self.assertNotIn("draft", load(draft))
         self.assertIn("the draft is complete; check it: python3 gate.py --manifest", err)
 
+    def test_an_attempt_mode_set_over_the_imports_reading_blocks(self) -> None:
+        """Two droid runs imported as samples (pass@1 over both), then `set attempt_mode=retry`, which would read a
+        task passed by either run as a pass within its budget: ledger_not_imported names both modes. Old code:
+        PUBLISHABLE at the pass@k figure (the ledger's sha256 was bound, its reading was not)."""
+        runs = self.tb_runs(DROID)[:2]
+        imp = self.import_ok("terminal-bench", *map(str, runs), "--one-instrument")
+        self.assertEqual(imp.draft["provenance"]["ledger"]["attempt_mode"], "samples")
+        manifest = self.complete(imp.draft_path)
+        report = self.gated_json(manifest, imp.runs)
+        self.assertNotIn("ledger_not_imported", report)
+        self.assertEqual(self.run_gate("set", str(manifest), "attempt_mode=retry")[0], 0)
+        code, out, _ = self.run_gate("check", "--manifest", str(manifest), "--runs", str(imp.runs))
+        self.assertEqual(code, 1)
+        self.assertIn("ledger_not_imported: the import read this ledger's attempts in samples mode", out)
+        self.assertIn("the manifest says retry", out)
+
+    def gated_json(self, manifest: Path, runs: Path) -> str:
+        return self.run_gate("check", "--manifest", str(manifest), "--runs", str(runs), "--format", "json")[1]
+
     def test_wrong_keys_and_values_are_refused_and_the_file_kept(self) -> None:
         """A near miss of a key the manifest has: exit 2 with the did-you-mean; an envelope key close to a
         required one likewise; provenance and draft are never set; a value of the wrong type is refused by the
