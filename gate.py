@@ -1961,7 +1961,8 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
     "ledger_not_imported": Rule(
         "the runs file is not the ledger the manifest's import wrote (its sha256 differs from "
         "`provenance.ledger.sha256`: edited after import, or another run's), or the provenance "
-        "names an import but not the ledger it wrote (a control run's: prefixed with its role)",
+        "names an import but not the ledger it wrote, or the manifest's `attempt_mode` is not the "
+        "one the import read the ledger in (a control run's: prefixed with its role)",
         ("_bind_ledger", "_bind_control")),
     "control_not_bound": Rule(
         "a control run was read by another importer, under another verdict definition, or made on "
