@@ -9881,8 +9881,15 @@ def _inspect_choose(logs: list[_InspectLog], notes: list[str]) -> tuple[list[_In
     finished logs of one task are two runs, and refused: which one is the claim is the user's to
     say, never the gate's."""
     by_task: dict[str, list[_InspectLog]] = {}
-    for log in logs:
-        by_task.setdefault(_inspect_task_name(log), []).append(log)
+    for log in logs:  # by the task's own name: two names that read as one id are two tasks
+        by_task.setdefault(_inspect_task_raw(log), []).append(log)
+    ids: dict[str, str] = {}
+    for task in sorted(by_task):
+        other = ids.setdefault(task.replace("/", "-"), task)
+        if other != task:
+            raise GateError(f"import inspect: tasks {other!r} and {task!r} both read as task id "
+                            f"{task.replace('/', '-')!r}: two tasks, not a task and its retry; "
+                            "import each apart")
     chosen, replaced = [], []
     for task, group in sorted(by_task.items()):
         configs = {canonical_json(_sub(log.header.get("eval")).get("task_args") or {}): log
@@ -10368,10 +10375,13 @@ def _inspect_absent(logs: Sequence[_InspectLog], parts: Sequence[_InspectPart]) 
     return absent
 
 
-def _inspect_task_name(log: _InspectLog) -> str:
+def _inspect_task_raw(log: _InspectLog) -> str:
     spec = log.header.get("eval")
-    name = str(spec.get("task")) if isinstance(spec, dict) and spec.get("task") else log.path.stem
-    return name.replace("/", "-")
+    return str(spec.get("task")) if isinstance(spec, dict) and spec.get("task") else log.path.stem
+
+
+def _inspect_task_name(log: _InspectLog) -> str:
+    return _inspect_task_raw(log).replace("/", "-")
 
 
 # -- Terminal-Bench 1.x (`tb run`) ----------------------------------

@@ -449,3 +449,20 @@ class SubsetsKeepTheirWhole(RealFileCase):
         ids = self.write_text("ten.txt", "\n".join(sorted({r["task_id"] for r in first.records})) + "\n")
         imp = self.import_ok("inspect", str(log), "--dataset-ids", str(ids))
         self.assertEqual((imp.draft["dataset"]["task_count"], imp.draft["dataset"]["subset"]["of"]), (10, 100))
+
+
+class InspectTaskNames(RealFileCase):
+    def test_two_tasks_whose_names_read_as_one_id_are_never_a_retry(self) -> None:
+        """An errored log of task suite/hard and a later finished log of another task, suite-hard: refused, naming
+        both (the first was dropped as "replaced by its retry"); the same name twice is still a retry."""
+        errored, finished = load(FIXTURES / "inspect" / "tiny-err-status-error.json"), load(
+            FIXTURES / "inspect" / "tiny-success.json")
+        errored["eval"].update(task="suite/hard", created="2026-11-30T05:00:00+00:00")
+        finished["eval"].update(task="suite-hard", created="2026-11-30T06:00:00+00:00")
+        a, b = self.write_json("log_a.json", errored), self.write_json("log_b.json", finished)
+        self.assertInputError(self.run_gate("import", "inspect", str(a), str(b)),
+                              "tasks 'suite-hard' and 'suite/hard' both read as task id 'suite-hard'")
+        finished["eval"]["task"] = "suite/hard"
+        b = self.write_json("log_b.json", finished)
+        imp = self.import_ok("inspect", str(a), str(b))
+        self.assertTrue(any("replaced by its retry log_b.json" in n for n in imp.notes()), imp.notes())
