@@ -11420,7 +11420,12 @@ def import_publish_gate(options: ImportOptions) -> Imported:
 
 
 class _Unreadable(Exception):
-    """A record the mapping cannot read: a path it lacks, or a value that does not compare."""
+    """A record the mapping cannot read: a path it lacks, or a value that does not compare; `hint`
+    is what a user's own mapping can say of it."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
 _JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": False, "null": None})
@@ -11517,8 +11522,8 @@ def _truth(value: Any, csv: bool, path: str) -> bool:
     """A bare path's boolean. null (a harness that gave no verdict: a test timeout, say) is
     unreadable: read as a fail it would hide the attrition, and under `not` it would pass."""
     if value is None:
-        raise _Unreadable(f"{path}: null is not a verdict (a bare path holds true or false); say "
-                          f"what null means: --unscoreable '{path} == null' --reason CLASS")
+        raise _Unreadable(f"{path}: null is not a verdict (a bare path holds true or false)",
+                          f"say what null means: --unscoreable '{path} == null' --reason CLASS")
     return _compare(value, "==", True, csv, path)
 
 
@@ -11615,7 +11620,7 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
     if path.is_dir():
         found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith("_result.json"))
         for number, item in enumerate(found, 1):
-            yield number, _harness_json(item), None
+            yield number, _harness_json(item), item.name
     elif fmt == "jsonl":
         for number, value in iter_jsonl(path):
             yield number, _obj(value, f"{where}:{number}"), None
@@ -11670,6 +11675,15 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
     return finish(read_mapping(options, fmt, path, path.stem), options, fmt, path)
 
 
+# What to do with a record the mapping cannot read: a user's mapping can say; a harness's own
+# mapping reads what the harness writes, so such a record is not its file.
+_UNREADABLE_ADVICE = {
+    "": "(--unreadable-as unscoreable counts such a record as unscoreable missing_artifact)",
+    "swe-polybench": "(SWE-PolyBench's evaluation writes generation, patch_applied, with_logs and "
+                     "resolved as true or false: import the result files it wrote, unedited)",
+}
+
+
 def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str) -> Found:
     """The rows a field mapping reads from each record of the file (or folder)."""
     spec = cast("FieldMapping", options.mapping)
@@ -11688,7 +11702,7 @@ def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str)
     runs: dict[tuple[str, int], str] = {}
     ungraded: set[str] = set()
     for number, rec, key in _mapping_rows(path, fmt):
-        at = f"{where}:{number}"
+        at = f"{where}/{key}" if path.is_dir() else f"{where}:{number}"
         try:
             raw_id = key if spec.task_id is None else read(rec, tuple(spec.task_id.split(".")))
             tid = _task_id(str(raw_id) if isinstance(raw_id, int) and not isinstance(raw_id, bool)
@@ -11716,9 +11730,10 @@ def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str)
                 verdict = ("pass", None) if passed(rec, read) else ("fail", None)
         except _Unreadable as exc:
             if spec.unreadable == "error":
-                raise GateError(f"{at}: {exc}: the mapping cannot read this record "
-                                "(--unreadable-as unscoreable counts such a record as unscoreable "
-                                "missing_artifact)") from None
+                preset = _UNREADABLE_ADVICE.get(fmt)
+                hint = f"; {exc.hint}" if exc.hint and not preset else ""
+                raise GateError(f"{at}: {exc}{hint}: the mapping cannot read this record "
+                                + (preset or _UNREADABLE_ADVICE[""])) from None
             verdict = ("unscoreable", "missing_artifact")
         measures: dict[str, object] = {}
         for field, source in spec.measures:

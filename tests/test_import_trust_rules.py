@@ -466,3 +466,20 @@ class InspectTaskNames(RealFileCase):
         b = self.write_json("log_b.json", finished)
         imp = self.import_ok("inspect", str(a), str(b))
         self.assertTrue(any("replaced by its retry log_b.json" in n for n in imp.notes()), imp.notes())
+
+
+class UnreadableAdvice(RealFileCase):
+    def test_a_null_verdict_is_advised_by_whose_mapping_it_is(self) -> None:
+        """A user's mapping meeting null is told the --unscoreable it can give; SWE-PolyBench's own mapping (which
+        takes no such flag) names the result file and says the evaluation writes true or false."""
+        path = self.write_text("r.jsonl", '{"id": "a", "ok": true}\n{"id": "b", "ok": null}\n')
+        self.assertInputError(self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok"),
+                              "r.jsonl:2: ok: null is not a verdict", "--unscoreable 'ok == null' --reason CLASS")
+        folder = self.dir / "poly"
+        shutil.copytree(POLY, folder)
+        first = sorted((folder / "logs").glob("*_result.json"))[0]
+        first.write_text(json.dumps({**load(first), "generation": None}), encoding="utf-8")
+        code, _out, err = self.run_gate("import", "swe-polybench", str(folder))
+        self.assertInputError((code, _out, err), f"{first}: generation: null is not a verdict",
+                              "SWE-PolyBench's evaluation writes generation")
+        self.assertNotIn("--unscoreable", err)
