@@ -3048,6 +3048,15 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
         "Miller's (2024) paired t-test on the per-task differences",
         "mean per-task difference +- t x its standard error, Miller 2024 section 4"),
 }
+# PairedTest.method -> (the JSON's name of the interval that test inverts, the statistic its
+# critical value is a quantile of)
+PAIRED_INTERVALS = {
+    "mcnemar_exact_conditional": ("tango1998_score", "z"),
+    "suissa_shuster_exact_unconditional": ("tango1998_score", "z"),
+    "mcnemar_asymptotic": ("tango1998_score", "z"),
+    "wild_cluster_bootstrap": ("wild_cluster_bootstrap_t", "t"),
+    "miller_paired_t": ("miller2024_paired_t", "t"),
+}
 
 
 def paired_test(paired: PairedTable, confidence: float) -> PairedTest:
@@ -8212,6 +8221,9 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         if test.method == "miller_paired_t":
             basis = (f"{per} on {_plural(tasks, 'shared task')}: {shares}; the test runs on the "
                      f"{tasks} per-task differences")
+        elif test.method == "wild_cluster_bootstrap":
+            basis = (f"{per} on {_plural(tasks, 'shared task')} in {comp.clusters} clusters: "
+                     f"{shares}; the test runs on the per-task differences, clustered")
         else:
             robust = "cluster-robust" if comp.clusters is not None else "task-clustered"
             where = f" in {comp.clusters} clusters" if comp.clusters is not None else ""
@@ -8381,7 +8393,8 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
                             "discordance": paired.discordance},
         "clusters": comp.clusters,
         "difference": {"value": comp.diff, "ci_low": test.low, "ci_high": test.high,
-                       "method": "tango1998_score", "critical_z": test.critical},
+                       "method": PAIRED_INTERVALS[test.method][0], "critical": test.critical,
+                       "critical_of": PAIRED_INTERVALS[test.method][1]},
         "test": {"method": test.method, "z": test.z, "p": test.p_value,
                  "df": test.df if math.isfinite(test.df) else None},
         "alpha": comp.alpha,

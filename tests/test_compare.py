@@ -99,7 +99,8 @@ class PairedCompare(CompareCase):
                 p, critical, low, high = exact_expected(b, c, n, conf)
                 self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
                 self.assertAlmostEqual(report["test"]["p"], p, delta=2e-4 * p + 1e-12)
-                self.assertAlmostEqual(diff["critical_z"], critical, delta=1e-6)
+                self.assertAlmostEqual(diff["critical"], critical, delta=1e-6)
+                self.assertEqual((diff["method"], diff["critical_of"]), ("tango1998_score", "z"))
                 self.assertAlmostEqual(diff["ci_low"], low, delta=1e-6)
                 self.assertAlmostEqual(diff["ci_high"], high, delta=1e-6)
                 self.assertEqual(report["significant"], p < 1 - conf)
@@ -367,6 +368,9 @@ class AttemptContracts(GateCase):
         self.assertTrue(close(report["difference"]["ci_high"], high))
         self.assertTrue(close(report["test"]["p"], p))
         self.assertEqual((report["test"]["method"], report["test"]["df"]), ("miller_paired_t", 19))
+        # the interval is Miller's, at a t quantile (it was named tango1998_score, its critical "critical_z")
+        self.assertEqual((report["difference"]["method"], report["difference"]["critical_of"]),
+                         ("miller2024_paired_t", "t"))
         self.assertTrue(close(report["test"]["z"], t))
         self.assertTrue(close(report["effective_table"]["pairs"], paired_compare(counts_a, counts_b, 3)[4]))
         _code, text, _ = self.run_gate("compare", "--manifest", a[0], "--runs", a[1], "--against-manifest", b[0],

@@ -833,7 +833,17 @@ class StatisticsEdges(GateCase):
         diff, low, high, p = wild_cluster(diffs, ["ctl", *repos, "ctl"])
         self.assertEqual((diff, low, high, p), (0.6, 0.0, 1.0, 0.5))
         self.assertEqual((report["clusters"], report["test"]["p"]), (3, p))
-        self.assertEqual(report["difference"]["critical_z"], report["test"]["z"])
+        self.assertEqual(report["difference"]["critical"], report["test"]["z"])
+        self.assertEqual((report["difference"]["method"], report["difference"]["critical_of"]),
+                         ("wild_cluster_bootstrap_t", "t"))
+        ma, ra, mb, rb = paired_samples([1, *xs, 0], [1, *ys, 0], 1, clusters=["ctl", *repos, "ctl"])
+        paths = [self.write_json("ta.json", ma), self.write_jsonl("ta.jsonl", ra), self.write_json("tb.json", mb),
+                 self.write_jsonl("tb.jsonl", rb)]
+        text = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]), "--against-manifest",
+                             str(paths[2]), "--against-runs", str(paths[3]), "--by-cluster")[1]
+        paired = next(line for line in text.splitlines() if line.startswith("paired"))
+        self.assertNotIn("effective table", paired)  # no figure of the bootstrap uses one
+        self.assertIn("the test runs on the per-task differences, clustered", paired)
         self.assertEqual((report["difference"]["value"], report["difference"]["ci_high"]), (diff, high))
         self.assertAlmostEqual(report["difference"]["ci_low"], low, places=12)
 
