@@ -8187,9 +8187,18 @@ def render_report_svg(report: Report) -> str:
 
 def _points(x: float) -> str:
     """A difference in percentage points, signed, to one decimal: -0.1573 -> "-15.7" (a bound of
-    +0.001 is "+0.1", never a "0" that reads as touching zero)."""
-    value = x * 100
-    return "0" if value == 0 else f"{value:+.1f}"
+    +0.0004 is "+0.04", never a "+0.0" that reads as touching zero)."""
+    return "0" if x == 0 else _signed(x * 100, 1)
+
+
+def _signed(x: float, places: int) -> str:
+    """x signed, to `places` decimals, or to as many more (up to 6, then 2 significant digits) as
+    show a digit that is not 0: an interval bound that is not 0 never prints as one."""
+    for shown in range(places, 7):
+        text = f"{x:+.{shown}f}"
+        if x == 0 or text.strip("+-0.") != "":
+            return text
+    return f"{x:+.2g}"
 
 
 def _plural(count: float, word: str) -> str:
@@ -8280,7 +8289,7 @@ def render_compare_text(comp: Comparison) -> str:
            "compared: the two instruments may differ there"] if comp.unrecorded else []),
         _label("paired") + basis,
         _label("difference") + f"A - B = {comp.diff:+.3f}  {_pct(conf)} "
-        f"[{test.low:+.3f}, {test.high:+.3f}] ({test.interval_name}, paired)",
+        f"[{_signed(test.low, 3)}, {_signed(test.high, 3)}] ({test.interval_name}, paired)",
         _label("test") + _test_text(comp),
         _label("rule") + _rule_text(comp.test),
         _label("reading") + reading,
@@ -8437,7 +8446,7 @@ def render_compare_markdown(comp: Comparison) -> str:
                 f"| **A not pass** | {only_b} | {neither} |", ""]
     else:
         out += [f"Paired on {_md(basis)}.", ""]
-    interval = (f"{_pct(conf)} [{test.low:+.3f}, {test.high:+.3f}] "
+    interval = (f"{_pct(conf)} [{_signed(test.low, 3)}, {_signed(test.high, 3)}] "
                 f"({test.interval_name}, paired)")
     out += [f"A - B = {comp.diff:+.3f}, {interval}; {_md(_test_text(comp))}.", "",
             f"Reading: {_md(reading)}.", "",
@@ -8617,7 +8626,7 @@ def render_rank_markdown(rank: Ranking) -> str:
     for p in rank.pairs:
         out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | "
                    f"{_md(rank.systems[p.second].manifest.claim_id)} | {p.diff:+.3f} | "
-                   f"[{p.low:+.3f}, {p.high:+.3f}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
+                   f"[{_signed(p.low, 3)}, {_signed(p.high, 3)}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
     out += ["", "</details>", ""]
     if rank.findings:
         out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in rank.findings]
@@ -13435,7 +13444,7 @@ def _cmd_compare(args: argparse.Namespace) -> tuple[str, int]:
     comp = run_compare(a_files, b_files, args.confidence, args.by_cluster)
     test = comp.test
     inputs = [args.runs, args.against_runs, *_report_inputs(comp.a), *_report_inputs(comp.b)]
-    headline = f"A - B = {comp.diff:+.3f} [{test.low:+.3f}, {test.high:+.3f}]"
+    headline = f"A - B = {comp.diff:+.3f} [{_signed(test.low, 3)}, {_signed(test.high, 3)}]"
     outputs = {"significant": "true" if comp.significant else "false",
                "direction": compare_direction(comp),
                "difference": f"{comp.diff:.6g}", "ci_low": f"{test.low:.6g}",

@@ -773,3 +773,23 @@ class FailOnInGitHub(CompareCase):
         self.assertIn("::error title=compare --fail-on regression::--fail-on regression: FAILS", out)
         written = dict(line.split("=", 1) for line in out_file.read_text(encoding="utf-8").splitlines())
         self.assertEqual((written["verdict"], written["fail_on"]), ("BLOCKED", "failed"))
+
+
+class IntervalBoundsNeverReadAsZero(CompareCase):
+    def test_a_significant_interval_prints_a_lower_bound_that_is_not_zero(self) -> None:
+        """4 vs 0 of 40 tasks: significant (p 0.0486), its interval's lower bound a hair above 0. It printed
+        [+0.000, +0.234] and "+0.0 to +23.4 points", reading as touching 0; each bound now shows a digit that is
+        not 0, in the text, the Markdown and the reading."""
+        ma, ra, mb, rb = paired_ledgers(10, 4, 0, 26)
+        code, report = self.compare_json(ma, ra, mb, rb)
+        self.assertTrue(report["significant"])
+        low = report["difference"]["ci_low"]
+        self.assertTrue(0 < low < 5e-4, low)
+        text = self.compare(ma, ra, mb, rb)[1]
+        shown = re.search(r"difference *: .*CI \[([^,]+),", text)
+        assert shown is not None
+        self.assertNotEqual(float(shown[1]), 0.0)
+        self.assertAlmostEqual(float(shown[1]), low, delta=abs(low) * 0.06)
+        self.assertNotIn("+0.0 to", text)
+        self.assertEqual(gate._signed(-0.0004, 3), "-0.0004")
+        self.assertEqual(gate._signed(0.1234, 3), "+0.123")
