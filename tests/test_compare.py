@@ -779,9 +779,9 @@ class IntervalBoundsNeverReadAsZero(CompareCase):
     def test_a_significant_interval_prints_a_lower_bound_that_is_not_zero(self) -> None:
         """4 vs 0 of 40 tasks: significant (p 0.0486), its interval's lower bound a hair above 0. It printed
         [+0.000, +0.234] and "+0.0 to +23.4 points", reading as touching 0; each bound now shows a digit that is
-        not 0, in the text, the Markdown and the reading."""
+        not 0, in the difference line and the reading."""
         ma, ra, mb, rb = paired_ledgers(10, 4, 0, 26)
-        code, report = self.compare_json(ma, ra, mb, rb)
+        _code, report = self.compare_json(ma, ra, mb, rb)
         self.assertTrue(report["significant"])
         low = report["difference"]["ci_low"]
         self.assertTrue(0 < low < 5e-4, low)

@@ -22,10 +22,11 @@ import gate
 from tests.builders import valid_ledger
 from tests.oracles import (
     exact_pass_at_k,
+    wilson,
     wilson_z,
     z_of,
 )
-from tests.support import GateCase, load
+from tests.support import ROOT, GateCase, load
 
 # Reference Wilson intervals at 95%: statsmodels 0.15.0 proportion_confint(method='wilson'), from the
 # project's reference vectors (stat_vectors.json, a_wilson.rows, raw_statsmodels_lower_repr /
@@ -130,6 +131,23 @@ PASS_AT_K_ROWS = [
     (200, 199, 1, 0.995, "199/200"),
     (1000, 7, 500, 0.9923509039500229, "21854279/22022733"),
 ]
+
+
+class WilsonCoverageNearTheBoundary(GateCase):
+    def test_the_minimum_coverage_docs_state_is_the_one_enumeration_finds(self) -> None:
+        """Just below the lower end of 1/40's 95% interval (the oracle's), only k = 0's interval holds the true
+        rate: coverage (1 − p)^40 = 0.837, far under 95%, as docs/statistics.md states (it said Wilson keeps its
+        coverage near 0 and 1). The gate's interval ends are the oracle's, so the gate's coverage is this."""
+        n = 40
+        p = wilson(1, n)[0] * (1 - 1e-9)
+        self.assertAlmostEqual(gate.wilson(1, n, 0.95)[0], wilson(1, n)[0], places=12)
+        coverage = math.fsum(math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)
+                             if wilson(k, n)[0] <= p <= wilson(k, n)[1])
+        self.assertAlmostEqual(coverage, (1 - p) ** n, places=12)
+        self.assertAlmostEqual(coverage, 0.837, delta=5e-4)
+        docs = (ROOT / "docs" / "statistics.md").read_text(encoding="utf-8")
+        self.assertIn("0.837–0.838 at 95%", docs)
+        self.assertIn("| 40 | 0.799 (0.224) | 0.837 (0.177) | 0.889 (0.118) |", docs)
 
 
 class PassAtK(GateCase):
