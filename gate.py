@@ -8356,11 +8356,16 @@ def _test_text(comp: Comparison) -> str:
 
 
 def _rule_text(test: PairedTest) -> str:
+    if test.method == "mcnemar_asymptotic":
+        return ("significant when p < alpha, exactly when the interval excludes 0 (McNemar's "
+                "asymptotic test, past 1,000 differing tasks: its size can exceed alpha slightly, "
+                "at most 0.0537 at alpha 0.05 given the differing count; docs/statistics.md)")
     if test.floor <= 1:
         return ("significant when p < alpha, exactly when the interval excludes 0 (a test valid at "
                 "every number of tasks or clusters: with too few, p cannot go below alpha)")
     return (f"significant when p < alpha (exactly when the interval excludes 0) and A and B differ "
-            f"on at least {test.floor} tasks or clusters (fewer cannot reach alpha by any test)")
+            f"on at least {test.floor} tasks or clusters (fewer cannot reach alpha in a test that "
+            "takes the tasks as its units, as a sign-flip test does)")
 
 
 def _instrument_text(m: Manifest) -> str:

@@ -10,6 +10,7 @@ implementations in tests/oracles.py (Tango from a numerically solved likelihood,
 from __future__ import annotations
 
 import json
+import math
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -793,3 +794,25 @@ class IntervalBoundsNeverReadAsZero(CompareCase):
         self.assertNotIn("+0.0 to", text)
         self.assertEqual(gate._signed(-0.0004, 3), "-0.0004")
         self.assertEqual(gate._signed(0.1234, 3), "+0.123")
+
+
+class AsymptoticRuleSaysItsSize(CompareCase):
+    def test_past_1000_differing_tasks_the_rule_line_states_the_asymptotic_size(self) -> None:
+        """1,200 tasks, 700 vs 400 differing: McNemar's asymptotic test, whose rule line said "valid at every number
+        of tasks"; it now gives its size given the differing count, 0.0537 at alpha 0.05, which this test finds by
+        exact enumeration over s = 1,001..1,100 (the worst at s = 1,033)."""
+        ma, ra, mb, rb = paired_ledgers(50, 700, 400, 50)
+        _code, report = self.compare_json(ma, ra, mb, rb)
+        self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
+        rule = next(line for line in self.compare(ma, ra, mb, rb)[1].splitlines() if line.startswith("rule"))
+        self.assertIn("at most 0.0537 at alpha 0.05", rule)
+        self.assertNotIn("valid at every number", rule)
+        z = gate.z_for(0.95)
+
+        def size(s: int) -> float:
+            m = math.ceil(z * math.sqrt(s) - 1e-12)
+            m += (m - s) % 2
+            return min(1.0, float(Fraction(2 * sum(math.comb(s, k) for k in range((s + m) // 2, s + 1)), 2 ** s)))
+
+        worst = max(range(1001, 1101), key=size)
+        self.assertEqual((worst, round(size(worst), 4)), (1033, 0.0537))
