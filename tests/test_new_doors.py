@@ -134,3 +134,28 @@ class FirstBadLine(GateCase):
         with self.assertRaises(gate.GateError) as caught:
             list(gate.iter_jsonl(path))
         self.assertIn("byte-order mark", str(caught.exception))
+
+
+class ManifestIdLists(GateCase):
+    def test_the_whole_list_check_agrees_with_the_one_id_rule(self) -> None:
+        """_all_task_ids (a few passes over the joined list) against is_task_id one id at a time, on 20,000 seeded
+        lists built from the characters that decide the rule: spaces of every kind, the separator \\x1f, tabs, line
+        separators, empty ids and non-strings."""
+        rng = random.Random(20261207)
+        alphabet = ["a", "b", " ", "\x1f", "\t", "\u00a0", "\u2028", "\u3000", "\x85", "é", "\n"]
+        for _ in range(20_000):
+            values: list[object] = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 3)))
+                                    for _ in range(rng.randint(0, 4))]
+            if rng.random() < 0.05:
+                values.append(rng.choice([1, None, ["a"]]))
+            self.assertEqual(gate._all_task_ids(values), all(map(gate.is_task_id, values)), values)
+
+    def test_a_repeated_id_is_named_and_a_bad_one_by_its_index(self) -> None:
+        self.assertIsNone(gate._first_repeat(["b", "a", "c"]))
+        self.assertEqual(gate._first_repeat(["c", "b", "c", "b"]), "b")
+        manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        ids = [json.loads(line)["task_id"] for line in (ROOT / "runs.jsonl").read_text(encoding="utf-8").splitlines()]
+        manifest["dataset"]["task_ids"] = [*sorted(set(ids))[:-1], "bad "]
+        path = self.write_text("m.json", json.dumps(manifest))
+        self.assertInputError(self.run_gate("--manifest", str(path), "--runs", str(ROOT / "runs.jsonl")),
+                              f"dataset.task_ids[{len(set(ids)) - 1}]")
