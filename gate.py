@@ -9025,10 +9025,11 @@ def _declared_subset(found: Found, declared: list[str], seen: Sequence[str],
     outside = frozenset(seen).difference(declared)
     ran = sorted(outside.difference(found.ungraded))
     if ran:
-        raise GateError(f"{where}: tasks not in --dataset-ids: {_preview(ran)}"
-                        + (" (they ran: a claim on part of a run cannot leave out a task that "
-                           f"ran; only tasks {found.ungraded_why} can be)" if found.ungraded
-                           else ""))
+        raise GateError(f"{where}: tasks not in --dataset-ids: {_preview(ran)} (they ran: a "
+                        "claim on part of a run cannot leave out a task that ran"
+                        + (f"; only tasks {found.ungraded_why} can be" if found.ungraded else "")
+                        + "; list them in --dataset-ids: the run was of a suite that holds "
+                          "them)")
     subset = found.subset
     whole = found.total if found.total is not None else len(outside) + len(declared)
     if outside or whole > len(declared):
@@ -11855,9 +11856,10 @@ def _mapping_found(rows: list[_Row], runs: Mapping[tuple[str, int], str], option
 def read_swe_polybench(options: ImportOptions) -> Imported:
     """A SWE-PolyBench submission's <instance_id>_result.json files (its folder or its logs/),
     through SWE_POLYBENCH_MAPPING; metadata.yaml beside them names the system. An instance with no
-    generation is the system's fail (the agent ran and wrote no patch). A --dataset-ids may leave
-    out only a part the submission never ran: instances of a repository none of whose instances
-    has a generation (the Java repositories of a Python-only submission, say)."""
+    generation is the system's fail (the agent ran and wrote no patch), and never left out: the
+    files cannot tell an instance the agent failed from one the submission never ran (a repository
+    whose few instances all failed looks like a language never run). A submission of part of the
+    suite holds result files for that part only; --dataset-ids then names the suite it is part of."""
     given = _one_path(options.files, "swe-polybench")
     path = given / "logs" if (given / "logs").is_dir() else given
     if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
@@ -11867,7 +11869,6 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
     found = read_mapping(options, "swe-polybench", path, _folder_name(given))
     passed = sum(1 for *_, verdict, _, _ in found.rows if verdict[0] == "pass")
     files = len(found.rows)
-    ran = {tid.rsplit("-", 1)[0] for tid, *_ in found.rows if tid not in found.ungraded}
     folder = given if path == given / "logs" else path.parent
     metadata = _simple_yaml(folder / "metadata.yaml")
     name = metadata.get("name")
@@ -11879,9 +11880,7 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
                f"{passed}/{files}, is over the files present"
                + (f"; metadata.yaml states {metadata['pass_rate']}" if "pass_rate" in metadata
                   else ""),
-        notes=(), ungraded=frozenset(t for t in found.ungraded if t.rsplit("-", 1)[0] not in ran),
-        ungraded_why="of a repository none of whose instances has a generation",
-        measured={"agent": name} if name else {}, subset_unit="instances",
+        notes=(), ungraded=(), measured={"agent": name} if name else {}, subset_unit="instances",
         rerun_hint="python -m poly_bench_evaluation.run_evaluation ... (SWE-PolyBench)"),
         options, "swe-polybench", given)
 

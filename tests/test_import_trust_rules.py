@@ -194,39 +194,39 @@ class SubsetRuns(RealFileCase):
         self.assertInputError(self.run_gate("import", "swebench", str(both), "--dataset-ids", str(ids)),
                               "tasks not in --dataset-ids", repr(unresolved), "cannot leave out a task that ran")
 
-    def test_a_polybench_submission_of_one_language_is_a_declared_subset(self) -> None:
-        """Kodah's 113 result files (13 of them generation: false) beside 40 more with generation: false (instances
-        the submission never ran): the note says how many had no generation; --dataset-ids with the 113 declares
-        the subset and leaves the 40 out (its rate 37/113, the submission's own). metadata.yaml names the agent."""
+    def test_a_polybench_instance_with_no_generation_is_a_fail_never_left_out(self) -> None:
+        """Kodah's 113 result files (13 with generation: false): 37/113, the submission's own figure, and the agent
+        named from metadata.yaml. No instance with a result file can be left out by --dataset-ids: not the 13
+        Python fails (it published 37/100), not a repository whose one instance has no generation (AutoGPT: 37/112),
+        not 40 more files of another language with no generation (the files cannot tell a fail from a run never
+        made). generation: false is a fail even beside resolved: true."""
         folder = self.dir / "kodah"
         shutil.copytree(POLY, folder)
         ran = sorted(p.name[:-len("_result.json")] for p in (folder / "logs").glob("*_result.json"))
+        whole = self.import_ok("swe-polybench", str(folder), name="whole")
+        self.assertTrue(any("113 result file(s), 13 with no generation" in n for n in whole.notes()), whole.notes())
+        self.assertEqual(whole.draft["system"]["agent"], "Kodah")
+        self.assertEqual((whole.draft["dataset"]["task_count"], sum(r["outcome"] == "pass" for r in whole.records)),
+                         (113, 37))
+        ids = self.dir / "ids.txt"
+        generated = [t for t in ran if load(folder / "logs" / f"{t}_result.json")["generation"]]
+        self.assertEqual(len(generated), len(ran) - 13)
+        lone = next(t for t in ran if t.startswith("Significant-Gravitas__AutoGPT"))
+        autogpt = folder / "logs" / f"{lone}_result.json"
+        autogpt.write_text(json.dumps({**load(autogpt), "generation": False, "resolved": False}), encoding="utf-8")
         for i in range(40):
             (folder / "logs" / f"other__java-{i}_result.json").write_text(json.dumps(
                 {"instance_id": f"other__java-{i}", "patch_applied": False, "generation": False, "with_logs": False,
                  "all_f2p_passed": False, "no_p2p_failed": False, "resolved": False}), encoding="utf-8")
-        whole = self.import_ok("swe-polybench", str(folder), name="whole")
-        self.assertTrue(any("153 result file(s), 53 with no generation" in n for n in whole.notes()), whole.notes())
-        self.assertEqual(whole.draft["system"]["agent"], "Kodah")
-        ids = self.dir / "python.txt"
-        ids.write_text("\n".join(ran) + "\n", encoding="utf-8")
-        imp = self.import_ok("swe-polybench", str(folder), "--dataset-ids", str(ids), name="python")
-        self.assertEqual(imp.draft["dataset"]["task_count"], len(ran))
-        self.assertEqual(imp.draft["dataset"]["subset"]["of"], len(ran) + 40)
-        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 37)
-        # the 13 Python instances with no generation are the agent's fails (their repositories have generations):
-        # leaving them out is refused, where it published 37/100 (the submission's own figure is 37/113)
-        generated = [t for t in ran if load(folder / "logs" / f"{t}_result.json")["generation"]]
-        self.assertEqual(len(generated), len(ran) - 13)
-        ids.write_text("\n".join(generated) + "\n", encoding="utf-8")
-        self.assertInputError(self.run_gate("import", "swe-polybench", str(folder), "--dataset-ids", str(ids)),
-                              "tasks not in --dataset-ids", "cannot leave out a task that ran")
-        # generation: false is a fail even where the file says resolved
-        first = folder / "logs" / f"{ran[0]}_result.json"
+        for kept in (generated, [t for t in ran if t != lone], ran):
+            with self.subTest(kept=len(kept)):
+                ids.write_text("\n".join(kept) + "\n", encoding="utf-8")
+                self.assertInputError(self.run_gate("import", "swe-polybench", str(folder), "--dataset-ids", str(ids)),
+                                      "tasks not in --dataset-ids", "cannot leave out a task that ran")
+        first = folder / "logs" / f"{generated[0]}_result.json"
         first.write_text(json.dumps({**load(first), "generation": False, "resolved": True}), encoding="utf-8")
-        ids.write_text("\n".join(ran) + "\n", encoding="utf-8")
-        imp = self.import_ok("swe-polybench", str(folder), "--dataset-ids", str(ids), name="again")
-        self.assertEqual({r["outcome"] for r in imp.records if r["task_id"] == ran[0]}, {"fail"})
+        imp = self.import_ok("swe-polybench", str(folder), name="again")
+        self.assertEqual({r["outcome"] for r in imp.records if r["task_id"] == generated[0]}, {"fail"})
 
 
 class StaleAndMixed(RealFileCase):
