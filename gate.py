@@ -720,23 +720,32 @@ def iter_jsonl_batches(path: Path, hasher: Any = None, problems: LineProblems | 
                 chunks.held = fast(data)
                 if chunks.held:
                     continue
-            text = _decode_utf8(data, where, chunks.line, lambda lines, at: _parse_chunk(
+            text = _decode_utf8(data, where, chunks.line, lambda lines, at: _parse_text(
                 lines.decode("utf-8"), at, where, problems))
-            values, numbers = _parse_chunk(text, chunks.line, where, problems)
-            if "\\u" in text:
-                kept: list[tuple[Any, int]] = []
-                for value, number in zip(values, numbers):
-                    try:
-                        _check_unicode(value, text, where, number)
-                        kept.append((value, number))
-                    except GateError as exc:
-                        if problems is None:
-                            raise
-                        # and the value is not passed on: one error a line
-                        problems.add(str(exc), number)
-                if len(kept) < len(values):
-                    values, numbers = [v for v, _ in kept], [n for _, n in kept]
+            values, numbers = _parse_text(text, chunks.line, where, problems)
             yield Parsed(values, numbers, text)
+
+
+def _parse_text(text: str, line: int, where: str, problems: LineProblems | None
+                ) -> tuple[list[Any], Sequence[int]]:
+    """A chunk's lines parsed, and each value's strings held to the unicode rule (a lone surrogate
+    escape is an error on its line)."""
+    values, numbers = _parse_chunk(text, line, where, problems)
+    if "\\u" not in text:
+        return values, numbers
+    kept: list[tuple[Any, int]] = []
+    for value, number in zip(values, numbers):
+        try:
+            _check_unicode(value, text, where, number)
+            kept.append((value, number))
+        except GateError as exc:
+            if problems is None:
+                raise
+            # and the value is not passed on: one error a line
+            problems.add(str(exc), number)
+    if len(kept) < len(values):
+        return [v for v, _ in kept], [n for _, n in kept]
+    return values, numbers
 
 
 class _Chunks:
@@ -6737,13 +6746,14 @@ def _bind_ledger(m: Manifest, ledger: Ledger) -> tuple[Binding, list[Finding]]:
             f"the runs file's sha256 is {ledger.runs_sha256[:12]}, the import wrote "
             f"{prov.ledger_sha256[:12]} (provenance.ledger.sha256): it was edited after the "
             "import, or is another run's ledger; rebuild it with provenance.command, " + undo))]
-    if prov.ledger_mode is not None and prov.ledger_mode != m.attempt_mode:
+    # (with one attempt a task, samples and retries read alike)
+    if prov.ledger_mode not in (None, m.attempt_mode) and (m.attempt_budget or 1) > 1:
         return Binding("ledger", False, "read in another attempt mode"), [finding(
             "ledger_not_imported", (
                 f"the import read this ledger's attempts in {prov.ledger_mode} mode "
                 f"(provenance.ledger.attempt_mode); the manifest says {m.attempt_mode}: a task's "
                 "verdict from its attempts is the import's reading (samples are not retries); "
-                f"set attempt_mode={prov.ledger_mode} back, or import again"))]
+                f"`{invoked('set')} MANIFEST attempt_mode={prov.ledger_mode}` sets it back"))]
     runs = f"run {', '.join(prov.run_ids)}" if prov.run_ids else ""
     return Binding("ledger", True, f"the runs file's sha256 is the one the manifest records for "
                    f"import {prov.importer or '?'}'s ledger ({prov.ledger_sha256[:12]}"
@@ -6905,14 +6915,21 @@ def _judge_manifest(manifest: Manifest) -> list[Finding]:
 
 
 def _envelope_holds(key: str, value: object) -> bool:
-    """Does a required envelope field say something: a name that is not blank (a number of seconds
-    for the wall clock), or {"not_recorded": "why"} with a reason? ({}, [], " ", false and a blank
-    reason say nothing; not_disclosed is for the system, not the instrument.)"""
+    """Does a required envelope field say something: a name with a letter or digit in it (a number
+    of seconds for the wall clock), or {"not_recorded": "why"} whose reason has one? ({}, [],
+    " ", "-", a zero-width space, false, the bare word not_recorded and a blank reason say nothing;
+    not_disclosed is for the system, not the instrument.)"""
     if isinstance(value, dict):
-        return set(value) == {"not_recorded"} and stated_unknown(value) is not None
+        why = value.get("not_recorded")
+        return set(value) == {"not_recorded"} and isinstance(why, str) and _says_something(why)
     if key == "wall_clock_s_per_task":
         return _is_number(value)
-    return isinstance(value, str) and bool(value.strip())
+    return isinstance(value, str) and _says_something(value) \
+        and value.strip().lower() not in ("not_recorded", "not_disclosed", "not recorded")
+
+
+def _says_something(text: str) -> bool:
+    return any(char.isalnum() for char in text)
 
 
 def _gated_run(manifest: Manifest, run_id: str | None) -> tuple[str | None, list[Finding]]:
@@ -13559,6 +13576,24 @@ def _cmd_plan(args: argparse.Namespace) -> tuple[str, int]:
     return PLAN_RENDERERS[args.format](plan), 0
 
 
+def _check_command(draft: Mapping[str, Any], where: str) -> str:
+    """The command that checks the manifest just written: its rerun recipe with this manifest's path
+    (a copy set under another name is that one), else check on the ledger its import wrote."""
+    recipe = draft.get("rerun_recipe")
+    given = isinstance(recipe, str) and not is_placeholder(recipe)
+    try:
+        words = shlex.split(cast(str, recipe)) if given else []
+    except ValueError:  # a recipe shlex cannot split (an open quote): not one to rewrite
+        words = []
+    if "--manifest" in words[:-1]:
+        words[words.index("--manifest") + 1] = where
+        return shlex.join(words)
+    ledger = _sub(_sub(draft.get("provenance")).get("ledger")).get("path")
+    runs = os.path.normpath(os.path.join(os.path.dirname(where), ledger)) \
+        if isinstance(ledger, str) else "RUNS"
+    return f"{invoked()} --manifest {shlex.quote(where)} --runs {shlex.quote(runs)}"
+
+
 def _cmd_set(args: argparse.Namespace) -> tuple[str, int]:
     where = str(args.manifest)
     if not args.assignments and not args.confirm:
@@ -13576,12 +13611,8 @@ def _cmd_set(args: argparse.Namespace) -> tuple[str, int]:
     for item in left:
         print(f"{args.prog}: to do in {where}: {visible(str(item))}", file=sys.stderr)
     if was_draft and "draft" not in draft:
-        recipe = draft.get("rerun_recipe")
-        # the recipe, on the manifest just written (a copy set under another name is that one)
-        shown = re.sub(r"--manifest[ =]\S+", lambda _: f"--manifest {shlex.quote(where)}", recipe) \
-            if isinstance(recipe, str) and not is_placeholder(recipe) and "--manifest" in recipe \
-            else f"{invoked()} --manifest {shlex.quote(where)} --runs RUNS"
-        print(f"{args.prog}: the draft is complete; check it: {visible(shown)}", file=sys.stderr)
+        shown = visible(_check_command(draft, where))
+        print(f"{args.prog}: the draft is complete; check it: {shown}", file=sys.stderr)
     return "", 0
 
 

@@ -130,6 +130,12 @@ class FirstBadLine(GateCase):
             list(gate.iter_jsonl(path))
         self.assertEqual(str(caught.exception).split(": ")[0], f"{path}:2")
         self.assertIn("invalid JSON", str(caught.exception))
+        path = self.write_text("surrogate.jsonl", b'{"a": 1}\n{"b": "t\\ud800"}\n{"c": "\xff"}\n')
+        for size in (16, gate._CHUNK_BYTES):  # a lone surrogate escape on line 2 is line 2's error in any chunk
+            with self.subTest(size=size), mock.patch.object(gate, "_CHUNK_BYTES", size):
+                with self.assertRaises(gate.GateError) as caught:
+                    list(gate.iter_jsonl(path))
+                self.assertEqual(str(caught.exception).split(": ")[0], f"{path}:2")
         path = self.write_text("bom.jsonl", b'\xef\xbb\xbf{"a": 1}\n{"c": "\xff"}\n')
         with self.assertRaises(gate.GateError) as caught:
             list(gate.iter_jsonl(path))

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import gate
 from tests.builders import valid_ledger
 from tests.realfiles import DROID, OPENHANDS, TH20, RealFileCase
 from tests.support import FIXTURES, load
@@ -104,6 +105,19 @@ class SetCommand(RealFileCase):
                 self.assertInputError(self.run_gate("set", str(draft), *args), *fragments)
                 self.assertEqual(draft.read_bytes(), kept)
 
+    def test_the_check_command_set_prints_runs_as_shown_with_spaces_in_paths(self) -> None:
+        """The recipe's --manifest replaced by the file set wrote, every word quoted (a path with a space left
+        "--manifest 'm x.json' x.json"); without a recipe, the ledger the import wrote, from the manifest's folder."""
+        recipe = {"rerun_recipe": "python3 gate.py --manifest 'a b.json' --runs 'r s.jsonl' --run-id r1"}
+        self.assertEqual(gate._check_command(recipe, "dir x/m y.json"),
+                         "python3 gate.py --manifest 'dir x/m y.json' --runs 'r s.jsonl' --run-id r1")
+        imported = {"rerun_recipe": "TODO: the harness command",
+                    "provenance": {"ledger": {"path": "runs one.jsonl"}}}
+        self.assertEqual(gate._check_command(imported, "q/m.json"),
+                         f"{gate.invoked()} --manifest q/m.json --runs 'q/runs one.jsonl'")
+        self.assertTrue(gate._check_command({"rerun_recipe": "python3 gate.py --manifest 'open"}, "m.json")
+                        .endswith("--manifest m.json --runs RUNS"))
+
     def test_a_confirmation_of_an_item_without_a_colon_records_it_empty(self) -> None:
         """A draft item that is a bare word ("dataset"): --confirm dataset answers it (it was exit 3, IndexError)."""
         draft = self.draft()
@@ -126,11 +140,13 @@ class NotRecorded(RealFileCase):
         return self.write_json(f"{name}.json", manifest), runs
 
     def test_an_envelope_value_that_says_nothing_is_not_recorded(self) -> None:
-        """{}, [], a blank string, false, a blank reason and not_disclosed (the system's word, not the instrument's)
-        leave a required envelope field unrecorded: envelope_incomplete, naming the field (each was PUBLISHABLE)."""
+        """{}, [], a blank string, false, a blank reason, not_disclosed (the system's word, not the instrument's),
+        the bare word not_recorded, "-" and a zero-width space leave a required envelope field
+        unrecorded: envelope_incomplete, naming the field (each was PUBLISHABLE)."""
         cases = [("runner", {}), ("network", []), ("toolchain_sha", " "), ("runner", False),
                  ("toolchain_sha", {"not_recorded": " "}), ("wall_clock_s_per_task", {"not_disclosed": "-"}),
-                 ("network", {"not_recorded": "x", "also": 1})]
+                 ("network", {"not_recorded": "x", "also": 1}), ("runner", "not_recorded"), ("network", "-"),
+                 ("runner", "\u200b"), ("toolchain_sha", {"not_recorded": "\u200b"})]
         for i, (key, value) in enumerate(cases):
             with self.subTest(key=key, value=value):
                 manifest, runs = self.claim({"not_recorded": "the harness logs no limit"}, name=f"e{i}")
