@@ -824,7 +824,10 @@ def _is_int(value: object) -> bool:
 
 
 def _is_number(value: object) -> bool:
-    return type(value) in (int, float)
+    """A JSON number the gate can compute with: a float, or an int a float can hold (10**400 is
+    not a number any figure could be)."""
+    return type(value) is float or (isinstance(value, int) and type(value) is int
+                                    and -sys.float_info.max <= value <= sys.float_info.max)
 
 
 TASK_ID_RULE = "a non-empty printable string without surrounding spaces"
@@ -10128,10 +10131,11 @@ def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -
 def _inspect_value_outcome(value: object, partial_as: str, threshold: float, where: str) -> Verdict:
     if isinstance(value, bool):
         return ("pass" if value else "fail"), None
-    if isinstance(value, (int, float)):
-        if not math.isfinite(value):  # Score.unscored() is NaN: the scorer gave no verdict
+    if _is_number(value):
+        number = cast(float, value)
+        if not math.isfinite(number):  # Score.unscored() is NaN: the scorer gave no verdict
             return "unscoreable", "grader_error"
-        return ("pass" if value >= threshold else "fail"), None
+        return ("pass" if number >= threshold else "fail"), None
     if isinstance(value, str):
         if value == "C":
             return "pass", None
@@ -11164,8 +11168,8 @@ def _harbor_mean(job: _HarborJob) -> str:
         mean = (metrics[0].get("mean")
                 if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None)
         parts.append(f"{key}: mean {mean if mean is not None else '(none)'} "
-                     f"over {value.get('n_trials')} trial(s) with a reward, "
-                     f"{value.get('n_errors')} errored")
+                     f"over {_sub(value).get('n_trials')} trial(s) with a reward, "
+                     f"{_sub(value).get('n_errors')} errored")
     return "; ".join(parts) or "(no evals)"
 
 
@@ -12201,7 +12205,7 @@ def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
     """How many of a document's n generations passed, from its pass@1 (c/n), or by inverting a
     pass@k."""
     scores = {key: value for key, value in rec.items()
-              if re.fullmatch(r"pass(?:@|_at_)\d+", key) and _is_number(value)}
+              if re.fullmatch(r"pass(?:@|_at_)\d{1,9}", key) and _is_number(value)}
     one = next((float(scores[key]) for key in ("pass@1", "pass_at_1") if key in scores), None)
     if one is not None:
         if not 0 <= one <= 1 or abs(round(one * n) / n - one) > 1e-9:  # (NaN fails the first test)
@@ -12246,6 +12250,9 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         _once(seen, tid, at, number)
         kept = rec.get("filtered_resps")
         n = len(kept[0]) if isinstance(kept, list) and kept and isinstance(kept[0], list) else 1
+        if n == 0:
+            raise GateError(f"{at}: filtered_resps: no generation of the document: a samples "
+                            "line lm-eval wrote holds one or more")
         if n > MAX_ATTEMPT_BUDGET:
             raise GateError(f"{at}: {n:,} generations of one document, more than the gate takes a "
                             f"task ({MAX_ATTEMPT_BUDGET:,})")
@@ -12396,8 +12403,9 @@ def _evalplus_01(data: Mapping[str, object], path: Path) -> dict[str, object]:
         if entry.get("nfiles") != len(base) or (plus and len(plus) != len(base)):
             raise GateError(f"{where}: nfiles {entry.get('nfiles')!r}, {len(base)} base and "
                             f"{len(plus)} plus results: one result a sample in each")
-        status = [[_EVALPLUS_01_STATUS.get(item[0] if isinstance(item, list) and item else "?",
-                                           "?") for item in column] for column in (base, plus)]
+        status = [[_EVALPLUS_01_STATUS.get(item[0] if isinstance(item, list) and item
+                                           and isinstance(item[0], str) else "?", "?")
+                   for item in column] for column in (base, plus)]
         if any(value == "?" for column in status for value in column):
             raise GateError(f"{where}: a result is not [status, details] with a status of "
                             "success, failed, timed out or null (EvalPlus 0.1.x)")

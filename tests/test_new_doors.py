@@ -165,3 +165,62 @@ class ManifestIdLists(GateCase):
         path = self.write_text("m.json", json.dumps(manifest))
         self.assertInputError(self.run_gate("--manifest", str(path), "--runs", str(ROOT / "runs.jsonl")),
                               f"dataset.task_ids[{len(set(ids)) - 1}]")
+
+
+class ImporterValuesNeverExit3(GateCase):
+    """What a sweep of every importer found exiting 3 (issue 39): numbers no float can hold, values of the wrong
+    type where a field is read, a pass@ key of 5,000 digits, a document with no generation. Each is now an input
+    error (exit 2) or a value left out (exit 0: a cost the gate cannot read), never exit 3."""
+
+    CASES = [  # (format, fixture, what import takes, file to change, the change)
+        ("aider", "harnesses/aider-prepolyglot/2024-09-05-14-21-37--gpt-4o-diff", ".", "wordy/.aider.results.json",
+         lambda d: d.update(cost=10**400)),
+        ("openhands", "harnesses/openhands/swe-bench-verified-remote-eval", "output.jsonl", "output.jsonl",
+         lambda d: d["metrics"].update(accumulated_cost=10**400)),
+        ("harbor", "harbor/thinharness-20task/dna-insert--pi/job", ".", "dna-insert__awQcgmQ/result.json",
+         lambda d: d["agent_result"].update(cost_usd=10**400)),
+        ("harbor", "harbor/thinharness-20task/dna-insert--pi/job", ".", "result.json",
+         lambda d: d["stats"]["evals"].update({next(iter(d["stats"]["evals"])): True})),
+        ("harbor", "harbor/thinharness-20task/dna-insert--pi/job", ".", "dna-insert__awQcgmQ/result.json",
+         lambda d: d["verifier_result"]["rewards"].update(reward=10**400)),
+        ("evalplus", "harnesses/evalplus-0.1", "samples_eval_results.json", "samples_eval_results.json",
+         lambda d: d["eval"][next(iter(d["eval"]))]["base"][0].__setitem__(0, ["x"])),
+        ("inspect", "inspect/tiny-success.json", "tiny-success.json", "tiny-success.json",
+         lambda d: d["samples"][0]["scores"]["match"].update(value=10**400)),
+        ("lm-eval", "harnesses/lm-eval/full", "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl",
+         "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl",
+         lambda d: (d.pop("pass@1"), d.update({"pass@5": 10**400}))),
+        ("lm-eval", "harnesses/lm-eval/limit", "samples_humaneval_local_2026-12-02T12-58-39.411880.jsonl",
+         "samples_humaneval_local_2026-12-02T12-58-39.411880.jsonl",
+         lambda d: (d.pop("pass@1", None), d.update({"pass@" + "9" * 5000: 0.5}))),
+        ("lm-eval", "harnesses/lm-eval/limit", "samples_humaneval_local_2026-12-02T12-58-39.411880.jsonl",
+         "samples_humaneval_local_2026-12-02T12-58-39.411880.jsonl", lambda d: d.update(filtered_resps=[[]])),
+        ("lm-eval", "harnesses/lm-eval/limit", "samples_humaneval_local_2026-12-02T12-58-39.411880.jsonl",
+         "samples_humaneval_local_2026-12-02T12-58-39.411880.jsonl", lambda d: d.update({"pass@1": 10**400})),
+    ]
+
+    def test_each_found_value_is_an_input_error_or_left_out(self) -> None:
+        import shutil
+
+        from tests.support import FIXTURES
+
+        for i, (fmt, fixture, target, changed, change) in enumerate(self.CASES):
+            with self.subTest(case=i, fmt=fmt):
+                source, folder = FIXTURES / fixture, self.dir / f"case{i}"
+                if source.is_dir():
+                    shutil.copytree(source, folder)
+                else:
+                    folder.mkdir()
+                    shutil.copy(source, folder / source.name)
+                path = folder / changed
+                lines = path.read_text(encoding="utf-8").splitlines()
+                data = json.loads(lines[0] if path.suffix == ".jsonl" else "\n".join(lines))
+                change(data)
+                text = json.dumps(data)
+                path.write_text(text + "\n" + "".join(f"{line}\n" for line in lines[1:])
+                                if path.suffix == ".jsonl" else text, encoding="utf-8")
+                code, _out, err = self.run_gate("import", fmt, str(folder / target), "-o", str(folder / "r.jsonl"))
+                self.assertIn(code, (0, 2), err)
+                self.assertNotIn("internal error", err)
+                if code == 2:
+                    self.assertEqual(len(err.strip().splitlines()), 1, err)
