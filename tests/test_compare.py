@@ -816,3 +816,12 @@ class AsymptoticRuleSaysItsSize(CompareCase):
 
         worst = max(range(1001, 1101), key=size)
         self.assertEqual((worst, round(size(worst), 4)), (1033, 0.0537))
+
+
+class TwoSamples(CompareCase):
+    def test_two_samples_a_task_are_named_as_samples(self) -> None:
+        """At 2 samples a task the paired line reads "per-task pass rates over 2 samples", not "task exits" (the
+        least samples mode has; a mutation survivor of the seed-20261211 sample took 2 for one)."""
+        ma, ra, mb, rb = paired_samples([2, 1, 2, 0] * 5, [1, 1, 0, 0] * 5, 2)
+        text = self.compare(ma, ra, mb, rb)[1]
+        self.assertRegex(text, r"(?m)^paired\s*: per-task pass rates over 2 samples on 22 shared tasks: ")

@@ -483,3 +483,17 @@ class UnreadableAdvice(RealFileCase):
         self.assertInputError((code, _out, err), f"{first}: generation: null is not a verdict",
                               "SWE-PolyBench's evaluation writes generation")
         self.assertNotIn("--unscoreable", err)
+
+
+class HalBenchmarkName(RealFileCase):
+    def test_a_benchmark_name_that_is_not_text_is_not_the_dataset_name(self) -> None:
+        """config.benchmark_name 7: the draft asks for the dataset's name (a TODO), never names it 7 (a mutation
+        survivor of the seed-20261211 sample read any truthy value as the name); the real name is taken."""
+        upload = next((H / "hal").glob("swebench_verified_mini_*/*_UPLOAD.json"))
+        data = load(upload)
+        named = self.import_ok("hal", str(upload), name="named")
+        self.assertEqual(named.draft["dataset"]["name"].split(" (")[0], data["config"]["benchmark_name"])
+        data["config"]["benchmark_name"] = 7
+        odd = self.write_json("odd_UPLOAD.json", data)
+        imp = self.import_ok("hal", str(odd), name="odd")
+        self.assertTrue(imp.draft["dataset"]["name"].startswith("TODO"), imp.draft["dataset"]["name"])
