@@ -3117,25 +3117,33 @@ def paired_test(paired: PairedTable, confidence: float) -> PairedTest:
     return PairedTest(low, high, z, p_value, critical, method, floor)
 
 
-def miller_test(rates: Mapping[tuple[float, float], int], confidence: float) -> PairedTest:
+def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
+                samples: int) -> PairedTest:
     """Miller's (2024, section 4) paired test in samples mode, from how many tasks have each pair
     of per-task pass rates (x_t, y_t): the per-task differences d_t = x_t − y_t, their mean D and
     standard error s/√T, t = D/SE on T − 1 degrees of freedom, and the interval D ± t_{T−1} SE
-    (within [−1, 1]), which excludes 0 exactly when p < alpha. Identical differences on every task
-    carry no spread: p is 0 (or 1 when they are all 0), and the floor of fewest_differing tasks
-    keeps a few such tasks from being called a difference."""
+    (within [−1, 1]), which excludes 0 exactly when p < alpha; the floor of fewest_differing tasks
+    keeps a few tasks from being called a difference. Identical differences on every task carry no
+    spread, and s = 0 would give a zero-width interval and p = 0: the standard error is then the
+    samples' own, Σ_t (x_t(1−x_t) + y_t(1−y_t))/(m−1) over T², and where every rate is 0 or 1 (no
+    sample varies either) the tasks are single verdicts, tested as a task table (paired_test)."""
     tasks = sum(rates.values())
     mean = fsum_counted((x - y, n) for (x, y), n in rates.items()) / tasks
     spread = fsum_counted(((x - y - mean) ** 2, n) for (x, y), n in rates.items())
     df = float(max(1, tasks - 1))
     se = math.sqrt(spread / df / tasks)
+    if se == 0:
+        within = fsum_counted(((x * (1 - x) + y * (1 - y)) / max(1, samples - 1), n)
+                              for (x, y), n in rates.items())
+        se = math.sqrt(within) / tasks
+    if se == 0:
+        b = sum(n for (x, y), n in rates.items() if x > y)
+        c = sum(n for (x, y), n in rates.items() if y > x)
+        return paired_test(PairedTable(b, c, tasks, (b - c) / tasks, (b + c) / tasks, b + c),
+                           confidence)
     critical = t_for(confidence, df)
-    if se > 0:
-        t = mean / se
-        p_value = _t_tail(abs(t), df)
-    else:
-        t = 0.0 if mean == 0 else math.copysign(math.inf, mean)
-        p_value = 1.0 if mean == 0 else 0.0
+    t = mean / se
+    p_value = _t_tail(abs(t), df)
     low, high = max(-1.0, mean - critical * se), min(1.0, mean + critical * se)
     return PairedTest(low, high, t, p_value, critical, "miller_paired_t",
                       fewest_differing(1 - confidence), df, se)
@@ -7481,7 +7489,7 @@ def run_compare(a_files: ClaimFiles, b_files: ClaimFiles, confidence: float = 0.
         test = wild_cluster_test([math.fsum(v) for v in sums.values()],
                                  [len(v) for v in sums.values()], confidence)
     elif samples > 1:
-        test = miller_test(rates, confidence)
+        test = miller_test(rates, confidence, m)
     else:
         test = paired_test(paired, confidence)
     alpha = 1 - confidence
@@ -7619,7 +7627,7 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     for i, j in itertools.combinations(range(len(reports)), 2):
         paired = paired_effective(columns[i], columns[j], None, m, confidence)
         test = (paired_test(paired, confidence) if m == 1 else
-                miller_test(Counter(zip(columns[i], columns[j])), confidence))
+                miller_test(Counter(zip(columns[i], columns[j])), confidence, m))
         raw.append((i, j, paired, test))
     alpha = 1 - confidence
     adjusted = holm([test.p_value for *_, test in raw])

@@ -186,7 +186,7 @@ def _samples_rules(xs: list[float], ys: list[float], m: int) -> tuple[bool, bool
     for pair in zip(xs, ys):
         rates[pair] = rates.get(pair, 0) + 1
     table = gate.paired_effective(xs, ys, None, m, 0.95)
-    miller = gate.miller_test(rates, 0.95).significant(table.differing, 0.05)
+    miller = gate.miller_test(rates, 0.95, m).significant(table.differing, 0.05)
     effective = _effective_table_rule(table)
     return miller, effective
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -546,6 +547,11 @@ class SamplesCompare(CompareCase):
                 counts_a, counts_b = [row["m"], *row["cA"], 0], [row["m"], *row["cB"], 0]
                 diff, low, high, p, _ = miller_paired(counts_a, counts_b, row["m"])
                 self.assertTrue(close(report["difference"]["value"], diff))
+                if low == high:  # no spread: Miller's interval has no width, the gate's falls back (NoSpread...)
+                    self.assertLess(report["difference"]["ci_low"], diff)
+                    self.assertGreater(report["difference"]["ci_high"], diff)
+                    self.assertIs(report["significant"], False)
+                    continue
                 self.assertTrue(close(report["difference"]["ci_low"], low), (report["difference"], low))
                 self.assertTrue(close(report["difference"]["ci_high"], high))
                 self.assertTrue(close(report["test"]["p"], p))
@@ -579,12 +585,17 @@ class SamplesCompare(CompareCase):
 
     def test_identical_counts_are_no_difference(self) -> None:
         """Two runs with the same per-task counts differ by exactly 0 on every task: p = 1, not significant, and the
-        interval is the one value the differences take (they have no spread), 0."""
+        interval (it was [0, 0]: the differences have no spread) is 0 +- t x the samples' own standard error,
+        sqrt(sum 2 x(1-x)/(m-1)) / T over the 40 tasks and the two controls."""
         _, report = self.compare_json(*paired_samples(self.COUNTS_A, self.COUNTS_A, 5))
         self.assertEqual(report["difference"]["value"], 0.0)
         self.assertEqual(report["test"]["p"], 1.0)
         self.assertIs(report["significant"], False)
-        self.assertEqual((report["difference"]["ci_low"], report["difference"]["ci_high"]), (0.0, 0.0))
+        rates = [c / 5 for c in [5, *self.COUNTS_A, 0]]
+        se = math.sqrt(math.fsum(2 * x * (1 - x) / 4 for x in rates)) / len(rates)
+        half = gate.t_for(0.95, len(rates) - 1) * se
+        self.assertAlmostEqual(report["difference"]["ci_low"], -half, places=12)
+        self.assertAlmostEqual(report["difference"]["ci_high"], half, places=12)
 
 
 class ClusteredCompare(CompareCase):
@@ -825,3 +836,33 @@ class TwoSamples(CompareCase):
         ma, ra, mb, rb = paired_samples([2, 1, 2, 0] * 5, [1, 1, 0, 0] * 5, 2)
         text = self.compare(ma, ra, mb, rb)[1]
         self.assertRegex(text, r"(?m)^paired\s*: per-task pass rates over 2 samples on 22 shared tasks: ")
+
+
+class NoSpreadInSamplesMode(GateCase):
+    def test_identical_differences_keep_an_interval_of_positive_width(self) -> None:
+        """20 tasks, A passing 3 of 5 samples and B 2 of 5 on each: every per-task difference is 0.2, so Miller's
+        s is 0; the interval was [+0.200, +0.200] with t = +inf and p = 0. The standard error is now the samples'
+        own, sqrt(sum (x(1-x) + y(1-y))/(m-1)) / T, computed here from the definition."""
+        test = gate.miller_test(Counter({(0.6, 0.4): 20}), 0.95, 5)
+        se = math.sqrt(20 * (0.6 * 0.4 + 0.4 * 0.6) / 4) / 20
+        critical = gate.t_for(0.95, 19)
+        self.assertEqual(test.method, "miller_paired_t")
+        self.assertAlmostEqual(test.se, se, places=15)
+        self.assertAlmostEqual(test.z, 0.2 / se, places=12)
+        self.assertAlmostEqual(test.low, 0.2 - critical * se, places=12)
+        self.assertAlmostEqual(test.high, 0.2 + critical * se, places=12)
+        self.assertGreater(test.high - test.low, 0.2)
+        self.assertLess(test.p_value, 0.05)
+        self.assertGreater(test.p_value, 0)
+
+    def test_rates_of_0_and_1_only_are_a_task_table(self) -> None:
+        """Every sample of a task agreeing (rates 0 or 1) and every difference +1 or 0 alike: no sample varies, so
+        the tasks are single verdicts and the test is the task table's (the exact unconditional test)."""
+        for rates, table in ((Counter({(1.0, 0.0): 8}), (8, 0, 8)), (Counter({(1.0, 1.0): 6, (0.0, 0.0): 4}),
+                                                                   (0, 0, 10))):
+            with self.subTest(rates=rates):
+                test = gate.miller_test(rates, 0.95, 4)
+                b, c, n = table
+                expected = gate.paired_test(gate.PairedTable(b, c, n, (b - c) / n, (b + c) / n, b + c), 0.95)
+                self.assertEqual(test, expected)
+                self.assertGreater(test.high - test.low, 0)
