@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
 import re
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
