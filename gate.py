@@ -8846,14 +8846,13 @@ def _id_list(container: Mapping[str, object], key: str, where: str) -> list[str]
 
 
 def _declared_ids(dataset_ids: list[str]) -> list[str]:
-    """--dataset-ids, checked by the task-ID rule, sorted."""
-    seen: set[str] = set()
-    for i, tid in enumerate(dataset_ids):
-        _task_id(tid, f"--dataset-ids line {i + 1}")
-        if tid in seen:
-            raise GateError(f"--dataset-ids line {i + 1}: duplicate id {tid!r}")
-        seen.add(tid)
-    return sorted(seen)
+    """--dataset-ids (or index.json), sorted: each id once. (Its reader held each id to the task-ID
+    rule, with its line.)"""
+    repeated = _first_repeat(dataset_ids)
+    if repeated is not None:
+        raise GateError(f"--dataset-ids: task {repeated!r} is listed twice (a duplicate): list "
+                        "each task once")
+    return sorted(dataset_ids)
 
 
 def _memberships(lists: Mapping[str, list[str]]) -> dict[str, list[str]]:

@@ -409,9 +409,9 @@ class SwebenchInputErrors(ImportCase):
     def test_dataset_ids_file_with_duplicates(self) -> None:
         """A --dataset-ids file with a repeated id is an input error saying 'duplicate'."""
         ids = id_lines(SWE_SHORT_IDS)
-        path = self.write_text("ids.txt", "\n".join(ids + ids[:1]) + "\n")
+        path = self.write_text("ids.txt", "\n\n".join([*ids, ids[0]]) + "\n")
         self.assertInputError(self.run_gate("import", "swebench", str(SWE_SHORT), "--dataset-ids", str(path)),
-                              "duplicate")
+                              f"task {ids[0]!r} is listed twice (a duplicate)")
 
 
 class ImportedIdsFollowCheckRules(ImportCase):
