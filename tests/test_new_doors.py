@@ -169,7 +169,7 @@ class ManifestIdLists(GateCase):
 
 class ImporterValuesNeverExit3(GateCase):
     """What a sweep of every importer found exiting 3 (issue 39): numbers no float can hold, values of the wrong
-    type where a field is read, a pass@ key of 5,000 digits, a document with no generation. Each is now an input
+    type where a field is read, a pass@ key of 5,000 digits, a document with no generation: twelve inputs. Each is now an input
     error (exit 2) or a value left out (exit 0: a cost the gate cannot read), never exit 3."""
 
     CASES = [  # (format, fixture, what import takes, file to change, the change)
@@ -224,3 +224,8 @@ class ImporterValuesNeverExit3(GateCase):
                 self.assertNotIn("internal error", err)
                 if code == 2:
                     self.assertEqual(len(err.strip().splitlines()), 1, err)
+        path = self.write_text("m.jsonl", '{"id": "a", "ok": true, "c": 1' + "0" * 400 + "}\n")
+        code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "ok",
+                                        "--cost-usd", "c", "-o", str(self.dir / "m.runs.jsonl"))
+        self.assertIn(code, (0, 2), err)
+        self.assertNotIn("internal error", err)
