@@ -647,6 +647,12 @@ class CardInCheck(CardCase):
                 self.assertNotIn("data-value", element)
                 self.assertFalse(element.startswith("<circle"), element)
         self.assertTrue(re.search(r'<circle[^>]*data-label="[^"]*python:wide', svg), svg[:500])
+        # the note stands where a bar would start: 14 px right of its label's end (10 before the plot, 4 into it)
+        label = re.search(r'<text x="(\d+)" y="(\d+)" text-anchor="end">[^<]*go:narrow', svg)
+        assert label is not None
+        note = re.search(rf'<text x="(\d+)" y="{label[2]}" class="note">', svg)
+        assert note is not None
+        self.assertEqual(int(note[1]) - int(label[1]), 14)
 
     def test_manifest_task_ids_that_differ_from_the_card_are_a_finding(self) -> None:
         """Declared task_ids that differ from the card's block with card_manifest_mismatch."""

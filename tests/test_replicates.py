@@ -93,6 +93,15 @@ class ReplicateHeadline(GateCase):
         self.assertGreater(noisy["replicates"]["between_run_sd"], 0.1)
         self.assertEqual(calm["replicates"]["between_run_sd"], 0.0)
 
+    def test_one_task_in_two_runs_has_no_task_term(self) -> None:
+        """One task, passed in one run and failed in the other: the task term's mean square is 0 (T - 1 = 0 leaves
+        nothing to divide), so the headline's variance is the runs' alone, on Satterthwaite's 1 df; a mutation
+        survivor of the seed-20261211 sample divided by T - 1 there (exit 3)."""
+        code, report = self.check_json(*replicated([[1], [0]]))
+        self.assertEqual(code, 1)  # one task is both controls: controls_conflict
+        self.assertEqual(report["headline"]["rate"], 0.5)
+        self.assertEqual(report["replicates"]["df"], 1.0)
+
     def test_text(self) -> None:
         """The text marks the headline as the replicates' mean, lists each run with the spread, and says whose ledger is
         shown."""
