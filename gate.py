@@ -6280,7 +6280,7 @@ def _median(values: Iterable[float]) -> float | None:
         return _sorted_median(seq)
     # every value below `floor` sorts before `middle`, every one above `ceiling` after it
     first, second = middle[low - below], middle[high - below]
-    return first if count % 2 else (first + second) / 2
+    return _midpoint(first, second)
 
 
 def _sorted_median(values: Iterable[float]) -> float | None:
@@ -6288,7 +6288,13 @@ def _sorted_median(values: Iterable[float]) -> float | None:
     if not ordered:
         return None
     middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return _midpoint(ordered[(len(ordered) - 1) // 2], ordered[middle])
+
+
+def _midpoint(first: float, second: float) -> float:
+    """The middle of two order statistics (the one, when they are the same), without the overflow
+    of (first + second) / 2 near the largest float."""
+    return first if first == second else first / 2 + second / 2
 
 
 def _cost_summary(summary: _Stream) -> CostSummary | None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from tests.oracles import ids_digest
 from tests.realfiles import DROID, JAVA_DEEPSEEK, TH20, VTM, RealFileCase, run_log
 from tests.support import INS_DEFLATE, INS_OK, INS_ZSTD, ROOT, TB_RESULTS, load, run_cli
 
@@ -371,7 +372,9 @@ class ControlRunsFromTheHarness(RealFileCase):
         results["results"] = results["results"][1:]
         (smaller / "results.json").write_text(json.dumps(results, indent=4))
         (smaller / "run_metadata.json").unlink()
-        self.assertRefused(self.add("no_edit", smaller, self.claims / "d.jsonl"), "not the draft's suite")
+        covered = sorted({r["task_id"] for r in results["results"]})
+        self.assertRefused(self.add("no_edit", smaller, self.claims / "d.jsonl"),
+                           f"covers {len(covered)} task(s) hashing to {ids_digest(covered)[:12]}, not the draft's suite")
         self.assertRefused(self.run_gate("import", "terminal-bench", str(nop), "--control", "no_edit",
                                             "--draft-manifest", str(self.draft)), "give -o RUNS")
         self.assertRefused(self.add("no_edit", nop, self.dir / "outside.jsonl"), "must sit in the manifest's folder")

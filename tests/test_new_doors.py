@@ -229,3 +229,23 @@ class ImporterValuesNeverExit3(GateCase):
                                         "--cost-usd", "c", "-o", str(self.dir / "m.runs.jsonl"))
         self.assertIn(code, (0, 2), err)
         self.assertNotIn("internal error", err)
+
+
+class FreshSampleSurvivors(GateCase):
+    """Survivors of the fresh mutation sample (seed 20261211, 120 mutants of gate.py at 217f0ed), each a test."""
+
+    def test_a_greater_than_predicate_fails_a_value_below_the_literal(self) -> None:
+        """--pass "score > 0.5": 0.2 and 0.5 fail, 0.7 passes (`!=` for `>` passed 0.2)."""
+        path = self.write_text("s.jsonl", "".join(json.dumps({"id": tid, "score": score}) + "\n"
+                                                  for tid, score in (("a", 0.2), ("b", 0.5), ("c", 0.7))))
+        code, out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", "--pass", "score > 0.5")
+        self.assertEqual(code, 0, err)
+        self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()], ["fail", "fail", "pass"])
+
+    def test_a_median_near_the_largest_float_does_not_overflow(self) -> None:
+        """The median of values near the largest float is that value, for an odd and an even count, sorted or
+        selected ((first + second) / 2 overflowed to inf)."""
+        for count in (9, 10, 16_385, 16_386):
+            with self.subTest(count=count):
+                self.assertEqual(gate._median([1.5e308] * count), 1.5e308)
+        self.assertEqual(gate._median([1.0, 2.0, 4.0, 8.0]), 3.0)
