@@ -1170,9 +1170,9 @@ ENVELOPE_REQUIRED = ("runner", "network", "wall_clock_s_per_task", "toolchain_sh
 ENVELOPE_HELP = {
     "runner": "where the harness ran (local-docker, a CI runner, a cloud sandbox)",
     "network": "the network policy the tasks ran under (off, allowlist, open)",
-    "wall_clock_s_per_task": "a number: the per-task time limit in seconds the harness enforced (check verifies "
-                             "every attempt's wall_clock_s against it), or {\"not_recorded\": \"why\"} where "
-                             "the files do not record it",
+    "wall_clock_s_per_task": "a number: the per-task time limit in seconds the harness enforced "
+                             "(check verifies every attempt's wall_clock_s against it), or "
+                             "{\"not_recorded\": \"why\"} where the files do not record it",
     "toolchain_sha": "a digest of the toolchain (the harness's commit or image digest)",
 }
 # Envelope keys that name what is measured, not what measures it: they belong under `system`.
@@ -1988,8 +1988,8 @@ FINDINGS: Mapping[str, Rule] = MappingProxyType({
         "`--claim`: the number matches nothing in the ledger",
         ("check_claim",)),
     "envelope_mismatch": Rule(
-        "`compare`, `rank`: the two runs differ in an envelope field, their importer, their verdict "
-        "definition (an option that changes a verdict) or their instrument (each named)",
+        "`compare`, `rank`: the two runs differ in an envelope field, their importer, their "
+        "verdict definition (an option that changes a verdict) or their instrument (each named)",
         ("_comparable",)),
     "ledger_not_imported": Rule(
         "the runs file is not the ledger the manifest's import wrote (its sha256 differs from "
@@ -6837,11 +6837,13 @@ def _bind_control(m: Manifest, run: ControlRun, result: ControlRunResult,
                        f"({_definition_text(cp.options)}); its instrument is not checked: neither "
                        "file records a harness version or commit both can be compared on"), findings
     if m.provenance.one_instrument:  # bound to one of the instruments declared one, not to all
-        return Binding(name, False, f"the claim's importer and verdict definition, made at "
-                       f"{instrument_text(cp.instrument or {})}: one of the instruments the claim's "
-                       "runs were declared one (--one-instrument), not each of them"), findings
-    return Binding(name, not findings, f"the claim's importer, instrument ({', '.join(sorted(shared))}) "
-                   f"and verdict definition ({_definition_text(cp.options)}), sha256 "
+        return Binding(name, False, "the claim's importer and verdict definition, made at "
+                       f"{instrument_text(cp.instrument or {})}: one of the instruments the "
+                       "claim's runs were declared one (--one-instrument), not each of "
+                       "them"), findings
+    return Binding(name, not findings, "the claim's importer, instrument "
+                   f"({', '.join(sorted(shared))}) and verdict definition "
+                   f"({_definition_text(cp.options)}), sha256 "
                    f"{result.ledger.runs_sha256[:12]}"), findings
 
 
@@ -6857,8 +6859,8 @@ def _bind_declared_set(m: Manifest) -> tuple[Binding, list[Finding]]:
     if prov is None:
         return Binding("declared set", False, "the manifest's own (no import behind it)"), []
     if prov.set_found and "dataset" in m.confirmed:
-        return Binding("declared set", False, "only what the files held, confirmed by the author as "
-                       "the whole suite (set --confirm dataset)"), []
+        return Binding("declared set", False, "only what the files held, confirmed by the author "
+                       "as the whole suite (set --confirm dataset)"), []
     if prov.set_found:
         return Binding("declared set", False, "only what the files held"), [finding(
             "declared_set_unconfirmed", (
@@ -8424,7 +8426,8 @@ def _rule_text(test: PairedTest) -> str:
 
 
 def _instrument_text(m: Manifest) -> str:
-    """The envelope, as one line: a field the harness does not record reads "(not recorded: why)"."""
+    """The envelope, as one line: a field the harness does not record reads "(not recorded:
+    why)"."""
     return ", ".join(f"{k}=({stated_unknown(v)})" if stated_unknown(v) else f"{k}={_scalar(v)}"
                      for k, v in sorted(m.envelope.items()))
 
@@ -8686,7 +8689,8 @@ def render_rank_markdown(rank: Ranking) -> str:
     for p in rank.pairs:
         out.append(f"| {_md(rank.systems[p.first].manifest.claim_id)} | "
                    f"{_md(rank.systems[p.second].manifest.claim_id)} | {p.diff:+.3f} | "
-                   f"[{_signed(p.low, 3)}, {_signed(p.high, 3)}] | {_p_text(p.p_value)} | {_p_text(p.p_holm)} |")
+                   f"[{_signed(p.low, 3)}, {_signed(p.high, 3)}] | {_p_text(p.p_value)} | "
+                   f"{_p_text(p.p_holm)} |")
     out += ["", "</details>", ""]
     if rank.findings:
         out += ["**Findings**", ""] + [f"- `{f.code}`: {_md(f.message)}" for f in rank.findings]
@@ -9024,14 +9028,14 @@ def _one_instrument(imp: Imported, declared: bool) -> Imported:
     named = "; ".join(f"{text} ({_preview(runs, 3)})" for text, runs in groups.items())
     if not declared:
         raise GateError(f"import {imp.source}: the {len(imp.run_instruments)} runs were made with "
-                        f"{len(groups)} different harness checkouts or releases: {named}: one claim "
-                        "is read on one instrument; import the runs made with one of them, or "
-                        "give --one-instrument to declare them one (the manifest records it and "
-                        "the card prints it)")
+                        f"{len(groups)} different harness checkouts or releases: {named}: one "
+                        "claim is read on one instrument; import the runs made with one of them, "
+                        "or give --one-instrument to declare them one (the manifest records it "
+                        "and the card prints it)")
     merged = {key: " + ".join(sorted({str(i[key]) for _, i in recorded if key in i}))
               for key in sorted({key for _, i in recorded for key in i})}
-    said = (f"{len(imp.run_instruments)} runs made with {len(groups)} harness checkouts or releases, "
-            f"declared one instrument by the user (--one-instrument): {named}")
+    said = (f"{len(imp.run_instruments)} runs made with {len(groups)} harness checkouts or "
+            f"releases, declared one instrument by the user (--one-instrument): {named}")
     envelope = dict(imp.envelope)
     if "commit" in merged and "toolchain_sha" in envelope:
         envelope["toolchain_sha"] = merged["commit"]
@@ -9684,7 +9688,8 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
     found = _swebench_found(
         rows, report.declared if report else None,
         f"the run report {given[0].name}" if given else
-        f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared set",
+        f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared "
+        "set",
         _folder_name(_absolute(folder).parent), notes,
         {"model": _folder_name(folder).replace("__", "/")}, (), _SWEBENCH_FORMS["logs"])
     return finish(found._replace(
@@ -10826,8 +10831,9 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         + (f", {len(parsed)} times" if len(parsed) > 1 else ""),
         timeout_note="Terminal-Bench limits each task by its task.yaml (max_agent_timeout_sec, "
                      "default 360, plus max_test_timeout_sec, default 60, times "
-                     "global_timeout_multiplier), but a trial's wall clock includes its container's "
-                     "set-up: where the run records no limit, say {\"not_recorded\": \"why\"}",
+                     "global_timeout_multiplier), but a trial's wall clock includes its "
+                     "container's set-up: where the run records no limit, say "
+                     "{\"not_recorded\": \"why\"}",
         todo=_tb_subset_todo(subset, parsed), instrument=_tb_instrument(parsed[0][0]),
         systems=tuple((run.results_path.parent.name, _tb_system_text(run)) for run, _ in parsed),
         run_instruments=tuple((rid, _tb_instrument(run))
@@ -11202,9 +11208,9 @@ def _harbor_figures(jobs: Sequence[_HarborJob]) -> str:
             errored += cast(int, _sub(value).get("n_errors")) \
                 if _is_int(_sub(value).get("n_errors")) else 0
     mean_text = f"mean {total / rewarded:.4g}" if rewarded else "no mean"
-    return (f"Harbor's own job figures, {len(jobs)} jobs: {mean_text} over {rewarded} trial(s) with "
-            f"a reward, {errored} errored (Harbor before 0.26 counts a trial with no reward as 0; "
-            "from 0.26 it leaves it out)")
+    return (f"Harbor's own job figures, {len(jobs)} jobs: {mean_text} over {rewarded} trial(s) "
+            f"with a reward, {errored} errored (Harbor before 0.26 counts a trial with no reward "
+            "as 0; from 0.26 it leaves it out)")
 
 
 def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
@@ -11476,9 +11482,9 @@ def import_publish_gate(options: ImportOptions) -> Imported:
     if not rows:
         raise GateError(f"{where}.outcomes: empty; nothing to import")
     flags = [key for key in ("no_edit_must_fail", "known_fix_must_pass") if key in data]
-    todo = ["controls: the report's " + " and ".join(flags) + " flags are not evidence: add control_runs "
-            "from a real no-edit run and a real known-fix run (import each with --control "
-            "no_edit / --control known_fix)"] if flags else []
+    todo = ["controls: the report's " + " and ".join(flags) + " flags are not evidence: add "
+            "control_runs from a real no-edit run and a real known-fix run (import each with "
+            "--control no_edit / --control known_fix)"] if flags else []
     # (the budget is the note's metric contract: a pass after it is a fail, one verdict a task)
     return finish(Found(rows, False, budget, "publish-gate report (benchmark-card design note)",
                         "", run_id="publish-gate", notes=tuple(notes), todo=tuple(todo),
@@ -11893,7 +11899,8 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
     generation is the system's fail (the agent ran and wrote no patch), and never left out: the
     files cannot tell an instance the agent failed from one the submission never ran (a repository
     whose few instances all failed looks like a language never run). A submission of part of the
-    suite holds result files for that part only; --dataset-ids then names the suite it is part of."""
+    suite holds result files for that part only; --dataset-ids then names the suite it is part
+    of."""
     given = _one_path(options.files, "swe-polybench")
     path = given / "logs" if (given / "logs").is_dir() else given
     if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
@@ -12873,8 +12880,8 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
 # how the draft's controls item starts, so a --control import can replace it
 _CONTROLS_TODO = "controls: "
 # the draft list's last item
-_LAST_TODO = ("then delete this \"draft\" list (`set` does, once it has answered every item): check "
-              "refuses a manifest that still has it")
+_LAST_TODO = ("then delete this \"draft\" list (`set` does, once it has answered every item): "
+              "check refuses a manifest that still has it")
 
 
 def _controls_todo(fmt: ImportFormat | None, present: Collection[str]) -> str | None:
@@ -13010,11 +13017,11 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         if len(tally.all_run_ids) == 1:
             extra["run_id"] = next(iter(tally.all_run_ids))
         elif tally.all_run_ids:
-            todo.append(f"run_id: the runs file holds {len(tally.all_run_ids)} runs: set run_id to the one "
-                        "this claim publishes, or list them all under \"replicates\"")
+            todo.append(f"run_id: the runs file holds {len(tally.all_run_ids)} runs: set run_id to "
+                        "the one this claim publishes, or list them all under \"replicates\"")
         extra["attempt_budget"] = budget
-        todo.append(f"dataset: the task list is what {runs} recorded: check it is the whole declared suite, "
-                    "not what finished")
+        todo.append(f"dataset: the task list is what {runs} recorded: check it is the whole "
+                    "declared suite, not what finished")
         recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
                   f"bench.manifest.json --runs {runs}")
     else:
@@ -13756,8 +13763,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
 
 
 def _ledger_lines(imported: Imported) -> str:
-    """The runs file an import writes: a record a line, strict JSON (a harness may write NaN where it
-    has no number; check reads what import writes)."""
+    """The runs file an import writes: a record a line, strict JSON (a harness may write NaN where
+    it has no number; check reads what import writes)."""
     return "".join(json.dumps(_finite(rec), ensure_ascii=False, separators=(",", ":"),
                               allow_nan=False) + "\n" for rec in imported.records)
 
@@ -14011,10 +14018,11 @@ def _init_parser(sub: Any) -> None:
 def _set_parser(sub: Any) -> None:
     parser = sub.add_parser(
         "set", help="fill a draft manifest's fields and answer its to-do items",
-        epilog="VALUE is read as JSON where it parses (1800, true, null, {\"not_recorded\": \"why\"}, "
-               "\"a quoted string\"), else as text. Each to-do item about a key set, or a word "
-               "confirmed, leaves the draft list; with none left the list goes and the check "
-               "command is printed.\n\nexamples:\n  python3 gate.py set bench.manifest.json "
+        epilog="VALUE is read as JSON where it parses (1800, true, null, "
+               "{\"not_recorded\": \"why\"}, \"a quoted string\"), else as text. Each to-do "
+               "item about a key set, or a word confirmed, leaves the draft list; with none left "
+               "the list goes and the check command is printed.\n\nexamples:\n  python3 gate.py "
+               "set bench.manifest.json "
                "envelope.runner=local-docker envelope.network=off\n  python3 gate.py set "
                "bench.manifest.json envelope.wall_clock_s_per_task='{\"not_recorded\": \"the "
                "harness does not record it\"}'\n  python3 gate.py set bench.manifest.json "
@@ -14127,9 +14135,9 @@ def _import_parser(sub: Any) -> None:
                              "two claims, never mixed")
     parser.add_argument("--model", metavar="MODEL",
                         help="the model the claim measured: Inspect imports only this model's logs "
-                             "(eval.model, e.g. openai/gpt-4o); with --agent, for files that do not "
-                             "name the system (or name aliases of one model), it is declared, and "
-                             "the card says so")
+                             "(eval.model, e.g. openai/gpt-4o); with --agent, for files that do "
+                             "not name the system (or name aliases of one model), it is declared, "
+                             "and the card says so")
     parser.add_argument("--agent", metavar="AGENT",
                         help="the agent the claim measured, for files that do not name it: "
                              "declared by the user (recorded, printed on the card); with --model, "
