@@ -3680,7 +3680,7 @@ class FieldMapping(NamedTuple):
     measures: tuple[tuple[str, str], ...]  # (record field, path)
     samples: bool
     unreadable: str  # "error" or "unscoreable"
-    not_run: str | None = None  # an EXPR true for a record of a task that never ran
+    counted: str | None = None  # an EXPR: the records it holds for are counted for the note
 
 
 class ImportOptions(NamedTuple):
@@ -11698,7 +11698,7 @@ SWE_POLYBENCH_MAPPING = FieldMapping(
     task_id="instance_id", passed="generation and resolved",
     unscoreable="generation and patch_applied and not with_logs",
     reason="grader_error", attempt=None, run_id=None, measures=(), samples=False,
-    unreadable="error", not_run="not generation")
+    unreadable="error", counted="not generation")
 
 
 def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]:
@@ -11706,7 +11706,7 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
     CSV file, or of a folder of one JSON file a task (SWE-PolyBench's <id>_result.json: the number
     counts the files)."""
     where = str(path)
-    if path.is_dir():
+    if fmt == "swe-polybench":
         found = sorted(p for p in path.iterdir() if p.is_file() and p.name.endswith("_result.json"))
         for number, item in enumerate(found, 1):
             yield number, _harness_json(item), item.name
@@ -11761,7 +11761,7 @@ def import_mapping(options: ImportOptions, fmt: str) -> Imported:
                         "--pass EXPR (and, for records with no verdict, "
                         "--unscoreable EXPR --reason CLASS|PATH); see import --help")
     path = _one_path(options.files, fmt)
-    return finish(read_mapping(options, fmt, path, path.stem), options, fmt, path)
+    return finish(read_mapping(options, fmt, path, path.stem)[0], options, fmt, path)
 
 
 # What to do with a record the mapping cannot read: a user's mapping can say; a harness's own
@@ -11773,15 +11773,17 @@ _UNREADABLE_ADVICE = {
 }
 
 
-def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str) -> Found:
-    """The rows a field mapping reads from each record of the file (or folder)."""
+def read_mapping(options: ImportOptions, fmt: str, path: Path,
+                 default_run: str) -> tuple[Found, int]:
+    """The rows a field mapping reads from each record of the file (or folder), and how many records
+    its `counted` EXPR holds for."""
     spec = cast("FieldMapping", options.mapping)
     where, csv = str(path), fmt == "csv"
     read = _read_column if csv else _read_path
     try:
         passed, _ = compile_mapping(cast(str, spec.passed), csv)
         lost = compile_mapping(spec.unscoreable, csv)[0] if spec.unscoreable else None
-        not_run = compile_mapping(spec.not_run, csv)[0] if spec.not_run else None
+        counts = compile_mapping(spec.counted, csv)[0] if spec.counted else None
     except MetricError as exc:
         raise GateError(f"import {fmt}: --pass / --unscoreable: {exc}") from None
     reason_path = None if spec.reason in (*BUILTIN_REASONS,
@@ -11789,7 +11791,7 @@ def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str)
     rows: list[_Row] = []
     seen: dict[tuple[str, int], int] = {}
     runs: dict[tuple[str, int], str] = {}
-    ungraded: set[str] = set()
+    counted = 0
     for number, rec, key in _mapping_rows(path, fmt):
         at = f"{where}/{key}" if path.is_dir() else f"{where}:{number}"
         try:
@@ -11831,12 +11833,11 @@ def read_mapping(options: ImportOptions, fmt: str, path: Path, default_run: str)
             except _Unreadable:
                 measures[field] = None
         runs[(tid, attempt)] = run
-        if not_run is not None and not_run(rec, read):
-            ungraded.add(tid)
+        counted += counts is not None and counts(rec, read)
         rows.append((tid, attempt, verdict, measures, {"format": f"mapping-{fmt}", "line": number}))
     if not rows:
         raise GateError(f"{where}: no records to import")
-    return _mapping_found(rows, runs, options, fmt, path)._replace(ungraded=frozenset(ungraded))
+    return _mapping_found(rows, runs, options, fmt, path), counted
 
 
 def _measure(field: str, value: Any) -> object:
@@ -11907,7 +11908,7 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
         raise GateError(f"{given}: no <instance_id>_result.json files (a SWE-PolyBench "
                         "submission's evaluation folder, or its logs/)")
     options = options._replace(mapping=SWE_POLYBENCH_MAPPING)
-    found = read_mapping(options, "swe-polybench", path, _folder_name(given))
+    found, no_generation = read_mapping(options, "swe-polybench", path, _folder_name(given))
     passed = sum(1 for *_, verdict, _, _ in found.rows if verdict[0] == "pass")
     files = len(found.rows)
     folder = given if path == given / "logs" else path.parent
@@ -11915,13 +11916,13 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
     name = metadata.get("name")
     return finish(found._replace(
         harness="SWE-PolyBench (poly_bench_evaluation)",
-        stated=f"{files} result file(s), {len(found.ungraded)} with no generation "
+        stated=f"{files} result file(s), {no_generation} with no generation "
                "(generation: false: the agent wrote no patch, a fail); SWE-PolyBench's own "
                "aggregate, "
                f"{passed}/{files}, is over the files present"
                + (f"; metadata.yaml states {metadata['pass_rate']}" if "pass_rate" in metadata
                   else ""),
-        notes=(), ungraded=(), measured={"agent": name} if name else {}, subset_unit="instances",
+        notes=(), measured={"agent": name} if name else {}, subset_unit="instances",
         rerun_hint="python -m poly_bench_evaluation.run_evaluation ... (SWE-PolyBench)"),
         options, "swe-polybench", given)
 

@@ -483,6 +483,9 @@ class UnreadableAdvice(RealFileCase):
         self.assertInputError((code, _out, err), f"{first}: generation: null is not a verdict",
                               "SWE-PolyBench's evaluation writes generation")
         self.assertNotIn("--unscoreable", err)
+        # a folder is SWE-PolyBench's input only: `import jsonl` given one is refused, never read as result files
+        self.assertInputError(self.run_gate("import", "jsonl", str(folder / "logs"), "--task-id", "instance_id",
+                                            "--pass", "resolved"), "cannot read")
 
 
 class HalBenchmarkName(RealFileCase):
