@@ -12193,17 +12193,6 @@ def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     return path, match[1], results_file if results_file.is_file() else None
 
 
-def _pass_at_k_of(n: int, c: int, k: int) -> float:
-    """The unbiased pass@k of c passes in n, 1 - C(n-c, k)/C(n, k), in its stable product form
-    1 - prod_{i<k} (n-c-i)/(n-i): no binomial of thousands of digits."""
-    if n - c < k:
-        return 1.0
-    fail = 1.0
-    for i in range(k):
-        fail *= (n - c - i) / (n - i)
-    return 1.0 - fail
-
-
 def _passes_from_pass_at_k(value: float, n: int, k: int) -> set[int]:
     """Every c in 0..n whose unbiased pass@k is `value` (to 1e-9): one, but for pass@k = 1, which
     every c from n - k + 1 to n gives. pass@k grows with c, so two binary searches find the range
@@ -12217,8 +12206,8 @@ def _passes_from_pass_at_k(value: float, n: int, k: int) -> set[int]:
             else:
                 low = mid + 1
         return low
-    lowest = first(lambda c: _pass_at_k_of(n, c, k) >= value - 1e-9)
-    beyond = first(lambda c: _pass_at_k_of(n, c, k) > value + 1e-9)
+    lowest = first(lambda c: pass_at_k(n, c, k) >= value - 1e-9)
+    beyond = first(lambda c: pass_at_k(n, c, k) > value + 1e-9)
     return set(range(lowest, beyond))
 
 

@@ -58,7 +58,7 @@ class LmEvalInversion(GateCase):
     def test_pass_at_n_of_one_names_its_true_range_in_few_evaluations(self) -> None:
         """pass@10000 = 1.0 over 10,000 generations holds for 1 to 10,000 passes (old code: "30 to 10000", after n
         exact binomials): a few dozen evaluations of the product form, not one per count."""
-        with mock.patch.object(gate, "_pass_at_k_of", wraps=gate._pass_at_k_of) as evaluated:
+        with mock.patch.object(gate, "pass_at_k", wraps=gate.pass_at_k) as evaluated:
             found = gate._passes_from_pass_at_k(1.0, 10_000, 10_000)
         self.assertEqual((min(found), max(found), len(found)), (1, 10_000, 10_000))
         self.assertLess(evaluated.call_count, 40)
@@ -70,7 +70,7 @@ class LmEvalInversion(GateCase):
         folder.mkdir()
         line = {"doc_id": 0, "filtered_resps": [["x"] * 20_000], "pass@10000": 1.0}
         (folder / "samples_humaneval_2026-01-01T00-00-00.jsonl").write_text(json.dumps(line) + "\n", encoding="utf-8")
-        with mock.patch.object(gate, "_pass_at_k_of", side_effect=AssertionError("inverted before the bound")):
+        with mock.patch.object(gate, "pass_at_k", side_effect=AssertionError("inverted before the bound")):
             self.assertInputError(self.run_gate("import", "lm-eval", str(folder / "samples_humaneval_2026-01-01T00-00-00.jsonl")),
                                   "20,000 generations of one document", f"({gate.MAX_ATTEMPT_BUDGET:,})")
 
