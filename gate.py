@@ -9018,7 +9018,8 @@ class Found(NamedTuple):
 def _one_instrument(imp: Imported, declared: bool) -> Imported:
     """One claim is read on one instrument: runs whose files record different harness releases or
     commits are refused, naming each, unless the user declares them one (--one-instrument), which
-    the provenance records and the card prints. Runs that record none are not compared."""
+    the provenance records and the card prints. A run that records none is a group of its own:
+    nothing shows it was made on the others' instrument."""
     recorded = [(run, instrument) for run, instrument in imp.run_instruments if instrument]
     groups: dict[str, list[str]] = {}
     for run, instrument in imp.run_instruments:  # (a run that records none is a group of its own)
@@ -13161,8 +13162,6 @@ def _still_to_do(draft: Mapping[str, object], item: object) -> bool:
     return value is None or is_placeholder(value)
 
 
-
-
 # `set`: the keys it fills, by where they sit (an open object takes any key but a near miss of one
 # the gate reads); provenance and draft are the import's, never set by hand.
 _SET_KEYS: Mapping[str, Sequence[str] | None] = MappingProxyType({
@@ -13184,11 +13183,10 @@ def _set_value(text: str) -> object:
 def _set_key(draft: dict[str, Any], key: str, value: object, where: str) -> None:
     """One KEY=VALUE into the draft, the key checked against the schema (a did-you-mean for a near
     miss)."""
-    *parents, last = key.split(".")
-    if (parents[:1] and parents[0] in _NOT_SET) or (not parents and last in _NOT_SET):
-        name = parents[0] if parents else last
-        raise GateError(f"{where}: set {key}: {name} is {_NOT_SET[name]}")
     parts = key.split(".")
+    *parents, last = parts
+    if parts[0] in _NOT_SET:
+        raise GateError(f"{where}: set {key}: {parts[0]} is {_NOT_SET[parts[0]]}")
     for depth, part in enumerate(parts):  # each level a key the manifest has there
         known = _SET_KEYS.get(".".join(parts[:depth]), ())
         if known is None:  # an open object (envelope, system): any key below it
@@ -13815,8 +13813,6 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
     mapping, the command that rebuilds the runs file, and the bindings check holds the claim's
     parts to: the ledger written (its sha256, runs and path), the verdict definition (every option
     that changes a verdict), the importer and the instrument the files record."""
-    import shlex
-
     shown = [_as_given(args, str(p)) for p in args.files]
     files = [{"path": name, "sha256": _tree_sha256(path)} for name, path in zip(shown, args.files)]
     command = [*invoked("import").split(" "), args.format, *shown]
@@ -13851,7 +13847,7 @@ def _import_provenance(args: argparse.Namespace, fmt: ImportFormat, imported: Im
                                          os.path.abspath(args.draft_manifest.parent))
     return {"files": files, "verdict_mapping": _verdict_mapping(args, fmt, imported),
             "options": _verdict_options(args, fmt),
-            "command": " ".join(shlex.quote(part) for part in command),
+            "command": shlex.join(command),
             "importer": fmt.name, "instrument": dict(imported.instrument), "ledger": ledger}
 
 
