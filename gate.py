@@ -7248,6 +7248,7 @@ class RateRow(NamedTuple):
     label: str
     rate: Rate | None
     note: str = ""
+    key: str = ""  # which one of its kind: the replicate's run id, stratum, metric, control role
 
 
 def rate_rows(report: Report) -> list[RateRow]:
@@ -7257,7 +7258,7 @@ def rate_rows(report: Report) -> list[RateRow]:
     if led.clustered is not None:
         rows.append(RateRow("cluster", f"the headline by cluster ({led.clustered.clusters} "
                                        "clusters)", led.clustered.rate))
-    rows += [RateRow("replicate", f"replicate run {rid} (not the headline)", rate)
+    rows += [RateRow("replicate", f"replicate run {rid} (not the headline)", rate, key=rid)
              for rid, rate in (report.replicates.runs if report.replicates is not None else ())]
     if report.replicates is None:  # (run 1's scoreable rate would read as the claim's)
         rows.append(RateRow("secondary", "secondary: scoreable only", led.secondary))
@@ -7267,14 +7268,15 @@ def rate_rows(report: Report) -> list[RateRow]:
         note = "" if s.verified else f"declared {s.declared}, unverified"
         if s.withheld:
             note = "withheld (below floor)"
-        rows.append(RateRow("stratum", f"stratum {s.name}", None if note else s.rate, note))
-    rows += [RateRow("metric", f"metric {x.name}{' (headline)' if x.headline else ''}", x.rate)
-             for x in led.metrics]
+        rows.append(RateRow("stratum", f"stratum {s.name}", None if note else s.rate, note,
+                            s.name))
+    rows += [RateRow("metric", f"metric {x.name}{' (headline)' if x.headline else ''}", x.rate,
+                     key=x.name) for x in led.metrics]
     for run in report.control_runs:
         bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
         rows.append(RateRow("control_run", f"control run {run.role} ({bound}; "
                                            f"{run.ledger.counts['unscoreable']} unscoreable)",
-                            run.ledger.headline))
+                            run.ledger.headline, key=run.role))
     return rows
 
 
@@ -7765,87 +7767,133 @@ def _subset_text(m: Manifest, entries: int) -> str:
 
 
 def _text_rates(report: Report) -> list[str]:
-    """The headline, and every labelled rate beside it."""
-    led, conf = report.ledger, report.confidence
-    samples = report.contract.samples
-    note = f" (mean over tasks of c/{report.contract.budget})" if samples else ""
-    reps = report.replicates
-    if reps is not None:
-        note += f" (mean of {_plural(len(reps.runs), 'replicate run')})"
-    out = [_label(led.headline_name) + _rate_text(led.headline, conf) + f"  <- headline{note}"]
-    if reps is not None:
-        values = [rate.value for _, rate in reps.runs]
-        out.append(_label("replicates") + ", ".join(f"{rid} {rate.value:.3f}"
-                                                    for rid, rate in reps.runs)
-                   + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to "
-                     f"{max(values):.3f}")
-        how = (f"Satterthwaite df {reps.df:.1f}" if reps.run_term else
-               f"the runs varied no more than chance, so the run term is dropped: df {reps.df:g}, "
-               "the tasks' T - 1")
-        counted = ("the interval counts run-to-run variance as "
-                   f"well as the tasks' (two-way layout, {how}); "
-                   if len(reps.runs) > 1 else "one run only: no run-to-run variance is measured; ")
-        out.append(_label("") + counted + "the entries and exits shown are run "
-                   f"{reps.runs[0][0]}'s, every run is gated in full (findings R<n>:), and per-run "
-                   "rates are left out: gate one run with its run_id")
-    if led.clustered is not None:
-        c = led.clustered
-        out.append(_label("by cluster") + f"{_pct(conf)} [{c.rate.low:.3f}, {c.rate.high:.3f}] "
-                   f"over {c.clusters} clusters (effective n {c.effective:.1f})  <- the same rate, "
-                   "for clusters beyond these; the task-level interval above is for this suite")
-    scope = "scoreable attempts only" if samples else "scoreable tasks only"
-    secondary = _rate_text(led.secondary, conf) if led.secondary else "n/a (no scoreable tasks)"
-    if reps is None:
-        out.append(_label("") + secondary + f"  <- labelled secondary: {scope}")
-    if report.manifest.verdict_mapping:
-        out.append(_label("mapping") + "; ".join(report.manifest.verdict_mapping)
-                   + " (the import's choices that decide a verdict)")
-    if led.first_attempt is not None:
-        out.append(_label("first try") + _rate_text(led.first_attempt, conf)
-                   + f"  <- labelled: first attempt only, of a budget of {report.contract.budget}")
-    if led.pass_at_k:
-        shown = "  ".join(f"pass@{k} {value:.3f}"
-                          for k, value in led.pass_at_k if _shown_k(k, report.contract.budget))
-        out.append(_label("pass@k") + shown
-                   + "  <- labelled: pass@k (any of k samples passes), not the headline")
-    if led.pass_hat_k:
-        shown = "  ".join(f"pass^{k} {value:.3f}"
-                          for k, value in led.pass_hat_k if _shown_k(k, report.contract.budget))
-        out.append(_label("pass^k") + shown
-                   + "  <- labelled: pass^k (all k samples pass), not the headline")
-    if report.not_a_claim_about:
-        out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
-        out.append(_label("") + NOT_A_PRODUCT_VERDICT)
+    """Every rate of the card, from rate_rows (the list every format shows), each run of rows of
+    one kind by its formatter in _TEXT_RATES; then the labelled figures that are not rates."""
+    out = []
+    for kind, rows in itertools.groupby(rate_rows(report), key=operator.attrgetter("kind")):
+        out += _TEXT_RATES[kind](report, list(rows))
+    return out + _text_labelled(report)
+
+
+def _text_headline(report: Report, rows: list[RateRow]) -> list[str]:
+    note = (f" (mean over tasks of c/{report.contract.budget})"
+            if report.contract.samples else "")
+    if report.replicates is not None:
+        note += f" (mean of {_plural(len(report.replicates.runs), 'replicate run')})"
+    return [_label(report.ledger.headline_name) + _rate_text(row.rate, report.confidence)
+            + f"  <- headline{note}" for row in rows]
+
+
+def _text_cluster(report: Report, rows: list[RateRow]) -> list[str]:
+    c, conf = cast("ClusterLine", report.ledger.clustered), report.confidence
+    return [_label("by cluster") + f"{_pct(conf)} [{rate.low:.3f}, {rate.high:.3f}] over "
+            f"{c.clusters} clusters (effective n {c.effective:.1f})  <- the same rate, for "
+            "clusters beyond these; the task-level interval above is for this suite"
+            for rate in (cast("Rate", row.rate) for row in rows)]
+
+
+def _text_replicates(report: Report, rows: list[RateRow]) -> list[str]:
+    reps = cast("Replicates", report.replicates)
+    values = [cast("Rate", row.rate).value for row in rows]
+    how = (f"Satterthwaite df {reps.df:.1f}" if reps.run_term else
+           f"the runs varied no more than chance, so the run term is dropped: df {reps.df:g}, "
+           "the tasks' T - 1")
+    counted = ("the interval counts run-to-run variance as "
+               f"well as the tasks' (two-way layout, {how}); "
+               if len(rows) > 1 else "one run only: no run-to-run variance is measured; ")
+    return [_label("replicates") + ", ".join(f"{row.key} {value:.3f}"
+                                             for row, value in zip(rows, values))
+            + f"; between runs sd {reps.spread:.3f}, range {min(values):.3f} to "
+              f"{max(values):.3f}",
+            _label("") + counted + f"the entries and exits shown are run {rows[0].key}'s, every "
+            "run is gated in full (findings R<n>:), and per-run rates are left out: gate one run "
+            "with its run_id"]
+
+
+def _text_secondary(report: Report, rows: list[RateRow]) -> list[str]:
+    scope = "scoreable attempts only" if report.contract.samples else "scoreable tasks only"
+    return [_label("") + (_rate_text(row.rate, report.confidence) if row.rate else
+                          "n/a (no scoreable tasks)") + f"  <- labelled secondary: {scope}"
+            for row in rows]
+
+
+def _text_first_attempt(report: Report, rows: list[RateRow]) -> list[str]:
+    return [_label("first try") + _rate_text(row.rate, report.confidence)
+            + f"  <- labelled: first attempt only, of a budget of {report.contract.budget}"
+            for row in rows]
+
+
+def _text_strata(report: Report, rows: list[RateRow]) -> list[str]:
+    strata = {s.name: s for s in report.ledger.strata}
+    width = max(12, *(len(row.key) + 1 for row in rows))
+    out = [_label("strata").rstrip()]
+    for row in rows:
+        line = strata[row.key]
+        if line.withheld:
+            text = f"withheld ({line.tasks} tasks, below the stratum floor: no rate)"
+        elif not line.verified:
+            text = f"declared {line.declared}, unverified (no record carries a stratum)"
+        elif row.rate is None:
+            text = "n/a (no tasks)"
+        else:
+            text = _rate_text(row.rate, report.confidence)
+        out.append("  " + _label(row.key, width) + text)
     return out
 
 
-def _text_breakdown(report: Report) -> list[str]:
-    """Strata and declared metrics, each on its own labelled line."""
-    led, conf = report.ledger, report.confidence
+def _text_metrics(report: Report, rows: list[RateRow]) -> list[str]:
+    metrics = {x.name: x for x in report.ledger.metrics}
+    width = max(12, *(len(row.key) + 1 for row in rows))
+    out = [_label("metrics").rstrip()]
+    for row in rows:
+        metric = metrics[row.key]
+        mark = f"  <- {metric.basis}" if metric.basis else ""
+        if metric.headline:
+            mark = "  <- headline metric"
+        text = (_rate_text(row.rate, report.confidence, metric.unit) + mark if metric.defined
+                else "undefined (see findings)")
+        out.append("  " + _label(row.key, width) + text)
+    return out
+
+
+def _text_control_runs(report: Report, rows: list[RateRow]) -> list[str]:
+    runs = {run.role: run for run in report.control_runs}
     out = []
-    if led.strata:
-        out.append(_label("strata").rstrip())
-        width = max(12, *(len(s.name) + 1 for s in led.strata))
-        for line in led.strata:
-            if line.withheld:
-                text = f"withheld ({line.tasks} tasks, below the stratum floor: no rate)"
-            elif not line.verified:
-                text = f"declared {line.declared}, unverified (no record carries a stratum)"
-            elif line.rate is None:
-                text = "n/a (no tasks)"
-            else:
-                text = _rate_text(line.rate, conf)
-            out.append("  " + _label(line.name, width) + text)
-    if led.metrics:
-        out.append(_label("metrics").rstrip())
-        width = max(12, *(len(x.name) + 1 for x in led.metrics))
-        for metric in led.metrics:
-            mark = f"  <- {metric.basis}" if metric.basis else ""
-            if metric.headline:
-                mark = "  <- headline metric"
-            text = _rate_text(metric.rate, conf,
-                              metric.unit) if metric.defined else "undefined (see findings)"
-            out.append("  " + _label(metric.name, width) + text + (mark if metric.defined else ""))
+    for row in rows:
+        run = runs[cast("ControlRunRole", row.key)]
+        bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
+        out.append(_label("control run") + f"{run.role} {run.runs}: "
+                   f"{_rate_text(row.rate, report.confidence)} ({bound}; "
+                   f"{run.ledger.counts['unscoreable']} of {run.ledger.entries} unscoreable; "
+                   f"{_plural(run.attempt_budget, 'attempt')} a task, its own contract)")
+    return out
+
+
+# How the text card shows each kind of rate_rows' rows (a run of rows of one kind at a time)
+_TEXT_RATES: Mapping[str, Callable[[Report, list[RateRow]], list[str]]] = MappingProxyType({
+    "headline": _text_headline, "cluster": _text_cluster, "replicate": _text_replicates,
+    "secondary": _text_secondary, "first_attempt": _text_first_attempt,
+    "stratum": _text_strata, "metric": _text_metrics, "control_run": _text_control_runs,
+})
+
+
+def _text_labelled(report: Report) -> list[str]:
+    """The labelled figures beside the rates that are not rates: the verdict mapping, pass@k and
+    pass^k, and what the number is not a claim about."""
+    out = []
+    if report.manifest.verdict_mapping:
+        out.append(_label("mapping") + "; ".join(report.manifest.verdict_mapping)
+                   + " (the import's choices that decide a verdict)")
+    budget = report.contract.budget
+    for name, values, what in (("pass@k", report.ledger.pass_at_k, "any of k samples passes"),
+                               ("pass^k", report.ledger.pass_hat_k, "all k samples pass")):
+        if values:
+            out.append(_label(name) + "  ".join(f"{name[:-1]}{k} {value:.3f}" for k, value
+                                                in values if _shown_k(k, budget))
+                       + f"  <- labelled: {name} ({what}), not the headline")
+    if report.not_a_claim_about:
+        out.append(_label("not a claim") + "; ".join(report.not_a_claim_about))
+        out.append(_label("") + NOT_A_PRODUCT_VERDICT)
     return out
 
 
@@ -7857,13 +7905,6 @@ def _text_instrument(report: Report) -> list[str]:
     if m.controls:
         shown = ", ".join(f"{c.task_id} ({c.role}, expects {c.expected})" for c in m.controls)
         out.append(_label("controls") + shown)
-    for run in report.control_runs:
-        bound = f"ceiling {run.bound:g}" if run.role == "no_edit" else f"floor {run.bound:g}"
-        lost = run.ledger.counts["unscoreable"]
-        out.append(_label("control run") + f"{run.role} {run.runs}: "
-                   f"{_rate_text(run.ledger.headline, conf)} ({bound}; {lost} of "
-                   f"{run.ledger.entries} unscoreable; {_plural(run.attempt_budget, 'attempt')} a "
-                   "task, its own contract)")
     if led.cost is not None:
         out.append(_label("cost") + _cost_text(led.cost))
     timing = ""
@@ -7896,8 +7937,7 @@ def _text_instrument(report: Report) -> list[str]:
 def render_text(report: Report) -> str:
     """The report card as plain text: one labelled line per figure, the verdict, then every finding.
     """
-    out = [*_text_ledger(report), *_text_rates(report), *_text_breakdown(report),
-           *_text_instrument(report)]
+    out = [*_text_ledger(report), *_text_rates(report), *_text_instrument(report)]
     if report.claim is not None:
         out.append(_label("claim check") + report.claim.message)
     out.append(_label("verdict") + report.verdict)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -388,19 +389,41 @@ class RightAdvice(RealFileCase):
 
 
 class EveryFormatListsTheSameRates(RealFileCase):
+    # the text line that shows a row of each kind of gate.rate_rows
+    TEXT_LINE = {
+        "headline": lambda row, line: line.endswith("<- headline") or "<- headline (" in line,
+        "cluster": lambda row, line: line.startswith("by cluster"),
+        "replicate": lambda row, line: line.startswith("replicates") and f"{row['label'].split()[2]} 0." in line,
+        "secondary": lambda row, line: "<- labelled secondary" in line,
+        "first_attempt": lambda row, line: line.startswith("first try"),
+        "stratum": lambda row, line: line.startswith(f"  {row['label'].split()[1]} "),
+        "metric": lambda row, line: line.startswith(f"  {row['label'].split()[1]} "),
+        "control_run": lambda row, line: line.startswith(f"control run : {row['label'].split()[2]} "),
+    }
+
+    def cards(self) -> Iterator[tuple[str, tuple[str, ...]]]:
+        from tests.builders import rich_ledger, strata_ledger
+        from tests.test_replicates import random_cells, replicated
+        rich, rich_records, _ = rich_ledger()
+        clustered = [{**rec, "cluster": rec["stratum"]} for rec in rich_records]
+        for name, (manifest, records) in (("strata", strata_ledger()), ("replicates", replicated(random_cells(3, 3, 20))),
+                                          ("clusters", (rich, clustered))):
+            path, runs = self.write_json(f"{name}.json", manifest), self.write_jsonl(f"{name}.jsonl", records)
+            yield name, ("check", "--manifest", str(path), "--runs", str(runs))
+        card = Path(gate.__file__).parent / "examples" / "card"
+        yield "control runs", ("check", "--manifest", str(card / "bench.manifest.json"), "--runs", str(card / "runs.jsonl"))
+
     def test_text_markdown_svg_and_json_list_one_set_of_rates(self) -> None:
-        """A card with strata, declared metrics, replicates or control runs: the rows of gate.rate_rows are exactly
-        the Markdown table's rows, the SVG's labelled rows and the JSON's rows, and each has its line in the text
-        (old code: with replicates the SVG drew a scoreable-only row the others left out)."""
+        """A card with strata, declared metrics, replicates, clusters, a first try or control runs: the rows of
+        gate.rate_rows are exactly the Markdown table's rows, the SVG's labelled rows and the JSON's rows, and the
+        text shows each row on its line, in the rows' order (old code: with replicates the SVG drew a scoreable-only
+        row the others left out; the text listed its rates by hand, in an order of its own)."""
         import xml.etree.ElementTree as ET
 
-        from tests.builders import strata_ledger
         from tests.support import SVG_NS, markdown_tables
-        from tests.test_replicates import random_cells, replicated
-        for name, (manifest, records) in (("strata", strata_ledger()), ("replicates", replicated(random_cells(3, 3, 20)))):
+        kinds = set()
+        for name, argv in self.cards():
             with self.subTest(card=name):
-                path, runs = self.write_json(f"{name}.json", manifest), self.write_jsonl(f"{name}.jsonl", records)
-                argv = ("check", "--manifest", str(path), "--runs", str(runs))
                 report = json.loads(self.run_gate(*argv, "--format", "json")[1])
                 labels = [row["label"] for row in report["rows"]]
                 table = next(t for t in markdown_tables(self.run_gate(*argv, "--format", "markdown")[1])
@@ -410,11 +433,33 @@ class EveryFormatListsTheSameRates(RealFileCase):
                 svg = ET.fromstring(self.run_gate(*argv, "--format", "svg")[1])
                 texts = [t.text for t in svg.iter(f"{SVG_NS}text") if t.get("text-anchor") == "end"]
                 self.assertEqual(texts, labels)
-                text = self.run_gate(*argv)[1]
+                lines = self.run_gate(*argv)[1].splitlines()
+                at = []
                 for row in report["rows"]:
-                    if row["kind"] == "secondary":
-                        self.assertIn("labelled secondary", text)
-                    if row["kind"] == "replicate":
-                        self.assertIn(row["label"].split()[2], text)
+                    kinds.add(row["kind"])
+                    found = [i for i, line in enumerate(lines) if self.TEXT_LINE[row["kind"]](row, line)]
+                    self.assertEqual(len(found), 1, (row, lines))
+                    at += found
+                self.assertEqual(at, sorted(at), "the text shows the rows in rate_rows' order")
                 if name == "replicates":
                     self.assertNotIn("secondary", labels)
+        self.assertEqual(kinds, set(self.TEXT_LINE), "every kind of row is tried")
+
+    def test_every_format_shows_what_rate_rows_returns(self) -> None:
+        """The renderers are built from gate.rate_rows, not beside it: with rate_rows giving only some of a card's
+        rows, no format shows the others (old code: the text listed the secondary line, strata, metrics and control
+        runs by hand, so dropping a row from the list left it in the text)."""
+        from unittest import mock
+        for name, argv in self.cards():
+            report = gate.run_check(gate.ClaimFiles(Path(argv[2]), Path(argv[4])))
+            rows = gate.rate_rows(report)
+            kept = rows[:1]  # the headline alone
+            with self.subTest(card=name), mock.patch.object(gate, "rate_rows", return_value=kept):
+                text = gate.render_text(report)
+                self.assertEqual([json_row["label"] for json_row in gate.report_json(report)["rows"]], [kept[0].label])
+                for row in rows[1:]:
+                    line = self.TEXT_LINE[row.kind]
+                    shown = [x for x in text.splitlines() if line({"label": row.label}, x)]
+                    self.assertEqual(shown, [], (row.kind, row.label))
+                    self.assertNotIn(row.label, gate.render_markdown(report))
+                    self.assertNotIn(row.label, gate.render_report_svg(report))
