@@ -3022,6 +3022,7 @@ def exact_conditional_p(b: int, c: int) -> float:
     return 1.0 if b + c == 0 else float(_conditional_tails(b + c)[abs(b - c)])
 
 
+@functools.lru_cache(maxsize=2048)
 def conditional_critical(s: int, alpha: float) -> float:
     """The |z| = d/√s at which the conditional test of s differing tasks starts to reject, just
     under it (as exact_critical). When none rejects (s < 6 at 5%) a value no outcome passes: √s,
@@ -3034,19 +3035,48 @@ def conditional_critical(s: int, alpha: float) -> float:
     return rejecting[0] / math.sqrt(s) * (1.0 - 1e-9)
 
 
+def table_rule(n: int, differing: int, alpha: float) -> tuple[str, float]:
+    """The test compare and rank apply to a task table of n tasks, `differing` of them differing
+    (a key of PAIRED_TESTS), and the |z| from which it rejects."""
+    if n <= EXACT_MAX_TASKS:
+        return "suissa_shuster_exact_unconditional", exact_critical(n, alpha)
+    if differing <= EXACT_MAX_TASKS:
+        return "mcnemar_exact_conditional", conditional_critical(differing, alpha)
+    return "mcnemar_asymptotic", z_for(1 - alpha)
+
+
+def table_power(n: int, discordance: float, difference: float, alpha: float) -> float:
+    """The exact chance that the test table_rule names rejects on n tasks when a task differs with
+    chance ψ = discordance and A − B is `difference`: Σ_s Binomial(s; n, ψ) P(|2B − s| >= z·√s),
+    B ~ Binomial(s, (1 + difference/ψ)/2) the differing tasks A passes, z the test's critical
+    value at s differing tasks."""
+    share = (1 + difference / discordance) / 2
+    first, weights = _binomial_window(n, discordance)
+    total = 0.0
+    for s, weight in enumerate(weights, first):
+        reach = table_rule(n, s, alpha)[1] * math.sqrt(s)
+        low, probs = _binomial_window(s, share) if s else (0, (1.0,))
+        total += weight * math.fsum(p for b, p in enumerate(probs, low)
+                                    if s and abs(2 * b - s) >= reach)
+    return total
+
+
 def detectable_difference(n: float, discordance: float, confidence: float,
                           power: float = 0.8) -> float | None:
-    """The smallest |p_A − p_B| the McNemar/Tango rule detects with this power on n paired tasks at
-    this discordance (Connor 1987, solved for the difference); None when none is detectable (it
-    would exceed the discordance, since |p12 − p21| <= p12 + p21)."""
-    if not 0 < discordance <= 1 or n <= 0 or n * discordance < fewest_differing(1 - confidence):
-        return None  # too few tasks are expected to differ for any test to reach alpha
-    za, zb = z_for(confidence), normal_quantile(power)
-    if n < za * za:
+    """The smallest |A − B| the test compare runs on a task table (table_rule) detects with this
+    power on n tasks at this discordance, from its exact power (table_power), to 1e-4; None when
+    not even the largest a table can show (every differing task A's) reaches it."""
+    tasks, alpha = round(n), 1 - confidence
+    if not 0 < discordance <= 1 or tasks < 1:
         return None
-    delta = (math.sqrt(discordance) * (za * math.sqrt(n) + zb * math.sqrt(n - za * za + zb * zb))
-             / (n + zb * zb))
-    return delta if delta <= discordance else None
+    if table_power(tasks, discordance, discordance, alpha) < power:
+        return None
+    low, high = 0.0, discordance
+    while high - low > 1e-5:
+        mid = (low + high) / 2
+        low, high = (mid, high) if table_power(tasks, discordance, mid, alpha) < power else (
+            low, mid)
+    return high
 
 
 class PairedTest(NamedTuple):
@@ -3065,7 +3095,7 @@ class PairedTest(NamedTuple):
     def detectable(self, paired: PairedTable, confidence: float) -> float | None:
         """The planning figure: the |A − B| this rule detects with 80% power. A test on the per-task
         differences: (critical + z_0.8) standard errors, when they vary and it is below 1; a
-        table: Connor's (detectable_difference) at its size and discordance."""
+        table: from the exact power of the test it runs (detectable_difference)."""
         if math.isnan(self.se):
             return detectable_difference(paired.n, paired.discordance, confidence)
         figure = (self.critical + normal_quantile(0.8)) * self.se
@@ -3117,22 +3147,14 @@ def paired_test(paired: PairedTable, confidence: float) -> PairedTest:
     every n; a larger table the exact conditional test while at most EXACT_MAX_TASKS tasks differ,
     likewise; beyond, McNemar's asymptotic test and the normal critical value (with that many
     differing tasks no floor can bind)."""
-    alpha = 1 - confidence
     z = mcnemar_z(paired.b, paired.c)
-    n = round(paired.n)
-    b, c = round(paired.b), round(paired.c)
-    if n <= EXACT_MAX_TASKS:
-        critical = exact_critical(n, alpha)
-        p_value = exact_unconditional_p(b, c, n)
-        method, floor = "suissa_shuster_exact_unconditional", 1
-    elif b + c <= EXACT_MAX_TASKS:
-        critical, p_value = conditional_critical(b + c, alpha), exact_conditional_p(b, c)
-        method, floor = "mcnemar_exact_conditional", 1
-    else:
-        critical, p_value = z_for(confidence), normal_two_sided_p(z)
-        method, floor = "mcnemar_asymptotic", 1
+    n, b, c = round(paired.n), round(paired.b), round(paired.c)
+    method, critical = table_rule(n, b + c, 1 - confidence)
+    p_value = {"suissa_shuster_exact_unconditional": lambda: exact_unconditional_p(b, c, n),
+               "mcnemar_exact_conditional": lambda: exact_conditional_p(b, c),
+               "mcnemar_asymptotic": lambda: normal_two_sided_p(z)}[method]()
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
-    return PairedTest(low, high, z, p_value, critical, method, floor)
+    return PairedTest(low, high, z, p_value, critical, method, 1)
 
 
 def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,

@@ -2,8 +2,8 @@
 
 Nothing here imports gate.py: a test that compares the gate with an oracle compares two independent
 computations. Sources: Wilson (1927) for the score interval; Tango (1998) for the paired score interval, from the
-likelihood's score equation solved by bisection; McNemar's asymptotic test; Connor (1987) for the detectable difference,
-solved by bisection; Chen et al. (2021) for pass@k, in exact fractions; Kish (1965) and Korn and Graubard
+likelihood's score equation solved by bisection; McNemar's asymptotic test; the detectable difference from a test's exact
+power, every (b, c) of the trinomial enumerated; Chen et al. (2021) for pass@k, in exact fractions; Kish (1965) and Korn and Graubard
 (1998) for the clustered intervals, with a t quantile integrated from the density; Miller (2024) for the
 samples-mode paired comparison; the project's definitions of the task-id and task-list digests.
 """
@@ -295,24 +295,36 @@ def exact_critical(n: int, alpha: float, grid: int = 4000) -> float | None:
     return math.sqrt(min(rejected)) if rejected else None
 
 
-def detectable(n: float, discordance: float, confidence: float = 0.95, power: float = 0.8) -> float | None:
-    """The difference Connor's (1987) sample-size equation gives power `power` at n pairs, solved by bisection:
-    n·Δ² = (z_α·√ψ + z_β·√(ψ − Δ²))²; None when it exceeds ψ (no table can carry it)."""
-    za, zb = z_of(confidence), statistics.NormalDist().inv_cdf(power)
+def table_power(n: int, discordance: float, difference: float, critical: float) -> float:
+    """The chance that a test rejecting from |z| >= critical (McNemar's z = (b − c)/√(b + c)) rejects on n tasks
+    where a task is A-only with chance (ψ + Δ)/2 and B-only with chance (ψ − Δ)/2: every (b, c) of the trinomial
+    enumerated, each probability from log-gamma."""
+    p12, p21 = (discordance + difference) / 2, (discordance - difference) / 2
+    logs = [math.log(x) if x > 0 else None for x in (p12, p21, 1 - discordance)]
+    total = 0.0
+    for b in range(n + 1):
+        for c in range(n + 1 - b):
+            if b + c == 0 or (b - c) ** 2 < critical * critical * (b + c):
+                continue
+            counts = (b, c, n - b - c)
+            if any(k and log is None for k, log in zip(counts, logs)):
+                continue
+            log = math.lgamma(n + 1) - sum(math.lgamma(k + 1) for k in counts)
+            total += math.exp(log + sum(k * lg for k, lg in zip(counts, logs) if k))
+    return total
 
-    def excess(delta: float) -> float:
-        return n * delta * delta - (za * math.sqrt(discordance) + zb * math.sqrt(max(0.0, discordance - delta * delta))) ** 2
 
-    if discordance <= 0 or excess(discordance) < 0:
-        return None
-    low, high = 0.0, discordance
-    for _ in range(200):
-        mid = (low + high) / 2
-        if excess(mid) < 0:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
+def detectable_misses(n: int, discordance: float, got: float | None, critical: float, power: float = 0.8) -> str | None:
+    """Why `got` is not the smallest |A − B| a test rejecting from |z| >= critical detects with this power on n
+    tasks at this discordance, to 2e-4 (table_power, enumerated): None when it is; `got` None claims that not even
+    A − B = ψ (every differing task A's) reaches the power."""
+    if got is None:
+        top = table_power(n, discordance, discordance, critical) if discordance > 0 else 0.0
+        return None if top < power else f"none claimed, but A - B = {discordance} has power {top:.4f}"
+    if not 0 < got <= discordance:
+        return f"{got} is outside (0, {discordance}]"
+    at, below = table_power(n, discordance, got, critical), table_power(n, discordance, max(0.0, got - 2e-4), critical)
+    return None if at >= power - 1e-9 and below < power else f"power {at:.5f} at {got}, {below:.5f} just below"
 
 
 def crossed_interval(cells: Sequence[Sequence[int]], m: int = 1, confidence: float = 0.95) -> tuple[float, float, float, float]:

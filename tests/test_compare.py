@@ -20,7 +20,7 @@ from typing import Any
 import gate
 from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
 from tests.oracles import (
-    detectable,
+    detectable_misses,
     exact_critical,
     exact_p,
     ids_digest,
@@ -108,11 +108,8 @@ class PairedCompare(CompareCase):
                 self.assertEqual(report["significant"], p < 1 - conf)
                 self.assertEqual(report["significant"], row["reject_at_conf"])
                 self.assertEqual(report["significant"], diff["ci_low"] > 0 or diff["ci_high"] < 0)
-                want = detectable(n, (b + c) / n, conf) if b + c >= gate.fewest_differing(1 - conf) else None
                 got = report["detectable_difference"]["value"]
-                self.assertEqual(got is None, want is None, (got, want))
-                if got is not None and want is not None:
-                    self.assertTrue(close(got, want))
+                self.assertIsNone(detectable_misses(n, (b + c) / n, got, diff["critical"]), (n, b, c, conf))
                 self.assertEqual((report["a"]["verdict"], report["b"]["verdict"]), ("PUBLISHABLE", "PUBLISHABLE"))
 
     def test_significant_exactly_when_the_interval_excludes_zero(self) -> None:
@@ -196,19 +193,23 @@ class PairedCompare(CompareCase):
         self.assertRegex(out, r"(?m)^reading\s*: not distinguishable at 95% confidence: the data fit A - B " + re.escape(points) + "$")
         self.assertNotIn("real", out)
         self.assertNotIn("within noise", out)
-        # 7 discordant tasks of 40: even all seven one way (0.175) would be detected less than 80% of the time
-        self.assertIsNone(detectable(40, 7 / 40))
-        self.assertRegex(out, r"(?m)^planning\s*: no difference is detectable with 40 tasks at the observed discordance 0\.175 ")
-        more = detectable(40, 25 / 40)
+        # 7 discordant tasks of 40: the exact test detects A - B = 0.160 with 80% power (the enumerated power says so,
+        # where the retired floor of 6 differing tasks and Connor's formula said "no difference is detectable")
+        self.assertRegex(out, r"(?m)^planning\s*: with 40 tasks at the observed discordance 0\.175, this rule detects "
+                              r"\|A - B\| >= 0\.160 with 80% power \(a planning figure, not a result\)$")
+        self.assertIsNone(detectable_misses(40, 7 / 40, gate.detectable_difference(40, 7 / 40, 0.95), gate.exact_critical(40, 0.05)))
+        more = gate.detectable_difference(40, 25 / 40, 0.95)
         assert more is not None
+        self.assertIsNone(detectable_misses(40, 25 / 40, more, gate.exact_critical(40, 0.05)))
         _, out, _ = self.compare(*paired_ledgers(10, 25, 0, 5))
         self.assertIn(f"this rule detects |A - B| >= {more:.3f} with 80% power (a planning figure, not a result)", out)
         self.assertRegex(out, r"(?m)^verdict\s*: PUBLISHABLE$")
 
     def test_no_difference_is_detectable_instead_of_a_number_above_one(self) -> None:
         """With too few tasks or too little discordance the planning figure says no difference is detectable, never
-        a number above the discordance (the most any table can show); on every table of up to 12 tasks it equals
-        Connor's equation solved independently, or both say none.
+        a number above the discordance (the most any table can show); on every table of up to 12 tasks it is the
+        smallest difference the exact test detects with 80% power by its enumerated power, or none where even every
+        differing task going one way falls short (old code: Connor's formula beside a floor of 6 differing tasks).
         """
         code, out, _ = self.compare(*paired_ledgers(1, 1, 0, 1))
         self.assertEqual(code, 0, out)
@@ -219,11 +220,7 @@ class PairedCompare(CompareCase):
         for n in range(1, 13):
             for discordant in range(n + 1):
                 got = gate.detectable_difference(n, discordant / n, 0.95)
-                want = detectable(n, discordant / n) if discordant >= 6 else None  # fewer than 6 cannot reach 5%
-                self.assertEqual(got is None, want is None, (n, discordant, got, want))
-                if got is not None and want is not None:
-                    self.assertTrue(close(got, want), (n, discordant))
-                    self.assertLessEqual(got, discordant / n)
+                self.assertIsNone(detectable_misses(n, discordant / n, got, gate.exact_critical(n, 0.05)), (n, discordant))
 
     def test_strongly_different_nested_pair_is_significant(self) -> None:
         """35 against 10 of 40, nested, is significant on this suite and envelope, with the interval in points."""

@@ -143,5 +143,7 @@ class PairedTestRows(GateCase):
         source = (ROOT / "gate.py").read_text(encoding="utf-8")
         chosen = set(re.findall(r'method, floor = "(\w+)"', source)) | set(re.findall(r'"(\w+)"(?=, floor)', source))
         chosen |= set(re.findall(r'PairedTest\([^)]*?"(\w+)"', source))
+        rule = source[source.index("def table_rule("):source.index("def table_power(")]
+        chosen |= set(re.findall(r'return "(\w+)", ', rule))
         self.assertLessEqual(chosen, set(gate.PAIRED_TESTS))
         self.assertGreaterEqual(len(chosen), 3)
