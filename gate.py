@@ -2832,60 +2832,72 @@ def mcnemar_z(b: float, c: float) -> float:
     return 0.0 if b + c == 0 else (b - c) / math.sqrt(b + c)
 
 
-# -- the exact unconditional test of a task-level paired table (Suissa & Shuster 1991) ---------
+# -- McNemar's exact conditional test of a task-level paired table --------------------------------
 #
-# McNemar's statistic z² = (b − c)²/(b + c); under "A and B are the same system" each discordant
-# task is A's or B's with probability 1/2, whatever the share ψ of tasks that differ. The exact
-# unconditional p-value is the largest, over ψ in [0, 1], probability of a z² at least the one
-# observed: valid at every n, no floor needed (40 tasks, 5/0: p = 0.0257; 4/0: 0.0486). Its cost
-# grows as n², so above EXACT_MAX_TASKS tasks the exact conditional test (McNemar's, binomial on
-# the differing tasks, also valid at every n) answers while at most EXACT_MAX_TASKS tasks differ,
-# and the asymptotic test beyond, where the two agree.
+# McNemar's statistic z = (b − c)/√(b + c); under "A and B are the same system" each of the
+# s = b + c differing tasks is A's or B's with probability 1/2, so P(|2B − s| >= |b − c|),
+# B ~ Binomial(s, 1/2), is an exact p-value at every number of tasks, and it reads only the
+# differing tasks: no task both systems pass or both fail can change a decision. (The exact
+# unconditional test, Suissa & Shuster 1991, used on up to 1,000 tasks before, has more power on
+# small suites, but its p moves with the tasks that do not differ: 32 against 18 differing tasks
+# flipped between significant and not 495 times as concordant tasks were added one at a time from
+# 50 to 1,000 tasks; docs/statistics.md.) Up to EXACT_FRACTIONS differing tasks the tails are
+# exact fractions; above, floats summed in log space from the tail's first term until the terms no
+# longer count.
 
-EXACT_MAX_TASKS = 1000
-
-
-@functools.lru_cache(maxsize=2)
-def _half_binomial_tails(n: int) -> tuple[array[float], ...]:
-    """Row d (0..n): P(B >= k) for B ~ Binomial(d, 1/2), k = 0..d+1 (Pascal's triangle, halved)."""
-    rows = []
-    pmf = [1.0]
-    for d in range(n + 1):
-        if d:
-            pmf = [(left + right) * 0.5 for left, right in zip([0.0, *pmf], [*pmf, 0.0])]
-        tails = array("d", itertools.accumulate(reversed(pmf)))
-        tails.reverse()
-        tails.append(0.0)
-        rows.append(tails)
-    return tuple(rows)
+EXACT_FRACTIONS = 1000
 
 
-def _discordant_tails(n: int, t: Fraction) -> list[float]:
-    """For d = 0..n discordant tasks: P(z² >= t), z² = (2B − d)²/d, B ~ Binomial(d, 1/2); exact in
-    t (a tie counts), as z² takes rational values."""
-    rows = _half_binomial_tails(n)
-    num, den = t.numerator, t.denominator
-    tails = [1.0 if num <= 0 else 0.0]
-    for d in range(1, n + 1):
-        need = -(-num * d // den)  # (2B − d)² must reach t·d, so |2B − d| at least m:
-        m = math.isqrt(need - 1) + 1 if need > 0 else 0
-        m += (m - d) % 2  # the least integer whose square reaches it, of the parity of d
-        if m == 0:
-            tails.append(1.0)
-        elif m > d:
-            tails.append(0.0)
-        else:
-            tails.append(min(1.0, 2.0 * rows[d][(d + m) // 2]))
-    return tails
+@functools.lru_cache(maxsize=64)
+def _conditional_tails(s: int) -> tuple[Fraction, ...]:
+    """Index d (of s's parity, 0..s): McNemar's exact conditional p for |b − c| = d among s
+    differing tasks, P(|2B − s| >= d) with B ~ Binomial(s, 1/2), exact (0 where d has the other
+    parity)."""
+    tails = [Fraction(0)] * (s + 1)
+    upper = 0
+    for d in range(s, -1, -2):
+        upper += math.comb(s, (s + d) // 2)
+        tails[d] = Fraction(1) if d == 0 else Fraction(2 * upper, 2 ** s)
+    return tuple(tails)
 
 
-@functools.lru_cache(maxsize=4)
-def _discordance_grid(n: int) -> tuple[tuple[float, int, tuple[float, ...]], ...]:
-    """ψ on a grid even in arcsin √ψ (the scale on which the probabilities move), each with its
-    Binomial(n, ψ) probabilities where they are above 1e-17 of the mode: (ψ, first d, probs)."""
-    steps = max(48, int(6 * math.sqrt(n)))
-    return tuple((psi, *_binomial_window(n, psi)) for psi in
-                 (math.sin(math.pi / 2 * i / steps) ** 2 for i in range(steps + 1)))
+def _conditional_tail(s: int, d: int) -> float:
+    """P(|2B − s| >= d), B ~ Binomial(s, 1/2), for d of s's parity: 2 P(B >= (s + d)/2)."""
+    if s <= EXACT_FRACTIONS or d <= 0:
+        return 1.0 if s == 0 or d <= 0 else float(_conditional_tails(s)[d])
+    k = (s + d) // 2
+    term = math.exp(math.lgamma(s + 1) - math.lgamma(k + 1) - math.lgamma(s - k + 1)
+                    - s * math.log(2.0))
+    total = 0.0
+    while k <= s and term > total * 1e-17:
+        total += term
+        term *= (s - k) / (k + 1)
+        k += 1
+    return min(1.0, 2.0 * total)
+
+
+def exact_conditional_p(b: int, c: int) -> float:
+    """McNemar's exact conditional p: the two-sided binomial test of b A-only against c B-only."""
+    return _conditional_tail(b + c, abs(b - c))
+
+
+@functools.lru_cache(maxsize=4096)
+def conditional_critical(s: int, alpha: float) -> float:
+    """The |z| = d/√s at which the conditional test of s differing tasks starts to reject, just
+    under it, so that Tango's interval at this critical value excludes 0 exactly when the test
+    rejects. When none rejects (s < 6 at 5%) a value no outcome passes: √s, or the normal quantile
+    if that is larger, so that the interval is never narrower than the asymptotic one (at √s = 1,
+    one differing task, it was a 68% interval)."""
+    if s == 0 or _conditional_tail(s, s) >= alpha:
+        return max(math.sqrt(s), z_for(1 - alpha)) * (1.0 + 1e-9)
+    # the least d of s's parity whose tail is below alpha (the tail falls as d grows), from the
+    # normal quantile's neighbourhood
+    d = min(s, max(2 - s % 2, round(z_for(1 - alpha) * math.sqrt(s)) // 2 * 2 + s % 2))
+    while d < s and _conditional_tail(s, d) >= alpha:
+        d += 2
+    while d - 2 >= 1 and _conditional_tail(s, d - 2) < alpha:
+        d -= 2
+    return d / math.sqrt(s) * (1.0 - 1e-9)
 
 
 def _binomial_window(n: int, psi: float) -> tuple[int, tuple[float, ...]]:
@@ -2909,144 +2921,8 @@ def _binomial_window(n: int, psi: float) -> tuple[int, tuple[float, ...]]:
     return mode - len(down), (*reversed(down), top, *up)
 
 
-# A grid point's local maximum lies at most 1.9% above it (measured: every achievable z² at 2 to 60
-# tasks, and up to 50 differing tasks at 100, 200, 500 and 1,000 tasks; bench/stats.py), so a peak
-# of the grid more than 10% below the highest cannot hold the maximum and is not refined.
-PEAK_MARGIN = 0.1
-
-
-def _largest_over_discordance(n: int, tails: Sequence[float]) -> float:
-    """max over ψ in [0, 1] of Σ_d Binomial(d; n, ψ) tails[d]. The sum can have several peaks (the
-    tails step with d's parity), so every local maximum of the grid is refined by golden-section
-    search between its neighbours (24 steps: the bracket shrinks to 1e-5 of a grid step, and the
-    sum is flat at a top), and the largest is the answer."""
-    def at(psi: float) -> float:
-        first, probs = _binomial_window(n, psi)
-        total: float = sum(map(operator.mul, probs, tails[first:first + len(probs)]))  # PERF: in C
-        return total
-
-    grid = _discordance_grid(n)
-    values = [sum(map(operator.mul, probs, tails[first:first + len(probs)]))
-              for _, first, probs in grid]
-    last, floor = len(grid) - 1, max(values) * (1.0 - PEAK_MARGIN)
-    peaks = [i for i, value in enumerate(values) if value >= floor
-             and value >= values[max(0, i - 1)] and value >= values[min(last, i + 1)]]
-    return min(1.0, max(_golden_top(at, grid[max(0, i - 1)][0], grid[min(last, i + 1)][0],
-                                    values[i]) for i in peaks))
-
-
-def _golden_top(f: Callable[[float], float], lo: float, hi: float, known: float) -> float:
-    """The largest value of f found by golden-section search in [lo, hi], at least `known`."""
-    golden = (math.sqrt(5.0) - 1.0) / 2.0
-    x1, x2 = hi - golden * (hi - lo), lo + golden * (hi - lo)
-    f1, f2 = f(x1), f(x2)
-    best = max(known, f1, f2)
-    for _ in range(24):
-        if f1 < f2:
-            lo, x1, f1 = x1, x2, f2
-            x2 = lo + golden * (hi - lo)
-            f2 = f(x2)
-        else:
-            hi, x2, f2 = x2, x1, f1
-            x1 = hi - golden * (hi - lo)
-            f1 = f(x1)
-        best = max(best, f1, f2)
-    return best
-
-
-@functools.lru_cache(maxsize=4096)
-def _exact_tail(n: int, t: Fraction) -> float:
-    """The exact test's p for an observed z² of t on n tasks (rank's pairs often share one)."""
-    return _largest_over_discordance(n, _discordant_tails(n, t))
-
-
-def exact_unconditional_p(b: int, c: int, n: int) -> float:
-    """Suissa & Shuster's (1991) exact unconditional p for b A-only and c B-only of n tasks."""
-    return _exact_tail(n, Fraction((b - c) ** 2, max(1, b + c)))
-
-
-def _next_achievable(n: int, t: Fraction) -> Fraction:
-    """The least value of z² = m²/d (m of d's parity, m <= d <= n) at or above t."""
-    best = Fraction(n)
-    for d in range(1, n + 1):
-        need = math.ceil(t * d)
-        m = math.isqrt(need - 1) + 1 if need > 0 else 0
-        m += (m - d) % 2
-        if m <= d and Fraction(m * m, d) < best:
-            best = Fraction(m * m, d)
-    return best
-
-
-@functools.lru_cache(maxsize=8)
-def exact_critical(n: int, alpha: float) -> float:
-    """The |z| at which the exact test of n tasks starts to reject: just under the square root of
-    the least achievable z² whose p is below alpha, so that Tango's interval at this critical value
-    excludes 0 exactly when the exact test rejects; when none does, √n (which no outcome passes)
-    or the normal quantile, the larger."""
-    def rejects(t: Fraction) -> bool:
-        return _exact_tail(n, t) < alpha
-
-    top = Fraction(n)
-    if not rejects(top):  # as conditional_critical: never a narrower interval than the asymptotic
-        return max(math.sqrt(n), z_for(1 - alpha)) * (1.0 + 1e-9)
-    lo, hi = Fraction(0), top
-    # Bisect on the achievable values (two differ by at least 1/n²): rejects(t) is rejects(the
-    # next achievable value at or above t), lo never rejects and hi does.
-    while True:
-        mid = _next_achievable(n, (lo + hi) / 2)
-        if mid >= hi:  # none in the upper half: the next one after lo, if it is not hi itself
-            mid = _next_achievable(n, lo + Fraction(1, 2 * n * n))
-            if mid >= hi:
-                return math.sqrt(hi) * (1.0 - 1e-9)
-        if rejects(mid):
-            hi = mid
-        else:
-            lo = mid
-
-
-@functools.lru_cache(maxsize=64)
-def _conditional_tails(s: int) -> tuple[Fraction, ...]:
-    """Index d (of s's parity, 0..s): McNemar's exact conditional p for |b − c| = d among s
-    differing tasks, P(|2B − s| >= d) with B ~ Binomial(s, 1/2), exact (0 where d has the other
-    parity)."""
-    tails = [Fraction(0)] * (s + 1)
-    upper = 0
-    for d in range(s, -1, -2):
-        upper += math.comb(s, (s + d) // 2)
-        tails[d] = Fraction(1) if d == 0 else Fraction(2 * upper, 2 ** s)
-    return tuple(tails)
-
-
-def exact_conditional_p(b: int, c: int) -> float:
-    """McNemar's exact conditional p: the two-sided binomial test of b A-only against c B-only."""
-    return 1.0 if b + c == 0 else float(_conditional_tails(b + c)[abs(b - c)])
-
-
-@functools.lru_cache(maxsize=2048)
-def conditional_critical(s: int, alpha: float) -> float:
-    """The |z| = d/√s at which the conditional test of s differing tasks starts to reject, just
-    under it (as exact_critical). When none rejects (s < 6 at 5%) a value no outcome passes: √s,
-    or the normal quantile if that is larger, so that the interval is never narrower than the
-    asymptotic one (at √s = 1, one differing task, it was a 68% interval)."""
-    tails = _conditional_tails(s)
-    rejecting = [d for d in range(s % 2, s + 1, 2) if d and tails[d] < alpha]
-    if not rejecting:
-        return max(math.sqrt(s), z_for(1 - alpha)) * (1.0 + 1e-9)
-    return rejecting[0] / math.sqrt(s) * (1.0 - 1e-9)
-
-
-def table_rule(n: int, differing: int, alpha: float) -> tuple[str, float]:
-    """The test compare and rank apply to a task table of n tasks, `differing` of them differing
-    (a key of PAIRED_TESTS), and the |z| from which it rejects."""
-    if n <= EXACT_MAX_TASKS:
-        return "suissa_shuster_exact_unconditional", exact_critical(n, alpha)
-    if differing <= EXACT_MAX_TASKS:
-        return "mcnemar_exact_conditional", conditional_critical(differing, alpha)
-    return "mcnemar_asymptotic", z_for(1 - alpha)
-
-
 def table_power(n: int, discordance: float, difference: float, alpha: float) -> float:
-    """The exact chance that the test table_rule names rejects on n tasks when a task differs with
+    """The exact chance that the conditional test rejects on n tasks when a task differs with
     chance ψ = discordance and A − B is `difference`: Σ_s Binomial(s; n, ψ) P(|2B − s| >= z·√s),
     B ~ Binomial(s, (1 + difference/ψ)/2) the differing tasks A passes, z the test's critical
     value at s differing tasks."""
@@ -3054,7 +2930,7 @@ def table_power(n: int, discordance: float, difference: float, alpha: float) -> 
     first, weights = _binomial_window(n, discordance)
     total = 0.0
     for s, weight in enumerate(weights, first):
-        reach = table_rule(n, s, alpha)[1] * math.sqrt(s)
+        reach = conditional_critical(s, alpha) * math.sqrt(s)
         low, probs = _binomial_window(s, share) if s else (0, (1.0,))
         total += weight * math.fsum(p for b, p in enumerate(probs, low)
                                     if s and abs(2 * b - s) >= reach)
@@ -3063,8 +2939,8 @@ def table_power(n: int, discordance: float, difference: float, alpha: float) -> 
 
 def detectable_difference(n: float, discordance: float, confidence: float,
                           power: float = 0.8) -> float | None:
-    """The smallest |A − B| the test compare runs on a task table (table_rule) detects with this
-    power on n tasks at this discordance, from its exact power (table_power), to 1e-4; None when
+    """The smallest |A − B| the test compare runs on a task table (the conditional test) detects
+    with this power on n tasks at this discordance, from its exact power (table_power), to 1e-4; None when
     not even the largest a table can show (every differing task A's) reaches it."""
     tasks, alpha = round(n), 1 - confidence
     if not 0 < discordance <= 1 or tasks < 1:
@@ -3117,10 +2993,6 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
     "mcnemar_exact_conditional": (
         "McNemar's exact conditional test (binomial on the differing tasks)",
         "Tango 1998 score interval at the conditional test's critical value"),
-    "suissa_shuster_exact_unconditional": (
-        "the exact unconditional test (Suissa & Shuster 1991)",
-        "Tango 1998 score interval at the exact test's critical value"),
-    "mcnemar_asymptotic": ("McNemar's asymptotic test", "Tango 1998 score interval"),
     "wild_cluster_bootstrap": (
         "the wild cluster restricted bootstrap (Cameron, Gelbach & Miller 2008)",
         "mean per-task difference +- the bootstrap's critical t x its cluster-robust standard "
@@ -3133,28 +3005,20 @@ PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's
 # critical value is a quantile of)
 PAIRED_INTERVALS = {
     "mcnemar_exact_conditional": ("tango1998_score", "z"),
-    "suissa_shuster_exact_unconditional": ("tango1998_score", "z"),
-    "mcnemar_asymptotic": ("tango1998_score", "z"),
     "wild_cluster_bootstrap": ("wild_cluster_bootstrap_t", "t"),
     "miller_paired_t": ("miller2024_paired_t", "t"),
 }
 
 
 def paired_test(paired: PairedTable, confidence: float) -> PairedTest:
-    """The test compare and rank apply to a task table (retry mode, tasks as the units), and
-    Tango's interval that inverts it. Up to EXACT_MAX_TASKS tasks the exact unconditional test,
-    and the interval at its critical value, so p < alpha exactly when the interval excludes 0, at
-    every n; a larger table the exact conditional test while at most EXACT_MAX_TASKS tasks differ,
-    likewise; beyond, McNemar's asymptotic test and the normal critical value (with that many
-    differing tasks no floor can bind)."""
-    z = mcnemar_z(paired.b, paired.c)
-    n, b, c = round(paired.n), round(paired.b), round(paired.c)
-    method, critical = table_rule(n, b + c, 1 - confidence)
-    p_value = {"suissa_shuster_exact_unconditional": lambda: exact_unconditional_p(b, c, n),
-               "mcnemar_exact_conditional": lambda: exact_conditional_p(b, c),
-               "mcnemar_asymptotic": lambda: normal_two_sided_p(z)}[method]()
+    """The test compare and rank apply to a task table (retry mode, tasks as the units): McNemar's
+    exact conditional test, and Tango's interval at its critical value, so that p < alpha exactly
+    when the interval excludes 0, at every number of tasks."""
+    b, c = round(paired.b), round(paired.c)
+    critical = conditional_critical(b + c, 1 - confidence)
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
-    return PairedTest(low, high, z, p_value, critical, method, 1)
+    return PairedTest(low, high, mcnemar_z(paired.b, paired.c), exact_conditional_p(b, c),
+                      critical, "mcnemar_exact_conditional", 1)
 
 
 def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
@@ -3260,8 +3124,7 @@ class PairedTable(NamedTuple):
 def fewest_differing(alpha: float) -> int:
     """The floor the asymptotic rules keep: the fewest differing units a sign-flip test over them
     needs to reach alpha, as G units all one way give p = 2^(1−G) (McNemar's conditional test is
-    this floor on a 2x2 table). The exact unconditional test also counts the tasks that agree, and
-    can go below it (5 of 40 one way: 0.026)."""
+    this floor on a 2x2 table)."""
     return max(1, math.floor(1 - math.log2(alpha)) + 1) if 0 < alpha < 1 else 1
 
 
@@ -7498,8 +7361,8 @@ def run_compare(a_files: ClaimFiles, b_files: ClaimFiles, confidence: float = 0.
     """Gate two claims, then compare their headlines task by task (paired) over the shared suite.
 
     One rule: a test and the interval that inverts it, so the interval excludes 0 exactly when
-    p < alpha. Retry mode pairs task exits (the 2×2 table: paired_test, the exact test up to
-    EXACT_MAX_TASKS tasks); samples mode pairs per-task pass rates over all samples, by Miller's
+    p < alpha. Retry mode pairs task exits (the 2×2 table: paired_test, McNemar's exact
+    conditional test); samples mode pairs per-task pass rates over all samples, by Miller's
     (2024 §4) paired test on the per-task differences (miller_test). With by_cluster the test is
     the wild cluster restricted bootstrap over the clusters (repositories), for a claim meant to
     generalise to new ones; the JSON's effective table is then the cluster-robust one.
@@ -7589,7 +7452,7 @@ class RankedPair(NamedTuple):
     p_value: float
     p_holm: float
     separated: bool  # significant after Holm's correction
-    method: str = "mcnemar_asymptotic"  # PairedTest.method: the test the pair's p comes from
+    method: str = "mcnemar_exact_conditional"  # PairedTest.method: the test of the pair's p
 
 
 class Ranking(NamedTuple):
@@ -8438,19 +8301,6 @@ def render_compare_text(comp: Comparison) -> str:
     return _lines(out)
 
 
-def _exact_line(comp: Comparison) -> str:
-    test = comp.test
-    tasks = _plural(round(comp.paired.n), "task")
-    return (f"{test.name[4:]}: McNemar z = {test.z:+.3f}, p = {test.p_value:.4g} (it rejects "
-            f"from |z| >= {test.critical:.3f} on {tasks}; alpha {comp.alpha:.3g})")
-
-
-def _mcnemar_line(comp: Comparison) -> str:
-    test = comp.test
-    return (f"McNemar z = {test.z:+.3f}, p = {test.p_value:.4g} (the score test Tango's interval "
-            f"inverts; alpha {comp.alpha:.3g})")
-
-
 def _miller_line(comp: Comparison) -> str:
     test = comp.test
     return (f"{test.name[0].upper()}{test.name[1:]}: t = {test.z:+.3f} on {test.df:g} df, p = "
@@ -8480,8 +8330,6 @@ def _conditional_line(comp: Comparison) -> str:
 
 TEST_LINES: dict[str, Callable[[Comparison], str]] = {  # PairedTest.method -> compare's test line
     "mcnemar_exact_conditional": _conditional_line,
-    "suissa_shuster_exact_unconditional": _exact_line,
-    "mcnemar_asymptotic": _mcnemar_line,
     "miller_paired_t": _miller_line,
     "wild_cluster_bootstrap": _wild_line,
 }
@@ -8493,10 +8341,6 @@ def _test_text(comp: Comparison) -> str:
 
 
 def _rule_text(test: PairedTest) -> str:
-    if test.method == "mcnemar_asymptotic":
-        return ("significant when p < alpha, exactly when the interval excludes 0 (McNemar's "
-                "asymptotic test, past 1,000 differing tasks: its size can exceed alpha slightly, "
-                "at most 0.0537 at alpha 0.05 given the differing count; docs/statistics.md)")
     if test.floor <= 1:
         return ("significant when p < alpha, exactly when the interval excludes 0 (a test valid at "
                 "every number of tasks or clusters: with too few, p cannot go below alpha)")

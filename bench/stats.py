@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The statistics' operating characteristics, measured: what the README's Statistics section reports.
 
-    python3 bench/stats.py            # everything, about a minute on one core
+    python3 bench/stats.py            # everything, a few minutes on one core
     python3 bench/stats.py --quick    # fewer replications (a smoke run)
 
 Stdlib only; every figure comes from gate.py's own functions, so it measures the rule the gate runs.
@@ -9,13 +9,15 @@ Stdlib only; every figure comes from gate.py's own functions, so it measures the
 1. compare's actual size (retry mode), by exact enumeration. Under H0 the two systems' discordant cells
    are equally likely, p12 = p21 = psi/2, so with S = b + c ~ Binomial(n, psi) and b | S = s ~
    Binomial(s, 1/2), size(psi) = sum_s Bin(s; n, psi) R(s), R(s) = P(the rule rejects | s). R(s) is summed
-   over every table once; size(psi) is then exact for each psi on a grid of 2000 points in (0, 1]. Three
-   rules: the gate's (the exact unconditional test, Suissa & Shuster 1991), the one it replaced this round
-   (McNemar's asymptotic test with the floor of 6 differing tasks), and the exact conditional McNemar test
-   retired before that.
+   over every table once; size(psi) is then exact for each psi on a grid of 2000 points in (0, 1], at 6 to
+   1,001 tasks. Three rules: the gate's (McNemar's exact conditional test), the one it replaced this round
+   (Suissa & Shuster's exact unconditional test, enumerated here with its maximum on a 1,000-point grid, to
+   100 tasks: its cost grows as n² a grid point) and McNemar's asymptotic test with the floor of 6
+   differing tasks, retired before that.
 2. Power, by the same enumeration with b | S ~ Binomial(s, p12/psi): at the planning figure compare prints
-   (detectable_difference, meant to be the 80%-power difference), and at set differences for 40 and 100
-   tasks, the gate's rule beside the one it replaced.
+   (detectable_difference, the 80%-power difference), and at set differences for 40, 100, 1,000 and 1,001
+   tasks, the gate's rule beside the two it replaced; and how often one task both systems pass or fail
+   flips a decision (the same b and c, one concordant task added at a time).
 3. The samples-mode interval's coverage, by seeded simulation: T tasks x m samples, each task's true rate
    p_t ~ Beta with mean mu and intraclass correlation rho, c_t ~ Binomial(m, p_t); coverage of mu by
    samples_rate's interval, and by the retired clustered Wald interval (mean +- z SE, Miller 2024).
@@ -34,6 +36,7 @@ Stdlib only; every figure comes from gate.py's own functions, so it measures the
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
@@ -55,28 +58,49 @@ def _log_binom(n: int, k: int, p: float) -> float:
 
 
 def _rejects_gate(b: int, c: int, n: int, alpha: float) -> bool:
-    """The gate's own rule on a retry-mode table of n tasks (paired_test): the exact unconditional test, which
-    rejects exactly when |z| reaches its critical value (tests/test_exact_test.py checks the two agree)."""
-    if n > gate.EXACT_MAX_TASKS:
-        return _rejects_floor(b, c, n, alpha)
-    return abs(gate.mcnemar_z(b, c)) >= gate.exact_critical(n, alpha)
+    """The gate's own rule on a retry-mode table (paired_test): McNemar's exact conditional test, which rejects
+    exactly when |z| reaches its critical value at b + c differing tasks (tests/test_exact_test.py checks the two
+    agree)."""
+    return b + c > 0 and abs(gate.mcnemar_z(b, c)) >= gate.conditional_critical(b + c, alpha)
 
 
 def _rejects_floor(b: int, c: int, n: int, alpha: float) -> bool:
-    """The rule it replaced: McNemar's asymptotic p < alpha, and at least fewest_differing tasks differ."""
-    return gate.normal_two_sided_p(gate.mcnemar_z(b, c)) < alpha and b + c >= gate.fewest_differing(alpha)
+    """Retired two rounds ago: McNemar's asymptotic p < alpha, and at least fewest_differing tasks differ."""
+    p = math.erfc(abs(gate.mcnemar_z(b, c)) / math.sqrt(2))
+    return p < alpha and b + c >= gate.fewest_differing(alpha)
 
 
-def _rejects_exact(b: int, c: int, n: int, alpha: float) -> bool:
-    """The exact conditional McNemar test (a binomial test on the discordant tasks), retired earlier."""
-    s, k = b + c, min(b, c)
-    if s == 0:
-        return False
-    tail = Fraction(2 * sum(math.comb(s, i) for i in range(k + 1)), 2 ** s)
-    return min(Fraction(1), tail) < Fraction(alpha)
+@functools.cache
+def _unconditional_critical(n: int, alpha: float, grid: int = 1000) -> Fraction | None:
+    """Retired this round: Suissa & Shuster's (1991) exact unconditional test on n tasks, the least z² it rejects
+    (its p the largest, over psi on a grid even in arcsin sqrt(psi), of P(z² >= the value)); None if none."""
+    mass: dict[tuple[int, Fraction], int] = {}
+    for d in range(n + 1):
+        for b in range(d + 1):
+            z2 = Fraction((2 * b - d) ** 2, d) if d else Fraction(0)
+            mass[d, z2] = mass.get((d, z2), 0) + math.comb(d, b)
+    levels = sorted({z2 for _, z2 in mass}, reverse=True)
+    rank = {level: i for i, level in enumerate(levels)}
+    best = [0.0] * len(levels)
+    for i in range(grid + 1):
+        psi = math.sin(math.pi / 2 * i / grid) ** 2
+        at_level = [0.0] * len(levels)
+        for (d, z2), count in mass.items():
+            at_level[rank[z2]] += math.exp(_log_binom(n, d, psi)) * count / 2 ** d
+        running = 0.0
+        for r, p in enumerate(at_level):
+            running += p
+            best[r] = max(best[r], running)
+    rejected = [level for level, p in zip(levels, best) if p < alpha]
+    return min(rejected) if rejected else None
 
 
-RULES = {"gate": _rejects_gate, "floor": _rejects_floor, "exact": _rejects_exact}
+def _rejects_unconditional(b: int, c: int, n: int, alpha: float) -> bool:
+    least = _unconditional_critical(n, alpha)
+    return b + c > 0 and least is not None and Fraction((b - c) ** 2, b + c) >= least
+
+
+RULES = {"gate": _rejects_gate, "unconditional": _rejects_unconditional, "floor": _rejects_floor}
 
 
 def conditional_power(n: int, share: float, rule: str, alpha: float) -> list[float]:
@@ -94,16 +118,19 @@ def averaged(n: int, psi: float, given_s: list[float]) -> float:
 
 def size_table(alpha: float) -> None:
     print("## 1. compare's actual size at nominal", alpha, "(exact enumeration, retry mode)\n")
-    print("| tasks | the gate's rule (exact unconditional): max size over psi (at psi) | replaced (asymptotic, floor "
-          "of 6): max size | retired exact conditional McNemar: max size | size at psi 0.1, 0.2, 0.3, 0.5 (gate) |")
+    print("| tasks | the gate's rule (exact conditional): max size over psi (at psi) | exact unconditional (retired "
+          "this round): max size | asymptotic, floor of 6 (retired before): max size | size at psi 0.1, 0.2, 0.3, 0.5 "
+          "(gate) |")
     print("|---:|---|---|---|---|")
     grid = [i / 2000 for i in range(1, 2001)]
-    for n in (6, 10, 20, 40, 100):
-        given = {rule: conditional_power(n, 0.5, rule, alpha) for rule in RULES}
+    for n in (6, 10, 20, 40, 100, 1000, 1001):
+        rules = RULES if n <= 100 else ("gate", "floor")  # the unconditional test's enumeration costs n² a psi
+        given = {rule: conditional_power(n, 0.5, rule, alpha) for rule in rules}
         worst, at = max((averaged(n, psi, given["gate"]), psi) for psi in grid)
-        floor, exact = (max(averaged(n, psi, given[rule]) for psi in grid) for rule in ("floor", "exact"))
+        others = [f"{max(averaged(n, psi, given[rule]) for psi in grid):.4f}" if rule in given else "-"
+                  for rule in ("unconditional", "floor")]
         few = ", ".join(f"{averaged(n, psi, given['gate']):.4f}" for psi in (0.1, 0.2, 0.3, 0.5))
-        print(f"| {n} | {worst:.4f} (psi {at:.4f}) | {floor:.4f} | {exact:.4f} | {few} |")
+        print(f"| {n} | {worst:.4f} (psi {at:.4f}) | {' | '.join(others)} | {few} |")
     print()
 
 
@@ -111,7 +138,7 @@ def power_table(alpha: float) -> None:
     print("## 2. exact power of the rule at the planning figure compare prints (80% intended)\n")
     print("| tasks | discordance | planning figure | exact power |")
     print("|---:|---:|---:|---:|")
-    for n in (40, 100):
+    for n in (40, 100, 1000, 1001):
         for psi in (0.2, 0.3, 0.5):
             mdd = gate.detectable_difference(n, psi, 1 - alpha)
             if mdd is None:
@@ -120,14 +147,29 @@ def power_table(alpha: float) -> None:
             given_s = conditional_power(n, (psi + mdd) / (2 * psi), "gate", alpha)
             print(f"| {n} | {psi} | {mdd:.4f} | {averaged(n, psi, given_s):.4f} |")
     print()
-    print("Power at set differences, the gate's rule beside the one it replaced (exact):\n")
-    print("| tasks | discordance | A - B | gate (exact unconditional) | replaced (asymptotic, floor of 6) |")
-    print("|---:|---:|---:|---:|---:|")
-    for n in (40, 100):
-        for psi, delta in ((0.1, 0.1), (0.2, 0.1), (0.2, 0.15), (0.3, 0.15)):
-            share = (psi + delta) / (2 * psi)
-            cells = [averaged(n, psi, conditional_power(n, share, rule, alpha)) for rule in ("gate", "floor")]
-            print(f"| {n} | {psi} | {delta} | {cells[0]:.4f} | {cells[1]:.4f} |")
+    print("Power at set differences, the gate's rule beside the two it replaced (exact):\n")
+    print("| tasks | discordance | A - B | gate (exact conditional) | exact unconditional (retired this round) | "
+          "asymptotic, floor of 6 |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    settings = [(n, psi, delta) for n in (40, 100) for psi, delta in ((0.1, 0.1), (0.2, 0.1), (0.2, 0.15), (0.3, 0.15))]
+    for n, psi, delta in settings + [(n, 0.1, 0.03) for n in (1000, 1001)]:
+        share = (psi + delta) / (2 * psi)
+        cells = [f"{averaged(n, psi, conditional_power(n, share, rule, alpha)):.4f}" if n <= 100 or rule != "unconditional"
+                 else "-" for rule in ("gate", "unconditional", "floor")]
+        print(f"| {n} | {psi} | {delta} | {' | '.join(cells)} |")
+    print()
+
+
+def concordant_flips(alpha: float) -> None:
+    print("## 2b. decisions a task both systems pass or fail can change (the same b and c, n from b + c to 60)\n")
+    print("| A only | B only | gate (exact conditional): flips | exact unconditional (retired): flips |")
+    print("|---:|---:|---:|---:|")
+    for b, c in ((9, 2), (10, 3), (12, 4), (7, 1)):
+        flips = {}
+        for rule in ("gate", "unconditional"):
+            seen = [RULES[rule](b, c, n, alpha) for n in range(max(b + c, 2), 61)]
+            flips[rule] = sum(x != y for x, y in zip(seen, seen[1:]))
+        print(f"| {b} | {c} | {flips['gate']} | {flips['unconditional']} |")
     print()
 
 
@@ -340,6 +382,7 @@ def main(argv: list[str] | None = None) -> int:
     reps = 400 if args.quick else 4000
     size_table(0.05)
     power_table(0.05)
+    concordant_flips(0.05)
     coverage_table(reps)
     samples_size_table(reps)
     by_cluster_table(max(100, reps // 4))

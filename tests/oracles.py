@@ -255,56 +255,28 @@ def exact_conditional(b: int, c: int) -> Fraction:
 
 
 @functools.cache
-def exact_unconditional(n: int, grid: int = 4000) -> dict[Fraction, float]:
-    """Suissa and Shuster's (1991) exact unconditional p-value for each value McNemar's z² = (b − c)²/(b + c)
-    takes on n paired tasks: the largest, over ψ (the chance a task is discordant), of P(z² >= the value) when
-    b + c ~ Binomial(n, ψ) and b | b + c ~ Binomial(b + c, 1/2). Every outcome enumerated with integer binomial
-    coefficients; ψ on `grid` + 1 points even in arcsin √ψ, endpoints included (no refinement: a grid's maximum
-    is below the true one by at most about 1e-4 of it)."""
-    mass: dict[tuple[int, Fraction], int] = {}  # (d, z²) -> how many b give it, of 2^d
-    for d in range(n + 1):
-        for b in range(d + 1):
-            z2 = Fraction((2 * b - d) ** 2, d) if d else Fraction(0)
-            mass[d, z2] = mass.get((d, z2), 0) + math.comb(d, b)
-    levels = sorted({z2 for _, z2 in mass}, reverse=True)
-    rank = {level: i for i, level in enumerate(levels)}
-    cells = [(d, rank[z2], count / 2 ** d) for (d, z2), count in mass.items()]
-    best = [0.0] * len(levels)
-    for i in range(grid + 1):
-        psi = math.sin(math.pi / 2 * i / grid) ** 2
-        weights = [math.comb(n, d) * psi ** d * (1 - psi) ** (n - d) for d in range(n + 1)]
-        at_level = [0.0] * len(levels)
-        for d, r, share in cells:
-            at_level[r] += weights[d] * share
-        running = 0.0
-        for r, p in enumerate(at_level):  # from the largest z² down: P(z² >= level)
-            running += p
-            if running > best[r]:
-                best[r] = running
-    return {level: min(1.0, best[r]) for level, r in rank.items()}
+def conditional_critical(s: int, alpha: float) -> float | None:
+    """The least |z| = d/√s at which McNemar's exact conditional test of s differing tasks rejects at alpha (d the
+    least |b − c| whose p, every split at least as uneven summed in fractions, is below alpha), or None if no
+    split does."""
+    ways = [math.comb(s, j) for j in range(s + 1)]
+    for d in range(s % 2 or 2, s + 1, 2):
+        if Fraction(sum(w for j, w in enumerate(ways) if abs(2 * j - s) >= d), 2 ** s) < alpha:
+            return d / math.sqrt(s)
+    return None
 
 
-def exact_p(b: int, c: int, n: int, grid: int = 4000) -> float:
-    """The exact unconditional p-value of b A-only and c B-only tasks of n (exact_unconditional)."""
-    return exact_unconditional(n, grid)[Fraction((b - c) ** 2, b + c) if b + c else Fraction(0)]
-
-
-def exact_critical(n: int, alpha: float, grid: int = 4000) -> float | None:
-    """The least |z| at which the exact unconditional test of n tasks rejects at alpha, or None if none does."""
-    rejected = [level for level, p in exact_unconditional(n, grid).items() if p < alpha]
-    return math.sqrt(min(rejected)) if rejected else None
-
-
-def table_power(n: int, discordance: float, difference: float, critical: float) -> float:
-    """The chance that a test rejecting from |z| >= critical (McNemar's z = (b − c)/√(b + c)) rejects on n tasks
-    where a task is A-only with chance (ψ + Δ)/2 and B-only with chance (ψ − Δ)/2: every (b, c) of the trinomial
+def table_power(n: int, discordance: float, difference: float, alpha: float) -> float:
+    """The chance that McNemar's exact conditional test (conditional_critical) rejects at alpha on n tasks where a
+    task is A-only with chance (ψ + Δ)/2 and B-only with chance (ψ − Δ)/2: every (b, c) of the trinomial
     enumerated, each probability from log-gamma."""
     p12, p21 = (discordance + difference) / 2, (discordance - difference) / 2
     logs = [math.log(x) if x > 0 else None for x in (p12, p21, 1 - discordance)]
     total = 0.0
     for b in range(n + 1):
         for c in range(n + 1 - b):
-            if b + c == 0 or (b - c) ** 2 < critical * critical * (b + c):
+            critical = conditional_critical(b + c, alpha) if b + c else None
+            if critical is None or (b - c) ** 2 < critical * critical * (b + c) * (1 - 1e-12):
                 continue
             counts = (b, c, n - b - c)
             if any(k and log is None for k, log in zip(counts, logs)):
@@ -314,16 +286,16 @@ def table_power(n: int, discordance: float, difference: float, critical: float) 
     return total
 
 
-def detectable_misses(n: int, discordance: float, got: float | None, critical: float, power: float = 0.8) -> str | None:
-    """Why `got` is not the smallest |A − B| a test rejecting from |z| >= critical detects with this power on n
-    tasks at this discordance, to 2e-4 (table_power, enumerated): None when it is; `got` None claims that not even
+def detectable_misses(n: int, discordance: float, got: float | None, alpha: float = 0.05, power: float = 0.8) -> str | None:
+    """Why `got` is not the smallest |A − B| McNemar's exact conditional test detects with this power on n tasks at
+    this discordance, to 2e-4 (table_power, enumerated): None when it is; `got` None claims that not even
     A − B = ψ (every differing task A's) reaches the power."""
     if got is None:
-        top = table_power(n, discordance, discordance, critical) if discordance > 0 else 0.0
+        top = table_power(n, discordance, discordance, alpha) if discordance > 0 else 0.0
         return None if top < power else f"none claimed, but A - B = {discordance} has power {top:.4f}"
     if not 0 < got <= discordance:
         return f"{got} is outside (0, {discordance}]"
-    at, below = table_power(n, discordance, got, critical), table_power(n, discordance, max(0.0, got - 2e-4), critical)
+    at, below = table_power(n, discordance, got, alpha), table_power(n, discordance, max(0.0, got - 2e-4), alpha)
     return None if at >= power - 1e-9 and below < power else f"power {at:.5f} at {got}, {below:.5f} just below"
 
 

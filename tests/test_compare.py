@@ -20,9 +20,9 @@ from typing import Any
 import gate
 from tests.builders import as_samples, paired_ledgers, paired_samples, valid_ledger
 from tests.oracles import (
+    conditional_critical,
     detectable_misses,
-    exact_critical,
-    exact_p,
+    exact_conditional,
     ids_digest,
     miller_paired,
     paired_compare,
@@ -36,24 +36,14 @@ from tests.support import EXAMPLE_COMPARE, ROOT, SVG_NS, GateCase, assert_safe_s
 from tests.test_ci import github_env
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
-# tests/oracles.py's exact unconditional test on the tables too large to enumerate here (make_exact_unconditional.py)
-EXACT = json.loads((Path(__file__).parent / "reference" / "exact_unconditional.json").read_text(encoding="utf-8"))
-ORACLE_MAX_TASKS = 40  # above this, the stored rows of EXACT (the oracle costs n² a table)
-
-
 def exact_expected(b: int, c: int, n: int, confidence: float = 0.95) -> tuple[float, float, float, float]:
-    """The exact unconditional test's p, its critical |z|, and Tango's interval at that critical value, all
-    from tests/oracles.py (live up to ORACLE_MAX_TASKS tasks, else its stored rows)."""
-    alpha = round(1 - confidence, 12)
-    if n <= ORACLE_MAX_TASKS:
-        p, critical = exact_p(b, c, n), exact_critical(n, alpha)
-    else:
-        row = next(r for r in EXACT["rows"] if (r["n"], r["b"], r["c"]) == (n, b, c))
-        p, critical = row["p"], row[{0.05: "critical_95", 0.01: "critical_99"}[alpha]]
-    if critical is None:  # no outcome rejects: an interval that always holds 0, never narrower than the normal one
-        critical = max(n ** 0.5, z_of(confidence)) * (1 + 1e-9)
+    """McNemar's exact conditional p, its critical |z|, and Tango's interval at that critical value, all from
+    tests/oracles.py."""
+    critical = conditional_critical(b + c, round(1 - confidence, 12))
+    if critical is None:  # no split rejects: an interval that always holds 0, never narrower than the normal one
+        critical = max((b + c) ** 0.5, z_of(confidence)) * (1 + 1e-9)
     low, high = tango_interval(b, c, n, confidence, critical)
-    return p, critical, low, high
+    return float(exact_conditional(b, c)), critical, low, high
 
 
 def close(got: float, want: float, tolerance: float = 1e-9) -> bool:
@@ -81,11 +71,11 @@ class PairedCompare(CompareCase):
     """The paired table, the difference, the test and the reading."""
 
     def test_table_interval_and_p_against_reference_vectors(self) -> None:
-        """compare gives each reference table's counts and difference; its p is the exact unconditional test's
-        (tests/oracles.py, to 2e-4: the oracle's grid) and its interval Tango's at that test's critical value (to
-        1e-6); it calls a table significant exactly when the oracle's p is below alpha and exactly when the
-        interval excludes 0; the planning figure is Connor's at the observed discordance. The reference rows'
-        asymptotic test (mpmath) is what the exact test replaced: on these rows the two decide alike.
+        """compare gives each reference table's counts and difference; its p is McNemar's exact conditional
+        test's (tests/oracles.py, in fractions) and its interval Tango's at that test's critical value (to 1e-6);
+        it calls a table significant exactly when the oracle's p is below alpha and exactly when the interval
+        excludes 0; the planning figure is the smallest difference the test detects with 80% power (its
+        enumerated power).
         """
         rows = [r for r in VECTORS["tango"]["rows"] if r["a"] >= 1 and r["d"] >= 1]
         self.assertGreaterEqual(len(rows), 10)
@@ -99,17 +89,16 @@ class PairedCompare(CompareCase):
                 diff = report["difference"]
                 self.assertAlmostEqual(diff["value"], (b - c) / n, places=12)
                 p, critical, low, high = exact_expected(b, c, n, conf)
-                self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
-                self.assertAlmostEqual(report["test"]["p"], p, delta=2e-4 * p + 1e-12)
+                self.assertEqual(report["test"]["method"], "mcnemar_exact_conditional")
+                self.assertAlmostEqual(report["test"]["p"], p, delta=1e-12 * p)
                 self.assertAlmostEqual(diff["critical"], critical, delta=1e-6)
                 self.assertEqual((diff["method"], diff["critical_of"]), ("tango1998_score", "z"))
                 self.assertAlmostEqual(diff["ci_low"], low, delta=1e-6)
                 self.assertAlmostEqual(diff["ci_high"], high, delta=1e-6)
                 self.assertEqual(report["significant"], p < 1 - conf)
-                self.assertEqual(report["significant"], row["reject_at_conf"])
                 self.assertEqual(report["significant"], diff["ci_low"] > 0 or diff["ci_high"] < 0)
                 got = report["detectable_difference"]["value"]
-                self.assertIsNone(detectable_misses(n, (b + c) / n, got, diff["critical"]), (n, b, c, conf))
+                self.assertIsNone(detectable_misses(n, (b + c) / n, got, round(1 - conf, 12)), (n, b, c, conf))
                 self.assertEqual((report["a"]["verdict"], report["b"]["verdict"]), ("PUBLISHABLE", "PUBLISHABLE"))
 
     def test_significant_exactly_when_the_interval_excludes_zero(self) -> None:
@@ -157,13 +146,13 @@ class PairedCompare(CompareCase):
                 p, _, low, high = exact_expected(b, c, a + b + c + d)
                 self.assertAlmostEqual(report["difference"]["ci_low"], low, delta=1e-6)
                 self.assertAlmostEqual(report["difference"]["ci_high"], high, delta=1e-6)
-                self.assertAlmostEqual(report["test"]["p"], p, delta=2e-4 * p + 1e-12)
+                self.assertAlmostEqual(report["test"]["p"], p, delta=1e-12 * p)
 
     def test_confidence_sets_alpha(self) -> None:
-        """--confidence 0.9 sets alpha to 0.10: (4, 10, 3, 15), exact p = 0.057, is not distinguishable at 95% and
+        """--confidence 0.9 sets alpha to 0.10: (4, 10, 3, 15), exact p = 0.092, is not distinguishable at 95% and
         significant at 90%, with a narrower interval.
         """
-        self.assertAlmostEqual(exact_p(10, 3, 32), 0.057, delta=5e-4)
+        self.assertAlmostEqual(float(exact_conditional(10, 3)), 0.092, delta=5e-4)
         _, at95 = self.compare_json(*paired_ledgers(4, 10, 3, 15))
         _, at90 = self.compare_json(*paired_ledgers(4, 10, 3, 15), "--confidence", "0.9")
         self.assertAlmostEqual(at90["alpha"], 0.1, places=12)
@@ -185,22 +174,22 @@ class PairedCompare(CompareCase):
         self.assertRegex(out, r"(?m)^paired\s*: both pass 26, A only 3, B only 4, neither 7\b")
         p, _, low, high = exact_expected(3, 4, 40)
         self.assertIn(f"A - B = -0.025  95% CI [{low:+.3f}, {high:+.3f}]", out)
-        printed = re.search(r"(?m)^test\s*: exact unconditional test \(Suissa & Shuster 1991\): McNemar z = -0\.378, "
-                            r"p = ([0-9.]+) \(it rejects from \|z\| >= 2\.000 on 40 tasks; alpha 0\.05\)$", out)
+        printed = re.search(r"(?m)^test\s*: McNemar's exact conditional test \(binomial on the differing tasks\): McNemar "
+                            r"z = -0\.378, p = ([0-9.]+) \(it rejects from \|z\| >= 2\.646 on 7 differing tasks; alpha 0\.05\)$", out)
         assert printed is not None, out
         self.assertAlmostEqual(float(printed.group(1)), p, delta=2e-4 * p + 1e-4)
         points = f"from {low * 100:+.1f} to {high * 100:+.1f} points"
         self.assertRegex(out, r"(?m)^reading\s*: not distinguishable at 95% confidence: the data fit A - B " + re.escape(points) + "$")
         self.assertNotIn("real", out)
         self.assertNotIn("within noise", out)
-        # 7 discordant tasks of 40: the exact test detects A - B = 0.160 with 80% power (the enumerated power says so,
-        # where the retired floor of 6 differing tasks and Connor's formula said "no difference is detectable")
-        self.assertRegex(out, r"(?m)^planning\s*: with 40 tasks at the observed discordance 0\.175, this rule detects "
-                              r"\|A - B\| >= 0\.160 with 80% power \(a planning figure, not a result\)$")
-        self.assertIsNone(detectable_misses(40, 7 / 40, gate.detectable_difference(40, 7 / 40, 0.95), gate.exact_critical(40, 0.05)))
+        # 7 discordant tasks of 40: even all seven one way (0.175) is detected less than 80% of the time (the enumerated
+        # power of the exact conditional test says so)
+        self.assertIsNone(gate.detectable_difference(40, 7 / 40, 0.95))
+        self.assertIsNone(detectable_misses(40, 7 / 40, None))
+        self.assertRegex(out, r"(?m)^planning\s*: no difference is detectable with 40 tasks at the observed discordance 0\.175 ")
         more = gate.detectable_difference(40, 25 / 40, 0.95)
         assert more is not None
-        self.assertIsNone(detectable_misses(40, 25 / 40, more, gate.exact_critical(40, 0.05)))
+        self.assertIsNone(detectable_misses(40, 25 / 40, more))
         _, out, _ = self.compare(*paired_ledgers(10, 25, 0, 5))
         self.assertIn(f"this rule detects |A - B| >= {more:.3f} with 80% power (a planning figure, not a result)", out)
         self.assertRegex(out, r"(?m)^verdict\s*: PUBLISHABLE$")
@@ -220,7 +209,7 @@ class PairedCompare(CompareCase):
         for n in range(1, 13):
             for discordant in range(n + 1):
                 got = gate.detectable_difference(n, discordant / n, 0.95)
-                self.assertIsNone(detectable_misses(n, discordant / n, got, gate.exact_critical(n, 0.05)), (n, discordant))
+                self.assertIsNone(detectable_misses(n, discordant / n, got), (n, discordant))
 
     def test_strongly_different_nested_pair_is_significant(self) -> None:
         """35 against 10 of 40, nested, is significant on this suite and envelope, with the interval in points."""
@@ -251,7 +240,7 @@ class PairedCompare(CompareCase):
         self.assertEqual(report["effective_table"], {"a_only": 3.0, "b_only": 4.0, "pairs": 40.0, "discordance": 7 / 40})
         self.assertIsNone(report["clusters"])
         self.assertEqual(report["difference"]["method"], "tango1998_score")
-        self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
+        self.assertEqual(report["test"]["method"], "mcnemar_exact_conditional")
         self.assertAlmostEqual(report["test"]["z"], -1 / 7 ** 0.5, places=12)
         self.assertEqual((report["a"]["headline"]["k"], report["b"]["headline"]["k"]), (29, 30))
 
@@ -719,8 +708,9 @@ class CompareAsACiGate(CompareCase):
 class CompareExplainsItsDecision(CompareCase):
     def test_the_json_gives_the_differing_units_the_test_and_the_rule(self) -> None:
         """26/3/4/7: 7 tasks differ; the JSON says so, names the exact test and its rule (p < alpha: no floor),
-        and whether p fell below alpha. 20/5/0/15, the table the floor of six used to refuse, is significant:
-        p = 0.026 (the issue's independent figure), and the interval excludes 0."""
+        and whether p fell below alpha. 20/6/0/14, six tasks all one way, is significant: p = 1/32, and the
+        interval excludes 0; 20/5/0/15 is not (p = 1/16: no task that both pass or both fail can bring it
+        below)."""
         _, report = self.compare_json(*paired_ledgers(26, 3, 4, 7))
         self.assertEqual(report["differing_units"], 7)
         rule = report["decision_rule"]
@@ -728,12 +718,14 @@ class CompareExplainsItsDecision(CompareCase):
         self.assertEqual(rule["fewest_differing"], 1)
         self.assertEqual(rule["units"], "tasks")
         self.assertIs(rule["p_below_alpha"], report["test"]["p"] < report["alpha"])
-        self.assertEqual(report["test"]["method"], "suissa_shuster_exact_unconditional")
+        self.assertEqual(report["test"]["method"], "mcnemar_exact_conditional")
         self.assertIs(report["significant"], False)
-        _, report = self.compare_json(*paired_ledgers(20, 5, 0, 15))
-        self.assertAlmostEqual(report["test"]["p"], 0.026, delta=5e-4)
+        _, report = self.compare_json(*paired_ledgers(20, 6, 0, 14))
+        self.assertEqual(report["test"]["p"], 1 / 32)
         self.assertIs(report["significant"], True)
         self.assertGreater(report["difference"]["ci_low"], 0)
+        _, report = self.compare_json(*paired_ledgers(20, 5, 0, 15))
+        self.assertEqual((report["test"]["p"], report["significant"]), (1 / 16, False))
 
 
 class TheFigurePlanTakes(CompareCase):
@@ -786,10 +778,10 @@ class FailOnInGitHub(CompareCase):
 
 class IntervalBoundsNeverReadAsZero(CompareCase):
     def test_a_significant_interval_prints_a_lower_bound_that_is_not_zero(self) -> None:
-        """4 vs 0 of 40 tasks: significant (p 0.0486), its interval's lower bound a hair above 0. It printed
-        [+0.000, +0.234] and "+0.0 to +23.4 points", reading as touching 0; each bound now shows a digit that is
-        not 0, in the difference line and the reading."""
-        ma, ra, mb, rb = paired_ledgers(10, 4, 0, 26)
+        """6 vs 0 of 40 tasks: significant (p 1/32), its interval's lower bound a hair above 0. It printed
+        [+0.000, +0.234] and "+0.0 to +23.4 points" (4 vs 0, under the test before), reading as touching 0; each
+        bound now shows a digit that is not 0, in the difference line and the reading."""
+        ma, ra, mb, rb = paired_ledgers(10, 6, 0, 24)
         _code, report = self.compare_json(ma, ra, mb, rb)
         self.assertTrue(report["significant"])
         low = report["difference"]["ci_low"]
@@ -804,26 +796,25 @@ class IntervalBoundsNeverReadAsZero(CompareCase):
         self.assertEqual(gate._signed(0.1234, 3), "+0.123")
 
 
-class AsymptoticRuleSaysItsSize(CompareCase):
-    def test_past_1000_differing_tasks_the_rule_line_states_the_asymptotic_size(self) -> None:
-        """1,200 tasks, 700 vs 400 differing: McNemar's asymptotic test, whose rule line said "valid at every number
-        of tasks"; it now gives its size given the differing count, 0.0537 at alpha 0.05, which this test finds by
-        exact enumeration over s = 1,001..1,100 (the worst at s = 1,033)."""
+class PastAThousandDifferingTasks(CompareCase):
+    def test_past_1000_differing_tasks_the_same_exact_test_holds_its_size(self) -> None:
+        """1,200 tasks, 700 vs 400 differing: the same exact conditional test (old code: McNemar's asymptotic test
+        past 1,000 differing tasks, whose size given the differing count reached 0.0537 at alpha 0.05, at 1,033),
+        its p the oracle's fraction to 1e-9, and its size given s, found here by exact enumeration over s =
+        1,001..1,100 with the gate's own critical values, never above 0.05."""
         ma, ra, mb, rb = paired_ledgers(50, 700, 400, 50)
         _code, report = self.compare_json(ma, ra, mb, rb)
-        self.assertEqual(report["test"]["method"], "mcnemar_asymptotic")
+        self.assertEqual(report["test"]["method"], "mcnemar_exact_conditional")
+        want = float(exact_conditional(700, 400))
+        self.assertLessEqual(abs(report["test"]["p"] - want), 1e-9 * want)
         rule = next(line for line in self.compare(ma, ra, mb, rb)[1].splitlines() if line.startswith("rule"))
-        self.assertIn("at most 0.0537 at alpha 0.05", rule)
-        self.assertNotIn("valid at every number", rule)
-        z = gate.z_for(0.95)
+        self.assertIn("valid at every number of tasks", rule)
 
-        def size(s: int) -> float:
-            m = math.ceil(z * math.sqrt(s) - 1e-12)
-            m += (m - s) % 2
-            return min(1.0, float(Fraction(2 * sum(math.comb(s, k) for k in range((s + m) // 2, s + 1)), 2 ** s)))
+        def size(s: int) -> Fraction:
+            m = round(gate.conditional_critical(s, 0.05) * math.sqrt(s))
+            return Fraction(2 * sum(math.comb(s, k) for k in range((s + m) // 2, s + 1)), 2 ** s)
 
-        worst = max(range(1001, 1101), key=size)
-        self.assertEqual((worst, round(size(worst), 4)), (1033, 0.0537))
+        self.assertLessEqual(max(size(s) for s in range(1001, 1101)), Fraction(1, 20))
 
 
 class TwoSamples(CompareCase):

@@ -25,7 +25,7 @@ from unittest import mock
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, metric, paired_ledgers, paired_samples, record, valid_ledger
-from tests.oracles import exact_p, ids_digest, wild_cluster, wilson
+from tests.oracles import exact_conditional, ids_digest, wild_cluster, wilson
 from tests.realfiles import DROID, RealFileCase
 from tests.support import FIXTURES, SWE_REPORT, GateCase, ImportCase, load, markdown_tables
 
@@ -292,7 +292,7 @@ class RankRefusalAndMarkdown(GateCase):
         passed = {name: {"pos-01", *(f"t-{i:03d}" for i in range(p)), *(["neg-01"] if neg else [])}
                   for name, (p, neg) in plan.items()}
         names = list(plan)
-        ps = [exact_p(len(passed[a] - passed[b]), len(passed[b] - passed[a]), n) for a, b in combinations(names, 2)]
+        ps = [float(exact_conditional(len(passed[a] - passed[b]), len(passed[b] - passed[a]))) for a, b in combinations(names, 2)]
         self.assertTrue(all(p < 0.05 for p in holm(ps)), "precondition: every pair separated, one letter each")
         table, pairs = markdown_tables(out)
         self.assertEqual(table[0], ["place", "claim", "system", "k/n", "value", "95% CI", "group"])
@@ -781,14 +781,12 @@ class StatisticsEdges(GateCase):
         self.assertAlmostEqual(t, 4.112967888808, places=9)  # (6/22) / (sqrt(5/4 · 206/121) / 22)
 
     def test_the_discordance_grid_windows_are_the_binomial_above_1e_17_of_its_mode(self) -> None:
-        """Three points of the exact test's ψ grid (n = 40, 60, 100, where the window starts above d = 0): each
-        window's probabilities are Binomial(n, ψ)'s to 1e-13 (exact fractions of the float ψ), it holds every d
-        whose probability is at least 1e-17 of the mode's and, on each side, the first one below and no more.
-        Kills, in _binomial_window (gate.py:2626 and 2637 at 3cddd35), `int((n + 0) * psi)` and `int((n / 1) *
+        """Three discordances (n = 40, 60, 100, where the window starts above d = 0) of the windows the planning
+        figure's power sums (table_power): each window's probabilities are Binomial(n, ψ)'s to 1e-13 (exact
+        fractions of the float ψ), it holds every d whose probability is at least 1e-17 of the mode's and, on each
+        side, the first one below and no more. Kills, in _binomial_window, `int((n + 0) * psi)` and `int((n / 1) *
         psi)` for `int((n + 1) * psi)` (a mode one too low: a lower threshold, one more term on a side) and `value !=
-        1e-17 * top` for `value >= 1e-17 * top` (the window down to d = 0). Each shows in compare's JSON p: 10 tasks,
-        5 A only and 3 B only, 0.5663403600940187 becomes ...171 (the first two); 390 tasks, 32 and 8,
-        0.0001504713271062782 becomes ...27824 (the third)."""
+        1e-17 * top` for `value >= 1e-17 * top` (the window down to d = 0)."""
         for n, i, first, size in ((40, 41, 18, 23), (60, 25, 1, 60), (100, 50, 63, 38)):
             with self.subTest(n=n):
                 steps = max(48, int(6 * math.sqrt(n)))
@@ -799,8 +797,7 @@ class StatisticsEdges(GateCase):
                 below = [d for d in range(n + 1) if pmf[d] * 10 ** 17 < pmf[mode]]
                 low = max((d for d in below if d < mode), default=0)
                 high = min((d for d in below if d > mode), default=n)
-                got_psi, got_first, probs = gate._discordance_grid(n)[i]
-                self.assertEqual(got_psi, psi)
+                got_first, probs = gate._binomial_window(n, psi)
                 self.assertEqual((got_first, got_first + len(probs) - 1), (low, high))
                 self.assertEqual((low, high - low + 1), (first, size))
                 for d, value in enumerate(probs, start=got_first):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ from unittest import mock
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, record
-from tests.oracles import exact_critical, exact_p, miller_paired, tango_interval
+from tests.oracles import conditional_critical, exact_conditional, miller_paired, tango_interval, z_of
 from tests.support import ROOT, SVG_NS, GateCase, assert_safe_svg
 
 VECTORS = json.loads((Path(__file__).parent / "reference" / "stat_vectors_v2.json").read_text(encoding="utf-8"))
@@ -76,8 +77,8 @@ class SmallRankings(RankCase):
                 "delta": "ppppppppppppfffffff"}
 
     def test_statistics_against_the_oracles(self) -> None:
-        """Q, its df, every pair's difference, exact unconditional p (to the oracle's grid, 2e-4) and Tango interval at
-        that test's critical value, Holm p, and significant = Holm p < alpha, all from the oracles."""
+        """Q, its df, every pair's difference, McNemar's exact conditional p (the oracle's fraction) and Tango interval
+        at that test's critical value, Holm p, and significant = Holm p < alpha, all from the oracles."""
         code, report = self.rank_json(*self.systems(self.PATTERNS))
         self.assertEqual(code, 0, report["findings"])
         columns = [[Fraction(m == "p") for m in "p" + pattern + "f"] for pattern in self.PATTERNS.values()]
@@ -91,14 +92,13 @@ class SmallRankings(RankCase):
             xs, ys = columns[i], columns[j]
             b = sum(1 for x, y in zip(xs, ys) if x and not y)
             c = sum(1 for x, y in zip(xs, ys) if y and not x)
-            critical = exact_critical(len(xs), 0.05)
+            critical = conditional_critical(b + c, 0.05) or max(math.sqrt(b + c), z_of(0.95)) * (1 + 1e-9)
             low, high = tango_interval(b, c, len(xs), 0.95, critical)
             self.assertAlmostEqual(got["difference"], (b - c) / len(xs), places=12)
             self.assertLessEqual(abs(got["ci_low"] - low), 1e-6)
             self.assertLessEqual(abs(got["ci_high"] - high), 1e-6)
-            p = exact_p(b, c, len(xs))
-            self.assertLessEqual(abs(got["p"] - p), 2e-4 * p + 1e-12)
-            self.assertEqual(got["method"], "suissa_shuster_exact_unconditional")
+            self.assertEqual(got["p"], float(exact_conditional(b, c)))
+            self.assertEqual(got["method"], "mcnemar_exact_conditional")
             raw.append(got["p"])  # Holm's step-down checked on the printed p-values
         for got, want in zip(report["pairs"], holm(raw)):
             self.assertLessEqual(abs(got["p_holm"] - want), 1e-12)

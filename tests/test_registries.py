@@ -141,9 +141,8 @@ class PairedTestRows(GateCase):
         for method, (name, interval) in gate.PAIRED_TESTS.items():
             self.assertTrue(name and interval, method)
         source = (ROOT / "gate.py").read_text(encoding="utf-8")
-        chosen = set(re.findall(r'method, floor = "(\w+)"', source)) | set(re.findall(r'"(\w+)"(?=, floor)', source))
-        chosen |= set(re.findall(r'PairedTest\([^)]*?"(\w+)"', source))
-        rule = source[source.index("def table_rule("):source.index("def table_power(")]
-        chosen |= set(re.findall(r'return "(\w+)", ', rule))
+        # every method name a PairedTest(...) is built with, up to the call's closing parenthesis
+        built = [source[i:source.index("\n\n", i)] for i in (m.start() for m in re.finditer(r"PairedTest\(", source))]
+        chosen = {name for call in built for name in re.findall(r'"(\w+)"', call)}
         self.assertLessEqual(chosen, set(gate.PAIRED_TESTS))
-        self.assertGreaterEqual(len(chosen), 3)
+        self.assertEqual(len(chosen), 3)

@@ -7,11 +7,12 @@ is refused."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import gate
 from tests.builders import COMPARE_ENVELOPE, make_manifest, paired_ledgers, paired_samples, record, valid_ledger
-from tests.oracles import exact_p
+from tests.oracles import exact_conditional
 from tests.support import GateCase
 
 
@@ -55,21 +56,20 @@ class TooFewToTell(CompareCase):
         self.assertLess(report["effective_table"]["pairs"], 3.5)
 
     def test_four_discordant_tasks_of_six_cannot_reach_five_percent(self) -> None:
-        """b = 4, c = 0 of 6 tasks: McNemar's asymptotic p is 0.046 < 0.05, but the exact unconditional test's is
-        0.065 (tests/oracles.py): not significant, and the test line says where it would reject. The floor of six
-        differing tasks is gone: 5 of 7 one way (exact p 0.032) and 4 of 40 (0.049) are significant."""
+        """b = 4, c = 0 of 6 tasks: McNemar's asymptotic p is 0.046 < 0.05, but the exact conditional test's is 1/8
+        (tests/oracles.py): not significant, and the test line says no split of 4 reaches alpha. Six tasks all one
+        way are significant (p 1/32) whatever the tasks that agree; five are not (1/16), on 7 tasks or on 40."""
         code, out, _ = self.run_gate("compare", *self.pair_paths(*paired_ledgers(1, 4, 0, 1)))
         self.assertEqual(code, 0)
         self.assertIn("not distinguishable", out)
-        self.assertRegex(out, r"(?m)^test\s*: exact unconditional test .* p = 0\.0649 \(it rejects from \|z\| >= "
-                              r"2\.236 on 6 tasks")
-        self.assertAlmostEqual(exact_p(4, 0, 6), 0.0649, delta=1e-4)
-        self.assertAlmostEqual(exact_p(5, 0, 7), 0.0320, delta=1e-4)
-        self.assertAlmostEqual(exact_p(4, 0, 40), 0.0486, delta=1e-4)
+        self.assertRegex(out, r"(?m)^test\s*: McNemar's exact conditional test .* p = 0\.125 \(no split of 4 differing "
+                              r"tasks reaches alpha")
+        self.assertEqual((exact_conditional(4, 0), exact_conditional(5, 0), exact_conditional(6, 0)),
+                         (Fraction(1, 8), Fraction(1, 16), Fraction(1, 32)))
         self.assertTrue(self.compare(*paired_ledgers(1, 6, 0, 1))["significant"])
-        self.assertTrue(self.compare(*paired_ledgers(1, 5, 0, 1))["significant"])
-        self.assertTrue(self.compare(*paired_ledgers(18, 4, 0, 18))["significant"])
-        self.assertFalse(self.compare(*paired_ledgers(18, 3, 0, 19))["significant"])
+        self.assertTrue(self.compare(*paired_ledgers(30, 6, 0, 4))["significant"])
+        self.assertFalse(self.compare(*paired_ledgers(1, 5, 0, 1))["significant"])
+        self.assertFalse(self.compare(*paired_ledgers(18, 5, 0, 17))["significant"])
 
     def pair_paths(self, ma: Any, ra: Any, mb: Any, rb: Any) -> list[str]:
         paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
