@@ -2540,11 +2540,6 @@ def chi2_sf(x: float, df: int) -> float:
     return math.exp(log_front) * h
 
 
-def normal_two_sided_p(z: float) -> float:
-    """P(|Z| >= |z|) for a standard normal Z."""
-    return math.erfc(abs(z) / _SQRT2)
-
-
 # -- intervals that never collapse: Wilson on an effective sample size -----------------------
 
 

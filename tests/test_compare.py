@@ -46,6 +46,11 @@ def exact_expected(b: int, c: int, n: int, confidence: float = 0.95) -> tuple[fl
     return float(exact_conditional(b, c)), critical, low, high
 
 
+def normal_p(z: float) -> float:
+    """P(|Z| >= |z|) for a standard normal Z (the asymptotic McNemar p the reference rows record)."""
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
 def close(got: float, want: float, tolerance: float = 1e-9) -> bool:
     """Equal to 1e-9, relative for values below 1e-6 (p-values far in the tail)."""
     return abs(got - want) <= tolerance * (abs(want) if abs(want) < 1e-6 else 1.0)
@@ -111,7 +116,7 @@ class PairedCompare(CompareCase):
                 for b in range(n + 1):
                     for c in range(n + 1 - b):
                         low, high = gate.tango_interval(b, c, n, conf)
-                        rejects = gate.normal_two_sided_p(gate.mcnemar_z(b, c)) < 1 - conf
+                        rejects = normal_p(gate.mcnemar_z(b, c)) < 1 - conf
                         if abs(abs(gate.mcnemar_z(b, c)) - z) < 1e-9:
                             continue  # on the boundary itself the two may round apart
                         self.assertEqual(low > 0 or high < 0, rejects, (b, c, n, conf, low, high))
@@ -129,7 +134,7 @@ class PairedCompare(CompareCase):
         with mock.patch.object(gate, "_p21_restricted", wraps=gate._p21_restricted) as evaluated:
             gate.tango_interval(6, 4, 20, 0.95)
         self.assertLessEqual(large, 2 * evaluated.call_count + 20)
-        p = gate.normal_two_sided_p(gate.mcnemar_z(600_000, 400_000))
+        p = normal_p(gate.mcnemar_z(600_000, 400_000))
         self.assertLess(low, 0.1)
         self.assertGreater(high, 0.1)
         self.assertTrue(close(low, tango_interval(600_000, 400_000, 2_000_000)[0]))
@@ -137,7 +142,7 @@ class PairedCompare(CompareCase):
 
     def test_interval_and_test_against_the_independent_oracle(self) -> None:
         """Tables beyond the reference rows (zero cells, all discordant, tiny n) match tests/oracles.py's exact
-        unconditional p and Tango's interval at its critical value.
+        conditional p and Tango's interval at its critical value.
         """
         for a, b, c, d in ((1, 0, 0, 1), (1, 3, 0, 1), (1, 0, 5, 1), (1, 38, 0, 1), (5, 7, 7, 5), (20, 1, 1, 18),
                            (1, 57, 1, 1), (2, 0, 9, 29)):
@@ -845,7 +850,7 @@ class NoSpreadInSamplesMode(GateCase):
 
     def test_rates_of_0_and_1_only_are_a_task_table(self) -> None:
         """Every sample of a task agreeing (rates 0 or 1) and every difference +1 or 0 alike: no sample varies, so
-        the tasks are single verdicts and the test is the task table's (the exact unconditional test)."""
+        the tasks are single verdicts and the test is the task table's (McNemar's exact conditional test)."""
         for rates, table in ((Counter({(1.0, 0.0): 8}), (8, 0, 8)), (Counter({(1.0, 1.0): 6, (0.0, 0.0): 4}),
                                                                    (0, 0, 10))):
             with self.subTest(rates=rates):
