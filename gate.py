@@ -501,6 +501,27 @@ def _decode_utf8(data: bytes, where: str, first_line: int = 1,
     return text
 
 
+def _absolute(path: Path) -> Path:
+    """A path made absolute and normalised (links left alone), so its parent is real."""
+    return Path(os.path.abspath(path))
+
+
+def _folder_name(path: Path) -> str:
+    """A folder's own name, resolved (`.` given from inside it is that folder), never empty."""
+    return _absolute(path).name or "run"
+
+
+def _simple_yaml(path: Path) -> dict[str, str]:
+    """The top-level `key: value` scalars of a small YAML file (a submission's metadata.yaml), or {}
+    where there is none: no YAML parser is needed, and nothing in it is run."""
+    if not path.is_file():
+        return {}
+    text = _decode_utf8(_read_bytes(path, 1 << 16), str(path))
+    pairs = (re.match(r"([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$", line) for line in text.splitlines())
+    return {m[1]: m[2].strip("\"'") for m in pairs
+            if m and m[2] and not m[2].startswith(("|", ">"))}
+
+
 def load_json_file(path: Path, label: str | None = None, cap: int = MAX_FILE_BYTES,
                    allow_nan: bool = False) -> Any:
     """Read and strictly parse a whole JSON file (manifests, cards, task lists, harness results)."""
@@ -978,6 +999,80 @@ def _task_id(value: object, where: str) -> str:
     if not is_task_id(value):
         _expected(where, f"a task ID ({TASK_ID_RULE})", value)
     return cast(str, value)
+
+
+def _sub(value: object) -> dict[str, Any]:
+    """A nested object of a harness file, or {} where it holds something else (or nothing)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _preview(ids: Iterable[str], limit: int = 5) -> str:
+    items = sorted(ids)
+    shown = ", ".join(repr(x) for x in items[:limit])
+    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+def _kept(source: Mapping[str, Any], keys: Iterable[str],
+          test: Callable[[object], bool] = lambda value: value is not None) -> dict[str, object]:
+    """The keys of `keys` whose value in `source` passes `test` (is not None), in that order."""
+    return {key: source.get(key) for key in keys if test(source.get(key))}
+
+
+def _id_list(container: Mapping[str, object], key: str, where: str) -> list[str]:
+    """A list of unique task ids; duplicates are an error (the harnesses write sets)."""
+    ids: list[str] = []
+    seen: set[str] = set()
+    for i, item in enumerate(_list(container[key], f"{where}.{key}")):
+        tid = _task_id(item, f"{where}.{key}[{i}]")
+        if tid in seen:
+            raise GateError(f"{where}.{key}[{i}]: duplicate id {tid!r}")
+        seen.add(tid)
+        ids.append(tid)
+    return ids
+
+
+def _memberships(lists: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """Task -> the lists that name it, in the order of `lists`: one pass, not one scan per task."""
+    member: dict[str, list[str]] = {}
+    for key, ids in lists.items():
+        for tid in ids:
+            member.setdefault(tid, []).append(key)
+    return member
+
+
+def _seconds_between(start: object, end: object) -> float | None:
+    """Seconds from one ISO-8601 timestamp to another (`Z` or an offset, or both naive), or None."""
+    from datetime import datetime
+
+    if not isinstance(start, str) or not isinstance(end, str):
+        return None
+    try:
+        began, ended = (datetime.fromisoformat(t.strip().replace("Z", "+00:00"))
+                        for t in (start, end))
+        seconds = (ended - began).total_seconds()
+    except (ValueError, TypeError):  # TypeError: one naive, one aware
+        return None
+    return round(seconds, 3) if 0 <= seconds < 1e9 else None
+
+
+def _the_file(path: Path, pattern: str, what: str) -> Path:
+    """FILE itself, or the one file in folder FILE (or below it) whose name matches `pattern`."""
+    if not path.exists():
+        raise GateError(f"{path}: cannot read: no such file or folder")
+    if not path.is_dir():
+        return path
+    found = sorted(p for p in path.rglob(pattern) if p.is_file())
+    if len(found) != 1:
+        listed = f" ({_preview(str(p) for p in found)})" if found else ""
+        raise GateError(f"{path}: {len(found)} {pattern} files in the folder: give the {what} "
+                        f"itself{listed}")
+    return found[0]
+
+
+def _jsonl_objects(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(line number, `<path>:<line>` for messages, the line's object) of a JSON Lines file."""
+    for number, value in iter_jsonl(path):
+        yield number, f"{path}:{number}", _obj(value, f"{path}:{number}")
 
 
 class _Fields:
@@ -2418,6 +2513,24 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     for i in range(n - c + 1, n + 1):
         product *= 1.0 - k / i
     return 1.0 - product
+
+
+def _passes_from_pass_at_k(value: float, n: int, k: int) -> set[int]:
+    """Every c in 0..n whose unbiased pass@k is `value` (to 1e-9): one, but for pass@k = 1, which
+    every c from n - k + 1 to n gives. pass@k grows with c, so two binary searches find the range
+    (O(k log n), where trying every c compared n exact binomials)."""
+    def first(ok: Callable[[int], bool]) -> int:
+        low, high = 0, n + 1  # the first c in 0..n with ok(c), or n + 1
+        while low < high:
+            mid = (low + high) // 2
+            if ok(mid):
+                high = mid
+            else:
+                low = mid + 1
+        return low
+    lowest = first(lambda c: pass_at_k(n, c, k) >= value - 1e-9)
+    beyond = first(lambda c: pass_at_k(n, c, k) > value + 1e-9)
+    return set(range(lowest, beyond))
 
 
 # -- Student t and chi-square, for the small-sample corrections and Cochran's Q --------------
@@ -4027,6 +4140,16 @@ def _check_record_keys(rec: dict[str, Any], accepted: set[str], where: str, line
                             f"fields with {USER_PREFIX!r})")
         accepted.add(key)
 _MAX_COUNT = 1e15  # per attempt: far above any real cost or token count, and sums stay finite
+
+
+def _count_field(value: object) -> int | None:
+    return cast(int, value) if _is_int(value) and 0 <= cast(int, value) <= _MAX_COUNT else None
+
+
+def _cost_field(value: object) -> float | None:
+    return (float(cast(float, value))
+            if _is_number(value) and math.isfinite(cast(float, value))
+            and 0 <= cast(float, value) <= _MAX_COUNT else None)
 
 
 def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
@@ -8699,13 +8822,13 @@ MEASURES = ("wall_clock_s", "cost_usd", "input_tokens", "output_tokens")
 def _record(run_id: str, task_id: str, attempt: int, verdict: Verdict, harness: dict[str, object],
             measures: Mapping[str, object] | None = None) -> dict[str, object]:
     outcome, reason = verdict
-    record: dict[str, object] = {"run_id": run_id, "task_id": task_id, "attempt": attempt,
-                                 "outcome": outcome, "reason": reason}
-    for key, value in (measures or {}).items():
-        if value is not None:
-            record[key] = value
-    record["harness"] = harness
-    return record
+    return {"run_id": run_id, "task_id": task_id, "attempt": attempt, "outcome": outcome,
+            "reason": reason, **_kept(measures or {}, measures or ()), "harness": harness}
+
+
+def _version(harness: str, version: object) -> dict[str, str]:
+    """An instrument's release, where the files name it: {"version": "<harness> <version>"}."""
+    return {"version": f"{harness} {version}"} if isinstance(version, str) else {}
 
 
 def _finished(records: Iterable[dict[str, object]],
@@ -8723,31 +8846,6 @@ def _finished(records: Iterable[dict[str, object]],
     return tuple(ordered)
 
 
-def _seconds_between(start: object, end: object) -> float | None:
-    """Seconds from one ISO-8601 timestamp to another (`Z` or an offset, or both naive), or None."""
-    from datetime import datetime
-
-    if not isinstance(start, str) or not isinstance(end, str):
-        return None
-    try:
-        began, ended = (datetime.fromisoformat(t.strip().replace("Z", "+00:00"))
-                        for t in (start, end))
-        seconds = (ended - began).total_seconds()
-    except (ValueError, TypeError):  # TypeError: one naive, one aware
-        return None
-    return round(seconds, 3) if 0 <= seconds < 1e9 else None
-
-
-def _count_field(value: object) -> int | None:
-    return cast(int, value) if _is_int(value) and 0 <= cast(int, value) <= _MAX_COUNT else None
-
-
-def _cost_field(value: object) -> float | None:
-    return (float(cast(float, value))
-            if _is_number(value) and math.isfinite(cast(float, value))
-            and 0 <= cast(float, value) <= _MAX_COUNT else None)
-
-
 def _one_path(paths: Sequence[Path], fmt: str) -> Path:
     if len(paths) != 1:
         raise GateError(f"import {fmt}: takes exactly one FILE, got "
@@ -8755,48 +8853,13 @@ def _one_path(paths: Sequence[Path], fmt: str) -> Path:
     return paths[0]
 
 
-def _preview(ids: Iterable[str], limit: int = 5) -> str:
-    items = sorted(ids)
-    shown = ", ".join(repr(x) for x in items[:limit])
-    return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
-
-
-def _id_list(container: Mapping[str, object], key: str, where: str) -> list[str]:
-    """A list of unique task ids; duplicates are an error (the harnesses write sets)."""
-    ids: list[str] = []
-    seen: set[str] = set()
-    for i, item in enumerate(_list(container[key], f"{where}.{key}")):
-        tid = _task_id(item, f"{where}.{key}[{i}]")
-        if tid in seen:
-            raise GateError(f"{where}.{key}[{i}]: duplicate id {tid!r}")
-        seen.add(tid)
-        ids.append(tid)
-    return ids
-
-
 def _declared_ids(dataset_ids: list[str]) -> list[str]:
-    """--dataset-ids (or index.json), sorted: each id once. (Its reader held each id to the task-ID
-    rule, with its line.)"""
+    """--dataset-ids (or index.json), sorted; a task listed twice is refused."""
     repeated = _first_repeat(dataset_ids)
     if repeated is not None:
         raise GateError(f"--dataset-ids: task {repeated!r} is listed twice (a duplicate): list "
                         "each task once")
     return sorted(dataset_ids)
-
-
-def _memberships(lists: Mapping[str, list[str]]) -> dict[str, list[str]]:
-    """Task -> the lists that name it, in the order of `lists`: one pass, not one scan per task."""
-    member: dict[str, list[str]] = {}
-    for key, ids in lists.items():
-        for tid in ids:
-            member.setdefault(tid, []).append(key)
-    return member
-
-
-def _sub(value: object) -> dict[str, Any]:
-    """A nested object of a harness file, or {} where the harness wrote something else (or nothing).
-    """
-    return value if isinstance(value, dict) else {}
 
 
 def _harness_json(path: Path, allow_nan: bool = False) -> dict[str, object]:
@@ -8817,6 +8880,21 @@ def _harness_json(path: Path, allow_nan: bool = False) -> dict[str, object]:
     if what:
         raise GateError(f"{path}: {what}")
     return _obj(data, str(path))
+
+
+def _subset(selections: Sequence[str], said: str, notes: list[str], unit: str = "tasks",
+            **of: object) -> dict[str, object] | None:
+    """The selection a run's files record, noted; None where they record none."""
+    if not selections:
+        return None
+    notes.append(f"a subset: {said} ({'; '.join(selections)}): the claim is about these {unit} "
+                 "only, and says so")
+    return {**of, "selection": "; ".join(selections)}
+
+
+def _optional_json(path: Path) -> dict[str, object]:
+    """A harness's JSON file beside the one given (a lock, a config), or {} where there is none."""
+    return _harness_json(path) if path.is_file() else {}
 
 
 def _json_lines_head(path: Path) -> dict[str, object] | None:
@@ -8909,25 +8987,17 @@ class Found(NamedTuple):
     strata: Mapping[str, int] | None = None
     run_instruments: tuple[tuple[str, Mapping[str, str]], ...] = ()
     absent: _Absent | None = None  # default: unscoreable missing_artifact
-    source: str | None = None  # the importer's name, where a reader serves several formats
-    # (task, attempt) -> its run, where the files hold several runs that stay apart (check then
-    # asks which); None: run_id
-    run_of: Callable[[str, int], str] | None = None
-    # The suite's size as the files state it (SWE-bench's total_instances), and what states it: a
-    # set that names fewer tasks needs --dataset-ids.
+    run_of: Callable[[str, int], str] | None = None  # (task, attempt) -> its run; None: run_id
+    # the suite's size as the files state it (total_instances), and what states it
     total: int | None = None
     total_what: str = "the files"
-    # Tasks the files name that never ran (no prediction submitted, no patch generated), and why: a
-    # --dataset-ids that leaves them out declares a subset; one that leaves out a task that ran is
-    # refused.
+    # Tasks the files name that never ran (no prediction submitted), and why: --dataset-ids may
+    # leave them out (a declared subset), never a task that ran.
     ungraded: Collection[str] = ()
     ungraded_why: str = "never run"
-    # (where, the system it names): several files or runs are one claim only of one system
-    systems: tuple[tuple[str, str], ...] = ()
-    # what the budget is called, for a refusal of a task with more attempts than it
-    budget_what: str = "the attempts a task"
-    # (task, a digest of what the run produced, of what its evaluation graded): an evaluation of
-    # another output (a previous run's) is stale
+    systems: tuple[tuple[str, str], ...] = ()  # (where, the system it names): one claim, one
+    budget_what: str = "the attempts a task"  # the budget's name, for a refusal
+    # (task, a digest of what the run produced, of what its evaluation graded): else stale
     graded: tuple[tuple[str, str, str], ...] = ()
     graded_what: str = "the evaluation"
     # how the draft says to declare a set that is only what the files held
@@ -8964,8 +9034,7 @@ def _one_instrument(imp: Imported, declared: bool) -> Imported:
 
 
 class DeclaredSet(NamedTuple):
-    """The tasks an import declares, where they came from, the part of a suite they are (if they
-    are), whether they are only what the files held, and the tasks the files name but left out."""
+    """The tasks an import declares, their source, subset, whether only found, and left out."""
 
     ids: list[str]
     source: str
@@ -9050,8 +9119,7 @@ def _declared_system(found: Found, options: ImportOptions, fmt: str) -> Found:
 
 
 def _one_system(found: Found, fmt: str) -> None:
-    """One claim is one system: files or runs that name different systems are refused, each named
-    with where it was found."""
+    """One claim is one system: files or runs naming different systems are refused."""
     groups: dict[str, list[str]] = {}
     for where, system in found.systems:
         groups.setdefault(system, []).append(where)
@@ -9063,8 +9131,7 @@ def _one_system(found: Found, fmt: str) -> None:
 
 
 def _fresh_evaluation(found: Found, fmt: str) -> None:
-    """Verdicts come from an evaluation of this run's own output: one that graded something else for
-    a task (a previous run's patch) is stale, and refused."""
+    """An evaluation that graded another output than the run's (a previous run's) is refused."""
     stale = sorted(tid for tid, produced, graded in found.graded if produced != graded)
     if stale:
         raise GateError(f"import {fmt}: {found.graded_what} graded another output than the run "
@@ -9140,7 +9207,7 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
         records=_finished(records, notes), task_ids=tuple(declared),
         attempt_mode="samples" if found.samples else "retry", attempt_budget=found.budget,
         extra_reasons=tuple(sorted((reasons | set(found.extra_reasons)) - set(BUILTIN_REASONS))),
-        run_id=run, source=found.source or fmt,
+        run_id=run, source=fmt,
         envelope={"harness": found.harness, **found.envelope},
         rerun_hint=found.rerun_hint, notes=tuple(notes), draft_todo=tuple(todo), subset=subset,
         subset_unit=found.subset_unit, measured=found.measured, dataset_name=found.dataset_name,
@@ -9154,11 +9221,10 @@ def finish(found: Found, options: ImportOptions, fmt: str, path: Path) -> Import
 
 # -- SWE-bench ------------------------------------------------------
 
-# make_run_report puts every dataset instance in exactly one of these five
-# lists. Should a file name an id in several (hand-merged reports), the first
-# list here wins: it is the order in which make_run_report itself decides
-# (no prediction, empty patch, no/unreadable report.json, then the resolved
-# flag), and it can only move an id away from "pass", never towards it.
+# make_run_report puts every dataset instance in exactly one of these five lists. Should a file
+# name an id in several (hand-merged reports), the first list here wins: it is the order in which
+# make_run_report itself decides (no prediction, empty patch, no/unreadable report.json, then the
+# resolved flag), and it can only move an id away from "pass", never towards it.
 _SWEBENCH_PRIMARY = ("incomplete_ids", "empty_patch_ids", "error_ids", "unresolved_ids",
                      "resolved_ids")
 # Advisory subsets of unresolved_ids | error_ids added in swebench 5.0.
@@ -9184,20 +9250,9 @@ _SWEBENCH_REPORT_KEYS = frozenset({
 # sb-cli's summary counts (sb_cli/get_report.py); a report that has only these names no instance.
 _SBCLI_COUNTS = ("resolved_instances", "total_instances", "submitted_instances", "error_instances",
                  "pending_instances", "completed_instances", "failed_instances")
-# get_results.py order: no_generation (no log dir / no patch.diff), then
-# no_logs (no test_output.txt), then the re-graded resolved flag.
+# get_results.py order: no_generation (no log dir / patch.diff), no_logs (no test_output), resolved
 _EXPERIMENTS_LISTS = ("no_generation", "no_logs", "resolved")
 _TIMEOUT_FAILURE_REASON = "tests_timed_out"  # swebench/harness/infra_failure.py
-
-
-def _swebench_index(data: Mapping[str, object], where: str) -> list[str] | None:
-    """A declared instance set written by the harness: SWE-bench-java's index.json (instance id ->
-    info)."""
-    if data and all(isinstance(key, str) and isinstance(value, dict)
-                    for key, value in data.items()) and \
-            not set(data) & _SWEBENCH_REPORT_KEYS:
-        return [_task_id(key, f"{where}: {key!r}") for key in data]
-    return None
 
 
 def import_swebench(options: ImportOptions) -> Imported:
@@ -9210,14 +9265,15 @@ def import_swebench(options: ImportOptions) -> Imported:
     data_files = []
     for path in (p for p in files if p not in folders):
         data = _harness_json(path)
-        index = _swebench_index(data, str(path))
-        if index is not None:
-            if declared is not None:
-                raise GateError(f"{path}: a second declared instance "
-                                "set (one index.json or --dataset-ids)")
-            declared = index
-        else:
+        # SWE-bench-java's index.json (instance id -> info): a declared set the harness wrote
+        if not (data and all(isinstance(v, dict) for v in data.values())
+                and not set(data) & _SWEBENCH_REPORT_KEYS):
             data_files.append((path, data))
+        elif declared is not None:
+            raise GateError(f"{path}: a second declared instance set (one index.json or "
+                            "--dataset-ids)")
+        else:
+            declared = [_task_id(key, f"{path}: {key!r}") for key in data]
     options = options._replace(dataset_ids=declared)
     if folders:
         if len(folders) > 1:
@@ -9246,8 +9302,7 @@ def import_swebench(options: ImportOptions) -> Imported:
 
 
 class _SwebenchReport(NamedTuple):
-    """A run report read and checked: its id lists, failure reasons, the declared set and what was
-    left aside."""
+    """A run report read and checked: its lists, failure reasons, declared set, keys left aside."""
 
     path: Path
     lists: dict[str, list[str]]
@@ -9260,8 +9315,7 @@ class _SwebenchReport(NamedTuple):
 
 def _swebench_unknown(data: dict[str, object], where: str) -> tuple[dict[str, list[str]],
                                                                     list[str]]:
-    """A fork's extra keys: id lists (`<name>_ids`) and their counts (`<name>_instances`); anything
-    else is refused."""
+    """A fork's extra keys: `<name>_ids` lists and `<name>_instances` counts; else refused."""
     lists: dict[str, list[str]] = {}
     counts: list[str] = []
     for key in sorted(set(data) - _SWEBENCH_REPORT_KEYS):
@@ -9363,9 +9417,8 @@ def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | Non
         return "unscoreable", "env_flake"
     if status == "unresolved_ids":
         return "fail", None
-    # error_ids: no report.json. A test-run timeout raises before report.json
-    # is written and leaves "Timeout error: N seconds exceeded" in the log,
-    # which infra_failure.py classifies as tests_timed_out.
+    # error_ids: no report.json. A test-run timeout raises before report.json is written and leaves
+    # "Timeout error: N seconds exceeded" in the log, which infra_failure.py calls tests_timed_out.
     if failure_reason == _TIMEOUT_FAILURE_REASON:
         return "unscoreable", "harness_timeout"
     return "unscoreable", "grader_error"
@@ -9373,8 +9426,7 @@ def _swebench_attempt(status: str | None, infra: bool, failure_reason: str | Non
 
 def _swebench_status(report: _SwebenchReport, member: Mapping[str, list[str]], tid: str,
                      notes: list[str]) -> tuple[Verdict, dict[str, object]]:
-    """One declared instance as the run report has it: the first primary list that names it decides.
-    """
+    """One declared instance as the run report has it: the first primary list naming it."""
     in_lists = member.get(tid, [])
     primary = [key for key in in_lists if key in _SWEBENCH_PRIMARY]
     status = primary[0] if primary else None
@@ -9420,49 +9472,42 @@ def _swebench_report(path: Path, data: dict[str, object], options: ImportOptions
                        "a run of part of the split by design is claimed with --dataset-ids "
                        "listing the submitted ids (a declared subset), else they stay "
                        "missing_artifact"]
-    return finish(_swebench_found(rows, report.declared, f"the run report {path.name}", run_id,
-                                  notes, measured, todo, _SWEBENCH_FORMS["report"])._replace(
-        total=report.total, total_what="total_instances", ungraded=never,
-        ungraded_why="never submitted: incomplete_ids", subset_unit="instances",
+    return finish(_swebench_found(
+        rows, report.declared, f"the run report {path.name}", run_id, notes, measured, todo,
+        "report", total=report.total, ungraded=never,
         declare_hint="pass --dataset-ids FILE (or the harness's index.json)"),
         options, "swebench", path)
 
 
-class _SwebenchForm(NamedTuple):
-    """What wrote one SWE-bench form (the envelope's harness) and the command that reruns it."""
-
-    harness: str
-    rerun_hint: str
-
-
 _SWEBENCH_RERUN = ("python -m swebench.harness.run_evaluation --dataset_name ... "
                    "--predictions_path ... --run_id ...")
+# what wrote each SWE-bench form (the envelope's harness), and the command that reruns it
 _SWEBENCH_FORMS = {
-    "report": _SwebenchForm("swebench.harness.run_evaluation", _SWEBENCH_RERUN),
-    "experiments": _SwebenchForm("SWE-bench/experiments analysis/get_results.py",
-                                 "python -m analysis.get_results evaluation/<split>/<submission>"),
-    "logs": _SwebenchForm("swebench.harness.run_evaluation (instance logs)", _SWEBENCH_RERUN),
+    "report": ("swebench.harness.run_evaluation", _SWEBENCH_RERUN),
+    "experiments": ("SWE-bench/experiments analysis/get_results.py",
+                    "python -m analysis.get_results evaluation/<split>/<submission>"),
+    "logs": ("swebench.harness.run_evaluation (instance logs)", _SWEBENCH_RERUN),
 }
 
 
 def _swebench_found(rows: list[_Row], declared: Sequence[str] | None, declared_from: str,
                     run_id: str, notes: list[str], measured: Mapping[str, object],
-                    todo: Sequence[str], form: _SwebenchForm) -> Found:
+                    todo: Sequence[str], form: str, **more: Any) -> Found:
     """Every SWE-bench form: one attempt per instance, graded in the harness's docker containers."""
-    return Found(rows, False, 1, form.harness, "", declared=declared, declared_from=declared_from,
+    harness, rerun = _SWEBENCH_FORMS[form]
+    return Found(rows, False, 1, harness, "", declared=declared, declared_from=declared_from,
                  run_id=run_id, notes=tuple(notes), measured=measured, todo=tuple(todo),
                  envelope={"runner": "docker (the swebench harness's instance containers)"},
-                 rerun_hint=form.rerun_hint,
+                 rerun_hint=rerun, total_what="total_instances", subset_unit="instances",
+                 ungraded_why="never submitted: incomplete_ids",
                  timeout_note="swebench.harness.run_evaluation --timeout, 1800 s unless the run "
-                              "set another; the report does not record it")
+                              "set another; the report does not record it", **more)
 
 
 def _swebench_run(path: Path) -> tuple[str, dict[str, object], list[str]]:
-    """A SWE-bench file's run ID, what it names of the system measured, and what the draft must
-    ask of it: the experiments layout's `<submission>/results/results.json` names the submission
-    (the system on the leaderboard); a run report's `<model, / as __>.<run_id>.json` a model, which
-    a renamed file may not be, so the agent is asked for and the model to be checked; another file
-    name (report.json) names none, and the draft asks for the agent and the model."""
+    """A SWE-bench file's run ID, the system it names, and what the draft must ask: a
+    results/results.json names the submission; `<model>.<run_id>.json` a model (the agent is asked
+    for, the model to be checked); another name (report.json) none."""
     folder = _absolute(path).parent
     if path.name == "results.json" and folder.name == "results":
         submission = _folder_name(folder.parent)
@@ -9477,8 +9522,7 @@ def _swebench_run(path: Path) -> tuple[str, dict[str, object], list[str]]:
 
 
 def _experiments_attempt(status: str | None) -> Verdict:
-    """One instance of an experiments results.json: resolved, no_logs, or (no_generation / unlisted)
-    failed."""
+    """One instance of an experiments results.json: resolved, no_logs, else failed."""
     if status == "resolved":
         return "pass", None
     if status == "no_logs":
@@ -9521,12 +9565,11 @@ def _swebench_experiments(path: Path, data: dict[str, object], options: ImportOp
     notes.append(f"the results file's own figure: resolved {len(lists.get('resolved', []))} of the "
                  f"{len(declared)} instances of --dataset-ids")
     return finish(_swebench_found(rows, declared, "--dataset-ids", run_id, notes, measured, todo,
-                                  _SWEBENCH_FORMS["experiments"]), options, "swebench", path)
+                                  "experiments"), options, "swebench", path)
 
 
 def _swebench_instance_report(folder: Path, tid: str) -> tuple[Verdict, dict[str, object]]:
-    """One instance folder of logs/run_evaluation/<run>/<model>/: its report.json is the grading
-    itself."""
+    """One instance folder of a logs folder: its report.json is the grading itself."""
     path = folder / tid / "report.json"
     harness: dict[str, object] = {"format": "swebench-instance-logs", "instance_id": tid}
     if not path.is_file():
@@ -9605,17 +9648,15 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
         notes.append(f"{folder}: the declared set is the {len(instances)} instance folders found: "
                      "swebench writes no folder for an empty or missing patch, so give the run "
                      "report beside the folder (or --dataset-ids FILE) to count those too")
-    found = _swebench_found(
+    return finish(_swebench_found(
         rows, report.declared if report else None,
         f"the run report {given[0].name}" if given else
         f"the {len(instances)} instance folders found in {_folder_name(folder)}/, not a declared "
         "set",
         _folder_name(_absolute(folder).parent), notes,
-        {"model": _folder_name(folder).replace("__", "/")}, (), _SWEBENCH_FORMS["logs"])
-    return finish(found._replace(
-        total=report.total if report else None, total_what="total_instances",
-        ungraded=_never_submitted(report.lists) if report else (), subset_unit="instances",
-        ungraded_why="never submitted: incomplete_ids",
+        {"model": _folder_name(folder).replace("__", "/")}, (), "logs",
+        total=report.total if report else None,
+        ungraded=_never_submitted(report.lists) if report else (),
         declare_hint="import again with the run report (<model>.<run_id>.json) beside the logs "
                      "folder, or --dataset-ids FILE",
         absent=lambda tid, _: (("unscoreable", "missing_artifact"),
@@ -9624,8 +9665,7 @@ def _swebench_logs(folder: Path, given: tuple[Path, dict[str, object]] | None,
 
 
 def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence[str]) -> None:
-    """A logs folder and its run report are one run: every instance the report graded has its
-    folder, and each folder's verdict is the report's."""
+    """A logs folder and its run report are one run: the report's graded instances, verdicts."""
     if graded:
         raise GateError(f"{folder}: {len(graded)} instance(s) the run report graded (resolved or "
                         f"unresolved) have no log folder here ({_preview(graded)}): swebench "
@@ -9637,12 +9677,6 @@ def _swebench_logs_agree(folder: Path, graded: Sequence[str], disagree: Sequence
                         f"on {len(disagree)} instance(s) ({_preview(disagree)}): "
                         "import the report the harness wrote for this run, "
                         "unedited (or the logs folder alone, with --dataset-ids)")
-
-
-def _absolute(path: Path) -> Path:
-    """A path made absolute and normalised (`.` and `..` resolved, links left alone), so its parent
-    is real."""
-    return Path(os.path.abspath(path))
 
 
 _SWEBENCH_INSTANCE_FILES = ("report.json", "test_output.txt", "run_instance.log", "patch.diff")
@@ -9660,11 +9694,6 @@ def _swebench_same_run(folder: Path, report: Path) -> None:
         raise GateError(f"{report}: the report of model {model!r}, run {run!r}; the logs folder "
                         f"{folder} is of model {here.name!r}, run {here.parent.name!r}: give the "
                         "report and the logs of one run")
-
-
-def _folder_name(path: Path) -> str:
-    """A folder's own name, resolved (`.` given from inside it is that folder), never empty."""
-    return _absolute(path).name or "run"
 
 
 # -- Inspect AI -----------------------------------------------------
@@ -9754,8 +9783,7 @@ class _InspectLog(NamedTuple):
 
 
 def _inspect_log(path: Path) -> _InspectLog:
-    """One log: a .eval archive or a JSON log (NaN allowed: Inspect writes it for unscored values).
-    """
+    """One log: a .eval archive or a JSON log (NaN allowed: Inspect writes it)."""
     import zipfile
 
     where = str(path)
@@ -9770,8 +9798,7 @@ def _inspect_log(path: Path) -> _InspectLog:
 
 
 def _inspect_files(folder: Path) -> list[Path]:
-    """A folder's logs, its sub-folders' included (Inspect's own log listing recurses); an eval
-    set's eval-set.json and logs.json are not logs."""
+    """A folder's logs, sub-folders' included; an eval set's eval-set.json and logs.json are not."""
     return sorted(p for p in folder.rglob("*") if p.is_file() and (
         p.suffix == ".eval" or (p.suffix == ".json" and p.name not in ("eval-set.json",
                                                                        "logs.json"))))
@@ -9779,8 +9806,7 @@ def _inspect_files(folder: Path) -> list[Path]:
 
 def _inspect_logs(paths: Sequence[Path], notes: list[str]
                   ) -> tuple[list[_InspectLog], list[tuple[Path, dict[str, Any]]]]:
-    """Every log given, a folder's logs included, and each folder's eval-set.json (what the set was
-    to run)."""
+    """Every log given (a folder's too), and each eval set's eval-set.json."""
     files: list[Path] = []
     sets: list[tuple[Path, dict[str, Any]]] = []
     for path in paths:
@@ -9867,8 +9893,7 @@ def _inspect_one_system(logs: list[_InspectLog], model: str | None,
 
 
 def _inspect_created(log: _InspectLog) -> tuple[float, str]:
-    """When a log was created, as a point in time (offsets differ between logs), then its file name.
-    """
+    """When a log was created, as a point in time, then its file name."""
     from datetime import datetime, timezone
 
     text = str(_sub(log.header.get("eval")).get("created") or "")
@@ -9945,8 +9970,7 @@ def _inspect_set_check(sets: list[tuple[Path, dict[str, Any]]], logs: list[_Insp
 
 
 def _inspect_headline(header: dict[str, object], where: str) -> str | None:
-    """Name of the headline score: results.scores[0] (what Inspect's own analysis
-    calls the headline), else the first declared scorer."""
+    """The headline score's name: results.headline, results.scores[0], else the first scorer."""
     results = header.get("results")
     if isinstance(results, dict):
         headline = results.get("headline")
@@ -9971,8 +9995,7 @@ def _sample_id(value: object, where: str) -> str:
 
 
 def _inspect_selection(config: dict[str, object]) -> str | None:
-    """How a run chose part of its dataset, as the command line said it (`--limit 10`, `--sample-id
-    3,7`)."""
+    """How a run chose part of its dataset, as its command line said (`--limit 10`)."""
     limit, ids = config.get("limit"), config.get("sample_id")
     if ids is not None:
         shown = ",".join(str(i) for i in ids) if isinstance(ids, list) else str(ids)
@@ -10019,8 +10042,7 @@ def _inspect_declared(log: _InspectLog, config: dict[str, object],
 
 def _inspect_by_key(samples: list[dict[str, object]], declared: set[str], epochs: int,
                     where: str) -> dict[tuple[str, int], dict[str, object]]:
-    """Each logged sample under its (sample id, epoch); a sample outside the declared set is
-    refused."""
+    """Each logged sample under its (sample id, epoch); one outside the declared set is refused."""
     by_key: dict[tuple[str, int], dict[str, object]] = {}
     for i, sample in enumerate(samples):
         swhere = f"{where}.samples[{i}]"
@@ -10042,10 +10064,7 @@ def _score_keys(sample: dict[str, object]) -> set[str]:
 
 
 def _raises_timeout(line: str) -> bool:
-    """Is this traceback line the exception line of a TimeoutError (`asyncio.TimeoutError: ...`)?
-
-    String operations and one linear character class, so a 60 kB traceback costs a single scan.
-    """
+    """Is this traceback line a TimeoutError's (string operations: one linear scan)?"""
     name = line.lstrip(" \t|+").split(":", 1)[0]
     return name.endswith("TimeoutError") and re.fullmatch(r"[\w.]+", name) is not None
 
@@ -10057,8 +10076,7 @@ def _inspect_error_reason(error: dict[str, object], limit: object, where: str) -
         return "cancelled", message
     exc_name = message.split("(", 1)[0]
     timed_out = exc_name.endswith("TimeoutError")
-    # Sandbox timeouts are re-raised as RuntimeError(str(ex)) from ex, so the
-    # TimeoutError shows only in the chained traceback.
+    # Sandbox timeouts are re-raised as RuntimeError(str(ex)): the TimeoutError is in the traceback.
     if isinstance(traceback, str) and any(map(_raises_timeout, traceback.splitlines())):
         timed_out = True
     if isinstance(limit, dict) and limit.get("type") in ("time", "working"):
@@ -10108,10 +10126,8 @@ def _inspect_measures(sample: dict[str, object]) -> dict[str, object]:
 def _inspect_attempt(found: dict[str, object], headline: str | None, options: ImportOptions,
                      where: str) -> tuple[Verdict, dict[str, object]]:
     """One sample x epoch the log holds: its verdict, and what the log says beside it."""
-    harness: dict[str, object] = {"sample_id": found.get("id")}  # the original int/str
-    for key in ("uuid", "limit"):
-        if found.get(key) is not None:
-            harness[key] = found.get(key)
+    # (the sample id as the log has it, an int or a string)
+    harness: dict[str, object] = {"sample_id": found.get("id"), **_kept(found, ("uuid", "limit"))}
     error = found.get("error")
     if error is not None:
         reason, message = _inspect_error_reason(_obj(error, f"{where}.error"), found.get("limit"),
@@ -10133,38 +10149,27 @@ def _inspect_attempt(found: dict[str, object], headline: str | None, options: Im
 
 def _inspect_envelope(spec: dict[str, object], config: dict[str, object],
                       epochs: int) -> dict[str, object]:
-    """The instrument as the log records it: inspect_ai's version, the task, its limits, the sandbox
-    (the runner), the task repository's commit (the toolchain) and a time_limit (the per-task wall
-    clock)."""
-    envelope: dict[str, object] = {"harness": "inspect_ai"}
-    packages = spec.get("packages")
-    if isinstance(packages, dict) and isinstance(packages.get("inspect_ai"), str):
-        envelope["harness"] = f"inspect_ai {packages['inspect_ai']}"
-    # (task_file, a path on the machine that ran it, is provenance)
-    for key in ("task", "task_version"):
-        if spec.get(key) is not None:
-            envelope[key] = spec[key]
-    envelope["epochs"] = epochs
-    for key in ("time_limit", "working_limit", "message_limit", "token_limit", "cost_limit"):
-        if config.get(key) is not None:
-            envelope[key] = config[key]
+    """The instrument as the log records it: inspect_ai's version, the task, its limits, the
+    sandbox (runner), the task repository's commit (toolchain) and the time_limit."""
     sandbox = spec.get("sandbox")
     kind = (sandbox[0] if isinstance(sandbox, list) and sandbox
             else _sub(sandbox).get("type") or sandbox)
-    envelope["runner"] = (f"inspect_ai sandbox {kind}" if isinstance(kind, str) and kind
-                          else "inspect_ai (no sandbox)")
     commit = _sub(spec.get("revision")).get("commit")
-    if isinstance(commit, str) and commit:
-        envelope["toolchain_sha"] = commit
-    if _is_number(config.get("time_limit")):
-        envelope["wall_clock_s_per_task"] = config["time_limit"]
-    return envelope
+    # (task_file, a path on the machine that ran it, is provenance)
+    return {"harness": _inspect_instrument(spec).get("version", "inspect_ai"),
+            **_kept(spec, ("task", "task_version")), "epochs": epochs,
+            **_kept(config, ("time_limit", "working_limit", "message_limit", "token_limit",
+                             "cost_limit")),
+            "runner": (f"inspect_ai sandbox {kind}" if isinstance(kind, str) and kind
+                       else "inspect_ai (no sandbox)"),
+            **({"toolchain_sha": commit} if isinstance(commit, str) and commit else {}),
+            **({"wall_clock_s_per_task": config["time_limit"]}
+               if _is_number(config.get("time_limit")) else {})}
 
 
 def _inspect_instrument(spec: dict[str, object]) -> dict[str, str]:
     """The inspect_ai release a log was written by."""
-    version = _sub(spec.get("packages")).get("inspect_ai")
-    return {"version": f"inspect_ai {version}"} if isinstance(version, str) else {}
+    return _version("inspect_ai", _sub(spec.get("packages")).get("inspect_ai"))
 
 
 def _inspect_model(header: dict[str, object]) -> dict[str, object]:
@@ -10226,8 +10231,7 @@ def _stated_figure(header: dict[str, object]) -> str:
 
 
 class _InspectPart(NamedTuple):
-    """One log's contribution: its rows, its run, declared ids, epochs, and what it says about
-    itself."""
+    """One log's contribution: its rows, run, declared ids, epochs, and what it says of itself."""
 
     rows: list[_Row]
     run_id: str
@@ -10305,13 +10309,10 @@ def import_inspect(options: ImportOptions) -> Imported:
     run_id, shared = _inspect_run(parts, notes)
     for part in parts:
         notes.extend(part.notes)
-    subset = None
-    if any(part.selection for part in parts):
-        selected = sum(len(part.declared) for part in parts)
-        whole = sum(part.full if part.full is not None else len(part.declared) for part in parts)
-        subset = {"of": whole, "selection": "; ".join(p.selection for p in parts if p.selection)}
-        notes.append(f"a subset: {selected} of {whole} samples ({subset['selection']}): the claim "
-                     "is about these samples only, and says so")
+    whole = sum(part.full if part.full is not None else len(part.declared) for part in parts)
+    subset = _subset([p.selection for p in parts if p.selection],
+                     f"{sum(len(p.declared) for p in parts)} of {whole} samples", notes,
+                     "samples", of=whole)
     names = [str(_sub(part.spec.get("dataset")).get("name") or part.spec.get("task"))
              for part in parts]
     runs = {tid: part.run_id for part in parts for tid in part.declared}
@@ -10445,25 +10446,21 @@ class _TbRun(NamedTuple):
     lock: dict[str, object]
 
 
-def _tb_lock(folder: Path) -> dict[str, object]:
-    """A run folder's tb.lock, or {} where there is none (it is JSON: harness version, agent kwargs,
-    invocation)."""
-    return _harness_json(folder / "tb.lock") if (folder / "tb.lock").is_file() else {}
-
-
-def _tb_identity(run: _TbRun) -> tuple[str, str, str]:
-    """The system a run measured: its agent, its model and the agent's kwargs (run_metadata, else
-    tb.lock)."""
-    agent = _sub(run.lock.get("agent"))
-    kwargs = run.meta.get("agent_kwargs") or agent.get("extra_kwargs") or {}
-    return (str(run.meta.get("agent_name") or agent.get("name") or "?"),
-            str(run.meta.get("model_name") or agent.get("model_name") or "?"),
-            canonical_json(kwargs).decode("utf-8") if kwargs else "")
+def _tb_system(run: _TbRun) -> tuple[dict[str, object], str]:
+    """The system a run measured (run_metadata, else tb.lock), and as a refusal names it."""
+    lock = _sub(run.lock.get("agent"))
+    args = run.meta.get("agent_kwargs") or lock.get("extra_kwargs") or {}
+    kwargs = canonical_json(args).decode("utf-8") if args else ""
+    agent = str(run.meta.get("agent_name") or lock.get("name") or "?")
+    model = str(run.meta.get("model_name") or lock.get("model_name") or "?")
+    return ({**{key: value for key, value in (("agent", agent), ("model", model)) if value != "?"},
+             **({"agent_kwargs": json.loads(kwargs)} if kwargs else {})},
+            f"agent {agent.replace('?', '(not named)')}, model {model.replace('?', '(not named)')}"
+            + (f", kwargs {kwargs[:80]}" if kwargs else ""))
 
 
 def _tb_selection(run: _TbRun) -> str | None:
-    """How a run chose part of its dataset, as `tb run` recorded it: --task-id, --exclude-task-id,
-    --n-tasks."""
+    """How a run chose part of its dataset, as `tb run` recorded it (--task-id, --n-tasks)."""
     parts = []
     args = _sub(run.lock.get("invocation")).get("args")
     given = [str(a).split("=", 1)[0] for a in args] if isinstance(args, list) else []
@@ -10497,8 +10494,7 @@ def _tb_results_file(folder: Path) -> Path:
 
 
 def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
-    """The runs given: run folders, results files, and run_metadata.json files paired with theirs.
-    """
+    """The runs given: run folders, and results files with their run_metadata.json."""
     results: list[tuple[Path, dict[str, object]]] = []
     metas: list[tuple[Path, dict[str, object]]] = []
     for path in paths:
@@ -10523,7 +10519,7 @@ def _tb_runs(paths: Sequence[Path]) -> list[_TbRun]:
         if not beside and len(results) == 1 and len(metas) == 1:
             beside = metas  # the one results file and the one metadata given together
         runs.append(_TbRun(file, data, beside[0][0] if beside else None,
-                           beside[0][1] if beside else {}, _tb_lock(file.parent)))
+                           beside[0][1] if beside else {}, _optional_json(file.parent / "tb.lock")))
     paired = {id(m) for run in runs for m in [run.meta] if run.meta_path}
     stray = [p for p, m in metas if id(m) not in paired]
     if stray:
@@ -10617,8 +10613,7 @@ def _tb_run_id(run: _TbRun, trials: _Trials) -> str:
 
 
 def _tb_started(run: _TbRun, trials: _Trials) -> str:
-    """When a run started: run_metadata's start_time, else its first trial's start (ISO strings sort
-    by time)."""
+    """When a run started: run_metadata's start_time, else its first trial's (ISO sorts)."""
     start = run.meta.get("start_time")
     if isinstance(start, str):
         return start
@@ -10630,10 +10625,8 @@ def _tb_trial_row(tid: str, attempt: int, trial: dict[str, object], run: str) ->
     """One trial: its verdict, its time and tokens, and its own identifiers."""
     own: dict[str, object] = {"trial_name": trial.get("trial_name"), "run_id": run,
                               "is_resolved": trial.get("is_resolved"),
-                              "failure_mode": str(trial.get("failure_mode", "unset"))}
-    for key in ("uuid", "id"):
-        if trial.get(key) is not None:
-            own[key] = trial[key]
+                              "failure_mode": str(trial.get("failure_mode", "unset")),
+                              **_kept(trial, ("uuid", "id"))}
     tokens = (_count_field(trial.get("total_input_tokens")),
               _count_field(trial.get("total_output_tokens")))
     measures: dict[str, object] = {"wall_clock_s": _seconds_between(trial.get("trial_started_at"),
@@ -10645,8 +10638,7 @@ def _tb_trial_row(tid: str, attempt: int, trial: dict[str, object], run: str) ->
 
 
 def _tb_accuracy_note(results: dict[str, object], trials: _Trials, where: str) -> str:
-    """The run's own figure (results.json's accuracy: resolved trials over the trials it holds),
-    held against its trials."""
+    """The run's own figure (results.json's accuracy), held against its trials."""
     stated = results.get("accuracy")
     passes = sum(1 for t in trials.by_key.values() if t.get("is_resolved") is True)
     if not _is_number(stated):
@@ -10669,7 +10661,10 @@ def _tb_one_system(runs: Sequence[_TbRun], named: bool = False) -> None:
                         "and model: give each run folder (with its run_metadata.json), or declare "
                         "what they measured with --agent NAME --model NAME (the card says you "
                         "did), or import the runs one at a time")
-    ids = [(_tb_run_key(run), run) for run in runs]
+    # a run is its run_metadata uuid, else its results.json id, else its path
+    ids = [(next((v for v in (run.meta.get("uuid"), run.results.get("id"))
+                  if isinstance(v, str) and v), str(_absolute(run.results_path))), run)
+           for run in runs]
     for n, (key, run) in enumerate(ids):
         twin = next((other for k, other in ids[:n] if k == key), None)
         if twin is not None:
@@ -10685,35 +10680,10 @@ def _tb_one_system(runs: Sequence[_TbRun], named: bool = False) -> None:
                         + "): one claim is over one suite; import each dataset's runs apart")
 
 
-def _tb_run_key(run: _TbRun) -> str:
-    """What identifies a run: its run_metadata uuid, else its results.json id, else its path."""
-    for value in (run.meta.get("uuid"), run.results.get("id")):
-        if isinstance(value, str) and value:
-            return value
-    return str(_absolute(run.results_path))
-
-
-def _tb_meta_matches(run: _TbRun, trials: _Trials) -> None:
-    """A run_metadata.json describes the results it is given with: its run_id is the one the trials
-    carry."""
-    recorded = run.meta.get("run_id")
-    if run.meta_path is None or not isinstance(recorded, str) or not trials.recording_runs:
-        return
-    if recorded not in trials.recording_runs:
-        raise GateError(f"{run.meta_path}: run_id {recorded!r}, but the trials of "
-                        f"{run.results_path} belong to "
-                        f"{', '.join(sorted(map(repr, trials.recording_runs)))}: give each "
-                        "results.json with its own run_metadata.json (the run folder holds both)")
-
-
 def import_terminal_bench(options: ImportOptions) -> Imported:
     """Import Terminal-Bench runs: a results.json (with its run_metadata.json), or several runs of
-    one suite.
-
-    Several runs are one claim, as a leaderboard submission of five `tb run` runs is: one
-    samples-mode ledger, joined on task id, the runs ordered by their start time and each run's
-    trials numbered after the earlier runs' (so its headline is the mean of the runs' accuracies).
-    """
+    one suite as one claim (a leaderboard submission of five `tb run` runs): one samples-mode
+    ledger, the runs in start order, each run's trials numbered after the earlier runs'."""
     notes: list[str] = []
     named = options.agent is not None and options.model is not None  # the user declares the system
     parsed, declared, per_run = _tb_one_claim(options.files, notes, named)
@@ -10730,9 +10700,16 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
             for (tid, n), trial in trials.by_key.items()]
     meta = next((run.meta for run, _ in parsed if run.meta), {})
     lock = next((run.lock for run, _ in parsed if run.lock), {})
-    subset = _tb_subset([run for run, _ in parsed], len(declared), notes)
-    harness = _sub(lock.get("harness"))
+    subset = _subset(sorted({s for run, _ in parsed for s in [_tb_selection(run)] if s}),
+                     f"the run selected {len(declared)} task(s) of its dataset", notes)
+    version, first = _tb_instrument({}, lock).get("version"), parsed[0][0]
     with_meta = all(run.meta_path for run, _ in parsed)
+    # the draft asks whether the run covered its whole dataset, where nothing says so
+    todo = () if subset or all(run.lock or run.meta_path is None for run, _ in parsed) else (
+        "dataset: confirm the run covered its whole dataset: run_metadata.json records the tasks "
+        "that ran, not whether `tb run` named them (--task-id); if it did, add dataset.subset "
+        "{\"selection\": \"--task-id ...\"} (the run folder's tb.lock records the command line, "
+        "and the gate reads it when it is there)",)
 
     def absent(tid: str, attempt: int) -> tuple[Verdict, dict[str, object], dict[str, object]]:
         index, n = divmod(attempt - 1, per_run)
@@ -10744,7 +10721,7 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
         declared_from="run_metadata.json task_ids" if with_meta else
         "the tasks with trials in results.json (no run_metadata.json given)", named=declared,
         subset=subset,
-        notes=tuple(notes), measured=_tb_system(parsed[0][0]), run_id=run_id,
+        notes=tuple(notes), measured=_tb_system(first)[0], run_id=run_id,
         dataset_name=_tb_dataset_name(meta.get("dataset_name"), meta.get("dataset_version")),
         envelope=_tb_envelope(meta, lock),
         rerun_hint=f"tb run --dataset ... --agent ... --model ... --n-attempts {per_run}"
@@ -10754,13 +10731,12 @@ def import_terminal_bench(options: ImportOptions) -> Imported:
                      "global_timeout_multiplier), but a trial's wall clock includes its "
                      "container's set-up: where the run records no limit, say "
                      "{\"not_recorded\": \"why\"}",
-        todo=_tb_subset_todo(subset, parsed), instrument=_tb_instrument(parsed[0][0]),
-        systems=tuple((run.results_path.parent.name, _tb_system_text(run)) for run, _ in parsed),
-        run_instruments=tuple((rid, _tb_instrument(run))
+        todo=todo, instrument=_tb_instrument(first.meta, first.lock),
+        systems=tuple((run.results_path.parent.name, _tb_system(run)[1]) for run, _ in parsed),
+        run_instruments=tuple((rid, _tb_instrument(run.meta, run.lock))
                               for rid, (run, _) in zip(run_ids, parsed)) if len(parsed) > 1 else (),
         provenance={**({"runs": run_ids} if len(parsed) > 1 else {}),
-                    **({"harness_version": f"terminal-bench {harness['version']}"}
-                       if isinstance(harness.get("version"), str) else {})},
+                    **({"harness_version": version} if version else {})},
         absent=absent), options, "terminal-bench", parsed[0][0].results_path)
 
 
@@ -10774,7 +10750,14 @@ def _tb_one_claim(files: Sequence[Path], notes: list[str], named: bool = False
     parsed.sort(key=lambda item: (_tb_started(*item), str(item[0].results_path)))
     declared_sets = []
     for run, trials in parsed:
-        _tb_meta_matches(run, trials)
+        recorded = run.meta.get("run_id")  # run_metadata's run_id is the one its trials carry
+        if (run.meta_path and isinstance(recorded, str) and trials.recording_runs
+                and recorded not in trials.recording_runs):
+            raise GateError(f"{run.meta_path}: run_id {recorded!r}, but the trials of "
+                            f"{run.results_path} belong to "
+                            f"{', '.join(sorted(map(repr, trials.recording_runs)))}: give each "
+                            "results.json with its own run_metadata.json (the run folder holds "
+                            "both)")
         notes.extend(trials.notes)
         ran = sorted({tid for tid, _ in trials.by_key})
         declared_sets.append(_tb_declared(run, ran, trials.budget, notes))
@@ -10791,19 +10774,8 @@ def _tb_one_claim(files: Sequence[Path], notes: list[str], named: bool = False
     return parsed, sorted(set().union(*declared_sets)), budgets.pop()
 
 
-def _tb_subset_todo(subset: object, parsed: Sequence[tuple[_TbRun, _Trials]]) -> tuple[str, ...]:
-    """The draft's item asking whether the run covered its whole dataset, when nothing says so."""
-    if subset or all(run.lock or run.meta_path is None for run, _ in parsed):
-        return ()
-    return ("dataset: confirm the run covered its whole dataset: run_metadata.json records the "
-            "tasks that ran, not whether `tb run` named them (--task-id); if it did, add "
-            "dataset.subset {\"selection\": \"--task-id ...\"} (the run folder's tb.lock records "
-            "the command line, and the gate reads it when it is there)",)
-
-
 def _tb_dataset_name(name: Any, version: Any) -> str | None:
-    """Terminal-Bench's dataset as `name==version` (the name alone without a version; None without a
-    name)."""
+    """Terminal-Bench's dataset as `name==version`, or its name alone; None without a name."""
     if not isinstance(name, str):
         return None
     return f"{name}=={version}" if isinstance(version, str) else name
@@ -10811,55 +10783,19 @@ def _tb_dataset_name(name: Any, version: Any) -> str | None:
 
 def _tb_envelope(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, object]:
     """The instrument as run_metadata.json and tb.lock record it: dataset, checkout, timeouts."""
-    envelope: dict[str, object] = {"harness": "terminal-bench"}
-    for key in ("dataset_name", "dataset_version"):
-        if meta.get(key) is not None:
-            envelope[key] = meta[key]
-    if isinstance(meta.get("commit_hash"), str) and meta["commit_hash"] not in ("", "unknown"):
-        # run_metadata's commit_hash: the checkout `tb run` ran in
-        envelope["toolchain_sha"] = meta["commit_hash"]
-    config = _sub(lock.get("run_config"))
-    for key in ("global_timeout_multiplier", "global_agent_timeout_sec", "global_test_timeout_sec"):
-        if config.get(key) is not None:
-            envelope[key] = config[key]
-    return envelope
+    commit = _tb_instrument(meta, {}).get("commit")
+    return {"harness": "terminal-bench", **_kept(meta, ("dataset_name", "dataset_version")),
+            **({"toolchain_sha": commit} if commit else {}),
+            **_kept(_sub(lock.get("run_config")), ("global_timeout_multiplier",
+                                                   "global_agent_timeout_sec",
+                                                   "global_test_timeout_sec"))}
 
 
-def _tb_instrument(run: _TbRun) -> dict[str, str]:
-    """The harness a run was made with: the checkout `tb run` ran in (run_metadata's commit_hash)
-    and terminal-bench's release (tb.lock)."""
-    commit, version = run.meta.get("commit_hash"), _sub(run.lock.get("harness")).get("version")
+def _tb_instrument(meta: Mapping[str, Any], lock: Mapping[str, Any]) -> dict[str, str]:
+    """The checkout `tb run` ran in (commit_hash) and terminal-bench's release (tb.lock)."""
+    commit = meta.get("commit_hash")
     return {**({"commit": commit} if isinstance(commit, str) and commit not in ("", "unknown")
-               else {}),
-            **({"version": f"terminal-bench {version}"} if isinstance(version, str) else {})}
-
-
-def _tb_system_text(run: _TbRun) -> str:
-    """A run's system as a refusal names it: "agent droid, model gpt-5, kwargs {...}"."""
-    agent, model, kwargs = _tb_identity(run)
-    return (f"agent {agent.replace('?', '(not named)')}, model {model.replace('?', '(not named)')}"
-            + (f", kwargs {kwargs[:80]}" if kwargs else ""))
-
-
-def _tb_system(run: _TbRun) -> dict[str, object]:
-    """What was measured: the agent, its model and its keyword arguments."""
-    agent, model, kwargs = _tb_identity(run)
-    system: dict[str, object] = {key: value for key, value in (("agent", agent), ("model", model))
-                                 if value != "?"}
-    if kwargs:
-        system["agent_kwargs"] = json.loads(kwargs)
-    return system
-
-
-def _tb_subset(runs: Sequence[_TbRun], tasks: int, notes: list[str]) -> dict[str, object] | None:
-    """The task selection the runs' tb.lock records (--task-id, --n-tasks), noted, or None."""
-    selections = sorted({s for s in map(_tb_selection, runs) if s})
-    if not selections:
-        return None
-    subset: dict[str, object] = {"selection": "; ".join(selections)}
-    notes.append(f"a subset: the run selected {tasks} task(s) of its dataset "
-                 f"({subset['selection']}): the claim is about these tasks only, and says so")
-    return subset
+               else {}), **_version("terminal-bench", _sub(lock.get("harness")).get("version"))}
 
 
 # -- Harbor (Terminal-Bench 2.x and other Harbor datasets) ----------
@@ -10924,8 +10860,7 @@ def _harbor_reward(trial: Mapping[str, object], where: str) -> float | None:
 
 
 def _harbor_attempt(trial: Mapping[str, object], threshold: float, where: str) -> Verdict:
-    """One trial: a valid reward is pass (>= threshold) or fail; without one, the exception says
-    why."""
+    """One trial: a valid reward passes (>= threshold) or fails; else the exception says why."""
     info = trial.get("exception_info")
     kind = (str(info.get("exception_type")) if isinstance(info, dict) and info.get("exception_type")
             else None)
@@ -10968,7 +10903,7 @@ def _harbor_job(path: Path) -> _HarborJob:
     result = _harness_json(folder / "result.json")
     if "n_total_trials" not in result or "stats" not in result:
         raise GateError(f"{where}/result.json: not a Harbor job result (no n_total_trials, stats)")
-    config = _harness_json(folder / "config.json") if (folder / "config.json").is_file() else {}
+    config = _optional_json(folder / "config.json")
     trials = [(p / "result.json", _harness_json(p / "result.json"))
               for p in sorted(folder.iterdir())
               if p.is_dir() and (p / "result.json").is_file()]
@@ -11011,21 +10946,11 @@ def _harbor_listed(job: _HarborJob) -> dict[str, tuple[tuple[str, str, str], flo
 
 def _harbor_pseudo_trial(name: str, reward: float | None, kind: str | None,
                          tid: str, message: str = "") -> dict[str, object]:
-    """A trial as the job's result.json states it (no trial folder): its reward and exception (the
-    message only where a folder gave it), nothing else."""
+    """A trial as the job's result.json states it (no folder): reward and exception only."""
     return {"task_name": tid, "trial_name": name, "from_job_result": True,
             "verifier_result": {"rewards": {"reward": reward}} if reward is not None else None,
             "exception_info": {"exception_type": kind, "exception_message": message} if kind
             else None}
-
-
-def _harbor_task_of(trial_name: str, named: Sequence[str] | None) -> str:
-    """The task a trial ran, from its name alone (`<task, org dropped, cut to 32 characters>__<7
-    characters>`): the config's task name it abbreviates where the config names the tasks, else the
-    abbreviation."""
-    prefix = trial_name.rsplit("__", 1)[0] if "__" in trial_name else trial_name
-    matches = [n for n in named or () if n.split("/")[-1][:32].rstrip("_-") == prefix]
-    return matches[0] if len(matches) == 1 else prefix
 
 
 def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: float,
@@ -11054,8 +10979,12 @@ def _harbor_job_trials(job: _HarborJob, named: Sequence[str] | None, threshold: 
     alone = sorted(set(listed) - folders)
     for name in alone:
         _, reward, kind = listed[name]
-        trial = _harbor_pseudo_trial(name, reward, kind, _harbor_task_of(name, named))
-        trials.append((job.folder / "result.json", trial))
+        # its task from its name (`<task, org dropped, cut to 32 characters>__<7 characters>`):
+        # the config's task name it abbreviates where the config names the tasks
+        prefix = name.rsplit("__", 1)[0]
+        matches = [n for n in named or () if n.split("/")[-1][:32].rstrip("_-") == prefix]
+        task = matches[0] if len(matches) == 1 else prefix
+        trials.append((job.folder / "result.json", _harbor_pseudo_trial(name, reward, kind, task)))
     if alone:
         notes.append(f"{job.folder}: {len(alone)} trial(s) read from the job's "
                      "result.json alone, without their trial folders "
@@ -11099,44 +11028,35 @@ def _harbor_agent_settings(job: _HarborJob, trial: Mapping[str, object]) -> str:
     return canonical_json(kept).decode("utf-8") if kept else ""
 
 
-def _harbor_mean(job: _HarborJob) -> str:
-    evals = _sub(job.result.get("stats")).get("evals")
-    parts = []
-    for key, value in sorted(evals.items()) if isinstance(evals, dict) else ():
-        metrics = value.get("metrics") if isinstance(value, dict) else None
-        mean = (metrics[0].get("mean")
-                if isinstance(metrics, list) and metrics and isinstance(metrics[0], dict) else None)
-        parts.append(f"{key}: mean {mean if mean is not None else '(none)'} "
-                     f"over {_sub(value).get('n_trials')} trial(s) with a reward, "
-                     f"{_sub(value).get('n_errors')} errored")
-    return "; ".join(parts) or "(no evals)"
-
-
 def _harbor_figures(jobs: Sequence[_HarborJob]) -> str:
-    """Harbor's own figures of several jobs as one note: the trials with a reward, their mean, the
-    errored ones (one note, where a 20-job study printed twenty near-identical ones)."""
-    rewarded, total, errored = 0, 0.0, 0
+    """Harbor's own figures: each eval's of one job; of several jobs, one note (where a 20-job study
+    printed twenty near-identical ones): the trials with a reward, their mean, the errored ones."""
+    evals: list[tuple[str, object, object, object]] = []  # (key, mean, n_trials, n_errors)
     for job in jobs:
-        evals = _sub(_sub(job.result.get("stats")).get("evals"))
-        for value in evals.values():
+        for key, value in _sub(_sub(job.result.get("stats")).get("evals")).items():
             metrics = _sub(value).get("metrics")
-            mean = _sub(metrics[0]).get("mean") if isinstance(metrics, list) and metrics else None
-            count = _sub(value).get("n_trials")
-            if _is_int(count) and _is_number(mean):
-                rewarded += cast(int, count)
-                total += cast(float, mean) * cast(int, count)
-            errored += cast(int, _sub(value).get("n_errors")) \
-                if _is_int(_sub(value).get("n_errors")) else 0
+            evals.append((key, _sub(metrics[0]).get("mean") if isinstance(metrics, list) and metrics
+                          else None, _sub(value).get("n_trials"), _sub(value).get("n_errors")))
+    said = "(Harbor before 0.26 counts a trial with no reward as 0; from 0.26 it leaves it out)"
+    if len(jobs) == 1:
+        return (f"{jobs[0].folder}: Harbor's own job figure: " + ("; ".join(
+            f"{key}: mean {mean if mean is not None else '(none)'} over {count} trial(s) with a "
+            f"reward, {errors} errored" for key, mean, count, errors in sorted(
+                evals, key=lambda e: e[0])) or "(no evals)") + f" {said}")
+    rewarded, total = 0, 0.0
+    for _, mean, count, _ in evals:
+        if _is_int(count) and _is_number(mean):
+            rewarded += cast(int, count)
+            total += cast(float, mean) * cast(int, count)
+    errored = sum(cast(int, errors) for *_, errors in evals if _is_int(errors))
     mean_text = f"mean {total / rewarded:.4g}" if rewarded else "no mean"
     return (f"Harbor's own job figures, {len(jobs)} jobs: {mean_text} over {rewarded} trial(s) "
-            f"with a reward, {errored} errored (Harbor before 0.26 counts a trial with no reward "
-            "as 0; from 0.26 it leaves it out)")
+            f"with a reward, {errored} errored {said}")
 
 
 def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]]],
                  threshold: float) -> list[_Row]:
-    """One row a trial, numbered per task in start order (finish() adds the missing ones, and
-    refuses more than the budget)."""
+    """One row a trial, numbered per task in start order (finish() adds the missing ones)."""
     rows: list[_Row] = []
     for tid, found in attempts.items():
         trials = sorted(found, key=lambda item: (item[0], str(item[1])))
@@ -11159,35 +11079,26 @@ def _harbor_rows(attempts: Mapping[str, list[tuple[str, Path, dict[str, object]]
 
 
 def _harbor_envelope(job: _HarborJob, source: str, dataset: Mapping[str, Any]) -> dict[str, object]:
-    """The instrument as a job records it: the environment that ran the trials (the runner; docker
-    where a config.json names none, Harbor's default), the dataset and its ref, the timeout
-    multipliers, Harbor's version."""
-    envelope: dict[str, object] = {"harness": "harbor", "dataset": source,
-                                   **({"dataset_ref": dataset["ref"]}
-                                      if isinstance(dataset.get("ref"), str) else {})}
-    version = _harbor_instrument(job).get("version")
-    if version is not None:
-        envelope["harness"] = version
-    if job.config:
-        kind = _sub(job.config.get("environment")).get("type")
-        envelope["runner"] = ("harbor environment "
-                              f"{kind if isinstance(kind, str) and kind else 'docker'}")
-    for key in ("timeout_multiplier", "agent_timeout_multiplier", "verifier_timeout_multiplier"):
-        if _is_number(job.config.get(key)):
-            envelope[key] = job.config[key]
-    return envelope
+    """The instrument as a job records it: its environment (docker where config.json names
+    none), dataset and ref, timeout multipliers, and Harbor's version."""
+    kind = _sub(job.config.get("environment")).get("type")
+    return {"harness": _harbor_instrument(job).get("version", "harbor"), "dataset": source,
+            **({"dataset_ref": dataset["ref"]} if isinstance(dataset.get("ref"), str) else {}),
+            **({"runner": "harbor environment "
+                          f"{kind if isinstance(kind, str) and kind else 'docker'}"}
+               if job.config else {}),
+            **_kept(job.config, ("timeout_multiplier", "agent_timeout_multiplier",
+                                 "verifier_timeout_multiplier"), _is_number)}
 
 
 def _harbor_instrument(job: _HarborJob) -> dict[str, str]:
     """The Harbor release a job ran with, as its lock.json records it."""
-    lock = _harness_json(job.folder / "lock.json") if (job.folder / "lock.json").is_file() else {}
-    version = _sub(lock.get("harbor")).get("version")
-    return {"version": f"harbor {version}"} if isinstance(version, str) else {}
+    return _version("harbor", _sub(_optional_json(job.folder / "lock.json").get("harbor")).get(
+        "version"))
 
 
 def _harbor_selection(job: _HarborJob) -> list[str]:
-    """How a job chose part of its dataset, as its config.json records it (in each datasets[]
-    entry)."""
+    """How a job chose part of its dataset, as its config.json's datasets[] record it."""
     parts = []
     for dataset in _list(job.config.get("datasets", []), f"{job.folder}/config.json: datasets"):
         entry = _sub(dataset)
@@ -11225,7 +11136,10 @@ def import_harbor(options: ImportOptions) -> Imported:
     datasets = _list(jobs[0].config.get("datasets", []), "config.json: datasets")
     dataset: dict[str, Any] = next((d for d in datasets if isinstance(d, dict)), {})
     name = str(dataset.get("name") or source)
-    subset = _harbor_subset(found.selections, len(found.declared), name, notes)
+    tasks = len(found.declared)
+    subset = _subset([f"task_names ({tasks} named)" if kind == "task_names" else kind
+                      for kind in dict.fromkeys(found.selections)],
+                     f"the job(s) selected {tasks} task(s) of {name}", notes)
     envelope = _harbor_envelope(jobs[0], source, dataset)
     return finish(Found(
         _harbor_rows(found.attempts, options.threshold),
@@ -11261,9 +11175,7 @@ def import_harbor(options: ImportOptions) -> Imported:
 
 
 class _HarborTrials(NamedTuple):
-    """What the jobs hold: each task's trials (start time, path, trial), the declared tasks, the
-    selections the configs name, the one (agent, model, source, settings) they ran and their one
-    n_attempts."""
+    """What the jobs hold: each task's trials, the declared tasks, selections, systems, budget."""
 
     attempts: dict[str, list[tuple[str, Path, dict[str, object]]]]
     declared: set[str]
@@ -11305,48 +11217,22 @@ def _harbor_trials_of(jobs: Sequence[_HarborJob], threshold: float,
                                 f"{job.folder}: a job given twice (or a copy of it) is not more "
                                 "trials; give each job once")
             seen[name] = job.folder
-            key = (*_harbor_trial_system(trial, listed), _harbor_agent_settings(job, trial))
+            # (agent, model, source): its agent_info, or the job's listing for a trial read from it
+            info = _sub(trial.get("agent_info"))
+            system = (listed[str(trial["trial_name"])] if trial.get("from_job_result") else
+                      (str(info.get("name")), str(_sub(info.get("model_info")).get("name")),
+                       str(trial.get("source"))))
+            key = (*system, _harbor_agent_settings(job, trial))
             folder = _absolute(job.folder)
             identity.setdefault(key, []).append(_folder_name(folder.parent if folder.name == "job"
                                                              else folder))
             attempts.setdefault(tid, []).append((str(trial.get("started_at") or ""), path, trial))
             declared.add(tid)
-        if len(jobs) == 1:
-            notes.append(f"{job.folder}: Harbor's own job figure: {_harbor_mean(job)} (Harbor "
-                         "before 0.26 counts a trial with no reward as 0; from 0.26 it leaves it "
-                         "out)")
-    if len(jobs) > 1:
-        notes.append(_harbor_figures(jobs))
+    notes.append(_harbor_figures(jobs))
     if len(budgets) > 1:
         raise GateError("import harbor: the jobs ran different n_attempts "
                         f"({', '.join(map(str, sorted(budgets)))})")
     return _HarborTrials(attempts, declared, selections, identity, budgets.pop())
-
-
-def _harbor_trial_system(trial: Mapping[str, Any],
-                         listed: Mapping[str, tuple[str, str, str]]) -> tuple[str, str, str]:
-    """(agent, model, source) a trial ran: its agent_info, or the job result.json's listing for a
-    trial read from that file alone."""
-    if trial.get("from_job_result"):
-        return listed[str(trial["trial_name"])]
-    agent_info = _sub(trial.get("agent_info"))
-    model = _sub(agent_info.get("model_info")).get("name")
-    return str(agent_info.get("name")), str(model), str(trial.get("source"))
-
-
-def _harbor_subset(selections: Sequence[str], tasks: int, dataset: str,
-                   notes: list[str]) -> dict[str, object] | None:
-    """The selection the jobs' configs name (task_names, n_tasks, exclude_task_names), noted, or
-    None."""
-    if not selections:
-        return None
-    kinds = sorted(set(selections), key=selections.index)
-    named = f"task_names ({tasks} named)"
-    subset: dict[str, object] = {"selection": "; ".join(named if kind == "task_names" else kind
-                                                        for kind in kinds)}
-    notes.append(f"a subset: the job(s) selected {tasks} task(s) of {dataset} "
-                 f"({subset['selection']}): the claim is about these tasks only, and says so")
-    return subset
 
 
 # -- the benchmark-card design note's publish-gate report ------------
@@ -11416,16 +11302,8 @@ def import_publish_gate(options: ImportOptions) -> Imported:
 
 # -- the generic mapping importer: JSON Lines, JSON and CSV with a field mapping ----------------
 #
-# For a harness no named importer reads: each record's task ID, verdict and measures are found by
-# the mapping given on the command line (--task-id PATH, --pass EXPR, ...). A PATH is a dotted path
-# into a record (`test_result.report.resolved`; a list's item by its index, `scores.0`); in a CSV
-# file it is a column's name. An EXPR is the gate's predicate language over such paths, parsed with
-# ast and never evaluated: `path == 1`, `path in ('a', 'b')`, `path >= 0.5`, `and`, `or`, `not`, a
-# bare path that holds a boolean, and the JSON literals true, false and null. JSON values compare by
-# type (true is not 1, "1" is not 1); a CSV cell is a string, read as a number where the literal it
-# meets is a number (an empty or non-numeric cell is then an error naming the line and the column),
-# as a boolean where the literal is true or false (true/false/1/0, any case), and as itself where
-# the literal is a string.
+# For a harness no named importer reads: --task-id PATH, --pass EXPR, ... (PATH, EXPR and how JSON
+# values and CSV cells compare: docs/importers.md, "A harness no named importer reads").
 
 
 class _Unreadable(Exception):
@@ -11440,10 +11318,8 @@ class _Unreadable(Exception):
 _JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": False, "null": None})
 
 
-# A path in an expression: a word of letters, digits and _ with dots between
-# (`test_result.report.resolved`, `scores.0`, even `pass`), or any text between backquotes (`n
-# correct`, a CSV column with a space); quoted strings are literals. Each path becomes a placeholder
-# name before ast parses the expression.
+# A path in an expression (`scores.0`, even `pass`, or any text between backquotes; quoted strings
+# are literals) becomes a placeholder name before ast parses the expression.
 _MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
 _MAP_WORDS = frozenset({"and", "or", "not", "in", "true", "false", "null", "True", "False", "None"})
 
@@ -11673,8 +11549,7 @@ def _mapping_rows(path: Path, fmt: str) -> Iterator[tuple[int, Any, str | None]]
 
 
 def import_mapping(options: ImportOptions, fmt: str) -> Imported:
-    """Import a JSON Lines, JSON or CSV file of per-task (or per-attempt) records through a field
-    mapping."""
+    """Import a JSON Lines, JSON or CSV file of per-task (or per-attempt) records by a mapping."""
     spec = options.mapping
     if spec is None or spec.passed is None:
         raise GateError(f"import {fmt}: give the mapping: --task-id PATH and "
@@ -11774,8 +11649,7 @@ def _measure(field: str, value: Any) -> object:
 
 
 def _mapped_name(value: Any, path: str, what: str, at: str) -> str:
-    """A reason class or run id read from a record: a printable string (a number is taken as its
-    digits)."""
+    """A reason class or run id read from a record: a printable string (a number's digits)."""
     text = str(value) if _is_int(value) else value
     if not isinstance(text, str) or not is_task_id(text):
         raise GateError(f"{at}: {path}: expected {what} (a non-empty printable string), got "
@@ -11815,13 +11689,9 @@ def _mapping_found(rows: list[_Row], runs: Mapping[tuple[str, int], str], option
 
 
 def read_swe_polybench(options: ImportOptions) -> Imported:
-    """A SWE-PolyBench submission's <instance_id>_result.json files (its folder or its logs/),
-    through SWE_POLYBENCH_MAPPING; metadata.yaml beside them names the system. An instance with no
-    generation is the system's fail (the agent ran and wrote no patch), and never left out: the
-    files cannot tell an instance the agent failed from one the submission never ran (a repository
-    whose few instances all failed looks like a language never run). A submission of part of the
-    suite holds result files for that part only; --dataset-ids then names the suite it is part
-    of."""
+    """A SWE-PolyBench submission's <instance_id>_result.json files (its folder or logs/), read by
+    SWE_POLYBENCH_MAPPING; metadata.yaml names the system. No generation is the system's fail, never
+    left out (the files cannot tell it from one never run); --dataset-ids names the suite."""
     given = _one_path(options.files, "swe-polybench")
     path = given / "logs" if (given / "logs").is_dir() else given
     if not path.is_dir() or not any(p.name.endswith("_result.json") for p in path.iterdir()):
@@ -11847,42 +11717,10 @@ def read_swe_polybench(options: ImportOptions) -> Imported:
         options, "swe-polybench", given)
 
 
-def _simple_yaml(path: Path) -> dict[str, str]:
-    """The top-level `key: value` scalars of a small YAML file (a submission's metadata.yaml), or {}
-    where there is none: no YAML parser is needed, and nothing in it is run."""
-    if not path.is_file():
-        return {}
-    text = _decode_utf8(_read_bytes(path, 1 << 16), str(path))
-    pairs = (re.match(r"([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$", line) for line in text.splitlines())
-    return {m[1]: m[2].strip("\"'") for m in pairs
-            if m and m[2] and not m[2].startswith(("|", ">"))}
-
-
 # -- the coding benchmarks' own per-task files ------------------------------------------------
 #
-# Mappings are read from each harness's released writer (docs/importers.md,
-# tests/fixtures/harnesses/SOURCES.md).
-
-
-def _the_file(path: Path, pattern: str, what: str) -> Path:
-    """FILE itself, or the one file in the folder FILE (or below it) whose name matches
-    `pattern`."""
-    if not path.exists():
-        raise GateError(f"{path}: cannot read: no such file or folder")
-    if not path.is_dir():
-        return path
-    found = sorted(p for p in path.rglob(pattern) if p.is_file())
-    if len(found) != 1:
-        listed = f" ({_preview(str(p) for p in found)})" if found else ""
-        raise GateError(f"{path}: {len(found)} {pattern} files in the folder: give the {what} "
-                        f"itself{listed}")
-    return found[0]
-
-
-def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    where = str(path)
-    for number, value in iter_jsonl(path):
-        yield number, _obj(value, f"{where}:{number}")
+# Each reader follows its harness's released writer, named above it; what each maps to what is
+# docs/importers.md's table (sources: tests/fixtures/harnesses/SOURCES.md).
 
 
 def _once(seen: dict[str, int], tid: str, at: str, number: int) -> None:
@@ -11896,15 +11734,12 @@ def _samples_budget(per_task: Mapping[str, int]) -> int:
     return max(per_task.values(), default=1)
 
 
-# NoCode-bench (ZJU-CTAG/NoCode-bench evaluation/eval.py): one line an instance; `notes` marks one
-# the harness could not run (no report); `applied: false` (the patch did not apply) is a fail, as
-# the harness counts it.
+# NoCode-bench (ZJU-CTAG/NoCode-bench evaluation/eval.py)
 def read_nocode_bench(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "nocode-bench")
     rows: list[_Row] = []
     seen: dict[str, int] = {}
-    for number, rec in _jsonl_objects(path):
-        at = f"{path}:{number}"
+    for number, at, rec in _jsonl_objects(path):
         if "resolved" not in rec or "instance_id" not in rec:
             instead = (_no_verdicts(rec)
                        or "import the evaluation_details.jsonl that evaluation/eval.py writes")
@@ -11922,19 +11757,16 @@ def read_nocode_bench(options: ImportOptions) -> Imported:
             verdict = ("unscoreable", "env_flake")
         rows.append((tid, 1, verdict, {}, {"line": number, "applied": rec.get("applied")}))
     passed = sum(1 for *_, v, _, _ in rows if v[0] == "pass")
-    return finish(Found(rows, False, 1, "NoCode-bench (evaluation/eval.py)",
-                                    "NoCode-bench's Success% is resolved over every task it ran: "
-                                    f"{passed}/{len(rows)} (a line with notes, the harness could "
-                                    "not run the instance, counts as a failure there and as "
-                                    "unscoreable env_flake here; `applied: false` is a fail: the "
-                                    "file cannot tell a model patch that did not apply from a test "
-                                    "patch that did not)"),
-                             options, "nocode-bench", path)
+    return finish(Found(
+        rows, False, 1, "NoCode-bench (evaluation/eval.py)",
+        f"NoCode-bench's Success% is resolved over every task it ran: {passed}/{len(rows)} (a line "
+        "with notes, the harness could not run the instance, counts as a failure there and as "
+        "unscoreable env_flake here; `applied: false` is a fail: the file cannot tell a model "
+        "patch that did not apply from a test patch that did not)"), options, "nocode-bench", path)
 
 
-# OpenHands (evaluation/benchmarks/swe_bench/eval_infer.py,
-# scripts/eval/update_output_with_eval.py): the verdict is a report of five flags, at the top level
-# of output.jsonl after evaluation or under test_result in output.swebench_eval.jsonl.
+# OpenHands (evaluation/benchmarks/swe_bench/eval_infer.py, update_output_with_eval.py): a report of
+# five flags, at the top of output.jsonl or under test_result in output.swebench_eval.jsonl
 _OPENHANDS_FLAGS: tuple[tuple[str, Verdict], ...] = (
     ("resolved", ("pass", None)), ("test_timeout", ("unscoreable", "harness_timeout")),
     ("error_eval", ("unscoreable", "grader_error")), ("empty_generation", ("fail", None)),
@@ -11942,8 +11774,7 @@ _OPENHANDS_FLAGS: tuple[tuple[str, Verdict], ...] = (
 
 
 def _openhands_verdict(rec: Mapping[str, Any]) -> Verdict | None:
-    """A line's verdict: its report's first flag set, else what its error says; None for a line
-    with neither."""
+    """A line's verdict: its report's first flag set, else its error's; None for neither."""
     report = rec.get("report")
     if not isinstance(report, dict):
         report = _sub(rec.get("test_result")).get("report")
@@ -11969,8 +11800,7 @@ def _openhands_evaluated(path: Path) -> dict[str, tuple[Verdict | None, str]]:
         return {}
     found: dict[str, tuple[Verdict | None, str]] = {}
     seen: dict[str, int] = {}
-    for number, rec in _jsonl_objects(beside):
-        at = f"{beside}:{number}"
+    for number, at, rec in _jsonl_objects(beside):
         tid = _task_id(rec.get("instance_id"), f"{at}: instance_id")
         _once(seen, tid, at, number)
         found[tid] = _openhands_verdict(rec), _openhands_patch(rec)
@@ -12015,8 +11845,7 @@ def read_openhands(options: ImportOptions) -> Imported:
     metadata: dict[str, Any] = {}
     systems: set[tuple[str, str]] = set()
     graded: list[tuple[str, str, str]] = []
-    for number, rec in _jsonl_objects(path):
-        at = f"{path}:{number}"
+    for number, at, rec in _jsonl_objects(path):
         if "instance_id" not in rec or not ({"test_result", "report", "history"} & set(rec)):
             instead = (_no_verdicts(rec) or _mapping_command("jsonl", path, rec)
                        or "import output.jsonl after eval_infer.sh, or output.swebench_eval.jsonl")
@@ -12081,10 +11910,8 @@ def read_openhands(options: ImportOptions) -> Imported:
         options, "openhands", path)
 
 
-# lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py) for code tasks:
-# samples_<task>_<date>.jsonl holds each document's pass@k over its generations (no verdict a
-# generation), results_<date>.json the declared documents (n-samples.original) and the stated
-# figure.
+# lm-evaluation-harness (lm_eval/evaluator.py, loggers/evaluation_tracker.py): samples_*.jsonl holds
+# each document's pass@k, results_<date>.json the declared documents and the stated figure
 def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     """(the samples file, its task, the results file beside it or None)."""
     path = _one_path(options.files, "lm-eval")
@@ -12113,27 +11940,8 @@ def _lm_eval_files(options: ImportOptions) -> tuple[Path, str, Path | None]:
     return path, match[1], results_file if results_file.is_file() else None
 
 
-def _passes_from_pass_at_k(value: float, n: int, k: int) -> set[int]:
-    """Every c in 0..n whose unbiased pass@k is `value` (to 1e-9): one, but for pass@k = 1, which
-    every c from n - k + 1 to n gives. pass@k grows with c, so two binary searches find the range
-    (O(k log n), where trying every c compared n exact binomials)."""
-    def first(ok: Callable[[int], bool]) -> int:
-        low, high = 0, n + 1  # the first c in 0..n with ok(c), or n + 1
-        while low < high:
-            mid = (low + high) // 2
-            if ok(mid):
-                high = mid
-            else:
-                low = mid + 1
-        return low
-    lowest = first(lambda c: pass_at_k(n, c, k) >= value - 1e-9)
-    beyond = first(lambda c: pass_at_k(n, c, k) > value + 1e-9)
-    return set(range(lowest, beyond))
-
-
 def _lm_eval_passes(rec: Mapping[str, Any], n: int, at: str) -> int:
-    """How many of a document's n generations passed, from its pass@1 (c/n), or by inverting a
-    pass@k."""
+    """How many of a document's n generations passed: pass@1 (c/n), or a pass@k inverted."""
     scores = {key: value for key, value in rec.items()
               if re.fullmatch(r"pass(?:@|_at_)\d{1,9}", key) and _is_number(value)}
     one = next((float(scores[key]) for key in ("pass@1", "pass_at_1") if key in scores), None)
@@ -12171,8 +11979,7 @@ def read_lm_eval(options: ImportOptions) -> Imported:
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     budget = 1
-    for number, rec in _jsonl_objects(path):
-        at = f"{path}:{number}"
+    for number, at, rec in _jsonl_objects(path):
         doc = rec.get("doc_id")
         if not _is_int(doc) or cast(int, doc) < 0:
             raise GateError(f"{at}: doc_id: expected the document's index, got {_type_name(doc)}")
@@ -12235,10 +12042,8 @@ def read_lm_eval(options: ImportOptions) -> Imported:
         measured={"model": str(model)} if model else {}), options, "lm-eval", path)
 
 
-# LiveCodeBench (lcb_runner/evaluation/compute_code_generation_metrics.py, testing_util.py): a
-# problem's graded_list holds a verdict a sample; metadata[i].error_code -5 is the test runner's own
-# failure (IndexError: its global timeout), not the program's; -2 (wrong answer), -3 (time limit)
-# and -4 (runtime error) are the program's.
+# LiveCodeBench (lcb_runner/evaluation/testing_util.py): error_code -5 is the test runner's own
+# failure (IndexError: its global timeout); -2, -3 and -4 are the program's
 def _lcb_verdict(graded: object, meta: object, where: str) -> Verdict:
     if graded is True:
         return ("pass", None)
@@ -12284,16 +12089,14 @@ def read_livecodebench(options: ImportOptions) -> Imported:
         rows += [(tid, i + 1, _lcb_verdict(g, meta[i] if i < len(meta) else None,
                                            f"{at}.metadata[{i}]"), {}, {"index": index})
                  for i, g in enumerate(graded)]
-    return finish(Found(rows, True, _samples_budget(sizes),
-                                    "LiveCodeBench (lcb_runner)",
-                                    "LiveCodeBench's pass@1 is the mean over the problems in the "
-                                    f"file: {_mean_rate(rows):.4f}", named=list(sizes)),
-                             options, "livecodebench", path)
+    return finish(Found(rows, True, _samples_budget(sizes), "LiveCodeBench (lcb_runner)",
+                        "LiveCodeBench's pass@1 is the mean over the problems in the file: "
+                        f"{_mean_rate(rows):.4f}", named=list(sizes)),
+                  options, "livecodebench", path)
 
 
-# EvalPlus (evalplus/evaluate.py) and BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a
-# sample, ...]}}. A timeout is the solution's own (the child process had to be killed): a failed
-# test, as both count it.
+# EvalPlus (evalplus/evaluate.py), BigCodeBench (bigcodebench/evaluate.py): {"eval": {task: [a
+# sample, ...]}}; a timeout is the solution's own, a failed test, as both count it
 def _eval_samples(data: Mapping[str, object], path: Path,
                   what: str) -> dict[str, list[dict[str, Any]]]:
     """The file's "eval" table: each task id with its samples, each an object."""
@@ -12312,15 +12115,12 @@ def _mean_rate(rows: Sequence[_Row]) -> float:
     return math.fsum(sum(v) / len(v) for v in by_task.values()) / len(by_task) if by_task else 0.0
 
 
-# EvalPlus 0.1.x wrote each task's samples as two columns (evaluate.py: eval[task] = {"nfiles": n,
-# "base": [[status, details], ...], "plus": [...] or [] with --base-only}), statuses "success",
-# "failed", "timed out" or null; 0.2 on write a list of samples with base_status/plus_status.
+# EvalPlus 0.1.x: eval[task] = {"nfiles": n, "base": [[status, details], ...], "plus": [...]}
 _EVALPLUS_01_STATUS = {"success": "pass", "failed": "fail", "timed out": "timeout", None: None}
 
 
 def _evalplus_01(data: Mapping[str, object], path: Path) -> dict[str, object]:
-    """An EvalPlus 0.1.x results file in the 0.2 form (one object a sample), or the file as it is.
-    """
+    """An EvalPlus 0.1.x results file in the 0.2 form (one object a sample), else as it is."""
     table = data.get("eval")
     if not isinstance(table, dict) or not table or not all(
             isinstance(v, dict) and "nfiles" in v for v in table.values()):
@@ -12367,14 +12167,12 @@ def read_evalplus(options: ImportOptions) -> Imported:
     name = ("HumanEval+/MBPP+ (base and plus tests)" if tests == "plus"
             else "HumanEval/MBPP (base tests only)")
     digest = data.get("hash")
-    return finish(Found(rows, True, budget, f"EvalPlus ({tests} tests)",
-                                    f"EvalPlus prints pass@1 over the {len(table)} task(s) in the "
-                                    f"file for {name}: {_mean_rate(rows):.4f}; a timeout is the "
-                                    "solution's and fails",
-                                    notes=notes, named=list(table),
-                                    dataset_name=f"{name}, dataset md5 {digest}"
-                                    if isinstance(digest, str) else None),
-                             options, "evalplus", path)
+    return finish(Found(
+        rows, True, budget, f"EvalPlus ({tests} tests)",
+        f"EvalPlus prints pass@1 over the {len(table)} task(s) in the file for {name}: "
+        f"{_mean_rate(rows):.4f}; a timeout is the solution's and fails", notes=notes,
+        named=list(table), dataset_name=f"{name}, dataset md5 {digest}"
+        if isinstance(digest, str) else None), options, "evalplus", path)
 
 
 def read_bigcodebench(options: ImportOptions) -> Imported:
@@ -12382,7 +12180,7 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
                      "BigCodeBench *_eval_results.json")
     table = _eval_samples(_harness_json(path), path, "a BigCodeBench *_eval_results.json")
     sibling = path.with_name(path.name.replace("_eval_results.json", "_pass_at_k.json"))
-    summary = _harness_json(sibling) if sibling != path and sibling.is_file() else {}
+    summary = _optional_json(sibling) if sibling != path else {}
     failed = set(_id_list(summary, "failed_tasks", str(sibling))
                  if "failed_tasks" in summary else ())
     notes = []
@@ -12421,11 +12219,8 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
         options, "bigcodebench", path)
 
 
-# MLE-bench (mlebench/grade.py): one grading report a run group (a seed); a competition passes with
-# any medal. A missing submission, or one the grader could not score, is not a scored attempt:
-# missing_artifact, and grader_error (the report cannot tell an invalid submission from a grader
-# that failed: Grader.__call__ returns None for both). Each stays in the denominator; MLE-bench
-# counts them as no medal.
+# MLE-bench (mlebench/grade.py): one grading report a seed. An invalid submission is grader_error:
+# Grader.__call__ returns None for it and for a grader that failed (MLE-bench counts no medal).
 def read_mle_bench(options: ImportOptions) -> Imported:
     reports = sorted({report for given in options.files for report in (
         sorted(given.rglob("*_grading_report.json")) if given.is_dir() else [given])})
@@ -12472,8 +12267,7 @@ def read_mle_bench(options: ImportOptions) -> Imported:
 
 
 def _mle_bench_attempt(rec: Mapping[str, object]) -> Verdict:
-    """One competition run: any medal passes; no submission, or one the grader could not score, is
-    no scored attempt."""
+    """One competition run: any medal passes; no or an unscored submission is no attempt."""
     if rec.get("submission_exists") is False:
         return "unscoreable", "missing_artifact"
     if rec.get("valid_submission") is False:
@@ -12481,9 +12275,8 @@ def _mle_bench_attempt(rec: Mapping[str, object]) -> Verdict:
     return ("pass", None) if rec.get("any_medal") is True else ("fail", None)
 
 
-# HAL (hal/benchmarks/base_benchmark.py): successful_tasks and failed_tasks; where raw_eval_results
-# is a SWE-bench run report, its lists decide (HAL folds error_ids into failed_tasks and puts an
-# empty patch in neither).
+# HAL (hal/benchmarks/base_benchmark.py): a SWE-bench run report in raw_eval_results decides (HAL
+# folds error_ids into failed_tasks and puts an empty patch in neither)
 def read_hal(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "hal")
     data = _harness_json(path)
@@ -12501,13 +12294,10 @@ def read_hal(options: ImportOptions) -> Imported:
     verdicts: dict[str, Verdict] = {}
     # a SWE-bench run report: its own lists, the first that names a task deciding
     if "resolved_ids" in report:
-        for key, verdict in (("incomplete_ids", ("unscoreable", "missing_artifact")),
-                             ("empty_patch_ids", ("fail", None)),
-                             ("error_ids", ("unscoreable", "grader_error")),
-                             ("unresolved_ids", ("fail", None)), ("resolved_ids", ("pass", None))):
+        for key in _SWEBENCH_PRIMARY:  # (error_ids: no report.json, a grader_error)
             if report.get(key) is not None:
                 for tid in _id_list(report, key, f"{path}: raw_eval_results"):
-                    verdicts.setdefault(tid, verdict)
+                    verdicts.setdefault(tid, _swebench_attempt(key, False, None))
     for outcome in ("fail", "pass"):
         for tid in lists[outcome]:
             verdicts.setdefault(tid, (outcome, None))
@@ -12550,9 +12340,8 @@ def read_hal(options: ImportOptions) -> Imported:
         options, "hal", path)
 
 
-# aider's benchmark (benchmark/benchmark.py): a run folder of <lang>/exercises/practice/<exercise>/,
-# each with a .aider.results.json once it ran: tests_outcomes is one verdict a try (retry mode);
-# {"exception"} is a crash.
+# aider's benchmark (benchmark/benchmark.py): tests_outcomes is one verdict a try; {"exception"} a
+# crash
 def read_aider(options: ImportOptions) -> Imported:
     path = _one_path(options.files, "aider")
     if path.suffix in (".yml", ".yaml"):
@@ -12630,8 +12419,7 @@ def _aider_exercises(path: Path) -> dict[str, Path]:
 
 
 def read_swe_agent(options: ImportOptions) -> Imported:
-    """SWE-agent and mini-swe-agent write predictions and trajectories, never a verdict: refused,
-    saying how to grade."""
+    """SWE-agent writes predictions and trajectories, no verdicts: refused, saying how to grade."""
     path = _one_path(options.files, "swe-agent")
     if not path.is_file():
         raise GateError(f"{path}: cannot read: not a file (give SWE-agent's preds.json, "
@@ -12650,17 +12438,14 @@ def read_swe_agent(options: ImportOptions) -> Imported:
 
 
 def _aider_target(path: Path) -> Path:
-    """`import aider` takes the run folder:
-    <run>/<language>/exercises/practice/<exercise>/.aider.results.json, or the earlier benchmark's
-    <run>/<exercise>/.aider.results.json."""
+    """`import aider` takes the run folder: <run>/[<language>/exercises/practice/]<exercise>/."""
     if len(path.parents) > 4 and path.parents[2].name == "exercises":
         return path.parents[4]
     return path.parents[1] if len(path.parents) > 1 else path.parent
 
 
 def _harbor_target(path: Path) -> Path:
-    """`import harbor` takes the job folder: jobs/<job>/result.json, or
-    jobs/<job>/<trial>/result.json."""
+    """`import harbor` takes the job folder of jobs/<job>/[<trial>/]result.json."""
     with open_input(path) as handle:
         job_result = b'"n_total_trials"' in handle.read(1 << 16)
     return path.parent if job_result else path.parent.parent
@@ -12684,26 +12469,21 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                            "--run_id validate-gold",
                  signs=((b'"resolved_ids"',), (b'"total_instances"',),
                         (b'"resolved"', b'"no_generation"', b'"no_logs"')), sign_rank=13),
-    ImportFormat("inspect",
-                 "Inspect AI logs (.json, or .eval where zstd can be read): one log, several,\n"
-                 "or a folder (an eval set)", import_inspect,
+    ImportFormat("inspect", "Inspect AI logs (.json, or .eval where zstd can be read): one log, "
+                 "several,\nor a folder (an eval set)", import_inspect,
                  options=("threshold", "partial_as", "model"),
-                 no_edit="a task variant whose solver returns the "
-                         "untouched input (Inspect has no standard one)",
-                 known_fix="a task variant whose solver returns the "
-                           "target (Inspect has no standard one)",
-                 signs=((b'"eval"', b'"status"'),), sign_rank=14),
-    ImportFormat("terminal-bench",
-                 "Terminal-Bench 1.x runs: a run folder, or results.json with its\n"
-                 "run_metadata.json; several runs of one suite are one claim",
+                 no_edit="a task variant whose solver returns the untouched input (Inspect has no "
+                         "standard one)",
+                 known_fix="a task variant whose solver returns the target (Inspect has no "
+                           "standard one)", signs=((b'"eval"', b'"status"'),), sign_rank=14),
+    ImportFormat("terminal-bench", "Terminal-Bench 1.x runs: a run folder, or results.json with "
+                 "its\nrun_metadata.json; several runs of one suite are one claim",
                  import_terminal_bench, no_edit="tb run --dataset ... --agent nop",
                  known_fix="tb run --dataset ... --agent oracle",
                  signs=((b'"trial_name"', b'"is_resolved"'),), sign_rank=11),
-    ImportFormat("harbor",
-                 "Harbor job folders (jobs/<job>/: result.json, config.json, one folder a trial);\n"
-                 "several jobs of one agent and dataset are one claim", import_harbor,
-                 options=("threshold",),
-                 no_edit="harbor run -d <dataset> -a nop",
+    ImportFormat("harbor", "Harbor job folders (jobs/<job>/: result.json, config.json, one folder "
+                 "a trial);\nseveral jobs of one agent and dataset are one claim", import_harbor,
+                 options=("threshold",), no_edit="harbor run -d <dataset> -a nop",
                  known_fix="harbor run -d <dataset> -a oracle",
                  signs=((b'"n_total_trials"',),  # a job's result.json, then one trial's
                         (b'"trial_name"', b'"agent_info"', b'"verifier_result"')), sign_rank=12,
@@ -12715,66 +12495,57 @@ _IMPORTERS.update({fmt.name: fmt for fmt in (
                  "a SWE-PolyBench submission's folder of <instance_id>_result.json files, with\n"
                  "--dataset-ids (PBVerified's 382, say): a missing instance is missing_artifact",
                  read_swe_polybench),
-    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, "
-                                 "with --dataset-ids (the split's ids)",
-                 read_nocode_bench,
+    ImportFormat("nocode-bench", "NoCode-bench's evaluation_details.jsonl, with --dataset-ids (the "
+                 "split's ids)", read_nocode_bench,
                  no_edit="predictions whose patch changes nothing the tests read, through "
                          "evaluation/eval.py",
                  known_fix="the split's own feature_patch as each prediction, through "
                            "evaluation/eval.py",
                  signs=((b'"instance_id"', b'"resolved"', b'"P2P"'),), sign_rank=9),
-    ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or its\n"
-                              "output.swebench_eval.jsonl", read_openhands,
-                 no_edit="an output.jsonl whose git_patch changes "
-                         "nothing the tests read, through eval_infer.sh",
+    ImportFormat("openhands", "an OpenHands output.jsonl after evaluation (eval_infer.sh), or "
+                 "its\noutput.swebench_eval.jsonl", read_openhands,
+                 no_edit="an output.jsonl whose git_patch changes nothing the tests read, through "
+                         "eval_infer.sh",
                  known_fix="the dataset's gold patch as each git_patch, through eval_infer.sh",
                  signs=((b'"instance_id"', b'"test_result"'),), sign_rank=8),
     ImportFormat("lm-eval", "lm-evaluation-harness samples_<task>_<date>.jsonl of a code task "
-                            "(--log_samples),\nwith results_<date>.json beside it (or that results "
-                            "file, or their folder)", read_lm_eval,
-                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"')),
-                 sign_rank=3),
-    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json "
-                                  "(--dataset-ids: the release's problems)",
-                 read_livecodebench,
+                 "(--log_samples),\nwith results_<date>.json beside it (or that results file, or "
+                 "their folder)", read_lm_eval, sign_rank=3,
+                 signs=((b'"doc_id"', b'"filtered_resps"'), (b'"n-samples"', b'"configs"'))),
+    ImportFormat("livecodebench", "LiveCodeBench's *_eval_all.json (--dataset-ids: the release's "
+                 "problems)", read_livecodebench,
                  signs=((b'"question_id"', b'"graded_list"'),), sign_rank=4),
-    ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the "
-                             "default, or base)", read_evalplus,
-                 options=("tests",),
+    ImportFormat("evalplus", "EvalPlus's *_eval_results.json (--tests plus, the default, or base)",
+                 read_evalplus, options=("tests",),
                  no_edit="a samples file whose solution for every task is its prompt alone (no "
                          "body), through evalplus.evaluate",
                  known_fix="a samples file of every task's canonical_solution (the dataset's own), "
-                           "through evalplus.evaluate",
-                 signs=((b'"eval"', b'"base_status"'), (b'"eval"', b'"nfiles"', b'"base"')),
-                 sign_rank=1),
-    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, "
-                                 "with its *_pass_at_k.json beside it",
-                 read_bigcodebench,
+                           "through evalplus.evaluate", sign_rank=1,
+                 signs=((b'"eval"', b'"base_status"'), (b'"eval"', b'"nfiles"', b'"base"'))),
+    ImportFormat("bigcodebench", "BigCodeBench's *_eval_results.json, with its *_pass_at_k.json "
+                 "beside it", read_bigcodebench,
                  no_edit="a samples file whose solution for every task is its prompt alone, "
                          "through bigcodebench.evaluate",
-                 known_fix="a samples file of every task's canonical_solution, "
-                           "through bigcodebench.evaluate (its own "
-                           "ground-truth check, gt_pass_rate, is the same run)",
-                 signs=((b'"eval"', b'"solution"', b'"status"'),), sign_rank=2),
-    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed "
-                              "(--dataset-ids: the split's competitions)",
-                 read_mle_bench, signs=((b'"competition_reports"',),),
+                 known_fix="a samples file of every task's canonical_solution, through "
+                           "bigcodebench.evaluate (its own ground-truth check, gt_pass_rate, is "
+                           "the same run)", signs=((b'"eval"', b'"solution"', b'"status"'),),
+                 sign_rank=2),
+    ImportFormat("mle-bench", "MLE-bench grading reports, one a seed (--dataset-ids: the split's "
+                 "competitions)", read_mle_bench, signs=((b'"competition_reports"',),),
                  sign_rank=5),
     ImportFormat("hal", "a HAL <run_id>_UPLOAD.json (decrypted)", read_hal,
                  signs=((b'"successful_tasks"',), (b'"raw_eval_results"',)), sign_rank=6),
-    ImportFormat("aider", "aider's benchmark run folder "
-                          "(tmp.benchmarks/<date>--<name>/)", read_aider,
+    ImportFormat("aider", "aider's benchmark run folder (tmp.benchmarks/<date>--<name>/)",
+                 read_aider,
                  no_edit="the exercises' stubs as they are, tested the same way (no model edit)",
                  known_fix="each exercise's example solution (.meta/example.*) in place of its "
                            "stub, tested the same way",
                  signs=((b'"tests_outcomes"',),), sign_rank=7, import_target=_aider_target),
     ImportFormat("swe-agent", "SWE-agent / mini-swe-agent preds.json or trajectories: refused (no "
-                              "verdicts),\nnaming the SWE-bench harness command "
-                              "that grades them", read_swe_agent,
-                 signs=((b'"instance_id"', b'"model_patch"'),), sign_rank=10),
+                 "verdicts),\nnaming the SWE-bench harness command that grades them",
+                 read_swe_agent, signs=((b'"instance_id"', b'"model_patch"'),), sign_rank=10),
     *(ImportFormat(name, what + " through a field mapping: --task-id PATH --pass EXPR [...]",
-                   functools.partial(import_mapping, fmt=name),
-                   options=("mapping",))
+                   functools.partial(import_mapping, fmt=name), options=("mapping",))
       for name, what in (("jsonl", "any JSON Lines file of per-task (or per-attempt) records"),
                          ("json", "any JSON array of records, or object of task id -> record"),
                          ("csv", "any CSV file with a header row, a row a task (or attempt)"))),
