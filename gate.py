@@ -3496,7 +3496,8 @@ def plan_suite(question: PlanQuestion) -> SuitePlan:
 
 
 #####################################################################
-# The predicate language: declared metrics, parsed with ast and never evaluated
+# The predicate language: declared metrics and the mapping importer's expressions, parsed with ast
+# and never evaluated
 #####################################################################
 
 if TYPE_CHECKING:  # (a type alias is for mypy only: see the imports)
@@ -3613,6 +3614,191 @@ def compile_predicate(source: str, literals: dict[str, set[Any]] | None = None
     except RecursionError:
         raise MetricError(f"{source[:40]!r}... nests too deeply") from None
     return predicate, frozenset(fields)
+
+
+# The mapping importer's dialect: paths into a record, JSON literals, CSV cells read by the literal
+# they meet (docs/importers.md).
+
+
+class _Unreadable(Exception):
+    """A record the mapping cannot read: a path it lacks, or a value that does not compare; `hint`
+    is what a user's own mapping can say of it."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+_JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": False, "null": None})
+
+
+# A path in an expression (`scores.0`, even `pass`, or any text between backquotes; quoted strings
+# are literals) becomes a placeholder name before ast parses the expression.
+_MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
+_MAP_WORDS = frozenset({"and", "or", "not", "in", "true", "false", "null", "True", "False", "None"})
+
+
+def _map_placeholders(source: str) -> tuple[str, list[tuple[str, ...]]]:
+    """The expression with each path replaced by a placeholder (_p0, _p1, ...), and the paths."""
+    paths: list[tuple[str, ...]] = []
+
+    def swap(match: Any) -> str:
+        quoted, word = match.group(1), match.group(2)
+        if quoted is None and (word is None or word in _MAP_WORDS):
+            return str(match.group(0))
+        paths.append((quoted,) if quoted is not None else tuple(word.split(".")))
+        return f"_p{len(paths) - 1}"
+
+    return _MAP_TOKEN.sub(swap, source), paths
+
+
+def _map_path(node: Any, source: str, paths: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
+    """The path a placeholder stands for."""
+    import ast
+
+    if isinstance(node, ast.Name) and re.fullmatch(r"_p\d+", node.id):
+        return paths[int(node.id[2:])]
+    raise MetricError(f"{_snippet(node, source)!r} is not a path")
+
+
+def _map_literal(node: Any, source: str) -> Any:
+    import ast
+
+    if isinstance(node, ast.Name) and node.id in _JSON_NAMES:
+        return _JSON_NAMES[node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_map_literal(item, source) for item in node.elts)
+    return _literal(node, source, nested=True)
+
+
+if TYPE_CHECKING:
+    Reader = Callable[[Any, tuple[str, ...]], Any]  # (record, path) -> value, or _Unreadable
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's kind as the predicate language names it."""
+    if isinstance(value, bool):
+        return "boolean"
+    if _is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "null" if value is None else "structure"
+
+
+def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
+    """One comparison as the mapping importer reads it (the rules above). A value that can never
+    equal the literal (a number where a boolean is compared, an object, a non-finite number) is
+    unreadable, never a silent fail; null differs from any other literal."""
+    if csv and isinstance(value, str):
+        if isinstance(literal, bool):
+            if value.strip().lower() not in ("true", "false", "1", "0"):
+                raise _Unreadable(f"{path}: {value[:40]!r} is not a boolean (true, false, 1 or 0)")
+            value = value.strip().lower() in ("true", "1")
+        elif isinstance(literal, (int, float)):
+            try:
+                value = float(value)
+            except ValueError:
+                raise _Unreadable(f"{path}: {value[:40]!r} is not a "
+                                  f"number to compare with {literal!r}") from None
+            if not math.isfinite(value):
+                raise _Unreadable(f"{path}: {value!r} is not a finite number")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise _Unreadable(f"{path}: {value!r} is not a finite number")
+    if value is not None and literal is not None and _kind(value) != _kind(literal):
+        raise _Unreadable(f"{path}: {_type_name(value)} is not a "
+                          f"{_kind(literal)} to compare with {literal!r}")
+    if op in ("==", "!="):
+        return _same(value, literal) != (op == "!=")
+    numbers = all(_is_number(x) for x in (value, literal))
+    if not numbers:
+        raise _Unreadable(f"{path}: {_type_name(value)} does not compare with {literal!r} by {op}")
+    return bool({"<": value < literal, "<=": value <= literal, ">": value > literal,
+                 ">=": value >= literal}[op])
+
+
+def _truth(value: Any, csv: bool, path: str) -> bool:
+    """A bare path's boolean. null (a harness that gave no verdict: a test timeout, say) is
+    unreadable: read as a fail it would hide the attrition, and under `not` it would pass."""
+    if value is None:
+        raise _Unreadable(f"{path}: null is not a verdict (a bare path holds true or false)",
+                          f"say what null means: --unscoreable '{path} == null' --reason CLASS")
+    return _compare(value, "==", True, csv, path)
+
+
+def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], bool], frozenset[str]]:
+    """An EXPR of the mapping importer: a function of (record, reader), and the paths it reads."""
+    import ast
+
+    if len(source) > _MAX_PREDICATE:
+        raise MetricError(f"expression is longer than {_MAX_PREDICATE} characters")
+    text, named = _map_placeholders(source.strip())
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        raise MetricError(f"cannot parse {source!r}: {getattr(exc, 'msg', exc)}") from None
+    ops = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+    paths: set[str] = set()
+
+    def build(node: Any) -> Callable[[Any, Reader], bool]:
+        if isinstance(node, ast.BoolOp):
+            parts = [build(value) for value in node.values]
+            if isinstance(node.op, ast.And):
+                return lambda rec, read: all(part(rec, read) for part in parts)
+            return lambda rec, read: any(part(rec, read) for part in parts)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = build(node.operand)
+            return lambda rec, read: not inner(rec, read)
+        # a bare path: it holds a boolean (null is no verdict, never a fail: unreadable)
+        if isinstance(node, ast.Name) and node.id not in _JSON_NAMES:
+            path = _map_path(node, text, named)
+            paths.add(".".join(path))
+            return lambda rec, read: _truth(read(rec, path), csv, ".".join(path))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            path = _map_path(node.left, text, named)
+            literal = _map_literal(node.comparators[0], text)
+            name, op = ".".join(path), node.ops[0]
+            paths.add(name)
+            if isinstance(op, (ast.In, ast.NotIn)):
+                if not isinstance(literal, tuple):
+                    raise MetricError(f"'in' needs a list of literals in {_snippet(node, text)!r}")
+                negate = isinstance(op, ast.NotIn)
+                return lambda rec, read: any(_compare(read(rec, path), "==", item, csv, name)
+                                             for item in literal) != negate
+            if type(op) not in ops:
+                raise MetricError(f"operator {type(op).__name__} in "
+                                  f"{_snippet(node, text)!r} is not allowed")
+            symbol = ops[type(op)]
+            return lambda rec, read: _compare(read(rec, path), symbol, literal, csv, name)
+        raise MetricError(f"{_snippet(node, text)!r} is not allowed (path == literal, in, <, <=, "
+                          ">, >=, and, or, not)")
+
+    try:
+        return build(tree.body), frozenset(paths)
+    except RecursionError:
+        raise MetricError(f"{source[:40]!r}... nests too deeply") from None
+
+
+def _read_path(record: Any, path: tuple[str, ...]) -> Any:
+    """A JSON record's value at a dotted path (a list's item by its index)."""
+    value = record
+    for part in path:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif (isinstance(value, list) and part.isascii() and part.isdigit()
+              and int(part) < len(value)):
+            value = value[int(part)]
+        else:
+            raise _Unreadable(f"{'.'.join(path)}: missing")
+    return value
+
+
+def _read_column(record: Any, path: tuple[str, ...]) -> Any:
+    """A CSV row's cell: the path is the column's name (dots and all)."""
+    name = ".".join(path)
+    if name not in record or record[name] is None:
+        raise _Unreadable(f"{name}: no such column")
+    return record[name]
 
 
 class CompiledMetric(NamedTuple):
@@ -11304,187 +11490,6 @@ def import_publish_gate(options: ImportOptions) -> Imported:
 #
 # For a harness no named importer reads: --task-id PATH, --pass EXPR, ... (PATH, EXPR and how JSON
 # values and CSV cells compare: docs/importers.md, "A harness no named importer reads").
-
-
-class _Unreadable(Exception):
-    """A record the mapping cannot read: a path it lacks, or a value that does not compare; `hint`
-    is what a user's own mapping can say of it."""
-
-    def __init__(self, message: str, hint: str = "") -> None:
-        super().__init__(message)
-        self.hint = hint
-
-
-_JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": False, "null": None})
-
-
-# A path in an expression (`scores.0`, even `pass`, or any text between backquotes; quoted strings
-# are literals) becomes a placeholder name before ast parses the expression.
-_MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
-_MAP_WORDS = frozenset({"and", "or", "not", "in", "true", "false", "null", "True", "False", "None"})
-
-
-def _map_placeholders(source: str) -> tuple[str, list[tuple[str, ...]]]:
-    """The expression with each path replaced by a placeholder (_p0, _p1, ...), and the paths."""
-    paths: list[tuple[str, ...]] = []
-
-    def swap(match: Any) -> str:
-        quoted, word = match.group(1), match.group(2)
-        if quoted is None and (word is None or word in _MAP_WORDS):
-            return str(match.group(0))
-        paths.append((quoted,) if quoted is not None else tuple(word.split(".")))
-        return f"_p{len(paths) - 1}"
-
-    return _MAP_TOKEN.sub(swap, source), paths
-
-
-def _map_path(node: Any, source: str, paths: Sequence[tuple[str, ...]]) -> tuple[str, ...]:
-    """The path a placeholder stands for."""
-    import ast
-
-    if isinstance(node, ast.Name) and re.fullmatch(r"_p\d+", node.id):
-        return paths[int(node.id[2:])]
-    raise MetricError(f"{_snippet(node, source)!r} is not a path")
-
-
-def _map_literal(node: Any, source: str) -> Any:
-    import ast
-
-    if isinstance(node, ast.Name) and node.id in _JSON_NAMES:
-        return _JSON_NAMES[node.id]
-    if isinstance(node, (ast.Tuple, ast.List)):
-        return tuple(_map_literal(item, source) for item in node.elts)
-    return _literal(node, source, nested=True)
-
-
-if TYPE_CHECKING:
-    Reader = Callable[[Any, tuple[str, ...]], Any]  # (record, path) -> value, or _Unreadable
-
-
-def _kind(value: Any) -> str:
-    """A JSON value's kind as the predicate language names it."""
-    if isinstance(value, bool):
-        return "boolean"
-    if _is_number(value):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "null" if value is None else "structure"
-
-
-def _compare(value: Any, op: str, literal: Any, csv: bool, path: str) -> bool:
-    """One comparison as the mapping importer reads it (the rules above). A value that can never
-    equal the literal (a number where a boolean is compared, an object, a non-finite number) is
-    unreadable, never a silent fail; null differs from any other literal."""
-    if csv and isinstance(value, str):
-        if isinstance(literal, bool):
-            if value.strip().lower() not in ("true", "false", "1", "0"):
-                raise _Unreadable(f"{path}: {value[:40]!r} is not a boolean (true, false, 1 or 0)")
-            value = value.strip().lower() in ("true", "1")
-        elif isinstance(literal, (int, float)):
-            try:
-                value = float(value)
-            except ValueError:
-                raise _Unreadable(f"{path}: {value[:40]!r} is not a "
-                                  f"number to compare with {literal!r}") from None
-            if not math.isfinite(value):
-                raise _Unreadable(f"{path}: {value!r} is not a finite number")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise _Unreadable(f"{path}: {value!r} is not a finite number")
-    if value is not None and literal is not None and _kind(value) != _kind(literal):
-        raise _Unreadable(f"{path}: {_type_name(value)} is not a "
-                          f"{_kind(literal)} to compare with {literal!r}")
-    if op in ("==", "!="):
-        return _same(value, literal) != (op == "!=")
-    numbers = all(_is_number(x) for x in (value, literal))
-    if not numbers:
-        raise _Unreadable(f"{path}: {_type_name(value)} does not compare with {literal!r} by {op}")
-    return bool({"<": value < literal, "<=": value <= literal, ">": value > literal,
-                 ">=": value >= literal}[op])
-
-
-def _truth(value: Any, csv: bool, path: str) -> bool:
-    """A bare path's boolean. null (a harness that gave no verdict: a test timeout, say) is
-    unreadable: read as a fail it would hide the attrition, and under `not` it would pass."""
-    if value is None:
-        raise _Unreadable(f"{path}: null is not a verdict (a bare path holds true or false)",
-                          f"say what null means: --unscoreable '{path} == null' --reason CLASS")
-    return _compare(value, "==", True, csv, path)
-
-
-def compile_mapping(source: str, csv: bool) -> tuple[Callable[[Any, Reader], bool], frozenset[str]]:
-    """An EXPR of the mapping importer: a function of (record, reader), and the paths it reads."""
-    import ast
-
-    if len(source) > _MAX_PREDICATE:
-        raise MetricError(f"expression is longer than {_MAX_PREDICATE} characters")
-    text, named = _map_placeholders(source.strip())
-    try:
-        tree = ast.parse(text, mode="eval")
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        raise MetricError(f"cannot parse {source!r}: {getattr(exc, 'msg', exc)}") from None
-    ops = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-    paths: set[str] = set()
-
-    def build(node: Any) -> Callable[[Any, Reader], bool]:
-        if isinstance(node, ast.BoolOp):
-            parts = [build(value) for value in node.values]
-            if isinstance(node.op, ast.And):
-                return lambda rec, read: all(part(rec, read) for part in parts)
-            return lambda rec, read: any(part(rec, read) for part in parts)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-            inner = build(node.operand)
-            return lambda rec, read: not inner(rec, read)
-        # a bare path: it holds a boolean (null is no verdict, never a fail: unreadable)
-        if isinstance(node, ast.Name) and node.id not in _JSON_NAMES:
-            path = _map_path(node, text, named)
-            paths.add(".".join(path))
-            return lambda rec, read: _truth(read(rec, path), csv, ".".join(path))
-        if isinstance(node, ast.Compare) and len(node.ops) == 1:
-            path = _map_path(node.left, text, named)
-            literal = _map_literal(node.comparators[0], text)
-            name, op = ".".join(path), node.ops[0]
-            paths.add(name)
-            if isinstance(op, (ast.In, ast.NotIn)):
-                if not isinstance(literal, tuple):
-                    raise MetricError(f"'in' needs a list of literals in {_snippet(node, text)!r}")
-                negate = isinstance(op, ast.NotIn)
-                return lambda rec, read: any(_compare(read(rec, path), "==", item, csv, name)
-                                             for item in literal) != negate
-            if type(op) not in ops:
-                raise MetricError(f"operator {type(op).__name__} in "
-                                  f"{_snippet(node, text)!r} is not allowed")
-            symbol = ops[type(op)]
-            return lambda rec, read: _compare(read(rec, path), symbol, literal, csv, name)
-        raise MetricError(f"{_snippet(node, text)!r} is not allowed (path == literal, in, <, <=, "
-                          ">, >=, and, or, not)")
-
-    try:
-        return build(tree.body), frozenset(paths)
-    except RecursionError:
-        raise MetricError(f"{source[:40]!r}... nests too deeply") from None
-
-
-def _read_path(record: Any, path: tuple[str, ...]) -> Any:
-    """A JSON record's value at a dotted path (a list's item by its index)."""
-    value = record
-    for part in path:
-        if isinstance(value, dict) and part in value:
-            value = value[part]
-        elif (isinstance(value, list) and part.isascii() and part.isdigit()
-              and int(part) < len(value)):
-            value = value[int(part)]
-        else:
-            raise _Unreadable(f"{'.'.join(path)}: missing")
-    return value
-
-
-def _read_column(record: Any, path: tuple[str, ...]) -> Any:
-    """A CSV row's cell: the path is the column's name (dots and all)."""
-    name = ".".join(path)
-    if name not in record or record[name] is None:
-        raise _Unreadable(f"{name}: no such column")
-    return record[name]
 
 
 # SWE-PolyBench's per-instance result (poly_bench_evaluation/scoring.py), as a declared mapping:
