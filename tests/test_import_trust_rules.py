@@ -154,6 +154,30 @@ class EveryRowHoldsEveryRule(RealFileCase):
                 self.assertIn("declared one instrument by the user", declared.provenance["one_instrument"])
 
 
+    def test_every_row_is_held_to_the_attrition_ceiling(self) -> None:
+        """Attrition is check's rule on every ledger an import writes: for each row's import, checked with its
+        completed draft, the report's unscoreable count is the ledger's own (tasks, or attempts in samples mode),
+        and with every task of the row's ledger made unscoreable the claim is BLOCKED by attrition_exceeded."""
+        for fmt, args in self.imports().items():
+            with self.subTest(fmt=fmt):
+                imp = self.import_ok(fmt, *args, name=fmt)
+                report = self.gated(imp)
+                lost = report["attrition"]
+                samples = imp.draft["attempt_mode"] == "samples"
+                exits: dict[str, set[str]] = {}
+                for r in imp.records:
+                    exits.setdefault(r["task_id"], set()).add(r["outcome"])
+                want = (sum(r["outcome"] == "unscoreable" for r in imp.records) if samples
+                        else sum(outcomes == {"unscoreable"} for outcomes in exits.values()))
+                self.assertEqual((lost["unscoreable"], lost["unit"]), (want, "attempts" if samples else "tasks"))
+                broken = self.write_jsonl(f"{fmt}-lost.jsonl", [{**r, "outcome": "unscoreable", "reason": "env_flake"}
+                                                                for r in imp.records])
+                manifest = self.complete(imp.draft_path, name=f"{fmt}-lost")
+                code, out, _ = self.run_gate("check", "--manifest", str(manifest), "--runs", str(broken), "--format", "json")
+                self.assertEqual(code, 1)
+                self.assertIn("attrition_exceeded", {f["code"] for f in json.loads(out)["findings"]})
+
+
 class SubsetRuns(RealFileCase):
     def test_a_swebench_run_of_part_of_the_split_is_a_declared_subset(self) -> None:
         """The SWE-bench-java gpt-4o report (total_instances 91, 6 never submitted: incomplete_ids): with
