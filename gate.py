@@ -3072,7 +3072,6 @@ class PairedTest(NamedTuple):
     p_value: float
     critical: float  # the |statistic| from which the test rejects
     method: str  # a key of PAIRED_TESTS
-    floor: int  # the fewest differing units a significant difference needs beyond p < alpha
     df: float = math.inf  # the t statistic's degrees of freedom (inf: a normal or exact test)
     se: float = math.nan  # a test on the per-task differences: the mean difference's standard error
 
@@ -3093,8 +3092,8 @@ class PairedTest(NamedTuple):
     def interval_name(self) -> str:
         return PAIRED_TESTS[self.method][1]
 
-    def significant(self, differing: int, alpha: float) -> bool:
-        return self.p_value < alpha and differing >= self.floor
+    def significant(self, alpha: float) -> bool:
+        return self.p_value < alpha
 
 
 PAIRED_TESTS = {  # PairedTest.method -> (its name in a sentence, its interval's name)
@@ -3126,7 +3125,7 @@ def paired_test(paired: PairedTable, confidence: float) -> PairedTest:
     critical = conditional_critical(b + c, 1 - confidence)
     low, high = tango_interval(paired.b, paired.c, paired.n, confidence, critical)
     return PairedTest(low, high, mcnemar_z(paired.b, paired.c), exact_conditional_p(b, c),
-                      critical, "mcnemar_exact_conditional", 1)
+                      critical, "mcnemar_exact_conditional")
 
 
 def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
@@ -3134,9 +3133,9 @@ def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
     """Miller's (2024, section 4) paired test in samples mode, from how many tasks have each pair
     of per-task pass rates (x_t, y_t): the per-task differences d_t = x_t − y_t, their mean D and
     standard error s/√T, t = D/SE on T − 1 degrees of freedom, and the interval D ± t_{T−1} SE
-    (within [−1, 1]), which excludes 0 exactly when p < alpha; the floor of fewest_differing tasks
-    keeps a few tasks from being called a difference. Identical differences on every task carry no
-    spread, and s = 0 would give a zero-width interval and p = 0: the standard error is then the
+    (within [−1, 1]), which excludes 0 exactly when p < alpha (no floor of differing tasks: it
+    bought no size in any measured null set-up, docs/statistics.md). Identical differences on every
+    task carry no spread, and s = 0 would give a zero-width interval and p = 0: the standard error is then the
     samples' own, Σ_t (x_t(1−x_t) + y_t(1−y_t))/(m−1) over T², and where every rate is 0 or 1 (no
     sample varies either) the tasks are single verdicts, tested as a task table (paired_test)."""
     tasks = sum(rates.values())
@@ -3157,8 +3156,7 @@ def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
     t = mean / se
     p_value = _t_tail(abs(t), df)
     low, high = max(-1.0, mean - critical * se), min(1.0, mean + critical * se)
-    return PairedTest(low, high, t, p_value, critical, "miller_paired_t",
-                      fewest_differing(1 - confidence), df, se)
+    return PairedTest(low, high, t, p_value, critical, "miller_paired_t", df, se)
 
 
 # -- compare --by-cluster: the wild cluster restricted bootstrap (Cameron, Gelbach & Miller 2008) --
@@ -3186,7 +3184,7 @@ def wild_cluster_test(sums: Sequence[float], sizes: Sequence[int], confidence: f
     alpha; with few clusters no pattern set can reach alpha, and the test never rejects."""
     count, tasks = len(sums), sum(sizes)
     if count < 2:
-        return PairedTest(-1.0, 1.0, 0.0, 1.0, math.inf, "wild_cluster_bootstrap", 1)
+        return PairedTest(-1.0, 1.0, 0.0, 1.0, math.inf, "wild_cluster_bootstrap")
     mean, se = _cluster_t(sums, sizes, tasks)
 
     def t_of(total: float, error: float) -> float:
@@ -3214,7 +3212,7 @@ def wild_cluster_test(sums: Sequence[float], sizes: Sequence[int], confidence: f
         low = min(low, 0.0) if abs(low) > 1e-12 * se else 0.0
         high = max(high, 0.0) if abs(high) > 1e-12 * se else 0.0
     statistic = math.copysign(observed, mean) if math.isfinite(observed) else observed
-    return PairedTest(low, high, statistic, p_value, critical, "wild_cluster_bootstrap", 1,
+    return PairedTest(low, high, statistic, p_value, critical, "wild_cluster_bootstrap",
                       se=se)
 
 
@@ -3227,13 +3225,6 @@ class PairedTable(NamedTuple):
     diff: float  # p_A − p_B
     discordance: float  # (b + c)/n: the share of pairs whose outcomes differ
     differing: int = 0  # independent units (tasks, or clusters) on which A and B differ at all
-
-
-def fewest_differing(alpha: float) -> int:
-    """The floor the asymptotic rules keep: the fewest differing units a sign-flip test over them
-    needs to reach alpha, as G units all one way give p = 2^(1−G) (McNemar's conditional test is
-    this floor on a 2x2 table)."""
-    return max(1, math.floor(1 - math.log2(alpha)) + 1) if 0 < alpha < 1 else 1
 
 
 def paired_effective(scores_a: Sequence[float], scores_b: Sequence[float],
@@ -3424,27 +3415,61 @@ class PlanQuestion(NamedTuple):
     confidence: float
 
 
+def connor_tasks(question: PlanQuestion, psi: float) -> float:
+    """The asymptotic answer, the search's start: Connor's (1987) tasks for paired proportions,
+    with k samples a task the paired variance between-task + within-task/k (Miller 2024, `icc` the
+    between-task share)."""
+    detect, samples, icc = question.detect, question.samples, question.icc
+    v1 = (psi - detect * detect) * (icc + (1 - icc) / samples)
+    v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
+    za, zb = z_for(question.confidence), normal_quantile(question.power)
+    return (za * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / (detect * detect)
+
+
+def plan_power(question: PlanQuestion, psi: float, tasks: int) -> float:
+    """The power of the test compare runs on this many tasks: one sample a task, the exact
+    conditional test's own (table_power); more, Miller's t-test on the per-task differences (their
+    variance as connor_tasks takes it), by the normal approximation to the noncentral t."""
+    alpha, detect = 1 - question.confidence, question.detect
+    if question.samples == 1:
+        return table_power(tasks, psi, detect, alpha)
+    if tasks < 2:
+        return 0.0
+    spread = (psi - detect * detect) * (question.icc + (1 - question.icc) / question.samples)
+    df, critical = tasks - 1, t_for(question.confidence, tasks - 1)
+    shift = detect * math.sqrt(tasks / spread) - critical * (1 - 1 / (4 * df))
+    return 0.5 * math.erfc(-shift / math.sqrt(2 * (1 + critical * critical / (2 * df))))
+
+
 def tasks_needed(question: PlanQuestion) -> tuple[int, float]:
-    """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power
-    (Connor 1987; with k samples a task the paired variance is between-task + within-task/k, Miller
-    2024, with `icc` the between-task share). The discordance defaults to independent systems' (no
-    credit for pairing)."""
-    baseline, detect, discordance, samples, icc, power, confidence = question
+    """Tasks a paired comparison needs to detect p_A − p_B = detect at this confidence and power:
+    the least number at which the power of the test compare runs (plan_power) reaches it, found by
+    bisection from Connor's asymptotic answer. The discordance defaults to independent systems'
+    (no credit for pairing)."""
+    baseline, detect, discordance, _samples, _icc, power, _confidence = question
     p1, p2 = baseline + detect, baseline
-    independent = p1 * (1 - p2) + p2 * (1 - p1)
-    psi = independent if discordance is None else discordance
+    psi = p1 * (1 - p2) + p2 * (1 - p1) if discordance is None else discordance
     if detect > psi:
         raise GateError(f"plan: a discordance of {psi:g} cannot carry a difference "
                         f"of {detect:g}: |p_A − p_B| is at most the share of tasks "
                         "whose outcomes differ (raise --discordance)")
-    v1 = (psi - detect * detect) * (icc + (1 - icc) / samples)
-    v0 = v1 * psi / (psi - detect * detect) if psi > detect * detect else v1 + detect * detect
-    za, zb = z_for(confidence), normal_quantile(power)
-    exact = (za * math.sqrt(v0) + zb * math.sqrt(v1)) ** 2 / (detect * detect)
-    # and enough tasks that the expected number that differ reaches what any test needs
-    # (fewest_differing)
-    floor = fewest_differing(1 - confidence) / psi
-    return math.ceil(max(exact, floor) - 1e-9), psi
+
+    def reaches(tasks: int) -> bool:
+        return plan_power(question, psi, tasks) >= power
+
+    start = max(2, math.ceil(connor_tasks(question, psi) - 1e-9))
+    step = max(1, start // 16)  # Connor's answer is close: bracket it, low never reaching
+    low, high = max(0, start - step), start
+    while reaches(low) and low > 0:
+        low, high, step = max(0, low - 2 * step), low, 2 * step
+    while not reaches(high):
+        low, high, step = high, high + 2 * step, 2 * step
+        if high > MAX_TASK_COUNT:
+            raise GateError(f"plan: more than {MAX_TASK_COUNT} tasks would be needed")
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if reaches(mid) else (mid, high)
+    return high, psi
 
 
 class SuitePlan(NamedTuple):
@@ -3460,6 +3485,7 @@ class SuitePlan(NamedTuple):
     confidence: float
     tasks: int
     by_samples: tuple[tuple[int, int], ...]  # (samples a task, tasks needed)
+    asymptotic: int  # Connor's answer for the samples asked, for comparison
 
 
 def plan_suite(question: PlanQuestion) -> SuitePlan:
@@ -3492,7 +3518,7 @@ def plan_suite(question: PlanQuestion) -> SuitePlan:
     others = tuple((k, tasks_needed(question._replace(samples=k))[0])
                    for k in sorted({1, 3, 5, 10, samples}))
     return SuitePlan(baseline, detect, discordance, psi, samples, icc, power, confidence, tasks,
-                     others)
+                     others, math.ceil(connor_tasks(question, psi) - 1e-9))
 
 
 #####################################################################
@@ -7711,7 +7737,7 @@ def run_compare(a_files: ClaimFiles, b_files: ClaimFiles, confidence: float = 0.
         test = paired_test(paired, confidence)
     alpha = 1 - confidence
     used = len(set(clusters)) if by_cluster and clusters is not None else None
-    significant = None if findings else test.significant(paired.differing, alpha)
+    significant = None if findings else test.significant(alpha)
     return Comparison(a=a, b=b, table=table, paired=paired, test=test, alpha=alpha,
                       significant=significant, detectable=test.detectable(paired, confidence),
                       clusters=used, findings=tuple(findings),
@@ -7849,7 +7875,7 @@ def run_rank(systems: Sequence[tuple[Path, Path]], confidence: float = 0.95) -> 
     alpha = 1 - confidence
     adjusted = holm([test.p_value for *_, test in raw])
     pairs = tuple(RankedPair(i, j, paired.diff, test.low, test.high, test.p_value, ph,
-                             test._replace(p_value=ph).significant(paired.differing, alpha),
+                             test._replace(p_value=ph).significant(alpha),
                              test.method)
                   for (i, j, paired, test), ph in zip(raw, adjusted))
     order = tuple(sorted(range(len(reports)), key=lambda k: (-reports[k].ledger.headline.value, k)))
@@ -8542,7 +8568,6 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
             where = f" in {comp.clusters} clusters" if comp.clusters is not None else ""
             basis = (f"{per} on {_plural(tasks, 'shared task')}{where}: {shares}; effective table "
                      f"of {paired.n:.1f} pairs (Kish, {robust}, Korn-Graubard)")
-    fewest = test.floor
     if comp.significant is None:
         reading = ("not assessed: the comparison is BLOCKED (see the findings); fix them, then "
                    "compare again")
@@ -8550,12 +8575,6 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         reading = (f"A - B is significant on this suite and envelope at {level} confidence (p = "
                    f"{test.p_value:.3g}); the data fit {_points(test.low)} to {_points(test.high)} "
                    "points: a difference between these runs, not a measure of how much it matters")
-    elif test.p_value < comp.alpha:
-        reading = (f"not distinguishable at {level} confidence: A and B differ on only "
-                   f"{_plural(paired.differing, 'unit')} "
-                   f"({'clusters' if comp.clusters is not None else 'tasks'}), and no test can "
-                   f"reach alpha {comp.alpha:.3g} on fewer than {fewest}; the data fit A - B from "
-                   f"{_points(test.low)} to {_points(test.high)} points")
     else:
         reading = (f"not distinguishable at {level} confidence: the data fit A - B from "
                    f"{_points(test.low)} to {_points(test.high)} points")
@@ -8644,13 +8663,21 @@ def _test_text(comp: Comparison) -> str:
     return TEST_LINES[comp.test.method](comp)
 
 
+# PairedTest.method -> why p < alpha is the whole rule (no floor of differing units beside it)
+RULE_BASIS = {
+    "mcnemar_exact_conditional": "an exact test, valid at every number of tasks: with too few "
+                                 "differing, p cannot go below alpha",
+    "miller_paired_t": "Miller's t on the per-task differences, no floor of differing tasks: its "
+                       "size measured 0.025 to 0.056 at alpha 0.05 in 9 null set-ups of 3 to 40 "
+                       "tasks, docs/statistics.md",
+    "wild_cluster_bootstrap": "a bootstrap over the clusters: with too few, p cannot go below "
+                              "alpha",
+}
+
+
 def _rule_text(test: PairedTest) -> str:
-    if test.floor <= 1:
-        return ("significant when p < alpha, exactly when the interval excludes 0 (a test valid at "
-                "every number of tasks or clusters: with too few, p cannot go below alpha)")
-    return (f"significant when p < alpha (exactly when the interval excludes 0) and A and B differ "
-            f"on at least {test.floor} tasks or clusters (fewer cannot reach alpha in a test that "
-            "takes the tasks as its units, as a sign-flip test does)")
+    return ("significant when p < alpha, exactly when the interval excludes 0 "
+            f"({RULE_BASIS[test.method]})")
 
 
 def _instrument_text(m: Manifest) -> str:
@@ -8699,9 +8726,7 @@ def compare_json(comp: Comparison) -> dict[str, Any]:
                  "df": test.df if math.isfinite(test.df) else None},
         "alpha": comp.alpha,
         "differing_units": paired.differing,
-        "decision_rule": {"rule": "p < alpha" if test.floor <= 1 else
-                          "p < alpha and differing_units >= fewest_differing", "p_below_alpha":
-                          test.p_value < comp.alpha, "fewest_differing": test.floor,
+        "decision_rule": {"rule": "p < alpha", "p_below_alpha": test.p_value < comp.alpha,
                           "units": "clusters" if comp.clusters is not None else "tasks"},
         "significant": comp.significant,
         "detectable_difference": {"value": comp.detectable, "power": 0.8, "planning_figure": True,
@@ -8951,9 +8976,10 @@ def render_plan_text(plan: SuitePlan) -> str:
         _label("tasks") + f"{plan.tasks} tasks ({plan.tasks * plan.samples} attempts a system)",
         _label("by samples") + "  ".join(f"{k}: {n}" for k, n in plan.by_samples)
         + "  (more samples shrink only the within-task part)",
-        _label("method") + "Connor (1987) for paired proportions, the McNemar/Tango rule compare "
-        "uses; with k samples the per-task variance is icc + (1 - icc)/k of one sample's "
-        "(Miller 2024)",
+        _label("method") + "the least tasks at which the test compare runs reaches the power: "
+        "one sample a task, the exact conditional test's exact power; k samples, Miller's t on "
+        "the per-task differences, whose variance is icc + (1 - icc)/k of one sample's (Miller "
+        f"2024); Connor's (1987) asymptotic answer would be {plan.asymptotic}",
     ]
     return _lines(out)
 
@@ -8961,7 +8987,7 @@ def render_plan_text(plan: SuitePlan) -> str:
 def plan_json(plan: SuitePlan) -> dict[str, Any]:
     return {"baseline": plan.baseline, "detect": plan.detect, "discordance_given": plan.discordance,
             "discordance": plan.psi, "samples": plan.samples, "icc": plan.icc, "power": plan.power,
-            "confidence": plan.confidence, "tasks": plan.tasks,
+            "confidence": plan.confidence, "tasks": plan.tasks, "asymptotic_tasks": plan.asymptotic,
             "by_samples": [{"samples": k, "tasks": n} for k, n in plan.by_samples]}
 
 

@@ -67,7 +67,13 @@ def _rejects_gate(b: int, c: int, n: int, alpha: float) -> bool:
 def _rejects_floor(b: int, c: int, n: int, alpha: float) -> bool:
     """Retired two rounds ago: McNemar's asymptotic p < alpha, and at least fewest_differing tasks differ."""
     p = math.erfc(abs(gate.mcnemar_z(b, c)) / math.sqrt(2))
-    return p < alpha and b + c >= gate.fewest_differing(alpha)
+    return p < alpha and b + c >= fewest_differing(alpha)
+
+
+def fewest_differing(alpha: float) -> int:
+    """The retired floor: the fewest differing units a sign-flip test over them needs to reach alpha (G units all
+    one way give p = 2^(1 - G))."""
+    return max(1, math.floor(1 - math.log2(alpha)) + 1)
 
 
 @functools.cache
@@ -217,41 +223,44 @@ def _effective_table_rule(table: gate.PairedTable) -> bool:
     """The rule the gate's paired tests replaced on an effective table: McNemar's asymptotic test at 5%, and A and
     B differing on at least fewest_differing units."""
     alpha = 1 - 0.95  # as the gate computed it from the confidence
-    p = gate.normal_two_sided_p(gate.mcnemar_z(table.b, table.c))
-    return p < alpha and table.differing >= gate.fewest_differing(alpha)
+    p = math.erfc(abs(gate.mcnemar_z(table.b, table.c)) / math.sqrt(2))
+    return p < alpha and table.differing >= fewest_differing(alpha)
 
 
-def _samples_rules(xs: list[float], ys: list[float], m: int) -> tuple[bool, bool]:
-    """(the gate's rule: Miller's paired test, the rule it replaced: McNemar/Tango on the effective table),
-    each: is the difference called significant at 5%?"""
+def _samples_rules(xs: list[float], ys: list[float], m: int) -> tuple[bool, bool, bool]:
+    """(the gate's rule: Miller's paired test; the same with the floor of 6 differing tasks it kept until this
+    round; the rule before both: McNemar/Tango on the effective table), each: is the difference called significant
+    at 5%?"""
     rates: dict[tuple[float, float], int] = {}
     for pair in zip(xs, ys):
         rates[pair] = rates.get(pair, 0) + 1
     table = gate.paired_effective(xs, ys, None, m, 0.95)
-    miller = gate.miller_test(rates, 0.95, m).significant(table.differing, 0.05)
-    effective = _effective_table_rule(table)
-    return miller, effective
+    miller = gate.miller_test(rates, 0.95, m).significant(0.05)
+    return miller, miller and table.differing >= fewest_differing(0.05), _effective_table_rule(table)
 
 
 def samples_size_table(reps: int) -> None:
     print(f"## 4. samples-mode compare: size and power at nominal 0.05 ({reps} seeded replications a cell)\n")
     print("Each task's true rate p_t ~ Beta(mean, ICC); A's is p_t + A - B (within [0, 1]), B's p_t: the systems")
     print("share which tasks are hard, as two versions of one agent do.\n")
-    print("| tasks x samples | true rate | ICC | A - B | gate (Miller's paired t) | replaced (effective table) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| tasks x samples | true rate | ICC | A - B | gate (Miller's paired t) | with the floor of 6 (retired) | "
+          "replaced (effective table) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     cells = [(40, 5, 0.5, 0.3, 0.0), (40, 5, 0.8, 0.6, 0.0), (40, 3, 0.3, 0.1, 0.0), (20, 5, 0.5, 0.6, 0.0),
-             (10, 5, 0.5, 0.3, 0.0), (40, 5, 0.5, 0.3, 0.05), (40, 5, 0.5, 0.3, 0.1), (40, 5, 0.8, 0.6, 0.1),
-             (20, 5, 0.5, 0.6, 0.1), (100, 5, 0.5, 0.3, 0.05)]
+             (10, 5, 0.5, 0.3, 0.0), (10, 2, 0.5, 0.1, 0.0), (6, 5, 0.2, 0.0, 0.0), (5, 10, 0.5, 0.1, 0.0),
+             (3, 5, 0.5, 0.3, 0.0), (40, 5, 0.5, 0.3, 0.05), (40, 5, 0.5, 0.3, 0.1), (40, 5, 0.8, 0.6, 0.1),
+             (20, 5, 0.5, 0.6, 0.1), (10, 5, 0.5, 0.3, 0.2), (5, 5, 0.5, 0.3, 0.2), (100, 5, 0.5, 0.3, 0.05)]
     for cell, (tasks, m, mu, rho, delta) in enumerate(cells):
         rng = random.Random(SEED * 1000 + cell)
-        hits = [0, 0]
+        hits = [0, 0, 0]
         for _ in range(reps):
             rates = [_beta(rng, mu, rho) for _ in range(tasks)]
             xs = [sum(rng.random() < min(1.0, p + delta) for _ in range(m)) / m for p in rates]
             ys = [sum(rng.random() < p for _ in range(m)) / m for p in rates]
             for i, called in enumerate(_samples_rules(xs, ys, m)):
                 hits[i] += called
-        print(f"| {tasks} x {m} | {mu} | {rho} | {delta} | {hits[0] / reps:.4f} | {hits[1] / reps:.4f} |")
+        shares = " | ".join(f"{h / reps:.4f}" for h in hits)
+        print(f"| {tasks} x {m} | {mu} | {rho} | {delta} | {shares} |")
     print()
 
 

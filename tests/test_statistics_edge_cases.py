@@ -179,12 +179,16 @@ class QuestionsWithoutAnswers(GateCase):
                 self.assertIn(named, err)
                 self.assertNotIn("Traceback", err)
 
-    def test_plan_floors_the_tasks_at_what_any_test_needs(self) -> None:
-        """Many samples of no within-task variance cannot make 4 tasks enough: at least 6 must be expected to differ."""
+    def test_plan_sizes_a_small_suite_from_the_tests_own_power(self) -> None:
+        """Many samples of no within-task variance: the plan is the fewest tasks at which Miller's t reaches 80% (3:
+        with 2 its one degree of freedom leaves power 0.33), not a floor of 6 expected differing tasks (20 tasks),
+        which the t-test does not need; Connor's asymptotic answer (1 task) is printed beside it."""
         code, out, _ = self.run_gate("plan", "--baseline", "0.5", "--detect", "0.2", "--discordance", "0.3", "--samples", "100",
                                      "--icc", "0", "--format", "json")
         self.assertEqual(code, 0)
-        self.assertGreaterEqual(json.loads(out)["tasks"] * 0.3, 6)
+        self.assertEqual((json.loads(out)["tasks"], json.loads(out)["asymptotic_tasks"]), (3, 1))
+        question = gate.PlanQuestion(0.5, 0.2, 0.3, 100, 0.0, 0.8, 0.95)
+        self.assertLess(gate.plan_power(question, 0.3, 2), 0.5)
 
     def test_a_confidence_below_one_half_is_refused(self) -> None:
         """--confidence 1e-12 made anything significant; below 0.5 is now exit 2 naming --confidence."""
