@@ -179,6 +179,45 @@ def concordant_flips(alpha: float) -> None:
     print()
 
 
+def exhaustive_small_n(largest: int = 200) -> None:
+    print(f"## 2c. every split of 1 to {largest} differing tasks: the gate's p and critical value, exactly\n")
+    splits = wrong_p = wrong_critical = 0
+    for s in range(1, largest + 1):
+        ways = [math.comb(s, j) for j in range(s + 1)]
+        tails = {d: Fraction(sum(w for j, w in enumerate(ways) if abs(2 * j - s) >= d), 2 ** s)
+                 for d in range(s % 2, s + 1, 2)}
+        for b in range(s + 1):
+            splits += 1
+            wrong_p += gate.exact_conditional_p(b, s - b) != float(tails[abs(2 * b - s)])
+        for alpha in (0.1, 0.05, 0.01):
+            least = min((d for d, p in tails.items() if d and p < alpha), default=None)
+            got = gate.conditional_critical(s, alpha) * math.sqrt(s)
+            wrong_critical += (least is None and got <= s) or (least is not None and round(got) != least)
+    print(f"{splits:,} splits: {wrong_p} p-values differ from the exact fraction (as a float); "
+          f"{3 * largest} critical values at alpha 0.1, 0.05, 0.01: {wrong_critical} wrong\n")
+
+
+def plan_power_table(reps: int) -> None:
+    print(f"## 2d. plan in samples mode: simulated power of Miller's t at the planned tasks ({reps} seeded runs)\n")
+    print("| baseline | A - B | discordance | samples | icc | planned tasks | Connor's answer | simulated power |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rng = random.Random(SEED)
+    for baseline, detect, psi, k, icc in ((0.5, 0.2, 0.3, 100, 0.0), (0.5, 0.2, 0.3, 5, 0.3), (0.5, 0.3, 0.5, 10, 0.1),
+                                          (0.7, 0.1, 0.2, 10, 0.1), (0.5, 0.1, 0.4, 3, 0.6)):
+        question = gate.PlanQuestion(baseline, detect, psi, k, icc, 0.8, 0.95)
+        tasks, _ = gate.tasks_needed(question)
+        spread = (psi - detect * detect) * (icc + (1 - icc) / k)
+        critical, hits = gate.t_for(0.95, tasks - 1), 0
+        for _ in range(reps):
+            diffs = [rng.gauss(detect, math.sqrt(spread)) for _ in range(tasks)]
+            mean = sum(diffs) / tasks
+            sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (tasks - 1))
+            hits += abs(mean) * math.sqrt(tasks) >= critical * sd
+        connor = math.ceil(gate.connor_tasks(question, psi) - 1e-9)
+        print(f"| {baseline} | {detect} | {psi} | {k} | {icc} | {tasks} | {connor} | {hits / reps:.3f} |")
+    print()
+
+
 def _beta(rng: random.Random, mu: float, rho: float) -> float:
     if rho == 0:
         return mu
@@ -392,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
     size_table(0.05)
     power_table(0.05)
     concordant_flips(0.05)
+    exhaustive_small_n()
+    plan_power_table(reps)
     coverage_table(reps)
     samples_size_table(reps)
     by_cluster_table(max(100, reps // 4))
