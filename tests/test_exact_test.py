@@ -93,6 +93,12 @@ class ExactConditionalTest(unittest.TestCase):
         self.assertEqual((five.significant(0.05), six.significant(0.05)), (False, True))
         self.assertEqual(six.method, "mcnemar_exact_conditional")
         self.assertEqual(six.name, "McNemar's exact conditional test (binomial on the differing tasks)")
+        # the issue's second-peak case: 19 vs 10 of 52 at --confidence 0.9012 printed "significant" beside an interval
+        # of [-1.0, +34.4] points (p 0.09859 from an unconditional maximum that missed its second peak)
+        test = gate.paired_test(table(19, 10, 52), 0.9012)
+        self.assertEqual(test.p_value, float(exact_conditional(19, 10)))
+        self.assertFalse(test.significant(1 - 0.9012))
+        self.assertTrue(test.low < 0 < test.high)
 
     def test_when_no_split_can_reject_the_interval_is_never_narrower_than_the_normal_one(self) -> None:
         """Fewer than 6 differing tasks: no split reaches 5%, so the interval holds 0, at Tango's interval for the
