@@ -12175,6 +12175,22 @@ def _evalplus_01(data: Mapping[str, object], path: Path) -> dict[str, object]:
     return {**data, "eval": samples}
 
 
+# What EvalPlus and BigCodeBench write for a sample (evalplus/eval: PASS, FAIL, TIMEOUT; an unknown
+# outcome is written as a timeout): a timeout is the solution's and fails.
+_SAMPLE_STATUS: Mapping[object, Verdict] = MappingProxyType({
+    "pass": ("pass", None), "fail": ("fail", None), "timeout": ("fail", None)})
+
+
+def _known(value: object, verdicts: Mapping[object, Verdict], where: str) -> Verdict:
+    """A harness's status as the verdict its reader knows it for. Any other value, null included,
+    is refused by name: a status no reader knows is never read as a fail, which would hide it from
+    the attrition ceiling (the mapping importer's rule for null, for every reader)."""
+    known = verdicts.get(value) if isinstance(value, (str, bool)) else None
+    if known is None:
+        _expected(where, " or ".join(json.dumps(k) for k in verdicts), value)
+    return known
+
+
 def read_evalplus(options: ImportOptions) -> Imported:
     path = _the_file(_one_path(options.files, "evalplus"), "*eval_results.json",
                      "EvalPlus *_eval_results.json")
@@ -12184,12 +12200,15 @@ def read_evalplus(options: ImportOptions) -> Imported:
     base_only = all(s.get("plus_status") is None for samples in table.values() for s in samples)
     tests = "base" if base_only else options.tests
 
-    def verdict(sample: Mapping[str, Any]) -> Verdict:
-        plus = tests == "base" or sample.get("plus_status") == "pass"
-        return ("pass", None) if sample.get("base_status") == "pass" and plus else ("fail", None)
+    def verdict(tid: str, i: int, sample: Mapping[str, Any]) -> Verdict:
+        at = f"{path}: {tid}: sample {i}"
+        base = _known(sample.get("base_status"), _SAMPLE_STATUS, f"{at}: base_status")
+        if tests == "base" or base[0] == "fail":
+            return base
+        return _known(sample.get("plus_status"), _SAMPLE_STATUS, f"{at}: plus_status")
 
-    rows: list[_Row] = [(tid, i + 1, verdict(s), {}, {"base_status": s.get("base_status"),
-                                                    "plus_status": s.get("plus_status")})
+    rows: list[_Row] = [(tid, i + 1, verdict(tid, i + 1, s), {},
+                         {"base_status": s.get("base_status"), "plus_status": s.get("plus_status")})
                         for tid, samples in table.items() for i, s in enumerate(samples)]
     budget = _samples_budget({tid: len(s) for tid, s in table.items()})
     notes = ((f"{path}: run with --base-only: no plus tests, so the claim is the base tests' "
@@ -12222,12 +12241,11 @@ def read_bigcodebench(options: ImportOptions) -> Imported:
                      "it")
         failed = set()
 
-    def verdict(tid: str, sample: Mapping[str, Any]) -> Verdict:
-        if tid in failed:
-            return ("unscoreable", "env_flake")
-        return ("pass", None) if sample.get("status") == "pass" else ("fail", None)
+    def verdict(tid: str, i: int, sample: Mapping[str, Any]) -> Verdict:
+        status = _known(sample.get("status"), _SAMPLE_STATUS, f"{path}: {tid}: sample {i}: status")
+        return ("unscoreable", "env_flake") if tid in failed else status
 
-    rows: list[_Row] = [(tid, i + 1, verdict(tid, s), {}, {"status": s.get("status")})
+    rows: list[_Row] = [(tid, i + 1, verdict(tid, i + 1, s), {}, {"status": s.get("status")})
                         for tid, samples in table.items() for i, s in enumerate(samples)]
     if failed:
         notes.append(f"{sibling}: the ground-truth solution of {len(failed & set(table))} "
@@ -12276,7 +12294,8 @@ def read_mle_bench(options: ImportOptions) -> Imported:
             tid = _task_id(rec.get("competition_id"),
                            f"{path}: competition_reports[{index}].competition_id")
             seeds[tid] += 1  # a report of an --n-seeds run holds a competition once a seed
-            rows.append((tid, seeds[tid], _mle_bench_attempt(rec), {},
+            at = f"{path}: competition_reports[{index}]"
+            rows.append((tid, seeds[tid], _mle_bench_attempt(rec, at), {},
                          {"report": path.name, **{key: rec.get(key) for key in (
                              "submission_exists", "valid_submission", "submission_path")}}))
             group = re.search(r"_run-group_([^/\\]+)", str(rec.get("submission_path") or ""))
@@ -12297,13 +12316,16 @@ def read_mle_bench(options: ImportOptions) -> Imported:
         options, "mle-bench", reports[0])
 
 
-def _mle_bench_attempt(rec: Mapping[str, object]) -> Verdict:
+_MEDAL: Mapping[object, Verdict] = MappingProxyType({True: ("pass", None), False: ("fail", None)})
+
+
+def _mle_bench_attempt(rec: Mapping[str, object], at: str) -> Verdict:
     """One competition run: any medal passes; no or an unscored submission is no attempt."""
     if rec.get("submission_exists") is False:
         return "unscoreable", "missing_artifact"
     if rec.get("valid_submission") is False:
         return "unscoreable", "grader_error"
-    return ("pass", None) if rec.get("any_medal") is True else ("fail", None)
+    return _known(rec.get("any_medal"), _MEDAL, f"{at}.any_medal")
 
 
 # HAL (hal/benchmarks/base_benchmark.py): a SWE-bench run report in raw_eval_results decides (HAL

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import gate
@@ -316,6 +317,45 @@ class MappingNull(RealFileCase):
         imp = self.import_ok("jsonl", str(path), "--task-id", "id", "--pass", "is_resolved", "--unreadable-as",
                              "unscoreable", name="lenient")
         self.assertEqual(next(r for r in imp.records if r["task_id"] == "b")["outcome"], "unscoreable")
+
+
+class UnknownStatuses(RealFileCase):
+    """A status a reader does not know, null included, is refused by name, never read as a fail (which hid it
+    from the attrition ceiling): the mapping importer's null rule, for the named readers through one helper."""
+
+    def changed(self, source: Path, edit: Any) -> Path:
+        folder = self.dir / source.parent.name
+        shutil.copytree(source.parent, folder, dirs_exist_ok=True)
+        data = json.loads(source.read_text(encoding="utf-8"))
+        edit(data)
+        (folder / source.name).write_text(json.dumps(data), encoding="utf-8")
+        return folder / source.name
+
+    def test_evalplus_bigcodebench_and_mle_bench_refuse_a_status_they_do_not_know(self) -> None:
+        """EvalPlus base_status and plus_status, BigCodeBench status (pass, fail or timeout) and MLE-bench any_medal
+        (true or false): "crashed" or null in one sample is exit 2 naming the file, the task, the sample and the field
+        (old code: a fail)."""
+        evalplus = H / "evalplus" / "samples_eval_results.json"
+        bcb = next((H / "bigcodebench" / "run").glob("*_eval_results.json"))
+        mle = next((MLE / "run-group-seed0").glob("*_grading_report.json"))
+        cases = [("evalplus", evalplus, "eval", "HumanEval/0", "base_status"),
+                 ("evalplus", evalplus, "eval", "HumanEval/0", "plus_status"),
+                 ("bigcodebench", bcb, "eval", "BigCodeBench/0", "status")]
+        for fmt, source, table, task, field in cases:
+            for bad in ("crashed", None):
+                with self.subTest(fmt=fmt, field=field, bad=bad):
+                    def edit(data: Any, table: str = table, task: str = task, field: str = field, bad: Any = bad) -> None:
+                        data[table][task][0][field] = bad
+                    path = self.changed(source, edit)
+                    result = self.run_gate("import", fmt, str(path), "-o", str(self.dir / "o.jsonl"))
+                    self.assertInputError(result, f"{task}: sample 1: {field}: expected \"pass\" or \"fail\" or \"timeout\"")
+        for bad in (None, "yes"):
+            with self.subTest(fmt="mle-bench", bad=bad):
+                def medal(data: Any, bad: Any = bad) -> None:
+                    data["competition_reports"][0].update(any_medal=bad, submission_exists=True, valid_submission=True)
+                path = self.changed(mle, medal)
+                result = self.run_gate("import", "mle-bench", str(path), "-o", str(self.dir / "o.jsonl"))
+                self.assertInputError(result, "competition_reports[0].any_medal: expected true or false")
 
 
 class RightWay(RealFileCase):
