@@ -358,6 +358,26 @@ class UnknownStatuses(RealFileCase):
                 self.assertInputError(result, "competition_reports[0].any_medal: expected true or false")
 
 
+class RecordedInstruments(RealFileCase):
+    def test_inspect_and_openhands_record_the_release_and_commit_their_files_name(self) -> None:
+        """The instrument an import binds is the one the files record: an Inspect log's eval.packages.inspect_ai, an
+        OpenHands output's metadata.git_commit (read here from the files themselves); two Inspect logs of different
+        inspect_ai releases are two instruments, refused as one claim without --one-instrument."""
+        from tests.support import INS_OK
+        release = json.loads(INS_OK.read_text(encoding="utf-8"))["eval"]["packages"]["inspect_ai"]
+        imp = self.import_ok("inspect", str(INS_OK), name="inspect")
+        self.assertEqual(imp.draft["provenance"]["instrument"], {"version": f"inspect_ai {release}"})
+        line = json.loads((OH / "output.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        imp = self.import_ok("openhands", str(OH / "output.jsonl"), name="openhands")
+        self.assertEqual(imp.draft["provenance"]["instrument"], {"commit": line["metadata"]["git_commit"]})
+        other = json.loads(INS_OK.read_text(encoding="utf-8"))
+        other["eval"]["packages"]["inspect_ai"] = "0.3.1"
+        other["eval"]["run_id"], other["eval"]["task"] = "another-run", "tiny-two"
+        second = self.write_json("other-release.json", other)
+        result = self.run_gate("import", "inspect", str(INS_OK), str(second), "-o", str(self.dir / "two.jsonl"))
+        self.assertInputError(result, "--one-instrument")
+
+
 class RightWay(RealFileCase):
     def test_an_openhands_output_of_another_benchmark_names_the_mapping_command(self) -> None:
         """An OpenHands output.jsonl whose lines carry `id` and `test_result.result` (a benchmark other than
