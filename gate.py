@@ -3034,15 +3034,28 @@ def table_power(n: int, discordance: float, difference: float, alpha: float) -> 
     chance ψ = discordance and A − B is `difference`: Σ_s Binomial(s; n, ψ) P(|2B − s| >= z·√s),
     B ~ Binomial(s, (1 + difference/ψ)/2) the differing tasks A passes, z the test's critical
     value at s differing tasks."""
-    share = (1 + difference / discordance) / 2
+    share, normal = (1 + difference / discordance) / 2, z_for(1 - alpha)
     first, weights = _binomial_window(n, discordance)
-    total = 0.0
-    for s, weight in enumerate(weights, first):
+    return math.fsum(weight * _rejected(s, share, alpha, normal)
+                     for s, weight in enumerate(weights, first) if s)
+
+
+def _rejected(s: int, share: float, alpha: float, normal: float) -> float:
+    """P(the conditional test rejects | s differing tasks), B ~ Binomial(s, share) of them A's:
+    summed exactly, at the test's own critical value, up to EXACT_FRACTIONS differing tasks; above,
+    the normal approximation with continuity correction at the normal critical value (within a step
+    of the exact one there), so a plan of 10^6 tasks costs what one of 10^4 does."""
+    if s <= EXACT_FRACTIONS:
         reach = conditional_critical(s, alpha) * math.sqrt(s)
-        low, probs = _binomial_window(s, share) if s else (0, (1.0,))
-        total += weight * math.fsum(p for b, p in enumerate(probs, low)
-                                    if s and abs(2 * b - s) >= reach)
-    return total
+        low, probs = _binomial_window(s, share)
+        return math.fsum(p for b, p in enumerate(probs, low) if abs(2 * b - s) >= reach)
+    least = math.ceil(normal * math.sqrt(s) - 1e-9)
+    least += (least - s) % 2  # the least |2B − s| of s's parity that rejects
+    mean, sd = s * (2 * share - 1), 2 * math.sqrt(s * share * (1 - share))
+    if sd == 0:
+        return 1.0 if abs(mean) >= least else 0.0
+    upper, lower = (least - 1 - mean) / sd, (-least + 1 - mean) / sd
+    return 0.5 * (math.erfc(upper / _SQRT2) + math.erfc(-lower / _SQRT2))
 
 
 def detectable_difference(n: float, discordance: float, confidence: float,
@@ -3436,6 +3449,8 @@ def plan_power(question: PlanQuestion, psi: float, tasks: int) -> float:
     if tasks < 2:
         return 0.0
     spread = (psi - detect * detect) * (question.icc + (1 - question.icc) / question.samples)
+    if spread <= 0:  # every task differs by exactly `detect`: no t-test misses it
+        return 1.0
     df, critical = tasks - 1, t_for(question.confidence, tasks - 1)
     shift = detect * math.sqrt(tasks / spread) - critical * (1 - 1 / (4 * df))
     return 0.5 * math.erfc(-shift / math.sqrt(2 * (1 + critical * critical / (2 * df))))

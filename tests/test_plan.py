@@ -120,6 +120,22 @@ class PlanCommand(GateCase):
         _, out, _ = self.run_gate("plan", "--baseline", "0.7", "--detect", "0.05")
         self.assertIn("independent systems: no credit for pairing", out)
 
+    def test_the_fuzzers_plans_are_answered(self) -> None:
+        """Two plans the fuzzer found: a baseline of 1e-300 with A - B = 1 (every task differs by exactly 1: no
+        spread) is answered, not a ZeroDivisionError; A - B = 0.01 over 0.5 (about 39,000 tasks) and 0.001 (about
+        3.9 million) take the exact critical value only up to 1,000 differing tasks (work counted: the exact one
+        costs a sum a call), where the first took longer than the fuzzer's 5 s."""
+        from unittest import mock
+        got = self.plan_json("--baseline", "1e-300", "--detect", "1", "--power", "0.5")
+        self.assertGreaterEqual(int(str(got["tasks"])), 2)
+        for detect in ("0.0100000001", "0.001"):
+            with self.subTest(detect=detect), mock.patch.object(gate, "conditional_critical",
+                                                                 wraps=gate.conditional_critical) as critical:
+                got = self.plan_json("--baseline", "0.5", "--detect", detect)
+                self.assertLessEqual(max((call.args[0] for call in critical.call_args_list), default=0),
+                                     gate.EXACT_FRACTIONS)
+                self.assertGreater(int(str(got["tasks"])), 30_000)
+
     def test_impossible_questions_are_exit_2(self) -> None:
         """A question with no answer is one line on stderr naming the option, exit 2."""
         for args, named in ((["--baseline", "0", "--detect", "0.1"], "--baseline"),
