@@ -358,6 +358,30 @@ class UnknownStatuses(RealFileCase):
                 self.assertInputError(result, "competition_reports[0].any_medal: expected true or false")
 
 
+    def test_nocode_bench_and_aider_refuse_a_verdict_that_is_not_a_boolean(self) -> None:
+        """NoCode-bench's resolved and aider's tests_outcomes hold true or false: null or "yes" is exit 2 naming the
+        file and the field, never a fail."""
+        nocode = H / "nocode-bench" / "evaluation_details.jsonl"
+        for bad in (None, "yes"):
+            with self.subTest(fmt="nocode-bench", bad=bad):
+                lines = nocode.read_text(encoding="utf-8").splitlines()
+                first = dict(json.loads(lines[0]), resolved=bad)
+                path = self.dir / f"nocode-{bad}" / nocode.name
+                path.parent.mkdir()
+                path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n", encoding="utf-8")
+                result = self.run_gate("import", "nocode-bench", str(path), "-o", str(self.dir / "o.jsonl"))
+                self.assertInputError(result, "resolved: expected true or false")
+            with self.subTest(fmt="aider", bad=bad):
+                run = self.dir / f"aider-{bad}" / "2026-11-20-10-00-00--gpt-4.1-diff"
+                shutil.copytree(H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff", run)
+                results = next(run.rglob(".aider.results.json"))
+                data = json.loads(results.read_text(encoding="utf-8"))
+                data["tests_outcomes"] = [bad]
+                results.write_text(json.dumps(data), encoding="utf-8")
+                result = self.run_gate("import", "aider", str(run), "-o", str(self.dir / "o.jsonl"))
+                self.assertInputError(result, "tests_outcomes: expected a list of true/false")
+
+
 class RecordedInstruments(RealFileCase):
     def test_inspect_and_openhands_record_the_release_and_commit_their_files_name(self) -> None:
         """The instrument an import binds is the one the files record: an Inspect log's eval.packages.inspect_ai, an
