@@ -867,7 +867,7 @@ def _all_task_ids(values: Sequence[object]) -> bool:
     or an end; the separator is \x1f, which no printable id holds."""
     if not values:
         return True
-    if any(type(value) is not str for value in values):
+    if not set(map(type, values)) <= {str}:  # PERF: in C
         return False
     texts = cast("Sequence[str]", values)
     if not "".join(texts).isprintable():
@@ -4029,6 +4029,27 @@ class Reading(NamedTuple):
     extra_fields: frozenset[str] = frozenset()
 
 
+def ids_digest(ids: Iterable[str]) -> str:
+    """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
+    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted file's IDs
+    # and turn a linear Timsort pass into a full n log n sort. PERF: a dict's or a set's keys are
+    # distinct already (the ledger passes its task dict): no copy to de-duplicate, and the digest is
+    # fed in slices, so the joined text of 10^7 IDs never exists at once.
+    keys = sorted(ids) if isinstance(ids, (dict, set,
+                                           frozenset)) else list(dict.fromkeys(sorted(ids)))
+    return _sorted_ids_digest(keys)
+
+
+def _sorted_ids_digest(keys: Sequence[str]) -> str:
+    """ids_digest of IDs sorted and distinct already."""
+    digest = hashlib.sha256()
+    step = 1 << 16
+    for start in range(0, len(keys), step):
+        part = ("\n" if start else "") + "\n".join(keys[start:start + step])
+        digest.update(part.encode("utf-8"))
+    return digest.hexdigest()
+
+
 class Plan(NamedTuple):
     """The manifest, completed by the card if there is one: everything settle() needs."""
 
@@ -4048,6 +4069,9 @@ class Plan(NamedTuple):
     extra_fields: frozenset[str]
     confidence: float
     control_hint: str = ""  # how the harness that wrote the records makes its control runs
+    # the declared IDs' digest, from the list as the manifest gives it (PERF: sorted already, as
+    # import and init write it, it sorts in one pass; the frozenset would sort in n log n)
+    declared_digest: str | None = None
 
     def reading(self, run_id: str | None, fields: bool = True) -> Reading:
         """A pass over a runs file for this plan: its wall-clock limit, and (with `fields`) the
@@ -4111,12 +4135,13 @@ def make_plan(manifest: Manifest, context: CardContext | None,
     """Combine the manifest and the card into one plan; disagreements between them are findings."""
     if context is None:
         findings: list[Finding] = []
-        declared_ids = frozenset(manifest.task_ids) if manifest.task_ids is not None else None
+        listed: Collection[str] | None = manifest.task_ids
+        declared_ids = frozenset(listed) if listed is not None else None
         strata, task_strata, withheld = manifest.strata, None, frozenset[str]()
         budget = manifest.attempt_budget or 1
     else:
         findings = _card_findings(manifest, context)
-        declared_ids = context.task_ids
+        declared_ids = listed = context.task_ids
         strata, withheld = context.card.strata, context.card.withheld
         task_strata = context.task_strata
         budget = context.card.attempt_budget
@@ -4139,6 +4164,8 @@ def make_plan(manifest: Manifest, context: CardContext | None,
         confidence=confidence,
         control_hint=control_commands(manifest.provenance.importer if manifest.provenance
                                       else None),
+        # (distinct: a manifest listing an ID twice is refused, a card's IDs are a set)
+        declared_digest=None if listed is None else _sorted_ids_digest(sorted(listed)),
     )
     return plan, tuple(findings)
 
@@ -4188,27 +4215,6 @@ class KindInfo(NamedTuple):
     outcome: Any  # as written
     timed: bool  # the attempt carries wall_clock_s
     cluster: Any = None  # the record's cluster (a repository, say), or None
-
-
-def ids_digest(ids: Iterable[str]) -> str:
-    """The ledger's task_ids_sha256: sha256 of the sorted, de-duplicated IDs joined by newlines."""
-    # sorted() first, then de-duplicate in order: a set would shuffle an already sorted file's IDs
-    # and turn a linear Timsort pass into a full n log n sort. PERF: a dict's or a set's keys are
-    # distinct already (the ledger passes its task dict): no copy to de-duplicate, and the digest is
-    # fed in slices, so the joined text of 10^7 IDs never exists at once.
-    keys = sorted(ids) if isinstance(ids, (dict, set,
-                                           frozenset)) else list(dict.fromkeys(sorted(ids)))
-    return _sorted_ids_digest(keys)
-
-
-def _sorted_ids_digest(keys: Sequence[str]) -> str:
-    """ids_digest of IDs sorted and distinct already."""
-    digest = hashlib.sha256()
-    step = 1 << 16
-    for start in range(0, len(keys), step):
-        part = ("\n" if start else "") + "\n".join(keys[start:start + step])
-        digest.update(part.encode("utf-8"))
-    return digest.hexdigest()
 
 
 _HAS_CAPITAL = re.compile("[A-Z]").search
@@ -6146,7 +6152,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
     if is_placeholder(plan.task_ids_sha256):
         pass  # a placeholder_value finding names it; a digest mismatch would only repeat it
     elif declared_ids is not None:
-        declared_digest = ids_digest(declared_ids)
+        declared_digest = plan.declared_digest or ids_digest(declared_ids)
         if declared_digest != plan.task_ids_sha256:
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "
