@@ -31,6 +31,8 @@ plain shape (two gate runs, round-robin; ratio = shape / plain), never against t
   rank-N       `rank` of three N-task ledgers / `check` of each, the three times added
   runs-N       N records in N/10 runs of one 10-task suite, one pinned (the others' headlines are
                reported) / the same records as one run of N tasks
+  ids-N        a manifest listing its N task ids (as import and init write it) / the same manifest with
+               their digest alone, on one N-task ledger
 
 N is an integer or a power of ten written 1eK. By default: sorted-1e5, sorted-1e6, unsorted-1e6,
 samples-1e6, cost-1e6, startup and the shapes keys-1e6, clusters-1e6, compare-1e6, rank-1e6 and
@@ -95,7 +97,7 @@ SEED = 20261130
 
 KINDS = ("sorted", "unsorted", "samples", "cost")
 STARTUP = "startup"
-SHAPES = ("keys", "clusters", "compare", "rank", "runs")
+SHAPES = ("keys", "clusters", "compare", "rank", "runs", "ids")
 SHAPE_CASES = ("keys-1e6", "clusters-1e6", "compare-1e6", "rank-1e6", "runs-1e5")
 DEFAULT_CASES = ("sorted-1e5", "sorted-1e6", "sorted-1e6-j2", "unsorted-1e6", "samples-1e6", "cost-1e6", STARTUP,
                  *SHAPE_CASES)
@@ -347,7 +349,7 @@ def _shape_extra(shape: str, plain: bool) -> Any:
 
 
 def write_shaped(directory: Path, name: str, tasks: int, *, salt: int = 0, extra: Any = lambda i: "", runs: int = 1,
-                 pin: str | None = None) -> tuple[Path, Path]:
+                 pin: str | None = None, list_ids: bool = False) -> tuple[Path, Path]:
     """A PUBLISHABLE retry-mode ledger in task-ID order: `runs` runs of the same `tasks` tasks (the controls, then
     t-...), each record ending in extra(its index in the file); the manifest pins run `pin` if given."""
     manifest_path, runs_path = directory / f"{name}.manifest.json", directory / f"{name}.runs.jsonl"
@@ -379,6 +381,9 @@ def write_shaped(directory: Path, name: str, tasks: int, *, salt: int = 0, extra
     }
     if pin is not None:
         manifest["run_id"] = pin
+    if list_ids:  # as import and init write it: the ids, sorted, beside their digest
+        manifest["dataset"]["task_ids"] = sorted([task_id for task_id, _, _ in CONTROLS]
+                                                 + [f"t-{i - 1:0{width}d}" for i in range(len(CONTROLS), tasks)])
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return manifest_path, runs_path
 
@@ -612,6 +617,7 @@ SHAPE_BASELINES = {
     "compare": "`check` of each ledger, the times added",
     "rank": "`check` of each of the three ledgers, the times added",
     "runs": f"the same records as one run (the shape: runs of {RUN_TASKS} tasks, one pinned)",
+    "ids": "the same ledger, its manifest giving the ids' digest alone (the shape lists every id)",
 }
 
 
@@ -629,6 +635,12 @@ def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int) ->
             pair = write_shaped(directory, f"{spec.name}-{label}", n, extra=_shape_extra(shape, label == "plain"))
             programs[label] = check(*pair)
             written += pair
+        baseline, shaped = ["plain"], ["shape"]
+    elif shape == "ids":  # the same ledger, its manifest listing every task id / giving their digest alone
+        plain = write_shaped(directory, f"{spec.name}-plain", n)
+        listed = write_shaped(directory, f"{spec.name}-shape", n, list_ids=True)
+        programs = {"plain": check(*plain), "shape": check(listed[0], plain[1])}
+        written += [*plain, listed[0], listed[1]]
         baseline, shaped = ["plain"], ["shape"]
     elif shape == "runs":
         plain = write_shaped(directory, f"{spec.name}-plain", n, pin="r000001")
@@ -663,6 +675,12 @@ def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int) ->
     if shape in ("compare", "rank"):
         limit = Target("<= 1.3x the checks", "ratio", 1.3)
         row.targets.append({**asdict(limit), "value": row.ratio, "met": row.ratio <= limit.limit})
+    if shape == "ids":  # issue 39: listing the ids costs at most 1.3x the time and 1.5x the memory
+        memory = row.shape_mib / row.plain_mib
+        row.targets += [{**asdict(Target("<= 1.3x the time", "ratio", 1.3)), "value": row.ratio,
+                         "met": row.ratio <= 1.3},
+                        {**asdict(Target("<= 1.5x the memory", "memory", 1.5)), "value": memory,
+                         "met": memory <= 1.5}]
     return [row]
 
 
