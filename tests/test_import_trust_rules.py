@@ -382,6 +382,21 @@ class UnknownStatuses(RealFileCase):
                 self.assertInputError(result, "tests_outcomes: expected a list of true/false")
 
 
+class LmEvalStatedFigure(RealFileCase):
+    def test_without_n_samples_the_stated_figure_is_over_the_documents_logged(self) -> None:
+        """A results file with no n-samples: lm-eval's stated pass@1 is quoted over the documents the samples file
+        logged (6), never over a count the file does not give (a mutation survivor of the seed-20261208 sample printed
+        "the mean over the None document(s)")."""
+        folder = self.dir / "lm"
+        shutil.copytree(LM.parent, folder)
+        results = next(folder.glob("results_*.json"))
+        data = json.loads(results.read_text(encoding="utf-8"))
+        del data["n-samples"]
+        results.write_text(json.dumps(data), encoding="utf-8")
+        imp = self.import_ok("lm-eval", str(folder / LM.name), name="lm")
+        self.assertIn("the mean over the 6 document(s) it evaluated", imp.err)
+
+
 class RecordedInstruments(RealFileCase):
     def test_inspect_and_openhands_record_the_release_and_commit_their_files_name(self) -> None:
         """The instrument an import binds is the one the files record: an Inspect log's eval.packages.inspect_ai, an

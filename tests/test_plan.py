@@ -136,6 +136,17 @@ class PlanCommand(GateCase):
                                      gate.EXACT_FRACTIONS)
                 self.assertGreater(int(str(got["tasks"])), 30_000)
 
+    def test_the_search_brackets_connors_answer(self) -> None:
+        """tasks_needed starts from Connor's answer and brackets it within a sixteenth: a plan of about 400 tasks
+        takes a dozen power evaluations, not a bisection from 0 (work counted; a mutation survivor of the seed-20261208
+        sample bracketed from start // step, the same answer at twice the work)."""
+        from unittest import mock
+        question = gate.PlanQuestion(0.5, 0.1, 0.4, 3, 0.6, 0.8, 0.95)
+        with mock.patch.object(gate, "plan_power", wraps=gate.plan_power) as power:
+            tasks, _ = gate.tasks_needed(question)
+        self.assertGreater(tasks, 200)
+        self.assertLessEqual(power.call_count, 8)
+
     def test_impossible_questions_are_exit_2(self) -> None:
         """A question with no answer is one line on stderr naming the option, exit 2."""
         for args, named in ((["--baseline", "0", "--detect", "0.1"], "--baseline"),
