@@ -190,6 +190,26 @@ class QuestionsWithoutAnswers(GateCase):
         question = gate.PlanQuestion(0.5, 0.2, 0.3, 100, 0.0, 0.8, 0.95)
         self.assertLess(gate.plan_power(question, 0.3, 2), 0.5)
 
+    def test_the_adversarial_reviews_samples_mode_and_plan_cases(self) -> None:
+        """Three defects a review found in this round's change. Two tasks differing by 0.2 each, once as 0.6 - 0.4 and
+        once as 0.4 - 0.2 (not equal in floats): no spread, so the samples' own standard error, not 3e-17 (it
+        printed [+0.200, +0.200], p 8.8e-17, significant). Miller's t on 5 differing tasks with p < alpha is not
+        significant: the floor of 6, which holds the size at 7-8 tasks of 2-3 samples (0.065-0.067 without it).
+        A plan above 10^7 tasks is refused however the search starts (it printed 24,365,924)."""
+        from collections import Counter
+        test = gate.miller_test(Counter({(0.6, 0.4): 1, (0.4, 0.2): 1}), 0.95, 5)
+        self.assertAlmostEqual(test.se, ((0.24 + 0.24 + 0.24 + 0.16) / (5 - 1)) ** 0.5 / 2, places=12)
+        self.assertGreater(test.p_value, 0.05)
+        strong = gate.miller_test(Counter({(1.0, 0.0): 5, (0.5, 0.5): 3}), 0.95, 2)
+        self.assertLess(strong.p_value, 0.05)
+        self.assertEqual((strong.differing, strong.floor, strong.significant(0.05)), (5, 6, False))
+        for args in (["--detect", "0.001", "--power", "0.999", "--confidence", "0.9999"],
+                     ["--detect", "0.002", "--discordance", "1", "--power", "0.999", "--confidence", "0.9999"]):
+            with self.subTest(args=args):
+                code, out, err = self.run_gate("plan", "--baseline", "0.5", *args)
+                self.assertEqual((code, out), (2, ""))
+                self.assertIn("more than 10,000,000 tasks", err)
+
     def test_a_confidence_below_one_half_is_refused(self) -> None:
         """--confidence 1e-12 made anything significant; below 0.5 is now exit 2 naming --confidence."""
         ma, ra, _, _ = paired_ledgers(26, 3, 4, 7)
