@@ -8686,7 +8686,8 @@ def _conditional_line(comp: Comparison) -> str:
     test = comp.test
     count = round(comp.paired.b + comp.paired.c)
     differing = _plural(count, "differing task")
-    where = (f"no split of {differing} reaches alpha" if test.critical > math.sqrt(max(1, count))
+    none = count == 0 or test.critical > math.sqrt(count)
+    where = (f"no split of {differing} reaches alpha" if none
              else f"it rejects from |z| >= {test.critical:.3f} on {differing}")
     return (f"{test.name}: McNemar z = {test.z:+.3f}, p = {test.p_value:.4g} ({where}; "
             f"alpha {comp.alpha:.3g})")

@@ -203,6 +203,12 @@ class QuestionsWithoutAnswers(GateCase):
         strong = gate.miller_test(Counter({(1.0, 0.0): 5, (0.5, 0.5): 3}), 0.95, 2)
         self.assertLess(strong.p_value, 0.05)
         self.assertEqual((strong.differing, strong.floor, strong.significant(0.05)), (5, 6, False))
+        ma, ra, mb, rb = paired_ledgers(1, 0, 0, 1)
+        paths = [self.write_json("a.json", ma), self.write_jsonl("a.jsonl", ra), self.write_json("b.json", mb),
+                 self.write_jsonl("b.jsonl", rb)]
+        code, out, _ = self.run_gate("compare", "--manifest", str(paths[0]), "--runs", str(paths[1]), "--against-manifest",
+                                     str(paths[2]), "--against-runs", str(paths[3]), "--confidence", "0.5001")
+        self.assertRegex(out, r"(?m)^test\s*: .*no split of 0 differing tasks reaches alpha")  # it said "rejects from 0.675"
         for args in (["--detect", "0.001", "--power", "0.999", "--confidence", "0.9999"],
                      ["--detect", "0.002", "--discordance", "1", "--power", "0.999", "--confidence", "0.9999"]):
             with self.subTest(args=args):
