@@ -8092,37 +8092,39 @@ def _text_first_attempt(report: Report, rows: list[RateRow]) -> list[str]:
             for row in rows]
 
 
+def _text_group(heading: str, rows: list[RateRow], text_of: Callable[[RateRow], str]) -> list[str]:
+    """A labelled group of rates (strata, metrics): the heading, then one indented line a row."""
+    width = max(12, *(len(row.key) + 1 for row in rows))
+    return [_label(heading).rstrip(),
+            *("  " + _label(row.key, width) + text_of(row) for row in rows)]
+
+
 def _text_strata(report: Report, rows: list[RateRow]) -> list[str]:
     strata = {s.name: s for s in report.ledger.strata}
-    width = max(12, *(len(row.key) + 1 for row in rows))
-    out = [_label("strata").rstrip()]
-    for row in rows:
+
+    def text_of(row: RateRow) -> str:
         line = strata[row.key]
         if line.withheld:
-            text = f"withheld ({line.tasks} tasks, below the stratum floor: no rate)"
-        elif not line.verified:
-            text = f"declared {line.declared}, unverified (no record carries a stratum)"
-        elif row.rate is None:
-            text = "n/a (no tasks)"
-        else:
-            text = _rate_text(row.rate, report.confidence)
-        out.append("  " + _label(row.key, width) + text)
-    return out
+            return f"withheld ({line.tasks} tasks, below the stratum floor: no rate)"
+        if not line.verified:
+            return f"declared {line.declared}, unverified (no record carries a stratum)"
+        return "n/a (no tasks)" if row.rate is None else _rate_text(row.rate, report.confidence)
+
+    return _text_group("strata", rows, text_of)
 
 
 def _text_metrics(report: Report, rows: list[RateRow]) -> list[str]:
     metrics = {x.name: x for x in report.ledger.metrics}
-    width = max(12, *(len(row.key) + 1 for row in rows))
-    out = [_label("metrics").rstrip()]
-    for row in rows:
+
+    def text_of(row: RateRow) -> str:
         metric = metrics[row.key]
         mark = f"  <- {metric.basis}" if metric.basis else ""
         if metric.headline:
             mark = "  <- headline metric"
-        text = (_rate_text(row.rate, report.confidence, metric.unit) + mark if metric.defined
+        return (_rate_text(row.rate, report.confidence, metric.unit) + mark if metric.defined
                 else "undefined (see findings)")
-        out.append("  " + _label(row.key, width) + text)
-    return out
+
+    return _text_group("metrics", rows, text_of)
 
 
 def _text_control_runs(report: Report, rows: list[RateRow]) -> list[str]:
