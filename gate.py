@@ -2957,22 +2957,24 @@ EXACT_FRACTIONS = 1000
 
 
 @functools.lru_cache(maxsize=64)
-def _conditional_tails(s: int) -> tuple[Fraction, ...]:
-    """Index d (of s's parity, 0..s): McNemar's exact conditional p for |b − c| = d among s
-    differing tasks, P(|2B − s| >= d) with B ~ Binomial(s, 1/2), exact (0 where d has the other
-    parity)."""
-    tails = [Fraction(0)] * (s + 1)
-    upper = 0
+def _conditional_tails(s: int) -> tuple[int, ...]:
+    """Index d (of s's parity, 0..s): how many of the 2^s equally likely splits of s differing
+    tasks are at least as uneven as |b − c| = d (2^s times McNemar's exact conditional p; 0 where d
+    has the other parity). Integers, each binomial coefficient from the one beside it."""
+    tails = [0] * (s + 1)
+    upper, ways = 0, 1  # ways: C(s, (s + d) / 2), from d = s inwards
     for d in range(s, -1, -2):
-        upper += math.comb(s, (s + d) // 2)
-        tails[d] = Fraction(1) if d == 0 else Fraction(2 * upper, 2 ** s)
+        upper += ways
+        tails[d] = 2 ** s if d == 0 else 2 * upper
+        k = (s + d) // 2  # the next d is d − 2: C(s, k − 1) = C(s, k) · k / (s − k + 1)
+        ways = ways * k // (s - k + 1) if k > 0 else ways
     return tuple(tails)
 
 
 def _conditional_tail(s: int, d: int) -> float:
     """P(|2B − s| >= d), B ~ Binomial(s, 1/2), for d of s's parity: 2 P(B >= (s + d)/2)."""
     if s <= EXACT_FRACTIONS or d <= 0:
-        return 1.0 if s == 0 or d <= 0 else float(_conditional_tails(s)[d])
+        return 1.0 if s == 0 or d <= 0 else _conditional_tails(s)[d] / 2 ** s  # rounded once
     k = (s + d) // 2
     term = math.exp(math.lgamma(s + 1) - math.lgamma(k + 1) - math.lgamma(s - k + 1)
                     - s * math.log(2.0))
@@ -2982,6 +2984,15 @@ def _conditional_tail(s: int, d: int) -> float:
         term *= (s - k) / (k + 1)
         k += 1
     return min(1.0, 2.0 * total)
+
+
+def _rejects(s: int, d: int, alpha: float) -> bool:
+    """Is the conditional p of |b − c| = d among s differing tasks below alpha (exactly, up to
+    EXACT_FRACTIONS differing tasks)?"""
+    if d > 0 and s <= EXACT_FRACTIONS:
+        num, den = alpha.as_integer_ratio()
+        return _conditional_tails(s)[d] * den < num << s
+    return _conditional_tail(s, d) < alpha
 
 
 def exact_conditional_p(b: int, c: int) -> float:
@@ -2996,14 +3007,14 @@ def conditional_critical(s: int, alpha: float) -> float:
     rejects. When none rejects (s < 6 at 5%) a value no outcome passes: √s, or the normal quantile
     if that is larger, so that the interval is never narrower than the asymptotic one (at √s = 1,
     one differing task, it was a 68% interval)."""
-    if s == 0 or _conditional_tail(s, s) >= alpha:
+    if s == 0 or not _rejects(s, s, alpha):
         return max(math.sqrt(s), z_for(1 - alpha)) * (1.0 + 1e-9)
     # the least d of s's parity whose tail is below alpha (the tail falls as d grows), from the
     # normal quantile's neighbourhood
     d = min(s, max(2 - s % 2, round(z_for(1 - alpha) * math.sqrt(s)) // 2 * 2 + s % 2))
-    while d < s and _conditional_tail(s, d) >= alpha:
+    while d < s and not _rejects(s, d, alpha):
         d += 2
-    while d - 2 >= 1 and _conditional_tail(s, d - 2) < alpha:
+    while d - 2 >= 1 and _rejects(s, d - 2, alpha):
         d -= 2
     return d / math.sqrt(s) * (1.0 - 1e-9)
 
@@ -3061,8 +3072,8 @@ def _rejected(s: int, share: float, alpha: float, normal: float) -> float:
 def detectable_difference(n: float, discordance: float, confidence: float,
                           power: float = 0.8) -> float | None:
     """The smallest |A − B| the test compare runs on a task table (the conditional test) detects
-    with this power on n tasks at this discordance, from its exact power (table_power), to 1e-4; None when
-    not even the largest a table can show (every differing task A's) reaches it."""
+    with this power on n tasks at this discordance, from its exact power (table_power), to 1e-4;
+    None when not even the largest a table can show (every differing task A's) reaches it."""
     tasks, alpha = round(n), 1 - confidence
     if not 0 < discordance <= 1 or tasks < 1:
         return None
@@ -3151,9 +3162,10 @@ def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
     of per-task pass rates (x_t, y_t): the per-task differences d_t = x_t − y_t, their mean D and
     standard error s/√T, t = D/SE on T − 1 degrees of freedom, and the interval D ± t_{T−1} SE
     (within [−1, 1]), which excludes 0 exactly when p < alpha; a significant difference also needs
-    fewest_differing tasks to differ (below). Identical differences on every task carry no spread, and s = 0 would give a zero-width interval and p = 0: the standard error is then the
-    samples' own, Σ_t (x_t(1−x_t) + y_t(1−y_t))/(m−1) over T², and where every rate is 0 or 1 (no
-    sample varies either) the tasks are single verdicts, tested as a task table (paired_test)."""
+    fewest_differing tasks to differ (below). Identical differences on every task carry no spread,
+    and s = 0 would give a zero-width interval and p = 0: the standard error is then the samples'
+    own, Σ_t (x_t(1−x_t) + y_t(1−y_t))/(m−1) over T², and where every rate is 0 or 1 (no sample
+    varies either) the tasks are single verdicts, tested as a task table (paired_test)."""
     tasks = sum(rates.values())
     mean = fsum_counted((x - y, n) for (x, y), n in rates.items()) / tasks
     spread = fsum_counted(((x - y - mean) ** 2, n) for (x, y), n in rates.items())
@@ -3183,7 +3195,8 @@ def miller_test(rates: Mapping[tuple[float, float], int], confidence: float,
 def fewest_differing(alpha: float) -> int:
     """Miller's test's floor: the fewest differing tasks a sign-flip test over them needs to reach
     alpha, as G tasks all one way give p = 2^(1−G). Measured (bench/stats.py table 4): without it
-    the t-test's size reached 0.065-0.067 on 7 and 8 tasks of 2 or 3 samples, with it 0.009-0.027."""
+    the t-test's size reached 0.065-0.067 on 7 and 8 tasks of 2 or 3 samples, with it
+    0.009-0.027."""
     return max(1, math.floor(1 - math.log2(alpha)) + 1) if 0 < alpha < 1 else 1
 
 
@@ -3690,7 +3703,8 @@ _JSON_NAMES: Mapping[str, object] = MappingProxyType({"true": True, "false": Fal
 
 # A path in an expression (`scores.0`, even `pass`, or any text between backquotes; quoted strings
 # are literals) becomes a placeholder name before ast parses the expression.
-_MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
+_MAP_TOKEN = re.compile(r"""'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|`([^`]*)`"""
+                        r"""|((?<![\w.])[A-Za-z_][\w]*(?:\.\w+)*)""")
 _MAP_WORDS = frozenset({"and", "or", "not", "in", "true", "false", "null", "True", "False", "None"})
 
 
@@ -8712,8 +8726,8 @@ RULE_BASIS = {
     "mcnemar_exact_conditional": "an exact test, valid at every number of tasks: with too few "
                                  "differing, p cannot go below alpha",
     "miller_paired_t": "Miller's t on the per-task differences, which also needs the floor of "
-                       "differing tasks: without it the size reached 0.067 on 8 tasks of 2 samples, "
-                       "docs/statistics.md",
+                       "differing tasks: without it the size reached 0.067 on 8 tasks of 2 "
+                       "samples, docs/statistics.md",
     "wild_cluster_bootstrap": "a bootstrap over the clusters: with too few, p cannot go below "
                               "alpha",
 }

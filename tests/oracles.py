@@ -260,29 +260,42 @@ def conditional_critical(s: int, alpha: float) -> float | None:
     least |b − c| whose p, every split at least as uneven summed in fractions, is below alpha), or None if no
     split does."""
     ways = [math.comb(s, j) for j in range(s + 1)]
-    for d in range(s % 2 or 2, s + 1, 2):
-        if Fraction(sum(w for j, w in enumerate(ways) if abs(2 * j - s) >= d), 2 ** s) < alpha:
-            return d / math.sqrt(s)
-    return None
+    tail = 0  # the splits with |2j − s| >= d, summed from the most uneven inwards
+    found = None
+    for d in range(s, 0, -1):
+        if (d - s) % 2:
+            continue
+        tail += ways[(s + d) // 2] + (ways[(s - d) // 2] if d else 0)
+        if Fraction(tail, 2 ** s) < alpha:
+            found = d
+        else:
+            break
+    return None if found is None else found / math.sqrt(s)
 
 
 def table_power(n: int, discordance: float, difference: float, alpha: float) -> float:
     """The chance that McNemar's exact conditional test (conditional_critical) rejects at alpha on n tasks where a
-    task is A-only with chance (ψ + Δ)/2 and B-only with chance (ψ − Δ)/2: every (b, c) of the trinomial
-    enumerated, each probability from log-gamma."""
-    p12, p21 = (discordance + difference) / 2, (discordance - difference) / 2
-    logs = [math.log(x) if x > 0 else None for x in (p12, p21, 1 - discordance)]
+    task is A-only with chance (ψ + Δ)/2 and B-only with chance (ψ − Δ)/2: every (b, c) enumerated, as s = b + c ~
+    Binomial(n, ψ) and b | s ~ Binomial(s, (ψ + Δ)/(2ψ)), each probability from log-gamma (an s whose own chance is
+    below 1e-18 skipped: it cannot move the sum at the precision checked)."""
+    share = (discordance + difference) / (2 * discordance) if discordance > 0 else 0.5
+
+    def log_binom(k: int, m: int, p: float) -> float | None:
+        if (p <= 0 and k) or (p >= 1 and k < m):
+            return None
+        head = math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1)
+        return head + (k * math.log(p) if k else 0.0) + ((m - k) * math.log1p(-p) if m - k else 0.0)
+
     total = 0.0
-    for b in range(n + 1):
-        for c in range(n + 1 - b):
-            critical = conditional_critical(b + c, alpha) if b + c else None
-            if critical is None or (b - c) ** 2 < critical * critical * (b + c) * (1 - 1e-12):
-                continue
-            counts = (b, c, n - b - c)
-            if any(k and log is None for k, log in zip(counts, logs)):
-                continue
-            log = math.lgamma(n + 1) - sum(math.lgamma(k + 1) for k in counts)
-            total += math.exp(log + sum(k * lg for k, lg in zip(counts, logs) if k))
+    for s in range(1, n + 1):
+        weight = log_binom(s, n, discordance)
+        critical = conditional_critical(s, alpha)
+        if weight is None or weight < math.log(1e-18) or critical is None:
+            continue
+        for b in range(s + 1):
+            inner = log_binom(b, s, share)
+            if inner is not None and (2 * b - s) ** 2 >= critical * critical * s * (1 - 1e-12):
+                total += math.exp(weight + inner)
     return total
 
 
