@@ -67,13 +67,7 @@ def _rejects_gate(b: int, c: int, n: int, alpha: float) -> bool:
 def _rejects_floor(b: int, c: int, n: int, alpha: float) -> bool:
     """Retired two rounds ago: McNemar's asymptotic p < alpha, and at least fewest_differing tasks differ."""
     p = math.erfc(abs(gate.mcnemar_z(b, c)) / math.sqrt(2))
-    return p < alpha and b + c >= fewest_differing(alpha)
-
-
-def fewest_differing(alpha: float) -> int:
-    """The retired floor: the fewest differing units a sign-flip test over them needs to reach alpha (G units all
-    one way give p = 2^(1 - G))."""
-    return max(1, math.floor(1 - math.log2(alpha)) + 1)
+    return p < alpha and b + c >= gate.fewest_differing(alpha)
 
 
 @functools.cache
@@ -263,7 +257,7 @@ def _effective_table_rule(table: gate.PairedTable) -> bool:
     B differing on at least fewest_differing units."""
     alpha = 1 - 0.95  # as the gate computed it from the confidence
     p = math.erfc(abs(gate.mcnemar_z(table.b, table.c)) / math.sqrt(2))
-    return p < alpha and table.differing >= fewest_differing(alpha)
+    return p < alpha and table.differing >= gate.fewest_differing(alpha)
 
 
 def _samples_rules(xs: list[float], ys: list[float], m: int) -> tuple[bool, bool, bool]:
