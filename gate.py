@@ -4352,7 +4352,7 @@ class _Table:
             return
         for tid, cost, total in zip(tids, costs, sums):
             if cost:
-                _add_cost(tally.cost, tid, _fast_number(cost))
+                _add_cost(tally.cost, tid, float(cost))
             if total is not None:
                 tally.tokens[tid] = tally.tokens.get(tid, 0) + total
 
@@ -5004,9 +5004,9 @@ class _TableSummary(_Stream):
 # and then tallied from the match groups, a column each, without building a dict per record. What
 # the expression admits cannot be an input error: strings are printable ASCII without a quote or
 # backslash (so no escape, no surrogate, no control character), a task ID or cluster has no
-# surrounding spaces, an attempt is an integer >= 1, the gate's numbers have no sign or exponent and
-# at most 15 integer digits (finite, within every bound; a token count 14, so that input + output is
-# too), the keys are the gate's own in a fixed order (no duplicate, no near miss), and a harness
+# surrounding spaces, an attempt is an integer >= 1, the gate's numbers have no sign, at most 15
+# integer digits and no exponent but a cost's negative one (finite, within every bound; a token
+# count 14 digits, so that input + output is too), the keys are the gate's own in a fixed order (no duplicate, no near miss), and a harness
 # object is checked as the general path would (below). Any chunk it cannot prove takes the general
 # path, so errors and reports are the general path's by construction.
 
@@ -5018,7 +5018,10 @@ _FAST_NAME = r'"([!#-\[\]-~]+)"'
 # The group is empty for null. PERF: an optional part is written (?:X|), as quick to read as
 # (?:X)? is slow: the engine runs a group's ? through its general repeat, an alternative through a
 # plain branch (the same matches, tried in the same order).
-_FAST_NUMBER = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,17}|)))'
+_FAST_NUMBER = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]+|)))'
+# A cost may also have a negative exponent, as json.dumps writes one below 1e-4 (`1.5e-05`): at most
+# the number before it, so within every bound too (read with float(), never int()).
+_FAST_COST = r'(?:null|((?:0|[1-9][0-9]{0,14})(?:\.[0-9]+|)(?:[eE]-[0-9]+|)))'
 # A null input/output count is an error the general path names. At most 14 digits, so that input +
 # output stays below _MAX_COUNT (past it, the general path names the line); a total has 15 at most.
 _FAST_COUNT = r'(0|[1-9][0-9]{0,13})'
@@ -5036,7 +5039,7 @@ _FAST_VALUES = {
     "outcome": _FAST_TEXT,
     "reason": rf'("{_FAST_CHARS}*"|null)', "stratum": rf'(?:null|"({_FAST_CHARS}+)")',
     "cluster": rf'(?:null|{_FAST_NAME})',
-    "wall_clock_s": _FAST_NUMBER, "cost_usd": _FAST_NUMBER, "input_tokens": _FAST_COUNT,
+    "wall_clock_s": _FAST_NUMBER, "cost_usd": _FAST_COST, "input_tokens": _FAST_COUNT,
     "output_tokens": _FAST_COUNT,
     "total_tokens": r'(?:null|(0|[1-9][0-9]{0,14}))',
     "harness": rf'(\{{(?:{_FAST_MEMBER}(?:, ?{_FAST_MEMBER})*)?\}})',

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import random
 import re
@@ -106,6 +107,9 @@ EDITS: dict[str, Any] = {
     "attempt 2 (a gap)": lambda t: t.replace('"attempt": 1', '"attempt": 2', 1),
     "negative wall clock": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": -1,', 1),
     "exponent": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 1e2,', 1),
+    # a cost may have a negative exponent (json.dumps writes one below 1e-4), never a positive one
+    "cost with a positive exponent": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "cost_usd": 1e+16,', 1),
+    "cost with a sign": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "cost_usd": -1.5e-05,', 1),
     "over the envelope": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "wall_clock_s": 900.5,', 1),
     "leading space in ID": lambda t: t.replace('"task_id": "t-', '"task_id": " t-', 1),
     "escaped ID": lambda t: t.replace('"task_id": "t-0', '"task_id": "t-\\u0030', 1),
@@ -239,6 +243,26 @@ class Proven(Agreement):
         self.assertEqual((code, err, proven), (0, "", 1))
         self.assertIn("verdict     : PUBLISHABLE", out)
 
+    def test_costs_as_json_dumps_writes_them_are_proven_and_agree(self) -> None:
+        """Unrounded costs (up to 18 digits after the point, as json.dumps writes 0.046191442090496304) and tiny
+        ones in exponent form (1.5e-05, 2E-7), an integer cost, one attempt a task and three: every chunk is proven,
+        and the cost figures are the general path's."""
+        rnd = random.Random(11)
+        for budget in (1, 3):
+            manifest, records = ledger(rnd, budget=budget)
+            for at, rec in enumerate(records):
+                tiny = at % 4 == 0
+                rec["cost_usd"] = rnd.random() * (1e-5 if tiny else 0.1) if at % 7 else 3
+            text = re.sub(r"e-0([0-9][,}])", r"E-\1", sorted_text(records), count=1)  # an upper-case E, once
+            self.assertRegex(text, r'"cost_usd": 0\.0[0-9]{17,}[,}]')
+            self.assertRegex(text, r'"cost_usd": [0-9.]+e-0[0-9][,}]')
+            self.assertRegex(text, r'"cost_usd": [0-9.]+E-[0-9][,}]')
+            (code, out, _), proven = self.both(manifest, text)
+            self.assertEqual(proven, 1, budget)
+            expected = math.fsum(math.fsum(r["cost_usd"] for r in records if r["task_id"] == tid)
+                                 for tid in dict.fromkeys(r["task_id"] for r in records))
+            self.assertIn(f"total ${expected:,.2f}", out)
+
     def test_many_chunks_some_proven(self) -> None:
         """With small chunks, an edit late in the file leaves the chunks before it proven; the edited chunk takes
         the general path, and the error names the same line."""
@@ -288,7 +312,7 @@ class NotProven(Agreement):
         """Each of these lines stops the chunk from being proven; the reports agree all the same."""
         manifest, records = ledger(random.Random(5))
         base = "".join(line(rec) + "\n" for rec in records)
-        for name in ("attempt as text", "exponent", "escaped ID", "non-ASCII ID", "user key", "null input tokens",
+        for name in ("attempt as text", "exponent", "cost with a positive exponent", "cost with a sign", "escaped ID", "non-ASCII ID", "user key", "null input tokens",
                      "repeated key", "blank line", "CRLF", "swapped keys", "negative wall clock", "empty stratum",
                      "token sum past the bound", "text before a record", "text after a record",
                      "two records on one line", "text after the last record"):
