@@ -459,6 +459,15 @@ def open_input(path: Path) -> Any:
         raise GateError(f"{path!r}: cannot read: {exc}") from None
 
 
+def _regular_size(handle: Any) -> int:
+    """A regular file's size, else -1 (a pipe, a device, bytes held in memory)."""
+    try:
+        info = os.fstat(handle.fileno())
+    except (OSError, ValueError):  # (io.UnsupportedOperation is both)
+        return -1
+    return info.st_size if stat.S_ISREG(info.st_mode) else -1
+
+
 def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
     """A whole file, refused beyond `cap` bytes (so /dev/zero given as a manifest ends at once).
 
@@ -468,9 +477,10 @@ def _read_bytes(path: Path, cap: int = MAX_FILE_BYTES) -> bytes:
     chunks: list[bytes] = []
     size = 0
     with open_input(path) as handle:
+        whole = _regular_size(handle) + 1  # PERF: one read, not chunks joined (twice the memory)
         try:
             while size <= cap:
-                chunk = handle.read(min(_CHUNK_BYTES * 16, cap + 1 - size))
+                chunk = handle.read(min(max(whole, _CHUNK_BYTES * 16), cap + 1 - size))
                 if not chunk:
                     break
                 chunks.append(chunk)
@@ -1349,6 +1359,58 @@ class AttemptContract(NamedTuple):
         return self.budget if self.mode == "samples" else 1
 
 
+class DeclaredIds:
+    """A suite's declared task IDs, distinct and sorted, held as their text, one a line between
+    newlines (PERF: 10^6 IDs as strings and a set of them took 3.4x the memory of a whole check).
+    A sorted ledger is checked against it a slice at a time (run_at), its digest hashes the text,
+    and a set is built only for the per-task table (ids)."""
+
+    def __init__(self, text: str, count: int) -> None:
+        self.text, self.count = text, count  # text: "\n" + the IDs joined by "\n" + "\n"
+        self._set: frozenset[str] | None = None
+
+    @classmethod
+    def of(cls, ids: Collection[str]) -> DeclaredIds:
+        distinct = sorted(set(ids))
+        return cls("\n" + "\n".join(distinct) + "\n", len(distinct))
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.text[1:-1].split("\n") if self.count else ())
+
+    def __contains__(self, tid: object) -> bool:
+        if self._set is not None:
+            return tid in self._set
+        return type(tid) is str and f"\n{tid}\n" in self.text
+
+    def ids(self) -> frozenset[str]:
+        if self._set is None:
+            self._set = frozenset(self.text[1:-1].split("\n")) if self.count else frozenset()
+        return self._set
+
+    def digest(self) -> str:
+        """ids_digest of these IDs: the text between its first and last newline, hashed a slice at
+        a time."""
+        digest, step = hashlib.sha256(), 1 << 20
+        for start in range(1, len(self.text) - 1, step):
+            digest.update(self.text[start:min(start + step, len(self.text) - 1)].encode("utf-8"))
+        return digest.hexdigest()
+
+    def run_at(self, joined: str, at: int | None) -> int | None:
+        """Where IDs in order (`joined` by newlines) end in the text when they are the next declared
+        ones from offset `at` (a newline; None: from wherever the first of them is), else None."""
+        if at is None:
+            first = joined.split("\n", 1)[0]
+            at = self.text.find(f"\n{first}\n")
+            if at < 0:
+                return None
+        end = at + 1 + len(joined)
+        follows = self.text.startswith(joined, at + 1) and self.text[end:end + 1] == "\n"
+        return end if follows else None
+
+
 class MetricSpec(NamedTuple):
     name: str
     numerator: str
@@ -1365,7 +1427,7 @@ class Manifest(NamedTuple):
     task_count: int
     # lower-case hex when it is a sha256 (a `sha256:` prefix and upper case are accepted)
     task_ids_sha256: str
-    task_ids: tuple[str, ...] | None
+    task_ids: DeclaredIds | None
     strata: dict[str, int] | None
     controls: tuple[Control, ...]
     control_runs: tuple[ControlRun, ...]
@@ -1681,22 +1743,116 @@ def _manifest_json(text: str, where: str) -> Any:
     return value
 
 
+# A manifest listing its task IDs as import and init write it (sorted, one string an item, no
+# escape) has them lifted out of its text before it is parsed, so 10^6 IDs are never 10^6 strings:
+# the array is replaced by a marker, the rest parsed as usual, and the IDs kept only if the marker
+# lands at dataset.task_ids and they pass every check a listed ID does (the task-ID rule, in order
+# and so distinct). Anything else is parsed whole, as before, so what is read never differs.
+_LIFTED = "\x1fbenchgate: dataset.task_ids"  # (JSON-escaped below: no manifest holds it)
+_LIFTED_JSON = json.dumps(_LIFTED).encode("ascii")
+_LIFT_START = re.compile(rb'"task_ids"[ \t\n\r]*:[ \t\n\r]*(\[)[ \t\n\r]*"')
+_LIFT_SEPARATOR = re.compile(rb'"[ \t\n\r]*,[ \t\n\r]*"')
+_LIFT_END = re.compile(rb'"[ \t\n\r]*\]')
+_LIFT_STEP = 1 << 20  # the IDs are read a slice of about this many bytes at a time
+
+
+def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
+    """The manifest's bytes with its listed IDs replaced by a marker, and the IDs' text in slices
+    (one a line); None when they are not listed in the one form lifted (above), or fail a check
+    a listed ID must pass (the whole parse then names it)."""
+    start = _LIFT_START.search(raw)
+    end = _LIFT_END.search(raw, start.end()) if start else None
+    if start is None or end is None or _LIFTED_JSON in raw:
+        return None
+    separator = _LIFT_SEPARATOR.match(raw, raw.find(b'"', start.end()))
+    sep = separator.group() if separator else None  # (None: one ID, with no quote inside)
+    pieces: list[str] = []
+    at, stop = start.end(), end.start()  # the IDs, from inside the first quote to the last
+    while at < stop:
+        cut = raw.find(sep, min(at + _LIFT_STEP, stop), stop) if sep else -1
+        cut = stop if cut < 0 else cut
+        window = raw[at:cut].replace(sep, b"\n") if sep else raw[at:cut]
+        if b'"' in window or b"\\" in window or not _sorted_ids_text(window, pieces):
+            return None
+        at = cut + len(sep or b"")
+    if not pieces:  # `[""]`: one empty ID
+        return None
+    return raw[:start.start(1)] + _LIFTED_JSON + raw[end.end():], pieces
+
+
+def _sorted_ids_text(window: bytes, pieces: list[str]) -> bool:
+    """Add a slice of IDs (one a line) to `pieces` if each passes the task-ID rule (as in
+    _all_task_ids: once the text without its newlines is printable, an empty ID or surrounding
+    space shows beside a newline) in strictly increasing order, after those of `pieces`."""
+    try:
+        text = window.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    bounded = f"\n{text}\n"
+    if "\n\n" in bounded or "\n " in bounded or " \n" in bounded or \
+            not text.replace("\n", "").isprintable():
+        return False
+    ids = text.split("\n")
+    if pieces:
+        ids.insert(0, pieces[-1][pieces[-1].rfind("\n") + 1:])
+    pieces.append(text)
+    return all(map(operator.lt, ids, itertools.islice(ids, 1, None)))
+
+
+def _read_manifest(path: Path, raw: bytes | None) -> tuple[Any, DeclaredIds | None, str]:
+    """The manifest's JSON, its listed IDs when they were lifted out of it, and its sha256."""
+    where = str(path)
+    data = [_read_bytes(path) if raw is None else raw]
+    sha256 = hashlib.sha256(data[0]).hexdigest()
+    lifted = _lift_task_ids(data[0])
+    parsed = _lifted_json(lifted[0], where) if lifted else None
+    if lifted is None or parsed is None:
+        return _manifest_json(_decode_utf8(data.pop(), where), where), None, sha256
+    data.clear()  # PERF: the bytes go before the IDs' slices are joined (10^6 IDs: 20 MB)
+    pieces = lifted[1]
+    count = sum(map(operator.methodcaller("count", "\n"), pieces)) + len(pieces)
+    return parsed, DeclaredIds("\n" + "\n".join(pieces) + "\n", count), sha256
+
+
+def _lifted_json(spliced: bytes, where: str) -> Any:
+    """The manifest with its IDs lifted out, parsed; None unless it parses and the marker is there
+    once, as dataset.task_ids (a marker anywhere else, or spelled another way, is not ours)."""
+    try:
+        parsed = _manifest_json(_decode_utf8(spliced, where), where)
+    except GateError:
+        return None
+    dataset = parsed.get("dataset") if type(parsed) is dict else None
+    if (type(dataset) is not dict or dataset.get("task_ids") != _LIFTED
+            or json.dumps(parsed).count(json.dumps(_LIFTED)) != 1):
+        return None
+    return parsed
+
+
+def _listed_ids(dataset: _Fields, lifted: DeclaredIds | None) -> DeclaredIds | None:
+    """dataset.task_ids, lifted or read from the parsed list (each ID checked, none twice)."""
+    if lifted is not None and dataset.get("task_ids") == _LIFTED:
+        return lifted
+    if not dataset.has("task_ids"):
+        return None
+    task_ids = dataset.strings("task_ids")
+    repeated = _first_repeat(task_ids)
+    if repeated is not None:
+        dataset.fail("task_ids", f"task {repeated!r} is listed twice")
+    return DeclaredIds.of(task_ids)
+
+
 def load_manifest(path: Path, raw: bytes | None = None) -> Manifest:
     """Read and validate a claim's manifest (`raw`: its bytes, when they are not yet written); every
     wrong or unknown field is an input error (exit 2)."""
-    raw = _read_bytes(path) if raw is None else raw
     where = str(path)
-    top = _Fields(_manifest_json(_decode_utf8(raw, where), where), where)
+    parsed, lifted, sha256 = _read_manifest(path, raw)
+    top = _Fields(parsed, where)
     top.closed(MANIFEST_KEYS)
     dataset = top.child("dataset")
     dataset.closed(DATASET_KEYS)
     envelope = top.child("envelope")
     envelope.open_keys(ENVELOPE_REQUIRED)
-    task_ids = dataset.strings("task_ids") if dataset.has("task_ids") else None
-    if task_ids is not None:
-        repeated = _first_repeat(task_ids)
-        if repeated is not None:
-            dataset.fail("task_ids", f"task {repeated!r} is listed twice")
+    task_ids = _listed_ids(dataset, lifted)
     strata_fields = dataset.optional_child("strata")
     strata = {key: strata_fields.integer(key, 0)
               for key in strata_fields.obj} if strata_fields else None
@@ -1717,7 +1873,7 @@ def load_manifest(path: Path, raw: bytes | None = None) -> Manifest:
     replicates = _load_replicates(top)
     manifest = Manifest(
         path=path,
-        sha256=hashlib.sha256(raw).hexdigest(),
+        sha256=sha256,
         claim_id=top.string("claim_id"),
         dataset_name=dataset.string("name"),
         task_count=dataset.integer("task_count", 1, maximum=MAX_TASK_COUNT),
@@ -4085,7 +4241,7 @@ class Plan(NamedTuple):
     gating: Gating  # the claim's own ledger, or one of its control runs
     task_count: int
     task_ids_sha256: str
-    declared_ids: frozenset[str] | None
+    declared_ids: DeclaredIds | None
     strata: dict[str, int] | None
     task_strata: dict[str, str] | None  # from the card: task -> stratum
     withheld: frozenset[str]
@@ -4098,9 +4254,6 @@ class Plan(NamedTuple):
     extra_fields: frozenset[str]
     confidence: float
     control_hint: str = ""  # how the harness that wrote the records makes its control runs
-    # the declared IDs' digest, from the list as the manifest gives it (PERF: sorted already, as
-    # import and init write it, it sorts in one pass; the frozenset would sort in n log n)
-    declared_digest: str | None = None
 
     def reading(self, run_id: str | None, fields: bool = True) -> Reading:
         """A pass over a runs file for this plan: its wall-clock limit, and (with `fields`) the
@@ -4129,7 +4282,7 @@ def _card_findings(manifest: Manifest, context: CardContext) -> list[Finding]:
         findings.append(finding("card_manifest_mismatch", (
             f"the card's task_ids_sha256 {str(card.task_ids_sha256)[:12]} is not the manifest's "
             f"{manifest.task_ids_sha256[:12]}: the card and the claim describe different suites")))
-    if manifest.task_ids is not None and frozenset(manifest.task_ids) != context.task_ids:
+    if manifest.task_ids is not None and manifest.task_ids.ids() != context.task_ids:
         findings.append(finding("card_manifest_mismatch",
                                 "dataset.task_ids differs from the card's task list"))
     if manifest.strata is not None and manifest.strata != card.strata:
@@ -4164,13 +4317,12 @@ def make_plan(manifest: Manifest, context: CardContext | None,
     """Combine the manifest and the card into one plan; disagreements between them are findings."""
     if context is None:
         findings: list[Finding] = []
-        listed: Collection[str] | None = manifest.task_ids
-        declared_ids = frozenset(listed) if listed is not None else None
+        declared_ids = manifest.task_ids
         strata, task_strata, withheld = manifest.strata, None, frozenset[str]()
         budget = manifest.attempt_budget or 1
     else:
         findings = _card_findings(manifest, context)
-        declared_ids = listed = context.task_ids
+        declared_ids = DeclaredIds.of(context.task_ids)
         strata, withheld = context.card.strata, context.card.withheld
         task_strata = context.task_strata
         budget = context.card.attempt_budget
@@ -4193,8 +4345,6 @@ def make_plan(manifest: Manifest, context: CardContext | None,
         confidence=confidence,
         control_hint=control_commands(manifest.provenance.importer if manifest.provenance
                                       else None),
-        # (distinct: a manifest listing an ID twice is refused, a card's IDs are a set)
-        declared_digest=None if listed is None else _sorted_ids_digest(sorted(listed)),
     )
     return plan, tuple(findings)
 
@@ -4415,7 +4565,7 @@ def _cost_field(value: object) -> float | None:
 
 
 def tally_runs(path: Path, reading: Reading, must_exist: bool = True,
-               summary: tuple[frozenset[str] | None, frozenset[str]] | None = None,
+               summary: tuple[DeclaredIds | None, frozenset[str]] | None = None,
                jobs: int = 1, keep_order: bool = False) -> _Tally:
     """One streaming pass over the runs file, a chunk of lines at a time; a harness's own result
     file given instead of a ledger is named, with the import command that converts it.
@@ -4580,9 +4730,10 @@ def _folds(tids: Sequence[str], joined: str) -> dict[str, list[str]]:
 class _Stream:
     """The summary of a ledger whose task IDs arrive in order (see above)."""
 
-    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str],
+    def __init__(self, declared: DeclaredIds | None, controls: frozenset[str],
                  keep_order: bool = False) -> None:
         self.declared, self.control_ids = declared, controls
+        self.at: int | None = None  # where the next declared ID starts in declared.text (run_at)
         # With keep_order (compare, rank): each complete task's pattern number, in task-ID order, so
         # that two ledgers of the same tasks pair by position without a table of IDs (see
         # AlignedScores)
@@ -4640,14 +4791,22 @@ class _Stream:
     def pattern(self) -> AttemptPattern:
         return self.open[0] if len(self.open) == 1 else tuple(self.open)
 
+    def next_declared(self, joined: str) -> bool:
+        """Are these IDs in order (`joined` by newlines) the next declared ones, or is no set
+        declared? A sorted ledger of the declared tasks (the only one the stream can answer for)
+        holds them all, in order: each chunk's are the next slice of the declared text."""
+        if self.declared is None:
+            return True
+        self.at = self.declared.run_at(joined, self.at)
+        return self.at is not None
+
     def close(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]) -> None:
         """Complete tasks (in order, none seen before), summarised as a worker's range is and taken
         as it is (take)."""
         if not tids:
             return
         joined = "\n".join(tids)
-        if not joined.isascii() or (self.declared is not None
-                                    and not self.declared.issuperset(tids)):
+        if not joined.isascii() or not self.next_declared(joined):
             raise _EndStream()
         if self.order is not None:
             numbers = self.numbers
@@ -4815,7 +4974,7 @@ class _Stream:
     def observed_digest(self) -> str:
         return cast("str", self.digest.hexdigest())
 
-    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
+    def not_declared(self, declared: DeclaredIds) -> tuple[list[str], list[str]]:
         return [], []  # (it has ended on the table otherwise: _Stream.finish, _Unsorted)
 
     def cost_values(self) -> tuple[int, Sequence[float], Sequence[int]]:
@@ -4848,7 +5007,7 @@ _RANGES = 16  # key ranges the IDs are sorted in at the end
 class _Unsorted(_Stream):
     """The summary of a ledger whose IDs do not arrive in order (see above)."""
 
-    def __init__(self, declared: frozenset[str] | None, controls: frozenset[str]) -> None:
+    def __init__(self, declared: DeclaredIds | None, controls: frozenset[str]) -> None:
         import bisect  # PERF: not at start-up (as in LineProblems.add)
 
         super().__init__(declared, controls)
@@ -4909,9 +5068,9 @@ class _Unsorted(_Stream):
             ids.sort()
             if not all(map(operator.lt, ids, itertools.islice(ids, 1, None))):
                 return False
-            if declared is not None and not declared.issuperset(ids):
-                return False
             joined = "\n".join(ids)
+            if not self.next_declared(joined):
+                return False
             # (the patterns, first tasks and controls are the chunks': add, listed)
             self.take(_Closed([joined.encode("ascii")], len(ids), (), {}, {}, _folds(ids, joined)),
                       ids)
@@ -4945,7 +5104,7 @@ class _TableSummary(_Stream):
     alphabet (look-alikes by full folding), declared tasks with no record and undeclared ones, and
     token totals past the stream's array."""
 
-    def __init__(self, tally: _Tally, declared: frozenset[str] | None,
+    def __init__(self, tally: _Tally, declared: DeclaredIds | None,
                  controls: frozenset[str]) -> None:
         super().__init__(None, controls)
         tasks = self.table = tally.tasks  # read again only to name a troubled pattern's tasks
@@ -4955,9 +5114,10 @@ class _TableSummary(_Stream):
         self.controls = {tid: tasks[tid] for tid in controls if tid in tasks}
         self.id_digest = _sorted_ids_digest(self.ids)
         self.alike = _lookalikes(self.ids)
+        ids = frozenset[str]() if declared is None else declared.ids()
         self.missing, self.undeclared = ([], []) if declared is None else (
-            sorted(declared.difference(tasks)),
-            [tid for tid in self.ids if tid not in declared])
+            [tid for tid in declared if tid not in tasks],
+            [tid for tid in self.ids if tid not in ids])
         values = tally.cost.values()
         # PERF: one C pass when no task has two
         repeated = any(map(isinstance, values, itertools.repeat(tuple)))
@@ -4973,7 +5133,7 @@ class _TableSummary(_Stream):
     def lookalikes(self) -> list[tuple[str, ...]]:
         return self.alike
 
-    def not_declared(self, declared: frozenset[str]) -> tuple[list[str], list[str]]:
+    def not_declared(self, declared: DeclaredIds) -> tuple[list[str], list[str]]:
         return self.missing, self.undeclared
 
     def cost_values(self) -> tuple[int, Sequence[float], Sequence[int]]:
@@ -5006,9 +5166,10 @@ class _TableSummary(_Stream):
 # backslash (so no escape, no surrogate, no control character), a task ID or cluster has no
 # surrounding spaces, an attempt is an integer >= 1, the gate's numbers have no sign, at most 15
 # integer digits and no exponent but a cost's negative one (finite, within every bound; a token
-# count 14 digits, so that input + output is too), the keys are the gate's own in a fixed order (no duplicate, no near miss), and a harness
-# object is checked as the general path would (below). Any chunk it cannot prove takes the general
-# path, so errors and reports are the general path's by construction.
+# count 14 digits, so that input + output is too), the keys are the gate's own in a fixed order
+# (no duplicate, no near miss), and a harness object is checked as the general path would (below).
+# Any chunk it cannot prove takes the general path, so errors and reports are the general path's
+# by construction.
 
 # printable ASCII but the quote and the backslash: no escape can occur
 _FAST_CHARS = r"[ !#-\[\]-~]"
@@ -5662,7 +5823,7 @@ class _RangePart(NamedTuple):
 
 
 def _range_summary(path: Path, start: int, end: int, reading: Reading,
-                   summary: tuple[frozenset[str] | None, frozenset[str]]) -> list[bytes]:
+                   summary: tuple[DeclaredIds | None, frozenset[str]]) -> list[bytes]:
     """A worker's work: its range's tally as _RangePart's frames for the parent (read back by
     _worker_answer)."""
     stream = _Stream(*summary)
@@ -5749,7 +5910,7 @@ def _reap(pid: int, stop: bool) -> None:
 
 
 def _tally_in_workers(path: Path, reading: Reading,
-                      summary: tuple[frozenset[str] | None, frozenset[str]],
+                      summary: tuple[DeclaredIds | None, frozenset[str]],
                       jobs: int) -> _Tally | None:
     """The file tallied by `jobs` processes (see above), or None when it must be read in one."""
     size = os.stat(path).st_size
@@ -6184,7 +6345,7 @@ def _judge_suite(plan: Plan, tally: _Tally, observed_digest: str) -> list[Findin
     if is_placeholder(plan.task_ids_sha256):
         pass  # a placeholder_value finding names it; a digest mismatch would only repeat it
     elif declared_ids is not None:
-        declared_digest = plan.declared_digest or ids_digest(declared_ids)
+        declared_digest = declared_ids.digest()
         if declared_digest != plan.task_ids_sha256:
             findings.append(finding("dataset_digest_mismatch", (
                 f"the declared task IDs hash to {declared_digest[:12]}, but task_ids_sha256 is "

@@ -1,0 +1,145 @@
+"""A manifest's listed task IDs are lifted out of its text before it is parsed (PERF: 10^6 IDs are never 10^6
+strings): whatever the listing, what load_manifest reads, refuses and says is what the whole parse gives, and a
+sorted ledger of the declared tasks is checked against the lifted text without a set of the IDs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+from unittest import mock
+
+import gate
+from tests.builders import make_manifest
+from tests.support import GateCase
+
+IDS = ["neg-01", "pos-01", "t-001", "t-002", "t-003"]
+
+
+def spaced(ids: list[str]) -> dict[str, Any]:
+    return make_manifest(ids)
+
+
+# Each a manifest's text: the listings import and init write (lifted), and every other form (parsed whole)
+LISTINGS: dict[str, Callable[[], str]] = {
+    "indent 2 (as import writes it)": lambda: json.dumps(spaced(IDS), indent=2),
+    "compact": lambda: json.dumps(spaced(IDS), separators=(",", ":")),
+    "one line, default separators": lambda: json.dumps(spaced(IDS)),
+    "one id": lambda: json.dumps(make_manifest(["t-1"], controls=[])),
+    "non-ASCII ids": lambda: json.dumps(make_manifest(["t-\u00e9", "t-\u00ea", "t-z"]), ensure_ascii=False, indent=1),
+    "unsorted": lambda: json.dumps(spaced(IDS)).replace('"t-001", "t-002"', '"t-002", "t-001"'),
+    "listed twice": lambda: json.dumps(spaced(IDS)).replace('"t-002", "t-003"', '"t-002", "t-002"'),
+    "escaped id": lambda: json.dumps(spaced(IDS)).replace('"t-003"', '"t-\\u0030"'),
+    "empty id": lambda: json.dumps(spaced(IDS)).replace('"neg-01", ', '"", "neg-01", '),
+    "only an empty id": lambda: json.dumps(make_manifest([""], controls=[])),
+    "surrounding space": lambda: json.dumps(spaced(IDS)).replace('"t-003"', '"t-003 "'),
+    "a tab inside": lambda: json.dumps(spaced(IDS)).replace('"t-003"', '"t-\t003"'),
+    "mixed separators": lambda: json.dumps(spaced(IDS)).replace('"t-001", "t-002"', '"t-001","t-002"'),
+    "a form feed between (not JSON)": lambda: json.dumps(spaced(IDS)).replace('"t-001", "t-002"', '"t-001",\f"t-002"'),
+    "quotes without a comma (not JSON)": lambda: json.dumps(spaced(IDS)).replace('"t-001", "t-002"', '"t-001""t-002"'),
+    "an id between ids (not JSON)": lambda: json.dumps(spaced(IDS)).replace('"t-001", "t-002"', '"t-001"x"t-002"'),
+    "one id, two strings (not JSON)": lambda: json.dumps(make_manifest(["a"], controls=[])).replace('["a"]', '["a"b"c"]'),
+    "a number among them": lambda: json.dumps(spaced(IDS)).replace('"t-003"', "3"),
+    "notes list task_ids first": lambda: json.dumps({"notes": {"task_ids": ["x", "y"]}, **spaced(IDS)}),
+    "task_ids in notes only": lambda: json.dumps({"notes": {"task_ids": ["x"]}, **make_manifest(IDS, with_ids=False)}),
+    "the marker spelled in a note": lambda: json.dumps({**spaced(IDS), "notes": "\x1fbenchgate: dataset.task_ids"}),
+    "the marker as the list, another spelling": lambda: json.dumps(
+        {"notes": {"task_ids": ["x"]}, **make_manifest(IDS, with_ids=False)}).replace(
+        '"task_ids_sha256"', '"task_ids": "\\u001Fbenchgate: dataset.task_ids", "task_ids_sha256"'),
+    "task_ids twice": lambda: json.dumps(spaced(IDS)).replace('"task_ids_sha256"', '"task_ids": ["a"], "task_ids_sha256"'),
+    "a count that disagrees": lambda: json.dumps(spaced(IDS)).replace('"task_count": 5', '"task_count": 6'),
+    "truncated after the list": lambda: json.dumps(spaced(IDS))[:-30],
+}
+def read(path: Path) -> tuple[str, Any]:
+    """What load_manifest gives: ("ok", the fields that differ by listing) or ("error", the message)."""
+    try:
+        m = gate.load_manifest(path)
+    except gate.GateError as exc:
+        return "error", str(exc)
+    return "ok", (m.sha256, m.task_count, None if m.task_ids is None else (list(m.task_ids), len(m.task_ids),
+                                                                          m.task_ids.digest()))
+
+
+class Lifted(GateCase):
+    def load_both(self, text: str) -> tuple[tuple[str, Any], tuple[str, Any], bool]:
+        path = self.write_text("m.json", text.encode("utf-8"))
+        calls: list[bool] = []
+        real = gate._lifted_json
+
+        def noted(*args: Any) -> Any:
+            parsed = real(*args)
+            calls.append(parsed is not None)
+            return parsed
+
+        with mock.patch.object(gate, "_lifted_json", noted):
+            fast = read(path)
+        with mock.patch.object(gate, "_lift_task_ids", lambda raw: None):
+            whole = read(path)
+        return fast, whole, any(calls)
+
+    def test_every_listing_reads_as_the_whole_parse_reads_it(self) -> None:
+        """Each listing: the same IDs (sorted), count, digest and sha256, or the same error, lifted or not; the
+        listings import and init write are lifted, and no other form is."""
+        lifted = set()
+        for name, make in LISTINGS.items():
+            with self.subTest(name):
+                fast, whole, was_lifted = self.load_both(make())
+                self.assertEqual(fast, whole)
+                if was_lifted:
+                    lifted.add(name)
+        self.assertEqual(lifted, {"indent 2 (as import writes it)", "compact", "one line, default separators",
+                                  "one id", "non-ASCII ids", "a count that disagrees"})
+
+    def test_the_lifted_ids_are_the_listed_ones(self) -> None:
+        """Against an independent reading: json.loads's list, sorted; the digest is ids_digest's."""
+        text = LISTINGS["non-ASCII ids"]()
+        ok, (_, count, (ids, n, digest)) = self.load_both(text)[0]
+        listed = json.loads(text)["dataset"]["task_ids"]
+        self.assertEqual((ok, ids, n, count, digest), ("ok", sorted(listed), 3, 3, gate.ids_digest(listed)))
+
+    def test_a_slice_boundary_falls_between_ids(self) -> None:
+        """With slices of a few bytes, every ID is still read whole and in order, and an unsorted pair or a repeat
+        across a boundary is still found (the whole parse then reads an unsorted list, and names the repeat)."""
+        ids = [f"t-{n:04d}" for n in range(300)]
+        text = json.dumps(make_manifest(ids, controls=[]), indent=2)
+        for step in (1, 7, 64, 1 << 20):
+            with self.subTest(step=step), mock.patch.object(gate, "_LIFT_STEP", step):
+                fast, whole, was_lifted = self.load_both(text)
+                self.assertEqual((fast, was_lifted), (whole, True))
+                self.assertEqual(fast[1][2][0], ids)
+                for at, other in ((150, 151), (150, 149)):  # two IDs swapped, one listed twice
+                    edited = make_manifest(ids, controls=[])
+                    edited["dataset"]["task_ids"][at] = ids[other]
+                    edited["dataset"]["task_ids"][other] = ids[at] if other > at else ids[other]
+                    fast, whole, was_lifted = self.load_both(json.dumps(edited, indent=2))
+                    self.assertEqual((fast, was_lifted), (whole, False))
+                    self.assertEqual(fast[0], "ok" if other > at else "error")
+
+
+class StreamedAgainstTheText(GateCase):
+    def test_a_sorted_ledger_is_checked_without_a_set_of_the_ids(self) -> None:
+        """A check of a sorted ledger of the declared tasks builds no set of the declared IDs (DeclaredIds.ids);
+        one task in place of another (the count still right) is found all the same, by the per-task table."""
+        from tests.builders import valid_ledger
+
+        manifest, records = valid_ledger()
+        m = self.write_json("bench.manifest.json", manifest)
+        text = "".join(json.dumps(r) + "\n" for r in sorted(records, key=lambda r: (r["task_id"], r["attempt"])))
+        sets: list[int] = []
+        real = gate.DeclaredIds.ids
+
+        def counted(self_: gate.DeclaredIds) -> frozenset[str]:
+            sets.append(len(self_))
+            return real(self_)
+
+        with mock.patch.object(gate, "_FAST_MIN_BYTES", 0), mock.patch.object(gate.DeclaredIds, "ids", counted):
+            r = self.write_text("runs.jsonl", text.encode("utf-8"))
+            code, out, _ = self.run_gate("--manifest", str(m), "--runs", str(r))
+            self.assertEqual((code, sets), (0, []))
+            last = records[-1]["task_id"]
+            r = self.write_text("runs.jsonl", text.replace(f'"{last}"', '"zz-other"').encode("utf-8"))
+            code, out, _ = self.run_gate("--manifest", str(m), "--runs", str(r))
+        self.assertEqual(code, 1)
+        self.assertIn("never_started", out)
+        self.assertIn("unexpected_task", out)
+        self.assertEqual(len(sets), 1)
