@@ -110,9 +110,11 @@ if TYPE_CHECKING:
     # A task's attempts, each packed as kind | (attempt − 1) << 32 (pack_attempt): an int for one, a
     # tuple for more
     AttemptPattern = Union[int, tuple[int, ...]]
-    # What a record's outcome, reason, stratum, timing and cluster spell together: the key of a kind
-    # number
-    RecordKind = tuple[Any, Any, Any, bool, Any]
+    # a cluster's tasks, as its statistics see them: (attempt pattern, how many tasks) pairs
+    Profile = frozenset[tuple[AttemptPattern, int]]
+    # What a record's outcome, reason, stratum and timing spell together: the key of a kind number
+    # (its cluster is the task's, kept apart: a cluster a task would make a kind a task)
+    RecordKind = tuple[Any, Any, Any, bool]
 
 __version__ = "0.1.0"
 
@@ -4393,7 +4395,6 @@ class KindInfo(NamedTuple):
     stratum: Any
     outcome: Any  # as written
     timed: bool  # the attempt carries wall_clock_s
-    cluster: Any = None  # the record's cluster (a repository, say), or None
 
 
 _HAS_CAPITAL = re.compile("[A-Z]").search
@@ -4428,8 +4429,12 @@ class _Tally:
 
     def __init__(self) -> None:
         self.tasks: dict[str, AttemptPattern] = {}  # task -> its packed attempt(s)
-        # (outcome, reason, stratum, timed, cluster) -> kind number
+        # (outcome, reason, stratum, timed) -> kind number
         self.kinds: dict[RecordKind, int] = {}
+        # task -> the cluster its records name (the per-task table; see _note_cluster), and the
+        # tasks whose records name two (or one and none)
+        self.clusters: dict[str, str] = {}
+        self.cluster_conflicts: set[str] = set()
         self.infos: list[KindInfo] = []  # the kinds as kind_infos gives them
         self.run_ids: set[str] = set()  # the runs gated
         self.all_run_ids: set[str] = set()  # every run in the file
@@ -4455,10 +4460,10 @@ class _Tally:
         return self.summary
 
     def kind_infos(self) -> list[KindInfo]:
-        if len(self.infos) != len(self.kinds):  # PERF: built once (a cluster a task: a kind a task)
+        if len(self.infos) != len(self.kinds):  # PERF: built once
             self.infos = [KindInfo(_OUTCOME_CODE.get(outcome, NO_EXIT), reason, stratum, outcome,
-                                   timed, cluster)
-                          for outcome, reason, stratum, timed, cluster in self.kinds]
+                                   timed)
+                          for outcome, reason, stratum, timed in self.kinds]
         return self.infos
 
     def timing(self) -> str:
@@ -4478,16 +4483,27 @@ class _Table:
     def __init__(self, tally: _Tally) -> None:
         self.tally = tally
 
-    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
-        """Add a chunk's attempts; True if every one is of a task not seen before."""
-        tasks = self.tally.tasks
+    def add(self, tids: Sequence[str], packed: Sequence[int],
+            clusters: Sequence[str | None] | None = None) -> bool:
+        """Add a chunk's attempts (and their clusters, where the chunk names any); True if every
+        one is of a task not seen before."""
+        tally = self.tally
+        tasks = tally.tasks
         chunk = dict(zip(tids, packed))
         # no task seen before, none twice
         fresh = len(chunk) == len(tids) and tasks.keys().isdisjoint(chunk)
         if fresh:
             tasks.update(chunk)
-        else:
+            if clusters is not None:
+                tally.clusters.update(cast("Iterable[tuple[str, str]]", (
+                    pair for pair in zip(tids, clusters) if pair[1] is not None)))
+        elif clusters is None and not tally.clusters:
             _add_attempts(tasks, tids, packed)
+        else:
+            for tid, attempt, cluster in zip(tids, packed, clusters or itertools.repeat(None)):
+                first = tid not in tasks
+                _add_attempts(tasks, (tid,), (attempt,))
+                _note_cluster(tally, tid, cluster, first)
         return fresh
 
     def add_costs(self, tids: Sequence[str], costs: Sequence[str | None],
@@ -4514,11 +4530,8 @@ def _bad_field(where: str, line: int, key: str, expected: str, value: object) ->
 
 
 def _new_kind(kinds: dict[RecordKind, int], key: RecordKind, where: str, line: int) -> int:
-    """Validate an (outcome, reason, stratum, timed, cluster) combination the first time it is seen.
-    """
-    outcome, reason, stratum, _, cluster = key
-    if cluster is not None and not is_task_id(cluster):
-        _bad_field(where, line, "cluster", f"a cluster name ({TASK_ID_RULE})", cluster)
+    """Validate an (outcome, reason, stratum, timed) combination the first time it is seen."""
+    outcome, reason, stratum, _ = key
     if type(outcome) is not str:
         _bad_field(where, line, "outcome", "'pass', 'fail' or 'unscoreable'", outcome)
     if reason is not None and type(reason) is not str:
@@ -4727,6 +4740,28 @@ def _folds(tids: Sequence[str], joined: str) -> dict[str, list[str]]:
     return folds
 
 
+# a task whose records name two clusters (or one and none): a cluster_conflict
+_TWO_CLUSTERS: Any = object()
+_FOLD_AT = 4096  # the stream folds its clusters when it counts more (pattern, cluster) pairs
+
+
+def _one_cluster(first: Any, second: Any) -> Any:
+    """The cluster of a task's records so far and one more record's."""
+    return first if first == second else _TWO_CLUSTERS
+
+
+def _profiles(loose: Mapping[tuple[AttemptPattern, str], int]) -> Counter[Profile]:
+    """Each cluster as its profile, how many tasks of each attempt pattern it holds (what its sum
+    and size come from), counted: a cluster a task is a few profiles, not 10^6 clusters."""
+    if len(set(map(operator.itemgetter(1), loose))) == len(loose):  # PERF: a pattern a cluster
+        alone = Counter(zip(map(operator.itemgetter(0), loose), loose.values()))
+        return Counter({frozenset((pair,)): n for pair, n in alone.items()})
+    by_cluster: dict[str, list[tuple[AttemptPattern, int]]] = {}
+    for (pattern, cluster), n in loose.items():
+        by_cluster.setdefault(cluster, []).append((pattern, n))
+    return Counter(map(frozenset, by_cluster.values()))
+
+
 class _Stream:
     """The summary of a ledger whose task IDs arrive in order (see above)."""
 
@@ -4734,10 +4769,10 @@ class _Stream:
                  keep_order: bool = False) -> None:
         self.declared, self.control_ids = declared, controls
         self.at: int | None = None  # where the next declared ID starts in declared.text (run_at)
-        # With keep_order (compare, rank): each complete task's pattern number, in task-ID order, so
-        # that two ledgers of the same tasks pair by position without a table of IDs (see
-        # AlignedScores)
-        self.numbers: dict[AttemptPattern, int] = {}
+        # With keep_order (compare, rank): each complete task's number of its (pattern, cluster), in
+        # task-ID order, so that two ledgers of the same tasks pair by position without a table of
+        # IDs (see AlignedScores)
+        self.numbers: dict[tuple[AttemptPattern, str | None], int] = {}
         self.order: array[int] | None = array("I") if keep_order else None
         self.patterns: Counter[AttemptPattern] = Counter()
         self.first: dict[AttemptPattern, list[str]] = {}  # pattern -> its first _LIST_LIMIT tasks
@@ -4748,8 +4783,17 @@ class _Stream:
         self.digest: Any = hashlib.sha256()  # a worker's stream collects the text instead (_Joined)
         # lower-cased ID -> the IDs with a capital letter that fold to it
         self.folds: dict[str, list[str]] = {}
-        self.last = ""  # the open task: the last ID seen, and its attempts so far
+        self.last = ""  # the open task: the last ID seen, its attempts and its cluster so far
         self.open: list[int] = []
+        self.open_cluster: Any = None  # (_TWO_CLUSTERS once its records name two)
+        # Clusters: how many tasks of each pattern each cluster holds, and clusters folded into
+        # their profiles (_profiles) once the next cluster in name order has begun, all of them
+        # up to `folded`; the tasks whose records name two clusters
+        self.loose: Counter[tuple[AttemptPattern, str]] = Counter()
+        self.profiles: Counter[Profile] = Counter()
+        self.folded: str | None = None
+        self.fold_at: float = _FOLD_AT  # (a worker's never folds: a cluster may span ranges)
+        self.conflicts = FirstFew()
         # Each complete task's cost (the exact sum of its attempts') and tokens, for the tasks that
         # have them, and how many have either; the task with a cost still open, and what it has so
         # far.
@@ -4757,35 +4801,44 @@ class _Stream:
         self.cost_task, self.open_cost, self.open_tokens = "", cast("list[float]",
                                                                     []), cast("int | None", None)
 
-    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
-        """Add a chunk's attempts in file order; True if every one is of a task not seen before."""
+    def add(self, tids: Sequence[str], packed: Sequence[int],
+            clusters: Sequence[str | None] | None = None) -> bool:
+        """Add a chunk's attempts (and their clusters, where the chunk names any) in file order;
+        True if every one is of a task not seen before."""
         if tids[0] < self.last:
             raise _OutOfOrder()
+        named = clusters or itertools.repeat(None)
         # PERF: one task a record, checked in C
         if all(map(operator.lt, tids, itertools.islice(tids, 1, None))):
             fresh = tids[0] != self.last
             if not fresh:
                 self.open.append(packed[0])
-                tids, packed = tids[1:], packed[1:]
+                self.open_cluster = _one_cluster(self.open_cluster, next(iter(named)))
+                tids, packed, clusters = tids[1:], packed[1:], clusters and clusters[1:]
             if tids:
                 if self.open:
-                    self.close([self.last], [self.pattern()])
-                self.close(tids[:-1], packed[:-1])
+                    self.close([self.last], [self.pattern()], [self.open_cluster])
+                self.close(tids[:-1], packed[:-1], clusters and clusters[:-1])
                 self.last, self.open = tids[-1], [packed[-1]]
+                self.open_cluster = clusters[-1] if clusters else None
             return fresh
         if not all(map(operator.le, tids, itertools.islice(tids, 1, None))):
             raise _OutOfOrder()
-        done, patterns = [], []
-        for tid, group in itertools.groupby(zip(tids, packed), operator.itemgetter(0)):
-            attempts = [attempt for _, attempt in group]
+        done, patterns, theirs = [], [], []
+        for tid, group in itertools.groupby(zip(tids, packed, named), operator.itemgetter(0)):
+            rows = list(group)
+            cluster = functools.reduce(_one_cluster, [row[2] for row in rows])
             if tid == self.last:
-                self.open += attempts
+                self.open += [attempt for _, attempt, _ in rows]
+                self.open_cluster = _one_cluster(self.open_cluster, cluster)
                 continue
             if self.open:
                 done.append(self.last)
                 patterns.append(self.pattern())
-            self.last, self.open = tid, attempts
-        self.close(done, patterns)
+                theirs.append(self.open_cluster)
+            self.last, self.open = tid, [attempt for _, attempt, _ in rows]
+            self.open_cluster = cluster
+        self.close(done, patterns, theirs)
         return False
 
     def pattern(self) -> AttemptPattern:
@@ -4800,23 +4853,62 @@ class _Stream:
         self.at = self.declared.run_at(joined, self.at)
         return self.at is not None
 
-    def close(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]) -> None:
+    def close(self, tids: Sequence[str], patterns: Sequence[AttemptPattern],
+              clusters: Sequence[Any] | None = None) -> None:
         """Complete tasks (in order, none seen before), summarised as a worker's range is and taken
-        as it is (take)."""
+        as it is (take); their clusters, where any names one, counted apart (close_clusters)."""
         if not tids:
             return
         joined = "\n".join(tids)
         if not joined.isascii() or not self.next_declared(joined):
             raise _EndStream()
+        if clusters is not None and any(clusters):
+            clusters = self.close_clusters(tids, patterns, clusters)
         if self.order is not None:
             numbers = self.numbers
-            for pattern in [p for p in dict.fromkeys(patterns) if p not in numbers]:
-                numbers[pattern] = len(numbers)
-            self.order.extend(map(numbers.__getitem__, patterns))
+            paired = list(zip(patterns, clusters or itertools.repeat(None)))
+            for pair in [p for p in dict.fromkeys(paired) if p not in numbers]:
+                numbers[pair] = len(numbers)
+            self.order.extend(map(numbers.__getitem__, paired))
         controls = {tid: patterns[tids.index(tid)] for tid in self.control_ids.intersection(tids)
                     } if not self.control_ids.isdisjoint(tids) else {}
         self.take(_Closed([joined.encode("ascii")], len(tids), patterns,
                           self.first_of(tids, patterns), controls, _folds(tids, joined)), tids)
+
+    def close_clusters(self, tids: Sequence[str], patterns: Sequence[AttemptPattern],
+                       clusters: Sequence[Any]) -> Sequence[str | None]:
+        """Count complete tasks' clusters (None for a task whose records name two, noted as a
+        conflict), folding the clusters before the highest named into their profiles when many are
+        open; a task in a cluster already folded ends the stream (its profile is closed)."""
+        if _TWO_CLUSTERS in clusters:
+            for tid, cluster in zip(tids, clusters):
+                if cluster is _TWO_CLUSTERS:
+                    self.conflicts.add((tid,))
+            clusters = [None if c is _TWO_CLUSTERS else c for c in clusters]
+        # PERF: counted in C, then the tasks without a cluster taken out
+        counted = Counter(zip(patterns, clusters))
+        for pattern in set(patterns):
+            counted.pop((pattern, None), None)
+        self.count_clusters(counted)
+        return clusters
+
+    def count_clusters(self, counted: Counter[tuple[AttemptPattern, str]]) -> None:
+        """Tasks of each (pattern, cluster) into the count (a chunk's, or a worker's range's);
+        past fold_at pairs, every cluster but the highest folded (PERF: each step in C but the
+        profiles' grouping, which _profiles does in C too when no cluster has two patterns)."""
+        names = operator.itemgetter(1)
+        if self.folded is not None and counted and min(map(names, counted)) <= self.folded:
+            raise _EndStream()
+        loose = self.loose
+        loose.update(counted)
+        if len(loose) > self.fold_at:
+            top = max(map(names, loose))
+            kept = {pair: loose.pop(pair) for pair in
+                    [(pattern, top) for pattern in set(map(operator.itemgetter(0), loose))]
+                    if pair in loose}
+            self.folded = max(map(names, loose))
+            self.profiles.update(_profiles(loose))
+            self.loose = Counter(kept)
 
     def first_of(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]
                  ) -> dict[AttemptPattern, list[str]]:
@@ -4924,7 +5016,7 @@ class _Stream:
         was seen."""
         self.close_cost("")
         if self.open:
-            self.close([self.last], [self.pattern()])
+            self.close([self.last], [self.pattern()], [self.open_cluster])
             self.open = []
         if whole and self.declared is not None and self.count != len(self.declared):
             raise _EndStream()  # a declared task has no record: the table names it
@@ -4938,6 +5030,7 @@ class _Stream:
         if tasks.complete and self.count and part.first_id <= self.last:
             raise _EndStream()
         kinds = [tally.kinds.setdefault(key, len(tally.kinds)) for key in part.kinds]
+        moved = None
         # PERF: the same kinds in the same order (the usual case) need no renumbering
         if kinds != list(range(len(kinds))):
             moved = functools.partial(_renumbered, kinds)
@@ -4947,6 +5040,8 @@ class _Stream:
                 first={moved(pattern): few for pattern, few in tasks.first.items()},
                 controls={tid: moved(pattern) for tid, pattern in tasks.controls.items()})
         self.take(tasks)
+        self.count_clusters(Counter({(moved(p) if moved else p, c): n for p, c, n in part.loose}))
+        self.conflicts.merge(part.conflict_count, part.conflicts)
         self.last = part.last_id or self.last
         self.cost.frombytes(part.cost)
         self.tokens.frombytes(part.tokens)
@@ -4987,6 +5082,10 @@ class _Stream:
     def lookalikes(self) -> list[tuple[str, ...]]:
         return sorted(tuple(sorted(group)) for group in self.folds.values() if len(group) > 1)
 
+    def cluster_profiles(self) -> Counter[Profile]:
+        """Every cluster's profile (_profiles), counted."""
+        return self.profiles + _profiles(self.loose)
+
 
 # -- an unsorted ledger -------------------------------------------------------------------------
 #
@@ -5016,10 +5115,17 @@ class _Unsorted(_Stream):
         self.ranges: list[list[str]] = [[] for _ in range(_RANGES)]  # each chunk's part, joined
         # each chunk's IDs (joined) and packed attempts, in file order
         self.chunks: list[tuple[str, array[int]]] = []
-        # a chunk's costs (joined) and token sums, by the chunk's index, for the replay
+        # a chunk's costs (joined) and token sums, and its clusters ("" for none), by the chunk's
+        # index, for the replay
         self.chunk_costs: dict[int, tuple[str, Sequence[int | None]]] = {}
+        self.chunk_clusters: dict[int, str] = {}
 
-    def add(self, tids: Sequence[str], packed: Sequence[int]) -> bool:
+    def add(self, tids: Sequence[str], packed: Sequence[int],
+            clusters: Sequence[str | None] | None = None) -> bool:
+        if clusters is not None and any(clusters):
+            # a record a task (or the replay): each record's cluster is its task's
+            self.loose.update((p, c) for p, c in zip(packed, clusters) if c is not None)
+            self.chunk_clusters[len(self.chunks)] = "\n".join(c or "" for c in clusters)
         self.patterns.update(packed)
         self.chunks.append(("\n".join(tids), array("q", packed)))
         ids = sorted(tids)
@@ -5049,7 +5155,9 @@ class _Unsorted(_Stream):
         table = _Table(tally)
         for index, (joined, packed) in enumerate(self.chunks):
             tids = joined.split("\n")
-            fresh = table.add(tids, packed)
+            named = self.chunk_clusters.get(index)
+            fresh = table.add(tids, packed, None if named is None else
+                              [c or None for c in named.split("\n")])
             if index in self.chunk_costs:
                 costs, sums = self.chunk_costs[index]
                 table.add_costs(tids, costs.split("\n"), sums, fresh)
@@ -5108,6 +5216,11 @@ class _TableSummary(_Stream):
                  controls: frozenset[str]) -> None:
         super().__init__(None, controls)
         tasks = self.table = tally.tasks  # read again only to name a troubled pattern's tasks
+        conflicts = tally.cluster_conflicts
+        self.loose = Counter((tasks[tid], cluster) for tid, cluster in tally.clusters.items()
+                             if tid not in conflicts)
+        for tid in sorted(conflicts):
+            self.conflicts.add((tid,))
         self.ids = sorted(tasks)
         self.patterns = Counter(tasks.values())  # PERF: in C
         self.count = len(tasks)
@@ -5210,7 +5323,7 @@ _FAST_VALUES = {
 # to look the kind up by, where two made a tuple (PERF: about 3% of the path's instructions).
 _SPELLING = "outcome+reason"
 # the columns that spell a record's kind, but whether it is timed (see RecordKind)
-_SPELLED = ("outcome", "reason", _SPELLING, "stratum", "cluster")
+_SPELLED = ("outcome", "reason", _SPELLING, "stratum")
 # Columns most chunks hold one value in (one run, every task's first attempt): the exact expression
 # is tried first with the first line's values written in, so those groups are not built line by
 # line. The spelling of the value as a literal, from its group.
@@ -5374,7 +5487,7 @@ class _FastPath:
         packed = kinds if attempts.count("1") == count else [
             # PERF: pack_attempt
             kind | ((int(attempt) - 1) << 32) for kind, attempt in zip(kinds, attempts)]
-        fresh = self.sink.add(tids, packed)
+        fresh = self.sink.add(tids, packed, at.get("cluster"))
         if self.limit < math.inf:
             timed = cast("list[str]", list(filter(None, walls)))
             if ((self.over is None or self.over("\n".join(timed)))
@@ -5413,13 +5526,12 @@ class _FastPath:
         """The kind of a line whose groups of the columns `has` marks spell `raw` (a tuple of them,
         or the one; then whether it is timed, when `timed` is None); noted in `numbers`."""
         spelled = iter(raw if type(raw) is tuple else (raw,))
-        outcome, reason, both, stratum, cluster = (next(spelled) if there else None
-                                                   for there in has)
+        outcome, reason, both, stratum = (next(spelled) if there else None for there in has)
         if both is not None:  # `fail","reason":null`: the outcome ends at its quote
             outcome = both[:both.index('"')]
             reason = both[both.index(":", len(outcome)) + 1:].lstrip(" ")
         key = (outcome, None if reason in (None, "null") else reason[1:-1], stratum,
-               next(spelled) if timed is None else timed, cluster)
+               next(spelled) if timed is None else timed)
         kind = self.tally.kinds.get(key)
         if kind is None:
             kind = _new_kind(self.tally.kinds, key, self.where, 0)
@@ -5596,6 +5708,8 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
     tasks, kinds, run_ids, accepted = tally.tasks, tally.kinds, tally.run_ids, tally.accepted_keys
     run_id, limit, extra_fields = reading
     values, numbers, costs = chunk.values, chunk.numbers, _may_cost(chunk.text)
+    # a chunk whose records may name a cluster, or any chunk once one has
+    clustered = bool(tally.clusters) or '"cluster"' in chunk.text or "\\u" in chunk.text
     last_run: Any = _UNSET
     kept = 0
     index, count = 0, len(values)
@@ -5622,8 +5736,7 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
                 if type(attempt) is not int or attempt < 1:
                     _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
                 wall = rec.get("wall_clock_s")
-                key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None,
-                       rec.get("cluster"))
+                key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None)
                 try:
                     kind = kinds.get(key)
                 except TypeError:  # an unhashable value: a list or an object
@@ -5645,6 +5758,9 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
                 else:
                     # tuples, so settle counts patterns in C
                     tasks[tid] = (*cast("tuple[int, ...]", previous), packed)
+                if clustered:
+                    _note_cluster(tally, tid, rec.get("cluster"), previous is None, where,
+                                  numbers[index])
                 if wall is not None and not ((type(wall) is int or type(wall) is float)
                                              and 0 <= wall <= limit):
                     if ((type(wall) is not int and type(wall) is not float)
@@ -5660,6 +5776,20 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
             problems.add(str(exc), numbers[index])
             index += 1
     tally.records += kept
+
+
+def _note_cluster(tally: _Tally, tid: str, cluster: Any, first: bool, where: str = "",
+                  line: int = 0) -> None:
+    """A record's cluster into the per-task table: its task's, from its first record; a later
+    record naming another (or none where the first named one, or one where it named none) puts
+    the task among the conflicts."""
+    if cluster is not None and not is_task_id(cluster):
+        _bad_field(where, line, "cluster", f"a cluster name ({TASK_ID_RULE})", cluster)
+    if first:
+        if cluster is not None:
+            tally.clusters[tid] = cluster
+    elif tally.clusters.get(tid) != cluster:
+        tally.cluster_conflicts.add(tid)
 
 
 def _may_cost(text: str) -> bool:
@@ -5798,6 +5928,9 @@ class _RangePart(NamedTuple):
     first_id: str
     last_id: str
     measured: int
+    loose: list[tuple[Any, str, int]]  # (pattern, cluster, tasks)
+    conflicts: list[tuple[str]]  # tasks whose records name two clusters: the first few, and
+    conflict_count: int  # how many
     tasks: _Closed
     cost: bytes
     tokens: bytes
@@ -5813,7 +5946,9 @@ class _RangePart(NamedTuple):
     def read(cls, frames: Sequence[bytes]) -> _RangePart:
         *fields, tasks = json.loads(frames[0])
         head = dict(zip(cls._fields, fields))
-        head.update(kinds=list(map(tuple, head["kinds"])), over=list(map(tuple, head["over"])))
+        head.update(kinds=list(map(tuple, head["kinds"])), over=list(map(tuple, head["over"])),
+                    loose=[(_pattern(p), c, n) for p, c, n in head["loose"]],
+                    conflicts=list(map(tuple, head["conflicts"])))
         closed = dict(zip(_Closed._fields[1:], tasks))
         closed.update(patterns={_pattern(pattern): n for pattern, n in closed["patterns"]},
                       first={_pattern(pattern): few for pattern, few in closed["first"]},
@@ -5828,6 +5963,7 @@ def _range_summary(path: Path, start: int, end: int, reading: Reading,
     _worker_answer)."""
     stream = _Stream(*summary)
     joined = stream.digest = _Joined()
+    stream.fold_at = math.inf
     tally = _tally_range(path, start, end, reading, stream)
     ids = joined.parts
     part = _RangePart(
@@ -5836,6 +5972,8 @@ def _range_summary(path: Path, start: int, end: int, reading: Reading,
         over=tally.over_envelope.items, over_count=tally.over_envelope.count,
         first_id=ids[0].split(b"\n", 1)[0].decode("ascii") if ids else "",
         last_id=stream.last if stream.count else "", measured=stream.measured,
+        loose=[(p, c, n) for (p, c), n in stream.loose.items()],
+        conflicts=stream.conflicts.items, conflict_count=stream.conflicts.count,
         tasks=stream.closed(), cost=stream.cost.tobytes(), tokens=stream.tokens.tobytes())
     return part.frames()
 
@@ -5971,7 +6109,6 @@ class TaskExit(NamedTuple):
     passes: int  # attempts within budget that passed
     scored: int  # attempts within budget that were pass or fail
     unscoreable: tuple[str, ...] = ()  # the reason of each unscoreable attempt within budget
-    cluster: str | None = None
 
 
 # What is wrong with a task's attempts: (problem, details after the task id). The problems are
@@ -6007,13 +6144,12 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
     numbers = [attempt_number(e) for e in entries]
     problems = _numbering_problems(numbers, plan)
     outcome, reason, passes, scored, first = NO_EXIT, None, 0, 0, None
-    strata, clusters = set(), set()
+    strata = set()
     lost: list[str] = []
     first_pass: int | None = None
     for number, entry in zip(numbers, entries):
         kind = kinds[attempt_kind(entry)]
         strata.add(kind.stratum)
-        clusters.add(kind.cluster)
         if timing_required and not kind.timed:
             problems.append(("untimed", (number,)))
         if kind.code == PASS and first_pass is None:
@@ -6044,17 +6180,14 @@ def task_exit(entries: tuple[int, ...], kinds: Sequence[KindInfo], plan: Plan,
         problems.append(("after_pass", (first_pass,)))
     if len(strata) > 1 and plan.task_strata is None:
         problems.append(("stratum", ()))
-    if len(clusters) > 1:
-        problems.append(("cluster", ()))
     stratum = next(iter(strata)) if len(strata) == 1 else None
-    cluster = next(iter(clusters)) if len(clusters) == 1 else None
     exit_ = TaskExit(outcome, reason, stratum, len(numbers), first, passes, scored,
-                     tuple(sorted(lost)), cluster)
+                     tuple(sorted(lost)))
     return exit_, tuple(problems)
 
 
 def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str],
-                 extra: Mapping[str, Any] | None) -> dict[str, Any]:
+                 extra: Mapping[str, Any] | None, cluster: str | None = None) -> dict[str, Any]:
     """A task's exit record as the metric predicates see it."""
     row = {
         "outcome": BUCKETS[exit_.outcome],
@@ -6064,7 +6197,7 @@ def _exit_record(exit_: TaskExit, tid: str | None, roles: Mapping[str, str],
         "attempts": exit_.attempts,
         "control": tid in roles,
         "role": roles.get(tid) if tid is not None else None,
-        "cluster": exit_.cluster,
+        "cluster": cluster,
     }
     if extra:
         for name, value in extra.items():
@@ -6150,47 +6283,53 @@ class ExitGroups(NamedTuple):
     groups: dict[TaskExit, int]
     problems: dict[str, FirstFew]  # attempt problem -> the tasks that have it
     metrics: MetricCounts
+    clusters: ClusterCounts
+
+
+class ClusterCounts(NamedTuple):
+    """The clusters as the clustered interval takes them (tasks that leave no exit aside)."""
+
+    shapes: Counter[tuple[int, int]]  # a cluster's (passes, units) -> how many clusters
+    tasks: int  # tasks whose records name a cluster
+
+
+def _cluster_counts(profiles: Mapping[Profile, int],
+                    memo: Mapping[AttemptPattern, tuple[TaskExit, Any]],
+                    plan: Plan) -> ClusterCounts:
+    """Each cluster's passes (tasks passed; in samples mode, samples passed) and units (tasks; in
+    samples mode, tasks x budget), from its profile and each pattern's exit."""
+    budget, samples = plan.contract.budget, plan.contract.samples
+    shapes: Counter[tuple[int, int]] = Counter()
+    tasks = 0
+    for profile, count in profiles.items():
+        score = units = members = 0
+        for pattern, n in profile:
+            exit_ = memo[pattern][0]
+            if exit_.outcome == NO_EXIT:
+                continue  # (the ledger will not balance, and a finding says why)
+            score += n * (min(exit_.passes, budget) if samples else int(exit_.outcome == PASS))
+            units += n * (budget if samples else 1)
+            members += n
+        if members:
+            shapes[(score, units)] += count
+            tasks += members * count
+    return ClusterCounts(shapes, tasks)
 
 
 def _per_task(plan: Plan) -> bool:
     """Whether each task needs its own exit record: card strata, or a metric that reads a per-task
     field."""
     used = frozenset().union(*(m.fields for m in plan.metrics))
-    return plan.task_strata is not None or bool(used & {"task_id", "control",
-                                                        "role"} or plan.extra_fields)
+    return plan.task_strata is not None or bool(used & {"task_id", "control", "role",
+                                                        "cluster"} or plan.extra_fields)
 
 
 def _exits_by_pattern(patterns: Iterable[AttemptPattern], kinds: Sequence[KindInfo],
                       plan: Plan, timing_required: bool
                       ) -> dict[AttemptPattern, tuple[TaskExit, tuple[AttemptProblem, ...]]]:
-    """task_exit for each attempt pattern. Patterns that differ only in their attempts' clusters
-    (a cluster a task makes each task its own pattern) share one computation on the kinds without
-    clusters; each then takes its own cluster, or none and the problem task_exit names when its
-    attempts name two."""
-    numbers: dict[tuple[Any, ...], int] = {}  # a kind without its cluster -> its number among those
-    # (cluster is KindInfo's last field)
-    same = [numbers.setdefault(kind[:-1], len(numbers)) for kind in kinds]
-    bare = [KindInfo(code, reason, stratum, outcome, timed)
-            for code, reason, stratum, outcome, timed in numbers]
-    low = _KIND_MASK  # pack_attempt: the kind in the low bits, the attempt number above them
-    found: dict[AttemptPattern, tuple[TaskExit, tuple[AttemptProblem, ...]]] = {}
-    memo = {}
-    for pattern in patterns:
-        if type(pattern) is int:  # PERF: one attempt, the usual pattern
-            key: AttemptPattern = same[pattern & low] | (pattern & ~low)
-            clusters = {kinds[pattern & low].cluster}
-        else:
-            key = tuple(same[e & low] | (e & ~low) for e in cast("tuple[int, ...]", pattern))
-            clusters = {kinds[e & low].cluster for e in cast("tuple[int, ...]", pattern)}
-        if key not in found:
-            found[key] = task_exit(task_attempts(key), bare, plan, timing_required)
-        exit_, problems = found[key]
-        if len(clusters) > 1:
-            problems = (*problems, ("cluster", ()))
-        elif None not in clusters:
-            exit_ = TaskExit(*exit_[:-1], *clusters)  # (cluster is TaskExit's last field)
-        memo[pattern] = (exit_, problems)
-    return memo
+    """task_exit for each attempt pattern."""
+    return {pattern: task_exit(task_attempts(pattern), kinds, plan, timing_required)
+            for pattern in patterns}
 
 
 def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
@@ -6201,10 +6340,12 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
     """
     kinds = tally.kind_infos()
     timing_required = tally.timing() == "some"
-    patterns = tally.summarize(plan).pattern_counts()
+    summary = tally.summarize(plan)
+    patterns = summary.pattern_counts()
     memo = _exits_by_pattern(patterns, kinds, plan, timing_required)
     groups: dict[TaskExit, int] = {}
-    problems: dict[str, FirstFew] = {}
+    problems: dict[str, FirstFew] = {"cluster": summary.conflicts} if summary.conflicts.count \
+        else {}
     metrics = MetricCounts(plan)
     roles = {c.task_id: c.role for c in plan.controls}
     per_task = _per_task(plan)
@@ -6214,7 +6355,7 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
             groups[exit_] = groups.get(exit_, 0) + weight
         troubled = {pattern for pattern, (_, found) in memo.items() if found}
         # the first few tasks of each pattern, and how many more it has
-        listed = tally.summarize(plan).listed(troubled)
+        listed = summary.listed(troubled)
         named: Iterable[tuple[str, Any]] = [(tid, pattern) for pattern, few in listed.items()
                                             for tid in few]
         for pattern in troubled:
@@ -6234,7 +6375,8 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
         groups[exit_] = groups.get(exit_, 0) + 1
         if plan.metrics and exit_.outcome != NO_EXIT:
             extra = tally.extras.get(tid)
-            row = _exit_record(exit_, tid, roles, extra[2] if extra else None)
+            cluster = tally.clusters.get(tid) if tid not in tally.cluster_conflicts else None
+            row = _exit_record(exit_, tid, roles, extra[2] if extra else None, cluster)
             metrics.add(row, exit_.outcome != UNSCOREABLE, 1)
             if plan.withheld:
                 metrics.watch(row, exit_.stratum)
@@ -6243,7 +6385,8 @@ def _group_exits(tally: _Tally, plan: Plan) -> ExitGroups:
             if exit_.outcome != NO_EXIT:
                 metrics.add(_exit_record(exit_, None, roles, None), exit_.outcome != UNSCOREABLE,
                             weight)
-    return ExitGroups(groups, problems, metrics)
+    return ExitGroups(groups, problems, metrics,
+                      _cluster_counts(summary.cluster_profiles(), memo, plan))
 
 
 class _StratumTotals:
@@ -6267,11 +6410,7 @@ class Totals:
         self.passes: Counter[int] = Counter()  # samples mode: pass count -> tasks
         # samples mode: (passes, scored attempts) -> tasks
         self.scored: Counter[tuple[int, int]] = Counter()
-        # cluster -> passes (tasks passed; in samples mode, samples passed)
-        self.cluster_sums: dict[str, int] = {}
-        # cluster -> units (tasks; in samples mode, tasks x budget)
-        self.cluster_sizes: dict[str, int] = {}
-        self.clustered = 0  # tasks whose records name a cluster
+        self.clusters = ClusterCounts(Counter(), 0)
         # per k = 2..budget: the weighted terms, summed with fsum
         self.pass_at_k: list[list[float]] = []
         self.pass_hat_k: list[list[float]] = []  # the same for pass^k
@@ -6301,14 +6440,6 @@ class Totals:
                 terms.append(value * weight)
             for terms, value in zip(self.pass_hat_k, every):
                 terms.append(value * weight)
-        if exit_.cluster is not None:
-            score, units = (min(passes, plan.contract.budget),
-                            plan.contract.budget) if samples else (int(code == PASS), 1)
-            self.cluster_sums[exit_.cluster] = self.cluster_sums.get(exit_.cluster,
-                                                                     0) + score * weight
-            self.cluster_sizes[exit_.cluster] = self.cluster_sizes.get(exit_.cluster,
-                                                                       0) + units * weight
-            self.clustered += weight
         if exit_.stratum is None:
             self.unlabelled += weight
             return
@@ -6437,11 +6568,12 @@ def _judge_attempts(plan: Plan, problems: Mapping[str, FirstFew]) -> list[Findin
 def _judge_clusters(totals: Totals) -> list[Finding]:
     """Clusters name every task or none: a clustered interval over some tasks is over a different
     suite."""
-    if not 0 < totals.clustered < totals.exits:
+    clustered = totals.clusters.tasks
+    if not 0 < clustered < totals.exits:
         return []
     return [finding("cluster_incomplete", (
-        f"{totals.clustered} of {totals.exits} tasks' records name a cluster and "
-        f"{totals.exits - totals.clustered} do not: name the cluster (a repository, say) on every "
+        f"{clustered} of {totals.exits} tasks' records name a cluster and "
+        f"{totals.exits - clustered} do not: name the cluster (a repository, say) on every "
         "record, or on none"))]
 
 
@@ -6689,17 +6821,16 @@ def _cluster_line(plan: Plan, totals: Totals, headline: Rate) -> ClusterLine | N
     """The headline with the cluster-robust interval (CR1 with Kish's effective number of clusters
     and the Korn-Graubard factor, held at the boundary: by_cluster_interval), when every declared
     task ran and named its cluster."""
-    if not totals.clustered or totals.clustered != plan.task_count:
+    if not totals.clusters.tasks or totals.clusters.tasks != plan.task_count:
         return None
     # PERF: clusters of the same sum and size enter every sum alike, so each shape is weighted by
     # its count (a cluster a task: two shapes, not 10^6 exact fractions)
-    shapes = sorted(Counter(zip(map(totals.cluster_sums.__getitem__, totals.cluster_sizes),
-                                totals.cluster_sizes.values())).items())
+    shapes = sorted(totals.clusters.shapes.items())
     low, high, effective = by_cluster_interval(Clusters([Fraction(s) for (s, _), _ in shapes],
                                                         [n for (_, n), _ in shapes],
                                                         [w for _, w in shapes]), plan.confidence)
     return ClusterLine(Rate(headline.k, headline.n, low, high, "wilson-kish-cluster"),
-                       len(totals.cluster_sums), effective)
+                       sum(totals.clusters.shapes.values()), effective)
 
 
 _SELECT_MIN = 1 << 14  # below this many values a sort is as quick
@@ -6764,6 +6895,7 @@ def settle(tally: _Tally, plan: Plan) -> Ledger:
     """Give every task exactly one exit, evaluate every metric, and list every finding."""
     grouped = _group_exits(tally, plan)
     totals = _totals(grouped.groups, plan)
+    totals.clusters = grouped.clusters
     observed_digest = tally.summarize(plan).observed_digest()
     strata, strata_findings = _strata_lines(plan, totals, grouped.problems.get("stratum"))
     metrics, metric_findings = _metric_lines(plan, grouped.metrics, tally.seen_fields)
@@ -7147,38 +7279,38 @@ def _gate_control_run(run: ControlRun, plan: Plan,
                             budget), findings
 
 
-def _pattern_score(plan: Plan,
-                   tally: _Tally) -> Callable[[AttemptPattern], tuple[int, str | None]]:
-    """What compare pairs on, for an attempt pattern: its passes and its cluster. Retry mode: 1
-    if any attempt within budget passed (the task's exit); samples mode: how many distinct
-    samples within budget passed."""
+def _pattern_score(plan: Plan, tally: _Tally) -> Callable[[AttemptPattern], int]:
+    """What compare pairs on, for an attempt pattern: its passes. Retry mode: 1 if any attempt
+    within budget passed (the task's exit); samples mode: how many distinct samples within budget
+    passed."""
     info = tally.kind_infos()
 
-    def score(packed: AttemptPattern) -> tuple[int, str | None]:
+    def score(packed: AttemptPattern) -> int:
         attempts = task_attempts(packed)
         budget = plan.contract.budget
         passing = {attempt_number(e) for e in attempts
                    if info[attempt_kind(e)].code == PASS and attempt_number(e) <= budget}
-        return (len(passing) if plan.contract.samples else int(bool(passing)),
-                info[attempt_kind(attempts[0])].cluster)
+        return len(passing) if plan.contract.samples else int(bool(passing))
     return score
 
 
 def _scores_by_task(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
-    """Each task's passes and cluster (_pattern_score), each distinct attempt pattern scored
-    once."""
+    """Each task's passes (_pattern_score, each distinct attempt pattern scored once) and cluster
+    (none where its records name two)."""
     score = _pattern_score(plan, tally)
     scored = {packed: score(packed) for packed in set(tally.tasks.values())}
-    return dict(zip(tally.tasks, map(scored.__getitem__, tally.tasks.values())))
+    clusters, conflicts = tally.clusters, tally.cluster_conflicts
+    return {tid: (scored[packed], clusters.get(tid) if tid not in conflicts else None)
+            for tid, packed in tally.tasks.items()}
 
 
 def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:
     """The scores compare and rank pair on: a sorted stream's stay in task-ID order
-    (AlignedScores)."""
+    (AlignedScores), numbered by (attempt pattern, cluster)."""
     summary = tally.summarize(plan)
     if summary.order is not None:
         score = _pattern_score(plan, tally)
-        table = [score(p) for p in summary.numbers]
+        table = [(score(pattern), cluster) for pattern, cluster in summary.numbers]
         return AlignedScores(summary.observed_digest(), summary.order, table)
     return _scores_by_task(plan, tally)
 

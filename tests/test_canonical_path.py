@@ -18,7 +18,7 @@ import signal
 import tempfile
 import unittest
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 from unittest import mock
 
 import gate
@@ -973,26 +973,95 @@ if __name__ == "__main__":
 
 
 class ManyPatterns(Agreement):
-    def test_a_cluster_a_task_is_streamed_in_one_pass_and_agrees(self) -> None:
-        """A sorted ledger where every task names its own cluster has as many attempt patterns as tasks: the
-        stream lists each pattern's first tasks in one pass over a chunk (it scanned the chunk once a pattern:
-        quadratic, 24 times the one-cluster ledger), and every path prints the same report, first tasks included."""
+    def test_many_patterns_in_a_chunk_are_listed_in_one_pass_and_agree(self) -> None:
+        """A sorted ledger where every task is unscoreable for its own (uncoded) reason has as many attempt patterns
+        as tasks: the stream lists each pattern's first tasks in one pass over a chunk (it scanned the chunk once a
+        pattern: quadratic), and every path prints the same report, first tasks included."""
         ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, 79))]
         records = [{"run_id": "r1", "task_id": tid, "attempt": 1,
-                    "outcome": "fail" if tid == NEG else "pass" if tid == POS or n % 3 else "fail", "reason": None,
-                    "cluster": f"repo-{n:03d}"} for n, tid in enumerate(sorted(ids))]
+                    "outcome": "fail" if tid == NEG else "pass" if tid == POS else "unscoreable",
+                    "reason": None if tid in (NEG, POS) else f"reason-{n:03d}"} for n, tid in enumerate(sorted(ids))]
         manifest = make_manifest(ids, with_ids=False)
         self.assertGreater(len(ids), gate._FEW_PATTERNS)
         closed: list[int] = []
         real_close = gate._Stream.close
 
-        def close(stream: gate._Stream, tids: Any, patterns: Any) -> None:
+        def close(stream: gate._Stream, tids: Any, patterns: Any, clusters: Any = None) -> None:
             closed.append(len(set(patterns)))
-            real_close(stream, tids, patterns)
+            real_close(stream, tids, patterns, clusters)
 
         with mock.patch.object(gate._Stream, "close", close):
             (code, out, _), _ = self.both(manifest, sorted_text(records))
-        self.assertEqual(code, 0, out)
+        self.assertEqual(code, 1, out)
         self.assertGreater(max(closed), gate._FEW_PATTERNS)  # the one-pass branch ran
         self.assertEqual(self.streamed, 1)
-        self.assertIn("by cluster", out)
+        self.assertIn("t-001#1='reason-002', t-002#1='reason-003'", out)  # the first tasks, in ID order
+
+
+class Clusters(Agreement):
+    """A record's cluster is its task's, counted apart from its kind: a cluster a task is a few attempt patterns
+    and a few cluster profiles, not one of each a task."""
+
+    def clustered(self, names: list[str], outcome: Callable[[int], str] = lambda n: "pass" if n % 3 else "fail"
+                  ) -> tuple[dict[str, Any], str]:
+        ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, len(names) - 1))]
+        records = [{"run_id": "r1", "task_id": tid, "attempt": 1,
+                    "outcome": "fail" if tid == NEG else "pass" if tid == POS else outcome(n), "reason": None,
+                    "cluster": name} for n, (tid, name) in enumerate(zip(sorted(ids), names))]
+        return make_manifest(ids, with_ids=False), sorted_text(records)
+
+    def profiles_counted(self, manifest: dict[str, Any], text: str) -> tuple[tuple[int, str, str], list[int]]:
+        """The report (asserted equal on every path) and the number of distinct profiles each summary counted."""
+        seen: list[int] = []
+        real = gate._Stream.cluster_profiles
+
+        def counted(stream: gate._Stream) -> Any:
+            profiles = real(stream)
+            seen.append(len(profiles))
+            return profiles
+
+        with mock.patch.object(gate._Stream, "cluster_profiles", counted):
+            result, _ = self.both(manifest, text)
+        return result, seen
+
+    def test_a_cluster_a_task_is_a_few_profiles(self) -> None:
+        """80 tasks, each its own cluster: two profiles (a passing task, a failing one) on every path, the stream's
+        folded as it goes (folding at 8 pairs here), the clustered interval printed; the workers answer."""
+        manifest, text = self.clustered([f"repo-{n:03d}" for n in range(80)])
+        with mock.patch.object(gate, "_FOLD_AT", 8):
+            (code, out, _), seen = self.profiles_counted(manifest, text)
+        self.assertEqual((code, self.streamed, self.answered), (0, 1, 1))
+        self.assertEqual(set(seen), {2})
+        self.assertIn("over 80 clusters (effective n 80.0)", out)
+
+    def test_a_folded_cluster_met_again_ends_the_stream(self) -> None:
+        """Clusters out of name order after the stream folded some: the task table counts them, and every path
+        agrees (the clustered interval over 40 clusters of two tasks each)."""
+        names = [f"repo-{n % 40:03d}" for n in range(80)]
+        manifest, text = self.clustered(names)
+        self.with_chunks(600)
+        with mock.patch.object(gate, "_FOLD_AT", 8):
+            (code, out, _), _ = self.profiles_counted(manifest, text)
+        self.assertEqual((code, self.streamed), (0, 0))
+        self.assertIn("over 40 clusters", out)
+
+    def test_two_clusters_in_a_task_and_some_tasks_without(self) -> None:
+        """A task whose attempts name two clusters, one whose later attempt names none, one whose later attempt
+        names one: each a cluster_conflict on every path (split across chunks too)."""
+        ids = [NEG, POS, "t-1", "t-2", "t-3", "t-4"]
+        records = []
+        for tid in ids:
+            for attempt in (1, 2):
+                rec: dict[str, Any] = {"run_id": "r1", "task_id": tid, "attempt": attempt,
+                                       "outcome": "fail" if tid == NEG else "pass", "reason": None}
+                cluster = {("t-1", 2): "b", ("t-2", 2): None, ("t-3", 1): None}.get((tid, attempt), "a")
+                if cluster is not None:
+                    rec["cluster"] = cluster
+                records.append(rec)
+        manifest = make_manifest(ids, with_ids=False, attempt_budget=2, attempt_mode="samples")
+        for chunk in (64, 1 << 20):
+            with self.subTest(chunk=chunk):
+                self.with_chunks(chunk)
+                (code, out, _), _ = self.both(manifest, sorted_text(records))
+                self.assertEqual(code, 1)
+                self.assertRegex(out, r"cluster_conflict.*t-1, t-2, t-3")
