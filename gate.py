@@ -4483,6 +4483,14 @@ class _Table:
     def __init__(self, tally: _Tally) -> None:
         self.tally = tally
 
+    def unproven(self) -> None:
+        """A chunk the canonical path did not prove: the general path puts it in (_tally_records).
+        """
+
+    def conclude(self, tally: _Tally) -> _Stream | None:
+        """The file read: settle summarises the table when it asks (_Tally.summarize)."""
+        return None
+
     def add(self, tids: Sequence[str], packed: Sequence[int],
             clusters: Sequence[str | None] | None = None) -> bool:
         """Add a chunk's attempts (and their clusters, where the chunk names any); True if every
@@ -4664,14 +4672,14 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
     collecting = gc.isenabled()
     gc.disable()
     problems = LineProblems()  # every bad line is named in one run (up to MAX_REPORTED_LINES)
+    # where the attempts go: a summary (the sorted stream, the unsorted one), or the task table
+    sink: _Stream | _Table = stream if stream is not None else _Table(tally)
     fast = None
     if fast_path and not reading.extra_fields:
-        fast = _FastPath(tally, where, reading, stream)
+        fast = _FastPath(tally, where, reading, sink)
     try:
         for chunk in iter_jsonl_batches(path, hasher, problems, fast):
-            if stream is not None:
-                # a chunk the canonical path did not prove: the stream keeps no table for it
-                raise _EndStream()
+            sink.unproven()  # a chunk the canonical path did not prove
             _tally_records(tally, chunk, where, reading, problems)
     except BadLines:
         raise
@@ -4684,8 +4692,7 @@ def _tally_runs(path: Path, reading: Reading, must_exist: bool = True, fast_path
     problems.raise_any()
     if reading.run_id is not None and not tally.run_ids and must_exist:
         raise GateError(f"{where}: --run-id {reading.run_id!r}: no record has this run_id")
-    if stream is not None:
-        tally.summary = stream.conclude(tally)
+    tally.summary = sink.conclude(tally)
     tally.sha256 = hasher.hexdigest()
     return tally
 
@@ -5051,6 +5058,10 @@ class _Stream:
         tally.records += part.records
         tally.over_envelope.merge(part.over_count, part.over)
 
+    def unproven(self) -> NoReturn:
+        """A chunk the canonical path did not prove: the summary keeps no table for it."""
+        raise _EndStream()
+
     def conclude(self, tally: _Tally) -> _Stream | None:
         """The file read: close the last task and stand for the tally's tasks."""
         self.finish()
@@ -5375,10 +5386,9 @@ class _FastPath:
     proves."""
 
     def __init__(self, tally: _Tally, where: str, reading: Reading,
-                 stream: _Stream | None = None) -> None:
+                 sink: _Stream | _Table) -> None:
         self.tally, self.where = tally, where
-        # where a proven chunk's attempts go: the summary, or the per-task table
-        self.sink: _Stream | _Table = stream if stream is not None else _Table(tally)
+        self.sink = sink  # where a proven chunk's attempts go: a summary, or the per-task table
         self.run_id, self.limit = reading.run_id, reading.limit
         self.over = _past_limit(reading.limit)
         self.templates: dict[tuple[tuple[str, ...], str, str], _Form | None] = {}

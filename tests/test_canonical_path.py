@@ -718,8 +718,9 @@ class UnsortedLedger(Agreement):
 class OneSummaryShape(GateCase):
     def test_every_summary_is_a_stream_and_the_table_is_not_one(self) -> None:
         """What settle asks of the tasks is one type, _Stream: the unsorted summary and the per-task table's summary
-        answer only questions the stream asks, with its parameters; the per-task table (_Table) answers none; and a
-        tally read into the table has no summary until settle makes the table's."""
+        answer only questions the stream asks, with its parameters; the per-task table (_Table) answers none, but
+        takes a file's attempts as the stream does (one sink shape); and a tally read into the table has no summary
+        until settle makes the table's."""
         import inspect
 
         questions = {name: inspect.signature(method) for name, method in vars(gate._Stream).items()
@@ -732,8 +733,13 @@ class OneSummaryShape(GateCase):
                 if inspect.isfunction(method) and not name.startswith("_") and name in questions:
                     with self.subTest(cls=cls.__name__, question=name):
                         self.assertEqual(list(inspect.signature(method).parameters), list(questions[name].parameters))
+        # the table is a sink as the stream is one (where the attempts go), with the same parameters, and no more
         table_methods = {name for name, m in vars(gate._Table).items() if inspect.isfunction(m) and name[0] != "_"}
-        self.assertEqual(table_methods, {"add", "add_costs"})
+        self.assertEqual(table_methods, {"add", "add_costs", "unproven", "conclude"})
+        for name in table_methods:
+            with self.subTest(sink=name):
+                self.assertEqual(list(inspect.signature(getattr(gate._Table, name)).parameters),
+                                 list(questions[name].parameters))
         self.assertIsNone(gate._Tally().summary)
 
     def test_the_tables_summary_answers_as_the_stream_does(self) -> None:
