@@ -66,7 +66,7 @@ Examples:
   python3 bench/bench.py --huge                   # also 10^7 attempts, sorted and unsorted
   python3 bench/bench.py --cases sorted-1e6,startup --repeat 5
   python3 bench/bench.py --json results.json      # also write the results as JSON
-  git show f34004d:gate.py > /tmp/old_gate.py && python3 bench/bench.py --gate /tmp/old_gate.py   # "before"
+  git show f34004d:gate.py > /tmp/old_gate.py && python3 bench/bench.py --before /tmp/old_gate.py   # before/after
 
 Exit codes: 0 done (whether or not targets are met), 1 the gate did not pass a generated ledger,
 2 usage or setup error.
@@ -588,6 +588,8 @@ class Row:
     bytes_per_task: float | None
     cpu_ratio: float
     targets: list[dict[str, Any]] = field(default_factory=list)
+    before_s: float | None = None  # --before: the older gate on the same file, in the same rounds
+    before_mib: float | None = None
 
     def judge(self, targets: Iterable[Target]) -> None:
         for target in targets:
@@ -609,7 +611,17 @@ def make_row(case: str, kind: str, attempts: int, tasks: int, runs_file: Path, f
     )
 
 
-def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int) -> list[Row]:
+def with_before(programs: dict[str, list[str]], gate: Path, before: Path | None, labels: Iterable[str]) -> tuple[str, ...]:
+    """Add, for each of LABELS, the same command with the older gate BEFORE (label + "-before"); the labels added."""
+    if before is None:
+        return ()
+    added = tuple(f"{label}-before" for label in labels)
+    for label, name in zip(labels, added):
+        programs[name] = [str(before) if arg == str(gate) else arg for arg in programs[label]]
+    return added
+
+
+def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int, before: Path | None = None) -> list[Row]:
     need = spec.attempts * BYTES_PER_LINE_BOUND
     free = shutil.disk_usage(directory).free
     if free < need:
@@ -617,14 +629,18 @@ def run_ledger_case(spec: LedgerSpec, gate: Path, directory: Path, repeat: int) 
     _progress(f"writing {spec.name}: {spec.attempts:,} attempts, {spec.tasks:,} tasks (not timed)")
     manifest, runs = write_ledger(directory, spec)
     try:
-        results = measure(spec.name, {
+        programs = {
             "floor": [sys.executable, "-c", FLOOR_SCRIPT, str(runs)],
             "gate": [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs),
                      *(["--jobs", str(spec.jobs)] if spec.jobs > 1 else [])],
             "startup": [sys.executable, "-c", "pass"],
-        }, ("gate",), repeat)
+        }
+        older = with_before(programs, gate, before, ["gate"])
+        results = measure(spec.name, programs, ("gate", *older), repeat)
         row = make_row(spec.name, spec.kind, spec.attempts, spec.tasks, runs,
                        results["floor"], results["gate"], results["startup"], with_bytes=True)
+        if older:
+            row.before_s, row.before_mib = results[older[0]].median_s, results[older[0]].peak_kib / 1024
     finally:
         manifest.unlink()
         runs.unlink()
@@ -645,6 +661,11 @@ class ShapeRow:
     plain_mib: float  # the largest peak of the baseline's programs
     shape_mib: float
     targets: list[dict[str, Any]] = field(default_factory=list)
+    # --before: the same, by the older gate in the same rounds
+    before_plain_s: float | None = None
+    before_shape_s: float | None = None
+    before_plain_mib: float | None = None
+    before_shape_mib: float | None = None
 
 
 SHAPE_BASELINES = {
@@ -657,7 +678,8 @@ SHAPE_BASELINES = {
 }
 
 
-def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int) -> list[Row | ShapeRow]:
+def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int,
+                   before: Path | None = None) -> list[Row | ShapeRow]:
     """Gate the shaped ledger(s) and their baseline round-robin; the row is shape time / baseline time."""
     def check(manifest: Path, runs: Path) -> list[str]:
         return [sys.executable, str(gate), "--manifest", str(manifest), "--runs", str(runs)]
@@ -697,6 +719,7 @@ def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int) ->
             programs["shape"] = [sys.executable, str(gate), "rank", *(arg for m, r in sides for arg in ("--manifest", str(m), "--runs", str(r)))]
         shaped = ["shape"]
     try:
+        older = with_before(programs, gate, before, list(programs))
         results = measure(spec.name, programs, tuple(programs), repeat)
         plain_s = sum(results[label].median_s for label in baseline)
         shape_s = sum(results[label].median_s for label in shaped)
@@ -705,6 +728,11 @@ def run_shape_case(spec: ShapeSpec, gate: Path, directory: Path, repeat: int) ->
                        baseline=SHAPE_BASELINES[shape], plain_s=plain_s, shape_s=shape_s, ratio=shape_s / plain_s,
                        plain_mib=max(results[label].peak_kib for label in baseline) / 1024,
                        shape_mib=max(results[label].peak_kib for label in shaped) / 1024)
+        if older:
+            row.before_plain_s = sum(results[f"{label}-before"].median_s for label in baseline)
+            row.before_shape_s = sum(results[f"{label}-before"].median_s for label in shaped)
+            row.before_plain_mib = max(results[f"{label}-before"].peak_kib for label in baseline) / 1024
+            row.before_shape_mib = max(results[f"{label}-before"].peak_kib for label in shaped) / 1024
     finally:
         for path in written:
             path.unlink()
@@ -812,11 +840,29 @@ def render_markdown(all_rows: list[Row | ShapeRow], repeat: int, gate: str) -> s
     if startups:
         lines.append(f"`python3 -c pass`, timed in the same rounds: median {statistics.median(startups):.3f} s over the ledger cases.")
     lines += render_shapes([r for r in all_rows if isinstance(r, ShapeRow)])
+    lines += render_before(all_rows)
     lines += ["", *growth_lines(rows), gate, machine_line()]
     for r in rows:
         if r.cpu_ratio > 1.1:
             lines.append(f"note: {r.case}: the gate's CPU time was {r.cpu_ratio:.2f}x its wall time (more than one core)")
     return "\n".join(lines) + "\n"
+
+
+def render_before(rows: list[Row | ShapeRow]) -> list[str]:
+    """--before: each case by the older gate and by this one, timed in the same rounds."""
+    lines = []
+    for r in rows:
+        if isinstance(r, Row) and r.before_s is not None and r.before_mib is not None:
+            lines.append(f"| {r.case} | gate/floor | {r.before_s / r.floor_s:.2f}x | {r.ratio:.2f}x "
+                         f"| {r.before_mib:.1f} | {r.gate_mib:.1f} |")
+        elif isinstance(r, ShapeRow) and r.before_shape_s is not None and r.before_plain_s is not None:
+            lines.append(f"| {r.case} | shape/baseline | {r.before_shape_s / r.before_plain_s:.2f}x | {r.ratio:.2f}x "
+                         f"| {r.before_shape_mib:.1f} (baseline {r.before_plain_mib:.1f}) "
+                         f"| {r.shape_mib:.1f} (baseline {r.plain_mib:.1f}) |")
+    if not lines:
+        return []
+    return ["", "| case | ratio | before | after | before MiB | after MiB |", "|---|---|---:|---:|---:|---:|", *lines,
+            "Before and after: the older gate (--before) and this one, each program interleaved in the same rounds."]
 
 
 def growth_lines(rows: list[Row]) -> list[str]:
@@ -866,6 +912,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--json", metavar="FILE", type=Path, help="also write the results as JSON to FILE")
     parser.add_argument("--gate", type=Path, default=GATE,
                         help="time this gate.py instead of the repository's (an older commit's, for a before/after)")
+    parser.add_argument("--before", type=Path,
+                        help="also time this (older) gate.py on every case, interleaved in the same rounds: a before/after "
+                             "in one run")
     args = parser.parse_args(argv)
     if args.cases is not None:
         names = [name.strip() for name in args.cases.split(",") if name.strip()]
@@ -894,15 +943,20 @@ def run(args: argparse.Namespace, directory: Path) -> list[Row | ShapeRow]:
     _progress(f"timing a snapshot of {args.gate} (sha256 {args.gate_sha256[:12]})")
     kinds = dict.fromkeys(spec.kind for _, spec in args.specs if isinstance(spec, LedgerSpec))
     check_publishable(gate, directory, kinds)
+    before = None
+    if args.before is not None:
+        before = directory / "before.py"
+        shutil.copy2(args.before, before)
+        check_publishable(before, directory, kinds)
     rows: list[Row | ShapeRow] = []
     for _, spec in args.specs:
         if spec is None:
             with tempfile.TemporaryDirectory(prefix="venv-", dir=directory) as venv_dir:
                 rows += run_startup_case(gate, Path(venv_dir), args.repeat)
         elif isinstance(spec, ShapeSpec):
-            rows += run_shape_case(spec, gate, directory, args.repeat)
+            rows += run_shape_case(spec, gate, directory, args.repeat, before)
         else:
-            rows += run_ledger_case(spec, gate, directory, args.repeat)
+            rows += run_ledger_case(spec, gate, directory, args.repeat, before)
     return rows
 
 
@@ -913,6 +967,8 @@ def main(argv: list[str] | None = None) -> int:
             raise BenchError("os.wait4 is unavailable: this benchmark needs a Unix system")
         if not args.gate.is_file():
             raise BenchError(f"gate not found at {args.gate}")
+        if args.before is not None and not args.before.is_file():
+            raise BenchError(f"--before: gate not found at {args.before}")
         with tempfile.TemporaryDirectory(prefix="benchgate-") as tmp:
             rows = run(args, Path(tmp))
     except GateBlocked as exc:

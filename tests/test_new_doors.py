@@ -231,8 +231,9 @@ class ImporterValuesNeverExit3(GateCase):
         self.assertNotIn("internal error", err)
 
 
-class FreshSampleSurvivors(GateCase):
-    """Survivors of the fresh mutation sample (seed 20261211, 120 mutants of gate.py at 217f0ed), each a test."""
+class ComparisonsAtTheirEdges(GateCase):
+    """A predicate's `>` and a median at the float limit, each exact at its edge (first found as survivors of a
+    mutation sample: seed 20261211, 120 mutants of gate.py at 217f0ed)."""
 
     def test_a_greater_than_predicate_fails_a_value_below_the_literal(self) -> None:
         """--pass "score > 0.5": 0.2 and 0.5 fail, 0.7 passes (`!=` for `>` passed 0.2)."""
