@@ -1773,7 +1773,11 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
     while at < stop:
         cut = raw.find(sep, min(at + _LIFT_STEP, stop), stop) if sep else -1
         cut = stop if cut < 0 else cut
-        window = raw[at:cut].replace(sep, b"\n") if sep else raw[at:cut]
+        window = raw[at:cut]
+        # a newline inside an ID (invalid JSON) would read as two IDs: only the separators hold one
+        if window.count(b"\n") != (window.count(sep) * sep.count(b"\n") if sep else 0):
+            return None
+        window = window.replace(sep, b"\n") if sep else window
         if b'"' in window or b"\\" in window or not _sorted_ids_text(window, pieces):
             return None
         at = cut + len(sep or b"")
@@ -4747,14 +4751,21 @@ def _folds(tids: Sequence[str], joined: str) -> dict[str, list[str]]:
     return folds
 
 
-# a task whose records name two clusters (or one and none): a cluster_conflict
-_TWO_CLUSTERS: Any = object()
+class _TwoClusters(NamedTuple):
+    """A task whose records name two clusters (or one and none): a cluster_conflict, counted in no
+    cluster; compare pairs it in its first record's."""
+
+    first: str | None
+
+
 _FOLD_AT = 4096  # the stream folds its clusters when it counts more (pattern, cluster) pairs
 
 
 def _one_cluster(first: Any, second: Any) -> Any:
     """The cluster of a task's records so far and one more record's."""
-    return first if first == second else _TWO_CLUSTERS
+    if first == second or type(first) is _TwoClusters:
+        return first
+    return _TwoClusters(first)
 
 
 def _profiles(loose: Mapping[tuple[AttemptPattern, str], int]) -> Counter[Profile]:
@@ -4792,7 +4803,7 @@ class _Stream:
         self.folds: dict[str, list[str]] = {}
         self.last = ""  # the open task: the last ID seen, its attempts and its cluster so far
         self.open: list[int] = []
-        self.open_cluster: Any = None  # (_TWO_CLUSTERS once its records name two)
+        self.open_cluster: Any = None  # (_TwoClusters once its records name two)
         # Clusters: how many tasks of each pattern each cluster holds, and clusters folded into
         # their profiles (_profiles) once the next cluster in name order has begun, all of them
         # up to `folded`; the tasks whose records name two clusters
@@ -4874,6 +4885,8 @@ class _Stream:
         if self.order is not None:
             numbers = self.numbers
             paired = list(zip(patterns, clusters or itertools.repeat(None)))
+            if self.conflicts.count:  # compare pairs a task of two clusters in its first record's
+                paired = [(p, c.first if type(c) is _TwoClusters else c) for p, c in paired]
             for pair in [p for p in dict.fromkeys(paired) if p not in numbers]:
                 numbers[pair] = len(numbers)
             self.order.extend(map(numbers.__getitem__, paired))
@@ -4883,19 +4896,18 @@ class _Stream:
                           self.first_of(tids, patterns), controls, _folds(tids, joined)), tids)
 
     def close_clusters(self, tids: Sequence[str], patterns: Sequence[AttemptPattern],
-                       clusters: Sequence[Any]) -> Sequence[str | None]:
-        """Count complete tasks' clusters (None for a task whose records name two, noted as a
-        conflict), folding the clusters before the highest named into their profiles when many are
+                       clusters: Sequence[Any]) -> Sequence[Any]:
+        """Count complete tasks' clusters (a task whose records name two is a conflict, counted in
+        none), folding the clusters before the highest named into their profiles when many are
         open; a task in a cluster already folded ends the stream (its profile is closed)."""
-        if _TWO_CLUSTERS in clusters:
-            for tid, cluster in zip(tids, clusters):
-                if cluster is _TWO_CLUSTERS:
-                    self.conflicts.add((tid,))
-            clusters = [None if c is _TWO_CLUSTERS else c for c in clusters]
-        # PERF: counted in C, then the tasks without a cluster taken out
-        counted = Counter(zip(patterns, clusters))
+        counted = Counter(zip(patterns, clusters))  # PERF: in C; then the tasks in none taken out
         for pattern in set(patterns):
             counted.pop((pattern, None), None)
+        if any(map(isinstance, clusters, itertools.repeat(_TwoClusters))):
+            for tid, pattern, cluster in zip(tids, patterns, clusters):
+                if type(cluster) is _TwoClusters:
+                    self.conflicts.add((tid,))
+                    counted.pop((pattern, cluster), None)
         self.count_clusters(counted)
         return clusters
 
@@ -4913,8 +4925,9 @@ class _Stream:
             kept = {pair: loose.pop(pair) for pair in
                     [(pattern, top) for pattern in set(map(operator.itemgetter(0), loose))]
                     if pair in loose}
-            self.folded = max(map(names, loose))
-            self.profiles.update(_profiles(loose))
+            if loose:  # (else every pair is the highest cluster's: nothing to fold)
+                self.folded = max(map(names, loose))
+                self.profiles.update(_profiles(loose))
             self.loose = Counter(kept)
 
     def first_of(self, tids: Sequence[str], patterns: Sequence[AttemptPattern]
@@ -7306,12 +7319,10 @@ def _pattern_score(plan: Plan, tally: _Tally) -> Callable[[AttemptPattern], int]
 
 def _scores_by_task(plan: Plan, tally: _Tally) -> dict[str, tuple[int, str | None]]:
     """Each task's passes (_pattern_score, each distinct attempt pattern scored once) and cluster
-    (none where its records name two)."""
+    (its first record's, where its records name two)."""
     score = _pattern_score(plan, tally)
     scored = {packed: score(packed) for packed in set(tally.tasks.values())}
-    clusters, conflicts = tally.clusters, tally.cluster_conflicts
-    return {tid: (scored[packed], clusters.get(tid) if tid not in conflicts else None)
-            for tid, packed in tally.tasks.items()}
+    return {tid: (scored[packed], tally.clusters.get(tid)) for tid, packed in tally.tasks.items()}
 
 
 def _task_scores(plan: Plan, tally: _Tally) -> TaskScores:

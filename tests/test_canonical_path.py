@@ -1051,6 +1051,47 @@ class Clusters(Agreement):
         self.assertEqual((code, self.streamed), (0, 0))
         self.assertIn("over 40 clusters", out)
 
+    def test_one_cluster_of_more_patterns_than_the_fold_holds(self) -> None:
+        """Samples mode, every task in one cluster, more distinct attempt patterns than _FOLD_AT pairs: nothing to
+        fold (every pair is the highest cluster's), so the stream goes on (a max() of no cluster was exit 3)."""
+        ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, 39))]
+        records = [{"run_id": "r1", "task_id": tid, "attempt": a, "reason": None, "cluster": "repo",
+                    "outcome": "fail" if tid == NEG else "pass" if tid == POS or (n >> (a - 1)) & 1 else "fail"}
+                   for n, tid in enumerate(sorted(ids)) for a in range(1, 7)]
+        manifest = make_manifest(ids, with_ids=False, attempt_mode="samples", attempt_budget=6)
+        self.with_chunks(700)
+        with mock.patch.object(gate, "_FOLD_AT", 4):
+            (code, out, err), _ = self.profiles_counted(manifest, sorted_text(records))
+        self.assertEqual((code, err, self.streamed), (0, "", 1))
+        self.assertIn("over 1 clusters", out)
+
+    def test_compare_pairs_a_task_of_two_clusters_in_its_first_records(self) -> None:
+        """A's t-1 names cluster a, then z; B's names z: compare --by-cluster pairs t-1 in a (its first record's,
+        as the per-task table does) and names the cross-ledger cluster_conflict, streamed or not."""
+        ids = [NEG, POS, "t-1", "t-2", "t-3", "t-4"]
+        base = make_manifest(ids, with_ids=False, attempt_budget=2)
+
+        def side(first: str, second: str | None) -> str:
+            records = []
+            for tid in ids:
+                for attempt in (1, 2):
+                    cluster = {("t-1", 1): first, ("t-1", 2): second}.get((tid, attempt), "a" if tid < "t-3" else "b")
+                    records.append({"run_id": "r1", "task_id": tid, "attempt": attempt, "reason": None,
+                                    "outcome": "fail" if tid == NEG or (attempt == 1 and tid != POS) else "pass",
+                                    **({"cluster": cluster} if cluster else {})})
+            return sorted_text(records)
+
+        m = self.write_json("m.json", base)
+        a, b = self.write_text("a.jsonl", side("a", "z")), self.write_text("b.jsonl", side("z", "z"))
+        argv = ("compare", "--manifest", str(m), "--runs", str(a), "--against-manifest", str(m),
+                "--against-runs", str(b), "--by-cluster")
+        with mock.patch.object(gate, "_FAST_MIN_BYTES", 0):
+            streamed = self.run_gate(*argv)
+        table = self.run_gate(*argv)
+        self.assertEqual(streamed, table)
+        self.assertEqual(streamed[0], 1)
+        self.assertIn("t-1 (a in A, z in B)", streamed[1])
+
     def test_two_clusters_in_a_task_and_some_tasks_without(self) -> None:
         """A task whose attempts name two clusters, one whose later attempt names none, one whose later attempt
         names one: each a cluster_conflict on every path (split across chunks too)."""

@@ -40,6 +40,11 @@ LISTINGS: dict[str, Callable[[], str]] = {
     "an id between ids (not JSON)": lambda: json.dumps(spaced(IDS)).replace('"t-001", "t-002"', '"t-001"x"t-002"'),
     "one id, two strings (not JSON)": lambda: json.dumps(make_manifest(["a"], controls=[])).replace('["a"]', '["a"b"c"]'),
     "a number among them": lambda: json.dumps(spaced(IDS)).replace('"t-003"', "3"),
+    # a raw newline inside a string is not JSON; lifted, it would read as two IDs (the digest still right)
+    "a newline inside an id (not JSON)": lambda: json.dumps(spaced(IDS), indent=2).replace(
+        '"t-002",\n      "t-003"', '"t-002\nt-003"'),
+    "a newline inside the one id (not JSON)": lambda: json.dumps(make_manifest(["a"], controls=[])).replace(
+        '["a"]', '["a\nb"]'),
     "notes list task_ids first": lambda: json.dumps({"notes": {"task_ids": ["x", "y"]}, **spaced(IDS)}),
     "task_ids in notes only": lambda: json.dumps({"notes": {"task_ids": ["x"]}, **make_manifest(IDS, with_ids=False)}),
     "the marker spelled in a note": lambda: json.dumps({**spaced(IDS), "notes": "\x1fbenchgate: dataset.task_ids"}),
