@@ -1754,7 +1754,7 @@ _LIFTED = "\x1fbenchgate: dataset.task_ids"  # (JSON-escaped below: no manifest 
 _LIFTED_JSON = json.dumps(_LIFTED).encode("ascii")
 _LIFT_START = re.compile(rb'"task_ids"[ \t\n\r]*:[ \t\n\r]*(\[)[ \t\n\r]*"')
 _LIFT_SEPARATOR = re.compile(rb'"[ \t\n\r]*,[ \t\n\r]*"')
-_LIFT_END = re.compile(rb'"[ \t\n\r]*\]')
+_LIFT_END = re.compile(rb'"[ \t\n\r]*')  # before the first `]` after the list starts
 _LIFT_STEP = 1 << 20  # the IDs are read a slice of about this many bytes at a time
 
 
@@ -1763,9 +1763,11 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
     (one a line); None when they are not listed in the one form lifted (above), or fail a check
     a listed ID must pass (the whole parse then names it)."""
     start = _LIFT_START.search(raw)
-    end = _LIFT_END.search(raw, start.end()) if start else None
+    close = raw.find(b"]", start.end()) if start else -1  # PERF: a byte search, not a pattern's
+    end = _LIFT_END.fullmatch(raw, raw.rfind(b'"', start.end(), close), close) \
+        if start and close > 0 else None
     if start is None or end is None or _LIFTED_JSON in raw:
-        return None
+        return None  # (an ID holding `]` ends the list early: the whole parse reads it)
     separator = _LIFT_SEPARATOR.match(raw, raw.find(b'"', start.end()))
     sep = separator.group() if separator else None  # (None: one ID, with no quote inside)
     pieces: list[str] = []
@@ -1774,16 +1776,17 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
         cut = raw.find(sep, min(at + _LIFT_STEP, stop), stop) if sep else -1
         cut = stop if cut < 0 else cut
         window = raw[at:cut]
+        ids = window.replace(sep, b"\n") if sep else window
+        separators = (len(window) - len(ids)) // (len(sep) - 1) if sep else 0
         # a newline inside an ID (invalid JSON) would read as two IDs: only the separators hold one
-        if window.count(b"\n") != (window.count(sep) * sep.count(b"\n") if sep else 0):
+        if window.count(b"\n") != separators * sep.count(b"\n") if sep else b"\n" in window:
             return None
-        window = window.replace(sep, b"\n") if sep else window
-        if b'"' in window or b"\\" in window or not _sorted_ids_text(window, pieces):
+        if b'"' in ids or b"\\" in ids or not _sorted_ids_text(ids, pieces):
             return None
         at = cut + len(sep or b"")
     if not pieces:  # `[""]`: one empty ID
         return None
-    return raw[:start.start(1)] + _LIFTED_JSON + raw[end.end():], pieces
+    return raw[:start.start(1)] + _LIFTED_JSON + raw[close + 1:], pieces
 
 
 def _sorted_ids_text(window: bytes, pieces: list[str]) -> bool:
@@ -1794,9 +1797,8 @@ def _sorted_ids_text(window: bytes, pieces: list[str]) -> bool:
         text = window.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    bounded = f"\n{text}\n"
-    if "\n\n" in bounded or "\n " in bounded or " \n" in bounded or \
-            not text.replace("\n", "").isprintable():
+    if (not text or text[0] == " " or text[-1] == " " or "\n\n" in text or "\n " in text
+            or " \n" in text or not text.replace("\n", "").isprintable()):
         return False
     ids = text.split("\n")
     if pieces:
