@@ -1764,8 +1764,8 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
     a listed ID must pass (the whole parse then names it)."""
     start = _LIFT_START.search(raw)
     close = raw.find(b"]", start.end()) if start else -1  # PERF: a byte search, not a pattern's
-    end = _LIFT_END.fullmatch(raw, raw.rfind(b'"', start.end(), close), close) \
-        if start and close > 0 else None
+    last = raw.rfind(b'"', start.end(), close) if start and close > 0 else -1  # its last quote
+    end = _LIFT_END.fullmatch(raw, last, close) if last >= 0 else None
     if start is None or end is None or _LIFTED_JSON in raw:
         return None  # (an ID holding `]` ends the list early: the whole parse reads it)
     separator = _LIFT_SEPARATOR.match(raw, raw.find(b'"', start.end()))
@@ -1777,9 +1777,9 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
         cut = stop if cut < 0 else cut
         window = raw[at:cut]
         ids = window.replace(sep, b"\n") if sep else window
-        separators = (len(window) - len(ids)) // (len(sep) - 1) if sep else 0
         # a newline inside an ID (invalid JSON) would read as two IDs: only the separators hold one
-        if window.count(b"\n") != separators * sep.count(b"\n") if sep else b"\n" in window:
+        newlines = (len(window) - len(ids)) // (len(sep) - 1) * sep.count(b"\n") if sep else 0
+        if window.count(b"\n") != newlines:
             return None
         if b'"' in ids or b"\\" in ids or not _sorted_ids_text(ids, pieces):
             return None
@@ -1792,12 +1792,13 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
 def _sorted_ids_text(window: bytes, pieces: list[str]) -> bool:
     """Add a slice of IDs (one a line) to `pieces` if each passes the task-ID rule (as in
     _all_task_ids: once the text without its newlines is printable, an empty ID or surrounding
-    space shows beside a newline) in strictly increasing order, after those of `pieces`."""
+    space shows beside a newline or an end) in strictly increasing order, after those of `pieces`.
+    """
     try:
         text = window.decode("utf-8")
     except UnicodeDecodeError:
         return False
-    if (not text or text[0] == " " or text[-1] == " " or "\n\n" in text or "\n " in text
+    if (not text or text[0] in " \n" or text[-1] in " \n" or "\n\n" in text or "\n " in text
             or " \n" in text or not text.replace("\n", "").isprintable()):
         return False
     ids = text.split("\n")
