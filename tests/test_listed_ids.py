@@ -5,6 +5,7 @@ sorted ledger of the declared tasks is checked against the lifted text without a
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any, Callable
 from unittest import mock
@@ -151,3 +152,31 @@ class StreamedAgainstTheText(GateCase):
         self.assertIn("never_started", out)
         self.assertIn("unexpected_task", out)
         self.assertEqual(len(sets), 1)
+
+
+class EditedListings(GateCase):
+    def test_random_edits_of_a_listing_read_as_the_whole_parse_reads_them(self) -> None:
+        """400 seeded listings, each a valid one (any indent, separators, ID alphabet) with up to three characters
+        inserted or deleted inside the list (quotes, backslashes, commas, brackets, blanks, newlines, NUL, U+2028,
+        non-ASCII): lifted or not, load_manifest gives what the whole parse gives."""
+        rnd = random.Random(39)
+        alphabet = ['"', "\\", ",", "]", "[", " ", "\n", "\t", "\r", "\f", "\x00", "\u2028", "\u00e9", "x", "0"]
+        lifted = 0
+        for case in range(400):
+            letters = "ab-0\u00e9" + rnd.choice(["", "", "", "]", " ", ","])
+            ids = sorted({"".join(rnd.choice(letters) for _ in range(rnd.randint(1, 4))) for _ in range(6)}
+                         | set(rnd.choice([[], [], [], [""], [" a"], ["b "]])))  # (the last three refused)
+            indent = rnd.choice([None, 0, 2])
+            separators = rnd.choice([None, (",", ":"), (", ", ": ")]) if indent is None else None
+            text = json.dumps(make_manifest(ids, controls=[]), indent=indent, separators=separators,
+                              ensure_ascii=rnd.random() < 0.3)
+            start = text.index('"task_ids"')
+            end = text.index("]", text.index("[", start))
+            for _ in range(rnd.randint(0, 3)):
+                at = rnd.randint(start + 12, end)
+                text = text[:at] + rnd.choice(alphabet) + text[at:] if rnd.random() < 0.7 else text[:at] + text[at + 1:]
+            with self.subTest(case=case, text=text[start:end + 20]):
+                fast, whole, was_lifted = Lifted.load_both(self, text)
+                self.assertEqual(fast, whole)
+                lifted += was_lifted
+        self.assertGreater(lifted, 30, lifted)  # (the valid listings among them are lifted)
