@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -425,34 +424,22 @@ class ImportedIdsFollowCheckRules(ImportCase):
         path = self.write_json("report.json", report)
         self.assertInputError(self.run_gate("import", "swebench", str(path)), "report.json", "resolved_ids[", "printable")
 
-    def test_a_report_of_20000_instances_imports_in_linear_time(self) -> None:
-        """The SWE-bench importers look instances up in sets, not lists (a scan per instance took 13 s at 30,000):
-        the time at 20,000 instances is within a generous multiple of ten times that at 2,000, measured in this
-        test (a ratio, not a wall-clock bound: a loaded machine slows both alike); linear work gives about 10,
-        a scan per instance about 100."""
-        small = [f"repo__repo-{i}" for i in range(2000)]
-        path = self.write_json("small.json", {"schema_version": 2, "total_instances": 2000,
-                                              "resolved_ids": small[:600], "unresolved_ids": small[600:],
-                                              "error_ids": [], "empty_patch_ids": [], "incomplete_ids": []})
-        started = time.perf_counter()
-        self.assertEqual(self.run_gate("import", "swebench", str(path))[0], 0)
-        base = time.perf_counter() - started
+    def test_a_report_of_20000_instances_imports(self) -> None:
+        """The SWE-bench importers at 20,000 instances, a report and a results.json with --dataset-ids: every
+        instance read into its exit (they look instances up in sets, not lists: a scan per instance took 13 s at
+        30,000; bench/linear.py times both shapes at 20,000 and 200,000 instances)."""
         ids = [f"repo__repo-{i}" for i in range(20000)]
         report = {"schema_version": 2, "total_instances": 20000, "resolved_ids": ids[:6000],
                   "unresolved_ids": ids[6000:9000] + ids[10000:], "error_ids": ids[9000:9500],
                   "empty_patch_ids": ids[9500:9900], "incomplete_ids": ids[9900:10000]}
         path = self.write_json("big.json", report)
-        started = time.perf_counter()
         code, out, err = self.run_gate("import", "swebench", str(path))
-        self.assertLess(time.perf_counter() - started, 40 * base)
         self.assertEqual(code, 0, err)
         outcomes = [json.loads(line)["outcome"] for line in out.splitlines()]
         self.assertEqual(outcomes.count("pass"), 6000)
         self.assertEqual(outcomes.count("unscoreable"), 600)
         path = self.write_json("results/results.json", {"resolved": ids[:7000], "no_logs": ids[7000:7100]})
         id_file = self.write_text("ids.txt", "\n".join(ids) + "\n")
-        started = time.perf_counter()
         code, out, err = self.run_gate("import", "swebench", str(path), "--dataset-ids", str(id_file))
-        self.assertLess(time.perf_counter() - started, 40 * base)
         self.assertEqual(code, 0, err)
         self.assertEqual([json.loads(line)["outcome"] for line in out.splitlines()].count("pass"), 7000)

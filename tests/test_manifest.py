@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import copy
 import json
-import time
 from typing import Any
 
 from tests.builders import metric, valid_ledger
@@ -159,20 +158,12 @@ class EnvelopeFields(GateCase):
 
 
 class DeclaredIdsAtScale(GateCase):
-    def test_a_duplicate_among_30000_declared_ids_is_named_in_linear_time(self) -> None:
-        """A manifest's repeated task ID is found in one pass (one list scan per ID took 24 s): the time at 30,000
-        IDs is within a generous multiple of ten times that at 3,000, measured in this test (a ratio: a loaded
-        machine slows both alike); one pass gives about 10, a scan per ID about 100."""
+    def test_a_duplicate_among_30000_declared_ids_is_named(self) -> None:
+        """A manifest's repeated task ID among 30,000 is named (one list scan per ID took 24 s:
+        bench/linear.py times the shape at 30,000 and 300,000 IDs)."""
         manifest, records = valid_ledger()
-        manifest["dataset"]["task_ids"] = [f"t-{i:05d}" for i in range(3000)] + ["t-01234"]
-        started = time.perf_counter()
-        self.assertInputError(self.check(manifest, records), "'t-01234' is listed twice")
-        base = time.perf_counter() - started
         manifest["dataset"]["task_ids"] = [f"t-{i:05d}" for i in range(30000)] + ["t-12345"]
-        started = time.perf_counter()
-        result = self.check(manifest, records)
-        self.assertLess(time.perf_counter() - started, 40 * base + 0.5)
-        self.assertInputError(result, "dataset.task_ids", "'t-12345' is listed twice")
+        self.assertInputError(self.check(manifest, records), "dataset.task_ids", "'t-12345' is listed twice")
 
 
 class StrictSchema(GateCase):

@@ -26,21 +26,13 @@ class CsvLimits(GateCase):
         self.assertInputError(self.run_gate("import", "csv", str(path), "--task-id", "task_id", "--pass",
                                             "correct == 1"), "nul.csv:")
 
-    def test_a_repeated_column_among_60002_is_named_in_one_pass(self) -> None:
-        """60,002 columns, the last repeating the sixth: named, in time within a generous multiple of ten times
-        that of 6,002 columns measured in this test (a ratio, which a loaded machine slows alike; one pass gives
-        about 10, a count() a column, 60,002 scans of the header, about 100)."""
-        import time
-
-        timings = []
-        for columns in (6_001, 60_001):
-            names = [f"c{i}" for i in range(columns)] + ["c5"]
-            path = self.write_text(f"wide{columns}.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
-            started = time.perf_counter()
-            result = self.run_gate("import", "csv", str(path), "--task-id", "c0", "--pass", "c1 == 1")
-            timings.append(time.perf_counter() - started)
-            self.assertInputError(result, f"column 'c5' appears twice (columns 6 and {columns + 1})")
-        self.assertLess(timings[1], 40 * timings[0] + 0.5)
+    def test_a_repeated_column_among_60002_is_named(self) -> None:
+        """60,002 columns, the last repeating the sixth: named with both positions (one pass over the header; a
+        count() a column was quadratic: bench/linear.py times the shape at 60,010 and 600,010 columns)."""
+        names = [f"c{i}" for i in range(60_001)] + ["c5"]
+        path = self.write_text("wide.csv", ",".join(names) + "\n" + ",".join("1" for _ in names) + "\n")
+        result = self.run_gate("import", "csv", str(path), "--task-id", "c0", "--pass", "c1 == 1")
+        self.assertInputError(result, "column 'c5' appears twice (columns 6 and 60002)")
 
 
 class LmEvalInversion(GateCase):
