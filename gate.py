@@ -864,6 +864,7 @@ def _is_number(value: object) -> bool:
 
 
 TASK_ID_RULE = "a non-empty printable string without surrounding spaces"
+_CLUSTER_RULE = f"a cluster name ({TASK_ID_RULE})"
 
 
 def is_task_id(value: object) -> bool:
@@ -1784,7 +1785,7 @@ def _lift_task_ids(raw: bytes) -> tuple[bytes, list[str]] | None:
         if b'"' in ids or b"\\" in ids or not _sorted_ids_text(ids, pieces):
             return None
         at = cut + len(sep or b"")
-    if not pieces:  # `[""]`: one empty ID
+    if not pieces or (sep and at == stop):  # `[""]`, or a separator last: an empty ID after it
         return None
     return raw[:start.start(1)] + _LIFTED_JSON + raw[close + 1:], pieces
 
@@ -5762,6 +5763,9 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
                 if type(attempt) is not int or attempt < 1:
                     _bad_field(where, numbers[index], "attempt", "an integer >= 1", attempt)
                 wall = rec.get("wall_clock_s")
+                cluster = rec.get("cluster") if clustered else None
+                if cluster is not None and not is_task_id(cluster):  # (checked first, as ever)
+                    _bad_field(where, numbers[index], "cluster", _CLUSTER_RULE, cluster)
                 key = (rec.get("outcome"), rec.get("reason"), rec.get("stratum"), wall is not None)
                 try:
                     kind = kinds.get(key)
@@ -5785,8 +5789,7 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
                     # tuples, so settle counts patterns in C
                     tasks[tid] = (*cast("tuple[int, ...]", previous), packed)
                 if clustered:
-                    _note_cluster(tally, tid, rec.get("cluster"), previous is None, where,
-                                  numbers[index])
+                    _note_cluster(tally, tid, cluster, previous is None)
                 if wall is not None and not ((type(wall) is int or type(wall) is float)
                                              and 0 <= wall <= limit):
                     if ((type(wall) is not int and type(wall) is not float)
@@ -5804,13 +5807,10 @@ def _tally_records(tally: _Tally, chunk: Parsed, where: str, reading: Reading,
     tally.records += kept
 
 
-def _note_cluster(tally: _Tally, tid: str, cluster: Any, first: bool, where: str = "",
-                  line: int = 0) -> None:
-    """A record's cluster into the per-task table: its task's, from its first record; a later
-    record naming another (or none where the first named one, or one where it named none) puts
-    the task among the conflicts."""
-    if cluster is not None and not is_task_id(cluster):
-        _bad_field(where, line, "cluster", f"a cluster name ({TASK_ID_RULE})", cluster)
+def _note_cluster(tally: _Tally, tid: str, cluster: str | None, first: bool) -> None:
+    """A record's cluster (a valid name, or None) into the per-task table: its task's, from its
+    first record; a later record naming another (or none where the first named one, or one where
+    it named none) puts the task among the conflicts."""
     if first:
         if cluster is not None:
             tally.clusters[tid] = cluster

@@ -133,3 +133,5 @@ class ClusterRules(GateCase):
         code, out, err = self.check(manifest, records)
         self.assertEqual((code, out), (2, ""))
         self.assertIn("cluster", err)
+        records[3]["outcome"] = 5  # a record with two bad fields: its cluster is named, as it always was
+        self.assertInputError(self.check(manifest, records), ":4: cluster: expected a cluster name")
