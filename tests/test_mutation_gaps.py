@@ -708,6 +708,16 @@ class InputTextEdges(GateCase):
 class StatisticsEdges(GateCase):
     """Statistics at their edges: degrees of freedom, tails, the wild cluster bootstrap, exact intervals."""
 
+    def test_a_wild_bootstrap_interval_that_does_not_reject_holds_zero_whatever_the_rounding(self) -> None:
+        """Three clusters of 10^6 tasks whose mean differences agree to 2e-6: t is about 10^6, but three clusters'
+        eight sign patterns cannot reach alpha, so the test does not reject and the interval must hold 0. Its low
+        end, mean − c·SE at c = the observed t, rounds to +1.1e-16 here: it is 0 exactly (min(low, 1.0) left it
+        above 0, an interval that excludes 0 beside a test that does not reject)."""
+        test = gate.wild_cluster_test([777195.0, 777197.0, 777195.0], [10**6] * 3, 0.95)
+        self.assertEqual(test.p_value, 0.25)
+        self.assertEqual(test.low, 0.0)
+        self.assertGreater(test.high, 0.777)
+
     def clustered_compare(self, xs: list[int], ys: list[int], repos: list[str]) -> dict[str, Any]:
         """`compare --by-cluster --format json` of A's and B's one-sample verdicts on tasks in these clusters (exit 0)."""
         ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)
