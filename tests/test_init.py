@@ -69,6 +69,12 @@ class InitTemplate(GateCase):
         codes = {f["code"] for f in report["findings"]}
         self.assertTrue({"draft_manifest", "placeholder_value", "ledger_does_not_balance"} <= codes, codes)
         self.assertLessEqual(report["headline"]["ci_high"], 1.0)  # 29 passes over a declared 1: BLOCKED, not a crash
+        # The count is the least a manifest may declare (0 is malformed), so a forgotten count balances no ledger
+        # of two or more tasks; the digest is a placeholder that names the command to fill it.
+        self.assertEqual(template["dataset"]["task_count"], 1)
+        self.assertIn("digest --runs RUNS or --ids IDS", template["dataset"]["task_ids_sha256"])
+        code, _out, err = self.check(dict(template, dataset=dict(template["dataset"], task_count=0)), records)
+        self.assertEqual(code, 2, err)
 
     def test_from_import_is_the_import_draft(self) -> None:
         """init --from-import FORMAT FILE prints the draft `import --draft-manifest` writes, byte for byte."""
