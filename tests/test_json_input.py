@@ -51,6 +51,8 @@ class RunsAreStrictJsonLines(LedgerInputCase):
                               "enclosed in double quotes (column 2)")
         self.assertInputError(self.bad_line("pass"), "runs.jsonl:17: invalid JSON: expecting a value (column 1)")
         self.assertInputError(self.bad_line('{"run_id": }'), "runs.jsonl:17: invalid JSON: expecting a value (column 12)")
+        for blank in ("\x0c", "\u00a0", "\u2003"):  # blank to str.strip, not to JSON: no value, not a record cut short
+            self.assertInputError(self.bad_line(blank), "runs.jsonl:17: invalid JSON: expecting a value (column 1)")
         crlf = '{"run_id": "r1", "task_id": "t-0\r'  # cut inside a string, on a CRLF line: the \r is no record's
         self.assertInputError(self.bad_line(crlf), "runs.jsonl:17: invalid JSON: the line ends inside its record "
                               f"(column {len(crlf) + 1}): is it cut short?")
