@@ -147,6 +147,24 @@ class PlanCommand(GateCase):
         self.assertGreater(tasks, 200)
         self.assertLessEqual(power.call_count, 8)
 
+    def test_far_from_connors_answer_the_bracket_doubles(self) -> None:
+        """Where the conditional test is far more conservative than Connor's asymptotic answer (A - B = 0.01 with
+        discordance 0.011, 60% confidence, 50% power: Connor says 78, the exact test needs 266), the search doubles its
+        step past the answer and bisects: the planned size has the power asked and one task fewer does not (exact
+        enumeration), in 14 power evaluations, not one a pair of tasks (a step grown by 2 % step) and not a step
+        that explodes into 'more than 10,000,000 tasks' (2 << step)."""
+        from unittest import mock
+        question = gate.PlanQuestion(0.5, 0.01, 0.011, 1, 0.0, 0.5, 0.6)
+        with mock.patch.object(gate, "plan_power", wraps=gate.plan_power) as power:
+            tasks, _ = gate.tasks_needed(question)
+        self.assertLessEqual(power.call_count, 16)
+        self.assertGreaterEqual(table_power(tasks, 0.011, 0.01, 0.4), 0.5)
+        self.assertLess(table_power(tasks - 1, 0.011, 0.01, 0.4), 0.5)
+        self.assertGreater(tasks, 3 * math.ceil(gate.connor_tasks(question, 0.011)))
+        got = self.plan_json("--baseline", "0.5", "--detect", "0.01", "--discordance", "0.011", "--power", "0.5",
+                             "--confidence", "0.6")
+        self.assertEqual(got["tasks"], tasks)
+
     def test_impossible_questions_are_exit_2(self) -> None:
         """A question with no answer is one line on stderr naming the option, exit 2."""
         for args, named in ((["--baseline", "0", "--detect", "0.1"], "--baseline"),
@@ -156,7 +174,8 @@ class PlanCommand(GateCase):
                             (["--baseline", "0.5", "--detect", "-0.1"], "--detect"),
                             (["--baseline", "0.5", "--detect", "nan"], "--detect"),
                             (["--baseline", "inf", "--detect", "0.1"], "--baseline"),
-                            (["--baseline", "0.5", "--detect", "0.1", "--discordance", "0"], "--discordance"),
+                            (["--baseline", "0.5", "--detect", "0.1", "--discordance", "0"], "--discordance: expected the share"),
+                            (["--baseline", "0.5", "--detect", "0.1", "--discordance", "-0.5"], "in (0, 1], got -0.5"),
                             (["--baseline", "0.5", "--detect", "0.1", "--discordance", "0.005"], "discordance"),
                             (["--baseline", "0.5", "--detect", "0.1", "--icc", "1.5"], "--icc"),
                             (["--baseline", "0.5", "--detect", "0.1", "--samples", "0"], "--samples"),
