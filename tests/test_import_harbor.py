@@ -289,10 +289,11 @@ class HarborAttempts(HarborCase):
                               "2 trial(s) planned, 1 named by a trial folder or the job's result.json")
 
     def test_more_trials_than_the_budget_is_refused(self) -> None:
-        """A task with more trials than n_attempts is refused (the job is not what its config says)."""
-        trials = [trial("dna-insert", f"dna-insert__{c}", f"0{i}:00:00.000000", 1.0) for i, c in enumerate("ab")]
+        """A task with more trials than n_attempts is refused (the job is not what its config says), naming how many
+        it has: all three, not the first one past the budget."""
+        trials = [trial("dna-insert", f"dna-insert__{c}", f"0{i}:00:00.000000", 1.0) for i, c in enumerate("abc")]
         job = self.job("over", trials, tasks=["dna-insert"])
-        self.assertInputError(self.run_gate("import", "harbor", str(job)), "2 attempts, more than n_attempts 1")
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "3 attempts, more than n_attempts 1")
 
 
 class HarborJobs(HarborCase):

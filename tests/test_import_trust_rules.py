@@ -136,6 +136,17 @@ class EveryRowHoldsEveryRule(RealFileCase):
                 gate.finish(found, gate.ImportOptions((), None, "fail", 1.0), fmt, Path("x.json"))
             self.assertIn("measured 2 different systems", str(caught.exception))
 
+    def test_every_row_refuses_attempts_past_its_budget_naming_how_many(self) -> None:
+        """The attempt budget is the finisher's rule: a task with more attempts than its budget is refused for any row,
+        naming all of them (3, where the first past the budget is the second), whatever string object each row holds."""
+        rows = [("".join(["t", "-1"]), attempt, ("fail", None), {}, {}) for attempt in (1, 2, 3)]
+        found = gate.Found(rows, False, 1, "h", "", budget_what="n_attempts (the config's)")
+        for fmt in gate.IMPORTERS:
+            with self.subTest(fmt=fmt), self.assertRaises(gate.GateError) as caught:
+                gate.finish(found, gate.ImportOptions((), None, "fail", 1.0), fmt, Path("x.json"))
+            self.assertEqual(str(caught.exception), f"import {fmt}: task 't-1' has 3 attempts, more than n_attempts 1 "
+                                                    "(the config's)")
+
     def test_every_row_refuses_a_stale_evaluation_and_several_instruments(self) -> None:
         """The stale-evaluation and one-instrument rules are the finisher's too: any row's Found with an evaluation
         of another output, or runs at two harness commits, is refused; --one-instrument declares the latter."""

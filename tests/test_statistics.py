@@ -548,9 +548,10 @@ class CochranQAgainstReference(ReferenceCase):
         self.assertRel(p, math.exp(-3.0))
 
     def test_cochran_q_equals_its_formula_in_fractions(self) -> None:
-        """On every 0/1 matrix of 3 tasks x 3 systems (512), and 200 seeded random 0/1 and quarter-valued matrices of 2 to 8
-        tasks x 2 to 4 systems, cochran_q's Q equals the formula in exact fractions to relative 1e-12 and its p equals the
-        closed-form chi-square tail to relative 1e-9."""
+        """On every 0/1 matrix of 3 tasks x 3 systems (512), 200 seeded random 0/1 and quarter-valued matrices of 2 to 8
+        tasks x 2 to 4 systems, and 20 whose every task has one mean for all systems, cochran_q's Q equals the formula in
+        exact fractions to relative 1e-12 and its p equals the closed-form chi-square tail to relative 1e-9 (1 where Q is
+        0)."""
         matrices: list[list[list[Fraction]]] = []
         for bits in range(512):
             matrices.append([[Fraction((bits >> (3 * t + j)) & 1) for j in range(3)] for t in range(3)])
@@ -559,6 +560,11 @@ class CochranQAgainstReference(ReferenceCase):
             tasks, k = rnd.randint(2, 8), rnd.randint(2, 4)
             denominator = 1 if i % 2 else 4
             matrices.append([[Fraction(rnd.randint(0, denominator), denominator) for _ in range(k)] for _ in range(tasks)])
+        # every task's systems agree on a per-task mean (samples mode): nothing within a task to compare, Q = 0, p = 1
+        for i in range(20):
+            tasks, k = rnd.randint(1, 6), rnd.randint(2, 4)
+            means = [Fraction(rnd.randint(0, 4), 4) for _ in range(tasks)] + [Fraction(1, 4)]
+            matrices.append([[mean] * k for mean in means])
         for matrix in matrices:
             k = len(matrix[0])
             q, df, p = gate.cochran_q([[float(r[j]) for r in matrix] for j in range(k)])
@@ -566,6 +572,7 @@ class CochranQAgainstReference(ReferenceCase):
             self.assertEqual(df, k - 1)
             if expected == 0:
                 self.assertAlmostEqual(q, 0.0, delta=1e-12, msg=matrix)
+                self.assertEqual(p, 1.0, matrix)
                 continue
             self.assertTrue(math.isclose(q, float(expected), rel_tol=1e-12, abs_tol=0.0), (matrix, q, expected))
             self.assertRel(p, chi2_sf_closed(float(expected), k - 1))
