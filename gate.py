@@ -2624,14 +2624,14 @@ def wilson(k: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
         raise ValueError("wilson interval needs n >= 1")
     z2 = z_for(confidence) ** 2
 
-    def roots(p: float) -> tuple[float, float]:
+    def lower_root(p: float) -> float:
         big = p + z2 / (2 * n) + math.sqrt(z2) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-        return p * p / big, big / (1 + z2 / n)
+        return p * p / big
 
     # more passes than declared tasks is a finding (the ledger does not balance)
     p = min(1.0, max(0.0, k / n))
-    low = 0.0 if k <= 0 else roots(p)[0]
-    high = 1.0 if k >= n else 1.0 - roots(1.0 - p)[0]
+    low = 0.0 if k <= 0 else lower_root(p)
+    high = 1.0 if k >= n else 1.0 - lower_root(1.0 - p)
     return max(0.0, low), min(1.0, high)
 
 
