@@ -389,6 +389,12 @@ class HarborJobs(HarborCase):
         costly = trial("dna-insert", "dna-insert__c", "08:00:00.000000", 1.0)
         costly["agent_result"] = dict(costly["agent_result"], cost_usd=0.4125)
         self.assertEqual(self.one(costly)["cost_usd"], 0.4125)
+        # a trial shorter than a second, or of no time at all, is timed; one that ends before it starts is not
+        for finished, wall in (("08:00:00.250000", 0.25), ("08:00:00.000000", 0.0), ("07:59:59.000000", None)):
+            with self.subTest(finished=finished):
+                quick = trial("dna-insert", "dna-insert__q", "08:00:00.000000", 1.0,
+                              finished_at=f"2026-08-25T{finished}Z")
+                self.assertEqual(self.one(quick).get("wall_clock_s"), wall)
 
     def test_a_wall_clock_only_some_trials_have_is_dropped_from_all(self) -> None:
         """A trial without finished_at has no wall clock; check wants all or none, so it is dropped from every
