@@ -77,7 +77,7 @@ class MappingImporter(RealFileCase):
         self.assertEqual(code, 2)
         self.assertIn(f"{path}:3: correct: 'n/a' is not a number to compare with 1", err)
         long = "n/a because the harness timed out after 600 seconds"  # 51 characters: the first 40 are named
-        long_path = self.write_text("long.csv", f"task_id,correct\na,1\nb,{long}\n".encode("utf-8"))
+        long_path = self.write_text("long.csv", f"task_id,correct\na,1\nb,{long}\n".encode())
         code, _out, err = self.run_gate("import", "csv", str(long_path), "--task-id", "task_id", "--pass", "correct == 1")
         self.assertEqual(code, 2)
         self.assertIn(f"{long_path}:3: correct: {long[:40]!r} is not a number to compare with 1", err)

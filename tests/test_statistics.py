@@ -561,7 +561,7 @@ class CochranQAgainstReference(ReferenceCase):
             denominator = 1 if i % 2 else 4
             matrices.append([[Fraction(rnd.randint(0, denominator), denominator) for _ in range(k)] for _ in range(tasks)])
         # every task's systems agree on a per-task mean (samples mode): nothing within a task to compare, Q = 0, p = 1
-        for i in range(20):
+        for _ in range(20):
             tasks, k = rnd.randint(1, 6), rnd.randint(2, 4)
             means = [Fraction(rnd.randint(0, 4), 4) for _ in range(tasks)] + [Fraction(1, 4)]
             matrices.append([[mean] * k for mean in means])
