@@ -216,6 +216,24 @@ class PipedRuns(GateCase):
         self.assertEqual((code, out, err), (2, "", "gate.py: error: RUNS: larger than 0 GiB\n"))
         self.assertEqual(set(Path(tempfile.gettempdir()).glob("benchgate-*")), before)
 
+    def test_standard_input_is_read_up_to_the_documented_16_gib(self) -> None:
+        """The bound itself, as docs/developing.md states it: standard input is copied until it passes 16 GiB, and the
+        refusal names it; reads counted (a 256 KiB chunk a read, into the null device), no 16 GiB in memory or on disk."""
+        chunk = b"x" * gate._CHUNK_BYTES
+        reads = []
+
+        class Endless:
+            def read(self, size: int) -> bytes:
+                reads.append(size)
+                return chunk
+
+        fake = mock.Mock(buffer=Endless())
+        with mock.patch.object(gate.sys, "stdin", fake), self.assertRaises(gate.GateError) as caught:
+            gate._spool(Path("-"), Path(os.devnull))
+        self.assertEqual(str(caught.exception), "standard input: larger than 16 GiB")
+        self.assertEqual(len(reads), (16 << 30) // len(chunk) + 1)
+        self.assertIn("up to 16 GiB", (ROOT / "docs" / "developing.md").read_text(encoding="utf-8"))
+
 
 class StartUp(GateCase):
     def test_a_check_imports_no_module_it_does_not_use(self) -> None:
