@@ -61,6 +61,13 @@ class PublishGateReport(RealFileCase):
         wider = report(OUTCOMES, budget=2)
         imp = self.import_ok("publish-gate", str(self.write_json("wider.json", wider)), name="wider")
         self.assertEqual({r["task_id"]: r["outcome"] for r in imp.records}["demo-3"], "pass")
+        # the budget may be as large as any the gate takes (10,000), and no larger
+        widest = self.import_ok("publish-gate", str(self.write_json("widest.json", report(OUTCOMES, budget=10_000))),
+                                name="widest")
+        self.assertEqual(widest.draft["attempt_budget"], 10_000)
+        self.assertInputError(self.run_gate("import", "publish-gate",
+                                            str(self.write_json("over.json", report(OUTCOMES, budget=10_001)))),
+                              "attempt_budget: expected at most 10,000")
 
     def test_an_outcome_without_its_task_is_refused_with_one_line(self) -> None:
         """The note's own report names no task in its outcomes: refused with one line naming the outcome and

@@ -121,6 +121,16 @@ class SeveralRunsOneClaim(RealFileCase):
                 self.assertInputError(result, "different task sets")
                 shutil.rmtree(self.dir / "board")
 
+    def test_a_run_without_its_metadata_never_borrows_anothers(self) -> None:
+        """Two run folders, one without its run_metadata.json: the metadata beside one results file is that run's
+        alone (a lone results file takes the lone metadata given with it only when nothing else is given), so the
+        run without one names no agent or model, and the two are refused as one claim, naming that run's file."""
+        runs = self.tb_runs(DROID)[:2]
+        (runs[1] / "run_metadata.json").unlink()
+        self.assertInputError(self.run_gate("import", "terminal-bench", str(runs[0]), str(runs[1]), "--one-instrument"),
+                              f"{runs[1] / 'results.json'}: several runs are one claim only when each names its agent "
+                              "and model")
+
     def test_runs_with_different_attempt_counts_are_refused(self) -> None:
         """A one-attempt run and a two-attempt run of the same agent, model and suite are not one attempt contract:
         refused."""
