@@ -891,3 +891,36 @@ class NoSpreadInSamplesMode(GateCase):
                 expected = gate.paired_test(gate.PairedTable(b, c, n, (b - c) / n, (b + c) / n, b + c), 0.95)
                 self.assertEqual(test, expected)
                 self.assertGreater(test.high - test.low, 0)
+
+
+class DeclaredTasksWithNoRecord(CompareCase):
+    def test_a_declared_task_no_side_records_is_a_fail_on_both_in_either_order(self) -> None:
+        """Two claims over 5,000 recorded tasks whose manifests declare 5,003 (a digest-only dataset): the three tasks
+        no runs file records are fails on both sides, so they are `neither` in the paired table, whether the ledgers
+        are sorted (paired by position, in task-ID order) or shuffled (paired by task ID)."""
+        import random
+        ids = [f"t-{i:05d}" for i in range(5000)]
+        passes = {"a": {t for i, t in enumerate(ids) if i % 2 == 0}, "b": {t for i, t in enumerate(ids) if i % 3 == 0}}
+        passes["a"].discard("t-00001")
+        passes["b"].discard("t-00001")
+        expected = {"both_pass": len(passes["a"] & passes["b"]), "a_only": len(passes["a"] - passes["b"]),
+                    "b_only": len(passes["b"] - passes["a"]), "neither": 5000 - len(passes["a"] | passes["b"]) + 3}
+        rnd = random.Random(5003)
+        for order in ("sorted", "shuffled"):
+            sides = []
+            for side in ("a", "b"):
+                manifest = {"claim_id": f"c-{side}", "rerun_recipe": "python3 gate.py --manifest m.json --runs r.jsonl",
+                            "dataset": {"name": "suite", "task_count": 5003, "task_ids_sha256": ids_digest(ids)},
+                            "controls": [{"task_id": "t-00001", "role": "negative", "expected": "fail"},
+                                         {"task_id": "t-00000", "role": "positive", "expected": "pass"}],
+                            "envelope": {"runner": "docker 27", "network": "off", "wall_clock_s_per_task": 600,
+                                         "toolchain_sha": "abc123", "harness": "h", "harness_version": "1"}}
+                records = [{"run_id": f"run-{side}", "task_id": t, "attempt": 1,
+                            "outcome": "pass" if t in passes[side] else "fail"} for t in ids]
+                if order == "shuffled":
+                    rnd.shuffle(records)
+                sides += [manifest, records]
+            with self.subTest(order=order):
+                code, report = self.compare_json(*sides)
+                self.assertEqual(report["paired"], expected)
+                self.assertIn("A:dataset_size_mismatch", [f["code"] for f in report["findings"]])
