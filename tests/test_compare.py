@@ -923,4 +923,5 @@ class DeclaredTasksWithNoRecord(CompareCase):
             with self.subTest(order=order):
                 code, report = self.compare_json(*sides)
                 self.assertEqual(report["paired"], expected)
+                self.assertEqual(code, 1)  # both sides BLOCKED: each declares more tasks than it records
                 self.assertIn("A:dataset_size_mismatch", [f["code"] for f in report["findings"]])
