@@ -547,6 +547,11 @@ class CochranQAgainstReference(ReferenceCase):
         self.assertRel(p, row["p"])
         self.assertRel(p, math.exp(-3.0))
 
+    def test_no_tasks_is_no_evidence_on_k_minus_1_degrees_of_freedom(self) -> None:
+        """k systems over no task: Q = 0, p = 1, and the degrees of freedom are still k - 1."""
+        for k in range(2, 7):
+            self.assertEqual(gate.cochran_q([[] for _ in range(k)]), (0.0, k - 1, 1.0))
+
     def test_cochran_q_equals_its_formula_in_fractions(self) -> None:
         """On every 0/1 matrix of 3 tasks x 3 systems (512), 200 seeded random 0/1 and quarter-valued matrices of 2 to 8
         tasks x 2 to 4 systems, and 20 whose every task has one mean for all systems, cochran_q's Q equals the formula in
