@@ -23,6 +23,19 @@ from tests.support import INS_CANCEL, ROOT, SWE_REPORT, TB_META, TB_RESULTS, TB_
 class CommandLine(GateCase):
     """gate.py's options, subcommands and exit codes."""
 
+    def test_a_check_is_one_process_and_reads_the_listed_ids_lifted_unless_asked(self) -> None:
+        """Without --jobs a check tallies in this one process (workers only when asked: --jobs 2), and the shipped
+        manifest's plain list of task IDs is lifted out of its bytes before the parse (the path that keeps a
+        10^6-ID manifest near the digest alone's cost; tests/test_listed_ids.py shows both read the same)."""
+        m, r = str(ROOT / "bench.manifest.json"), str(ROOT / "runs.jsonl")
+        for extra, jobs in (((), 1), (("--jobs", "2"), 2)):
+            with self.subTest(extra=extra), mock.patch.object(gate, "tally_runs", wraps=gate.tally_runs) as tally:
+                self.assertEqual(self.run_gate("--manifest", m, "--runs", r, *extra)[0], 0)
+                self.assertEqual([call.kwargs["jobs"] for call in tally.call_args_list], [jobs])
+        parsed, lifted, _ = gate._read_manifest(ROOT / "bench.manifest.json", None)
+        self.assertIsNotNone(lifted)
+        self.assertEqual(lifted.count if lifted else 0, parsed["dataset"]["task_count"])
+
     def test_implicit_check_equals_check(self) -> None:
         """Without a subcommand, gate.py runs check: the same output and exit code, in-process and as a real process."""
         manifest, records = valid_ledger()

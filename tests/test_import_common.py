@@ -81,6 +81,9 @@ class Measures(RealFileCase):
         self.assertEqual(rec["wall_clock_s"], round(sample["total_time"], 3))
         self.assertEqual((rec["harness"]["sample_id"], rec["harness"]["epoch"], rec["harness"]["uuid"]),
                          (sample["id"], sample["epoch"], sample["uuid"]))
+        sample["total_time"] = 999_999_999.5  # the longest a wall clock may be is under 10^9 s
+        records = {(r["task_id"], r["attempt"]): r for r in self.imp("inspect", str(self.write_json("long.json", log)))}
+        self.assertEqual(records[(str(sample["id"]), sample["epoch"])]["wall_clock_s"], 999_999_999.5)
 
     def test_harbor_keeps_trial_time_tokens_and_ids(self) -> None:
         """A Harbor record's wall_clock_s is finished_at - started_at (UTC `Z`), its tokens the agent's
