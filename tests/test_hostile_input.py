@@ -520,3 +520,57 @@ class SameBytes(GateCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DocumentedBoundsAtTheirEdges(GateCase):
+    """Each bound docs/developing.md states ("Bounded work") holds at its value and refuses one past it: a bound
+    moved by one, or a `<=` read as `<`, is seen here."""
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.manifest = json.loads((ROOT / "bench.manifest.json").read_text(encoding="utf-8"))
+        self.runs = str(ROOT / "runs.jsonl")
+
+    def gate(self, manifest: dict[str, Any], *extra: str, runs: str | None = None) -> tuple[int, str, str]:
+        return self.run_gate("--manifest", str(self.write_json("m.json", manifest)), "--runs", runs or self.runs, *extra)
+
+    def test_the_documented_bounds_are_the_gates(self) -> None:
+        bounded = (ROOT / "docs" / "developing.md").read_text(encoding="utf-8")
+        for said in ("nested deeper than 500 levels", "attempt budgets above 10,000", "a `task_count` above 10^7"):
+            self.assertIn(said, " ".join(bounded.split()))
+
+        def nested(depth: int) -> object:  # `depth` lists around a number, under the manifest's own object
+            value: object = 1
+            for _ in range(depth):
+                value = [value]
+            return value
+
+        self.assertEqual(self.gate(dict(self.manifest, notes=nested(499)))[0], 0)  # 500 levels with the manifest
+        code, _out, err = self.gate(dict(self.manifest, notes=nested(500)))
+        self.assertEqual(code, 2)
+        self.assertIn("nesting is deeper than 500 levels", err)
+        self.assertEqual(self.gate(dict(self.manifest, attempt_budget=10_000))[0], 0)
+        code, _out, err = self.gate(dict(self.manifest, attempt_budget=10_001))
+        self.assertEqual((code, "attempt_budget: expected an integer >= 1 and <= 10,000" in err), (2, True), err)
+        digest_only = {key: value for key, value in self.manifest["dataset"].items() if key != "task_ids"}
+        code, out, err = self.gate(dict(self.manifest, dataset=dict(digest_only, task_count=10_000_000)))
+        self.assertEqual(code, 1, err)  # read, and BLOCKED: 40 exits against 10^7 declared
+        self.assertIn("40 exits vs 10000000 entries", out)
+        code, _out, err = self.gate(dict(self.manifest, dataset=dict(digest_only, task_count=10_000_001)))
+        self.assertEqual((code, "<= 10,000,000" in err), (2, True), err)
+        self.assertEqual(self.gate(dict(self.manifest, max_unscoreable=0.5))[0], 0)
+        self.assertEqual(self.gate(dict(self.manifest, max_unscoreable=0.5000000001))[0], 2)
+        self.assertEqual(self.gate(self.manifest, "--jobs", "64")[0], 0)
+        self.assertEqual(self.gate(self.manifest, "--jobs", "65")[0], 2)
+
+    def test_twenty_bad_lines_are_named_and_the_rest_counted(self) -> None:
+        """A runs file with 20 bad lines names each; with 21, the first 20 and '... and 1 more bad line(s)'."""
+        lines = (ROOT / "runs.jsonl").read_text(encoding="utf-8").splitlines()
+        for bad, named in ((20, 20), (21, 20)):
+            runs = self.write_text(f"bad{bad}.jsonl", ("\n".join(lines + ['{"task_id": }'] * bad) + "\n").encode())
+            code, out, err = self.run_gate("--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(runs))
+            with self.subTest(bad=bad):
+                self.assertEqual((code, out), (2, ""))
+                said = err.splitlines()
+                self.assertEqual(len([line for line in said if "invalid JSON: expecting a value" in line]), named)
+                self.assertEqual(said[-1] == "gate.py: error: ... and 1 more bad line(s)", bad > named)
