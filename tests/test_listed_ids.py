@@ -189,3 +189,24 @@ class EditedListings(GateCase):
                 self.assertEqual(fast, whole)
                 lifted += was_lifted
         self.assertGreater(lifted, 12, lifted)  # (the valid listings among them are lifted)
+
+
+class ControlsOutsideTheList(GateCase):
+    def test_a_control_the_list_does_not_hold_is_outside_the_dataset_at_any_size(self) -> None:
+        """A positive control naming a task the listed IDs do not hold (and no record names) is
+        control_outside_dataset whether the ledger is read by the sorted stream (5,000 tasks: the lifted list's
+        text answers membership, no set built) or by the per-task table (40 tasks), never control_missing."""
+        for tasks in (40, 5000):
+            ids = [f"t-{i:05d}" for i in range(tasks)]
+            manifest = make_manifest(ids, claim_id="c", name="suite")
+            manifest["controls"] = [{"task_id": "t-00001", "role": "negative", "expected": "fail"},
+                                    {"task_id": "zzz-ctl", "role": "positive", "expected": "pass"}]
+            records = [{"run_id": "r", "task_id": t, "attempt": 1, "outcome": "pass" if i % 2 == 0 else "fail"}
+                       for i, t in enumerate(ids)]
+            code, out, err = self.run_gate("--manifest", str(self.write_json("m.json", manifest)), "--runs",
+                                           str(self.write_jsonl("r.jsonl", records)), "--format", "json")
+            with self.subTest(tasks=tasks):
+                self.assertEqual(code, 1, err)
+                codes = [f["code"] for f in json.loads(out)["findings"]]
+                self.assertIn("control_outside_dataset", codes)
+                self.assertNotIn("control_missing", codes)
