@@ -7,6 +7,7 @@ trial names), never by calling the importer's own helpers.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Any
@@ -256,3 +257,19 @@ class StatedAccuracy(ImportCase):
         code, _, err = self.run_gate("import", "terminal-bench", str(path))
         self.assertEqual(code, 0, err)
         self.assertIn(f"stated accuracy 0.99 != {resolved}/{len(data['results'])} resolved trials", err)
+
+
+class RunIdWithoutMetadata(ImportCase):
+    def test_a_run_no_file_names_takes_its_folders_name_or_its_files(self) -> None:
+        """With no run_metadata.json and no recording path naming the run, a run's id is its folder's name when the
+        file is the run's own results.json, else the file's stem (a copy under another name)."""
+        results = load(TB_RESULTS)
+        for trial in results["results"]:
+            trial.pop("recording_path", None)
+        folder = self.dir / "my-run"
+        folder.mkdir()
+        for name, run_id in (("results.json", "my-run"), ("copy.json", "copy")):
+            path = folder / name
+            path.write_text(json.dumps(results), encoding="utf-8")
+            with self.subTest(name=name):
+                self.assertEqual({r["run_id"] for r in self.imp("terminal-bench", str(path))}, {run_id})
