@@ -396,6 +396,9 @@ class CompareRendering(CompareCase):
         self.assertIn(["**A not pass**", "1", "10"], cells)
         code, out, _ = self.compare(*paired_ledgers(10, 25, 0, 5), "--format", "markdown")
         self.assertRegex(out, r"\*\*PUBLISHABLE\*\*, A - B is significant at 95% on this suite and envelope")
+        _, report = self.compare_json(*paired_ledgers(10, 25, 0, 5))
+        shown = f"95% CI [{report['difference']['ci_low']:+.3f}, {report['difference']['ci_high']:+.3f}]"
+        self.assertIn(f"A - B = {report['difference']['value']:+.3f}, {shown} (", out)  # both ends to 3 places
         self.assertIn("not a measure of how much it matters", out)
 
     def test_svg(self) -> None:

@@ -88,6 +88,19 @@ class MappingImporter(RealFileCase):
         self.assertEqual(code, 2)
         self.assertIn("score: no such column", err)
 
+    def test_every_comparison_operator_reads_as_written(self) -> None:
+        """Each of the six comparisons, on a CSV score of 0.3, 0.5 and 0.7 against 0.5: pass exactly where Python's own
+        operator holds (the boundary 0.5 included or not as the operator says)."""
+        import operator
+        path = self.write_text("scores.csv", b"task_id,score\na,0.3\nb,0.5\nc,0.7\n")
+        ops = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+               "!=": operator.ne}
+        for op, holds in ops.items():
+            with self.subTest(op=op):
+                records = self.imp("csv", str(path), "--task-id", "task_id", "--pass", f"score {op} 0.5")
+                self.assertEqual({r["task_id"]: r["outcome"] for r in records},
+                                 {t: "pass" if holds(x, 0.5) else "fail" for t, x in (("a", 0.3), ("b", 0.5), ("c", 0.7))})
+
     def test_json_values_compare_by_type_and_a_missing_path_is_named(self) -> None:
         """In JSON true is not 1: `resolved == 1` on a boolean is an error naming the path (it would fail every
         record), `resolved` (a bare boolean path) reads it; a nested path reads into objects and lists; a record without the path is an error

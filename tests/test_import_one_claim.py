@@ -524,6 +524,16 @@ class ForksAndForeignFiles(OneClaimCase):
             with self.subTest(path=path.name):
                 self.assertInputError(self.run_gate("import", "swebench", str(path)), str(path), *fragments)
 
+    def test_swe_agent_names_its_own_predictions_file_for_what_it_is(self) -> None:
+        """`import swe-agent` on SWE-agent's real all_preds.jsonl (JSON Lines, many predictions) reads its first line
+        and says at once that these are predictions with no verdicts and how to grade them; it never reads the file
+        as one JSON document (which would call it a JSON Lines file first)."""
+        path = WILD3 / "swe-agent" / "all_preds.jsonl"
+        code, out, err = self.run_gate("import", "swe-agent", str(path))
+        self.assertEqual((code, out), (2, ""))
+        self.assertTrue(err.startswith(f"gate.py: error: {path}: SWE-bench predictions (instance_id, model_patch"), err)
+        self.assertIn("python -m swebench.harness.run_evaluation --predictions_path", err)
+
     def test_an_evaluated_openhands_record_points_at_the_report(self) -> None:
         """The OpenHands record with test_result.report (after eval_infer.sh) names the report.json to import
         instead. Old code: "not a SWE-bench run report"."""
