@@ -1112,3 +1112,13 @@ class Clusters(Agreement):
                 (code, out, _), _ = self.both(manifest, sorted_text(records))
                 self.assertEqual(code, 1)
                 self.assertRegex(out, r"cluster_conflict.*t-1, t-2, t-3")
+
+
+class PackedAttempts(GateCase):
+    def test_an_attempt_packs_and_unpacks_to_its_kind_and_number(self) -> None:
+        """pack_attempt (the hot loop inlines it) keeps the kind in the low bits and the attempt number above them:
+        each round-trips through attempt_kind and attempt_number, up to the attempt limit."""
+        for kind in (0, 1, 7, gate._KIND_MASK):
+            for number in (1, 2, 32, 33, 10_000):
+                packed = gate.pack_attempt(kind, number)
+                self.assertEqual((gate.attempt_kind(packed), gate.attempt_number(packed)), (kind, number))

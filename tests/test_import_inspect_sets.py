@@ -241,3 +241,18 @@ class Zstd(RealFileCase):
         self.assertEqual([(r["task_id"], r["outcome"]) for r in evalset],
                          [(r["task_id"], r["outcome"]) for r in self.imp("inspect", str(INS_RUNS / "evalset"))])
         self.assertEqual(rule_headline(evalset, sorted({r["task_id"] for r in evalset}), "samples", 1), Fraction(2, 10))
+
+
+class DeclaredByTheLimit(RealFileCase):
+    def test_a_log_without_sample_ids_is_declared_by_its_limit_only_when_every_allowed_sample_is_there(self) -> None:
+        """A --limit 10 log written without eval.dataset.sample_ids: its 10 logged samples are the declared set
+        (every one the limit allowed); with one sample gone, 9 against a limit of 10 name no declared set, and the
+        import is refused rather than claiming the 9 as the whole run."""
+        log = json.loads(run_log("limit10-json").read_text(encoding="utf-8"))
+        del log["eval"]["dataset"]["sample_ids"]
+        imp = self.import_ok("inspect", str(self.write_json("ten.json", log)), name="ten")
+        self.assertEqual(len({r["task_id"] for r in imp.records}), 10)
+        log["samples"] = log["samples"][1:]
+        self.assertInputError(self.run_gate("import", "inspect", str(self.write_json("nine.json", log))),
+                              "eval.dataset.sample_ids: missing, and neither eval.dataset.samples (100) nor "
+                              "eval.config.limit (10) matches the 9 sample ids in the log")
