@@ -419,6 +419,11 @@ class ExitCodesThatCannotBeConfused(GateCase):
         self.assertEqual((code, out), (3, ""))
         self.assertEqual(len(err.splitlines()), 1, err)
         self.assertTrue(err.startswith("gate.py: internal error: ZeroDivisionError: boom: a bug in benchgate"), err)
+        long = "".join(f"{i:03d}," for i in range(100))  # 400 characters: the first 300 are shown
+        with mock.patch.object(gate, "run_check", side_effect=ZeroDivisionError(long)), \
+                mock.patch.dict(os.environ, {"BENCHGATE_DEBUG": ""}):
+            code, _out, err = self.run_gate(*args)
+        self.assertTrue(err.startswith(f"gate.py: internal error: ZeroDivisionError: {long[:300]}: a bug in"), err)
         with mock.patch.object(gate, "run_check", side_effect=ZeroDivisionError("boom")), \
                 mock.patch.dict(os.environ, {"BENCHGATE_DEBUG": "1"}):
             code, _out, err = self.run_gate(*args)
