@@ -273,3 +273,25 @@ class RunIdWithoutMetadata(ImportCase):
             path.write_text(json.dumps(results), encoding="utf-8")
             with self.subTest(name=name):
                 self.assertEqual({r["run_id"] for r in self.imp("terminal-bench", str(path))}, {run_id})
+
+
+class DatasetSizeWithoutTaskIds(ImportCase):
+    def test_a_dataset_size_alone_declares_the_set_only_when_every_task_has_trials(self) -> None:
+        """run_metadata.json with dataset_size and no task_ids: the tasks with trials are the declared set when they
+        are as many as dataset_size; one more in dataset_size than tasks with trials is refused (those tasks
+        cannot be named), never read as a whole run."""
+        meta, results = load(TB_META), load(TB_RESULTS)
+        meta["task_ids"] = None
+        seen = len({trial["task_id"] for trial in results["results"]})
+        results_path = self.write_json("results.json", results)
+        for size, ok in ((seen, True), (seen + 1, False)):
+            meta_path = self.write_json("run_metadata.json", dict(meta, dataset_size=size))
+            code, _out, err = self.run_gate("import", "terminal-bench", str(results_path), str(meta_path),
+                                            "-o", str(self.dir / f"runs{size}.jsonl"))
+            with self.subTest(size=size):
+                if ok:
+                    self.assertEqual(code, 0, err)
+                else:
+                    self.assertEqual(code, 2)
+                    self.assertIn(f"dataset_size is {size} but", err)
+                    self.assertIn(f"has trials for {seen} tasks; the tasks without trials cannot be named", err)
