@@ -223,11 +223,23 @@ class PipedRuns(GateCase):
 
         manifest, records = valid_ledger()
         text = "".join(json.dumps(rec) + "\n" for rec in records).encode()
-        before = set(Path(tempfile.gettempdir()).glob("benchgate-*"))
-        with mock.patch.object(gate, "MAX_STDIN_BYTES", len(text) - 1):
+        private = self.dir / "tmp"  # its own temporary folder: other runs on the machine make benchgate-* too
+        private.mkdir()
+        made: list[str] = []
+        real = tempfile.TemporaryDirectory
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            folder = real(*args, **kwargs)
+            made.append(folder.name)
+            return folder
+
+        with mock.patch.object(gate, "MAX_STDIN_BYTES", len(text) - 1), \
+                mock.patch.object(tempfile, "tempdir", str(private)), \
+                mock.patch.object(tempfile, "TemporaryDirectory", recorded):
             code, out, err = self.piped(manifest, text)
         self.assertEqual((code, out, err), (2, "", "gate.py: error: RUNS: larger than 0 GiB\n"))
-        self.assertEqual(set(Path(tempfile.gettempdir()).glob("benchgate-*")), before)
+        self.assertEqual([Path(m).parent for m in made], [private])  # the copy was made there, and is gone
+        self.assertEqual(list(private.iterdir()), [])
 
     def test_standard_input_is_read_up_to_the_documented_16_gib(self) -> None:
         """The bound itself, as docs/developing.md states it: standard input is copied until it passes 16 GiB, and the

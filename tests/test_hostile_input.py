@@ -158,6 +158,16 @@ class InertOutput(GateCase):
         self.assertEqual(json.loads(out)["claim_id"], manifest["claim_id"])
         self.assertEqual(raw_controls(out), [])
 
+    def test_json_writes_a_non_printable_character_beyond_the_bmp_as_its_surrogate_pair(self) -> None:
+        """U+E0001 (a tag character) and U+2028 are not printable: the JSON writes them as the escapes json.dumps
+        would (a surrogate pair beyond U+FFFF), keeps printable non-ASCII as it is, and reads back exactly."""
+        manifest, records = self.forged()
+        manifest["claim_id"] = "é\U000e0001x\u2028\U0001f600\x85"
+        _code, out, _ = self.check(manifest, records, "--format", "json")
+        line = next(line for line in out.splitlines() if '"claim_id"' in line)
+        self.assertEqual(line.strip(), '"claim_id": "é\\udb40\\udc01x\\u2028\U0001f600\\u0085",')
+        self.assertEqual(json.loads(out)["claim_id"], manifest["claim_id"])
+
     def test_an_error_line_stays_one_line(self) -> None:
         """An input error quoting a key that holds a newline is still one line on stderr."""
         manifest, records = valid_ledger()

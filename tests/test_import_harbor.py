@@ -281,6 +281,27 @@ class HarborAttempts(HarborCase):
         self.assertInputError(self.run_gate("import", "harbor", str(job)), "trial dna-insert__a",
                               "reads pass but the job's result.json reads fail")
 
+    def test_the_verdict_is_the_reward_key_or_the_one_key_the_verifier_wrote(self) -> None:
+        """`rewards.reward` is the verdict beside any other key; a verifier that wrote one key under another name
+        is read by that key; several keys and no `reward` are refused, naming them (no guess at which is the
+        verdict)."""
+        cases = [({"reward": 0.0, "accuracy": 1.0}, "fail"), ({"reward": 1.0, "accuracy": 0.0}, "pass"),
+                 ({"accuracy": 1.0}, "pass"), ({"accuracy": 0.0}, "fail")]
+        for rewards, outcome in cases:
+            with self.subTest(rewards=rewards):
+                data = trial("dna-insert", "dna-insert__T", "10:00:00.000000", None, verifier_result={"rewards": rewards})
+                self.assertEqual(self.one(data)["outcome"], outcome)
+        data = trial("dna-insert", "dna-insert__a", "08:00:00.000000", None,
+                     verifier_result={"rewards": {"style": 1.0, "accuracy": 0.0}})
+        job = self.job("two-keys", [data], tasks=["dna-insert"])
+        self.assertInputError(self.run_gate("import", "harbor", str(job)),
+                              "reward_stats has several keys (accuracy, style) and no 'reward'")
+        result = load(job / "result.json")  # the job's stats without the keys: the trial's own rewards are read
+        next(iter(result["stats"]["evals"].values()))["reward_stats"] = {}
+        (job / "result.json").write_text(json.dumps(result, indent=4))
+        self.assertInputError(self.run_gate("import", "harbor", str(job)), "dna-insert__a",
+                              "verifier_result.rewards has several keys (accuracy, style) and no 'reward'")
+
     def test_missing_trials_the_config_cannot_name_are_refused(self) -> None:
         """A job whose config names its tasks by glob, with a planned trial neither a folder nor the job's
         result.json names: refused with one line saying the missing trials cannot be named."""

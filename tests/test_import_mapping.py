@@ -101,6 +101,23 @@ class MappingImporter(RealFileCase):
                 self.assertEqual({r["task_id"]: r["outcome"] for r in records},
                                  {t: "pass" if holds(x, 0.5) else "fail" for t, x in (("a", 0.3), ("b", 0.5), ("c", 0.7))})
 
+    def test_a_csv_cell_compared_with_a_boolean_reads_true_false_1_or_0(self) -> None:
+        """A CSV cell is text: against `true`/`false` it reads as true for "True", " 1 " and "TRUE", false for
+        "false" and "0" (case and surrounding space ignored), `!=` the negation; "yes" is no boolean: an error
+        naming the line and the cell, never a silent fail. A number cell against a number is a number."""
+        path = self.write_text("b.csv", b"id,ok\na,True\nb, 1 \nc,TRUE\nd,false\ne,0\n")
+        want = {"a": "pass", "b": "pass", "c": "pass", "d": "fail", "e": "fail"}
+        for expr, flip in (("ok == true", False), ("ok == false", True), ("ok != false", False)):
+            with self.subTest(expr=expr):
+                records = self.imp("csv", str(path), "--task-id", "id", "--pass", expr)
+                self.assertEqual({r["task_id"]: r["outcome"] for r in records},
+                                 {t: ({"pass": "fail", "fail": "pass"}[o] if flip else o) for t, o in want.items()})
+        bad = self.write_text("y.csv", b"id,ok\na,1\nb,yes\n")
+        code, _out, err = self.run_gate("import", "csv", str(bad), "--task-id", "id", "--pass", "ok == true")
+        self.assertEqual(code, 2, err)
+        self.assertIn("y.csv:3", err)
+        self.assertIn("'yes' is not a boolean (true, false, 1 or 0)", err)
+
     def test_json_values_compare_by_type_and_a_missing_path_is_named(self) -> None:
         """In JSON true is not 1: `resolved == 1` on a boolean is an error naming the path (it would fail every
         record), `resolved` (a bare boolean path) reads it; a nested path reads into objects and lists; a record without the path is an error

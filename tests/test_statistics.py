@@ -715,6 +715,17 @@ class ClusteredAgainstReference(ReferenceCase):
                 self.assertAlmostEqual(rate.low, low, delta=1e-15)
                 self.assertAlmostEqual(rate.high, high, delta=1e-15)
 
+    def test_no_units_is_no_information(self) -> None:
+        """Clusters of no units (every cluster empty, or none): mean 0, no units, no clusters, effective size 0, and
+        the rate's interval is the whole of [0, 1] whatever the design would have given."""
+        for groups in (gate.Clusters([], [], []), gate.Clusters([Fraction(0)], [0], [3])):
+            with self.subTest(groups=groups):
+                design = gate.effective_size(groups, 0.95)
+                self.assertEqual(tuple(design), (0.0, 0, 0, 0.0))
+                rate = gate.clustered_rate(groups, Fraction(0), 0, 0.95, "wilson_clustered", monotone=True)
+                self.assertEqual((rate.k, rate.n, rate.low, rate.high, rate.method),
+                                 (Fraction(0), 0, 0.0, 1.0, "wilson_clustered"))
+
 
 class SamplesIntervalAgainstReference(ReferenceCase):
     """samples_rate against the samples-mode interval (block samples_interval): Wilson on the task-clustered Kish size."""
