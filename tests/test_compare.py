@@ -634,6 +634,8 @@ class ClusteredCompare(CompareCase):
         _, out, _ = self.compare(*self.ledgers(), "--by-cluster")
         self.assertRegex(out, r"(?m)^paired\s*: task exits on 22 shared tasks in 5 clusters: ")
         self.assertRegex(out, r"(?m)^test\s*: wild cluster restricted bootstrap \(Cameron, Gelbach & Miller 2008\)")
+        self.assertRegex(out, r"(?m)^test\s*: wild .*\): cluster-robust t = \+[0-9.]+, p = 0\.25 over all 32 sign patterns of 5 "
+                              r"clusters \(it rejects beyond \|t\| = [0-9.]+; alpha 0\.05\)$")
 
     def test_more_clusters_than_are_enumerated_draw_a_fixed_seed(self) -> None:
         """Past WILD_ENUMERATE clusters the patterns are WILD_DRAWS seeded draws: the same p and interval run to
@@ -650,6 +652,8 @@ class ClusteredCompare(CompareCase):
         self.assertIs(first["significant"], True)
         self.assertLess(first["test"]["p"], 0.01)
         self.assertGreater(first["difference"]["ci_low"], 0)
+        _, out, _ = self.compare(*ledgers, "--by-cluster")
+        self.assertIn(f" over {gate.WILD_DRAWS:,} seeded sign patterns of 15 clusters (it rejects beyond |t| = ", out)
 
     def test_the_drawn_sign_patterns_estimate_the_exact_p(self) -> None:
         """Past WILD_ENUMERATE clusters the seeded draws are Rademacher signs: on six seeded layouts of 13 clusters

@@ -539,6 +539,16 @@ class LookalikeIds(GateCase):
         declare(manifest, [r["task_id"] for r in records])
         self.blocked(manifest, records, "task_id_lookalike")
 
+    def test_many_groups_are_named_up_to_the_list_limit_then_counted(self) -> None:
+        """13 look-alike pairs: the finding counts 13, names the first 10 groups in ID order and says "and 3 more"."""
+        manifest, records = valid_ledger()
+        extra = [dict(records[2], task_id=f"{case}-{i:02d}") for i in range(13) for case in ("lk", "LK")]
+        records = [*records, *extra]
+        declare(manifest, [r["task_id"] for r in records])
+        message = self.blocked(manifest, records, "task_id_lookalike")[0]
+        shown = "; ".join(f"'LK-{i:02d}' / 'lk-{i:02d}'" for i in range(10))
+        self.assertIn(f"13 group(s) of task IDs differ only in case or Unicode form: {shown} and 3 more; ", message)
+
 
 class PinnedRuns(GateCase):
     def test_a_run_chosen_on_the_command_line_must_be_pinned(self) -> None:
