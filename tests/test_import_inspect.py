@@ -283,6 +283,28 @@ class InspectInputErrors(ImportCase):
             (lambda d: d["samples"][0]["scores"]["match"].__setitem__("value", "maybe"), "value"),
         ])
 
+    def test_a_sample_outside_the_declared_ids_and_epochs_is_refused(self) -> None:
+        """The log declares samples 1..5 and 2 epochs: a sample id 6, an epoch 0 or 3, and a (sample, epoch) logged
+        twice are each refused naming the sample's index; epoch 2 of 2 is inside."""
+        cases = [
+            (lambda d: d["samples"][3].__setitem__("id", 6), "samples[3].id: '6' is not in eval.dataset.sample_ids"),
+            (lambda d: d["samples"][4].__setitem__("epoch", 0), "samples[4].epoch: 0 outside 1..2 (eval.config.epochs)"),
+            (lambda d: d["samples"][4].__setitem__("epoch", 3), "samples[4].epoch: 3 outside 1..2 (eval.config.epochs)"),
+            (lambda d: d["samples"][7].__setitem__("id", 1), "samples[7]: duplicate sample id '1' epoch 2"),
+        ]
+        for i, (change, said) in enumerate(cases):
+            with self.subTest(said=said):
+                data = load(INS_OK)
+                change(data)
+                path = self.write_json(f"outside-{i}.json", data)
+                self.assertInputError(self.run_gate("import", "inspect", str(path)), str(path), said)
+        data = load(INS_OK)
+        data["samples"][4]["epoch"] = 2
+        del data["samples"][9]  # sample 5, epoch 2: now logged at index 4
+        records = self.imp("inspect", str(self.write_json("moved.json", data)))
+        self.assertEqual(sorted((r["task_id"], r["attempt"]) for r in records),
+                         [(str(t), e) for t in range(1, 6) for e in (1, 2)])
+
     def test_broken_eval_archives(self) -> None:
         """A file that is not a zip, and a readable archive whose header.json has a duplicate key, are input errors
         naming the file.

@@ -397,6 +397,32 @@ class SwebenchInputErrors(ImportCase):
             (lambda d: d["error_ids"].__setitem__(0, 13977), "error_ids"),
         ])
 
+    def test_a_report_whose_lists_do_not_hold_together_is_refused(self) -> None:
+        """An advisory list (infra_failure_ids, ambiguous_failure_ids) or a failure reason for an id no outcome list
+        names, both `resolved` and `resolved_ids`, and a schema-2 report missing one of its outcome lists: each
+        refused naming the key (no record could say what happened to that id)."""
+        stray = "astropy__astropy-99999"
+
+        def advise(d: dict[str, Any], kind: str) -> None:  # the id in the list, and the list's count kept true
+            d[f"{kind}_ids"].append(stray)
+            d[f"{kind}_instances"] += 1
+
+        cases = [
+            (lambda d: advise(d, "infra_failure"), f"infra_failure_ids: ids in no outcome list: {stray!r}"),
+            (lambda d: advise(d, "ambiguous_failure"), f"ambiguous_failure_ids: ids in no outcome list: {stray!r}"),
+            (lambda d: d["failure_reasons"].__setitem__(stray, "out_of_memory"),
+             f"failure_reasons: ids in no outcome list: {stray!r}"),
+            (lambda d: d.__setitem__("resolved", d["resolved_ids"]),
+             "both resolved and resolved_ids: one report holds one of them"),
+            (lambda d: d.pop("empty_patch_ids"), "empty_patch_ids: missing (schema_version 2 always writes it)"),
+        ]
+        for i, (change, said) in enumerate(cases):
+            with self.subTest(said=said):
+                data = load(SWE_REPORT)
+                change(data)
+                path = self.write_json(f"lists-{i}.json", data)
+                self.assertInputError(self.run_gate("import", "swebench", str(path)), str(path), said)
+
     def test_experiments_wrong_type_with_dataset_ids(self) -> None:
         """An experiments no_logs that is not a list is an input error naming it, with --dataset-ids given."""
         data = load(SWE_EXP)

@@ -232,6 +232,32 @@ class TerminalBenchInputErrors(ImportCase):
             (lambda d: d["results"][0].__setitem__("trial_name", 3), "trial_name"),
         ])
 
+    def test_trials_that_disagree_with_each_other_are_refused(self) -> None:
+        """A trial named -of-4 among -of-5 ones, a trial named twice, and no trials at all: each refused with the
+        trial's index and what is wrong; a trial_name that does not start with its task_id is only noted."""
+        def rename(d: dict[str, Any], i: int, name: str) -> None:
+            d["results"][i]["trial_name"] = name
+
+        cases = [
+            (lambda d: rename(d, 4, "vim-terminal-task.3-of-4"),
+             "results[4].trial_name: 'vim-terminal-task.3-of-4' says 4 attempts, earlier trials say 5"),
+            (lambda d: rename(d, 4, "vim-terminal-task.2-of-5"), "results[4]: duplicate trial 'vim-terminal-task.2-of-5'"),
+            (lambda d: d.__setitem__("results", []), ".results: empty; nothing to import"),
+        ]
+        for i, (change, said) in enumerate(cases):
+            with self.subTest(said=said):
+                data = load(TB_RESULTS)
+                change(data)
+                path = self.write_json(f"trials-{i}.json", data)
+                self.assertInputError(self.run_gate("import", "terminal-bench", str(path)), str(path), said)
+        data = load(TB_RESULTS)
+        data["results"][3]["task_id"] = "vim-terminal"
+        code, out, err = self.run_gate("import", "terminal-bench", str(self.write_json("prefix.json", data)))
+        self.assertEqual(code, 0, err)
+        self.assertEqual(len(out.splitlines()), 35)  # the 6 tasks and vim-terminal, 5 attempts each: only noted
+        self.assertIn("results[3]: trial_name 'vim-terminal-task.2-of-5' does not start with task_id 'vim-terminal'",
+                      err)
+
 
 class TaskIdsFollowCheckRules(ImportCase):
     def test_a_task_id_with_a_control_character_is_refused_as_check_would(self) -> None:
