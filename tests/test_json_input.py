@@ -209,6 +209,16 @@ class ManifestIsStrictJson(LedgerInputCase):
                 result = self.manifest_text(text.replace('"task_count": 40', f'"task_count": {token}'))
                 self.assertNamesLineOrField(result, line, "dataset.task_count")
 
+    def test_the_column_of_a_bad_number_counts_from_the_first_character(self) -> None:
+        """An out-of-range number is named at its own column, counted from 1 at the first character of the line,
+        whatever the text's last character is (a number, a bracket, a key): column 1 for a bare `1e999`."""
+        cases = [("1e999", 1), ("[1, 2e999]", 5), ('{"a": [-3e999]}', 8), ('{"a": [1,\n 2e999]}', 2), ("[7, 9e999, 1]", 5)]
+        for text, column in cases:
+            with self.subTest(text=text):
+                line = text.count("\n") + 1
+                self.assertInputError(self.manifest_text(text), f"bench.manifest.json:{line}: invalid JSON: number ",
+                                      f" is out of range (column {column})")
+
     def test_deep_nesting_in_manifest(self) -> None:
         """A manifest nested 100,000 brackets deep is an input error, not a RecursionError."""
         self.assertNamesLineOrField(self.manifest_text("[" * 100000), 1, "top level")
