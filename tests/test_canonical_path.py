@@ -323,6 +323,29 @@ class NotProven(Agreement):
                 _, proven = self.both(manifest, text)
                 self.assertEqual(proven, 0)
 
+    def test_a_list_or_an_object_where_a_name_belongs_is_an_input_error_on_every_path(self) -> None:
+        """A task_id, outcome, reason, stratum or cluster holding a list or an object (unhashable, so no table can
+        key it): exit 2 naming the line and the field on all four paths, never a TypeError."""
+        manifest, records = ledger(random.Random(8))
+        base = "".join(line(rec) + "\n" for rec in records)
+        at = base.count("\n", 0, base.index('"attempt": 1,')) + 1  # the line every edit below changes
+        edits = {"task_id": lambda t: re.sub(r'"task_id": "[^"]*"', '"task_id": ["t-001"]', t, count=1),
+                 "outcome": lambda t: t.replace('"outcome": "', '"outcome": ["pass"], "x-was": "', 1),
+                 "reason": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "reason": {"a": 1},', 1),
+                 "stratum": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "stratum": ["s"],', 1),
+                 "cluster": lambda t: t.replace('"attempt": 1,', '"attempt": 1, "cluster": {"c": 1},', 1)}
+        for field, edit in edits.items():
+            with self.subTest(field):
+                text = edit(base)
+                self.assertNotEqual(text, base)
+                first = next(i for i, (a, b) in enumerate(zip(text.splitlines(), base.splitlines()), 1) if a != b)
+                self.assertEqual(first, at)
+                (code, out, err), _ = self.both(manifest, text)
+                self.assertEqual((code, out), (2, ""), err)
+                self.assertIn(f"runs.jsonl:{at}: ", err)
+                self.assertIn(field, err)
+                self.assertNotIn("Traceback", err)
+
     def test_a_harness_object_the_general_path_refuses(self) -> None:
         """A repeated key, a NaN or a nesting the expression does not admit in "harness": not proven; the first two
         are the general path's input errors."""
