@@ -155,6 +155,22 @@ class MappingImporter(RealFileCase):
         self.assertEqual({r["task_id"]: (r["outcome"], r["reason"]) for r in imp.records},
                          {"t1": ("pass", None), "t2": ("unscoreable", "sandbox_died")})
         self.assertIn("sandbox_died", imp.draft["reason_classes"])
+        # each record is numbered by its place in the object, from 1, in the records and in an error
+        data = {f"t{i}": {"pass": True} for i in range(1, 6)}
+        path = self.write_text("five.json", json.dumps(data).encode("utf-8"))
+        records = self.imp("json", str(path), "--pass", "pass")
+        self.assertEqual([(r["task_id"], r["harness"]["line"]) for r in records], [(f"t{i}", i) for i in range(1, 6)])
+        data["t4"] = {"pass": "yes"}
+        path = self.write_text("bad4.json", json.dumps(data).encode("utf-8"))
+        self.assertInputError(self.run_gate("import", "json", str(path), "--pass", "pass"), f"{path}:4: ")
+        array = [{"id": f"a{i}", "pass": i != 3} for i in range(1, 6)]  # an array: numbered the same way
+        path = self.write_text("array.json", json.dumps(array).encode("utf-8"))
+        records = self.imp("json", str(path), "--task-id", "id", "--pass", "pass")
+        self.assertEqual([r["harness"]["line"] for r in records], [1, 2, 3, 4, 5])
+        array[2]["pass"] = 0
+        path = self.write_text("bad3.json", json.dumps(array).encode("utf-8"))
+        self.assertInputError(self.run_gate("import", "json", str(path), "--task-id", "id", "--pass", "pass"),
+                              f"{path}:3: ")
         rows = [{"task": t, "try": a, "ok": a == 2} for t in ("x", "y") for a in (1, 2, 3)]
         path = self.write_text("s.jsonl", "".join(json.dumps(r) + "\n" for r in rows).encode("utf-8"))
         imp = self.import_ok("jsonl", str(path), "--task-id", "task", "--attempt", "try", "--pass", "ok", "--samples",

@@ -374,6 +374,13 @@ class DeclaredIdentity(RealFileCase):
         self.assertEqual(pi.draft["claim_id"], "harbor-direct-openai-pairwise-gpt-5.6-sol-dna-insert-pi")
         bare = self.import_ok("terminal-bench", str(self.tb_runs(DROID)[0] / "results.json"), name="bare")
         self.assertEqual(bare.draft["claim_id"], "terminal-bench-tb_rc2_g5_1")
+        # names past 160 characters: the claim id is the slug's first 160 (a `/` and any run of non-name
+        # characters one `-`)
+        rows = self.write_text("one.jsonl", b'{"id": "a", "ok": true}\n')
+        long = self.import_ok("jsonl", str(rows), "--task-id", "id", "--pass", "ok", "--agent", "ag" * 60,
+                              "--model", "mo/" * 40, name="long")
+        slug = "-".join(["jsonl", "ag" * 60, *["mo"] * 40])
+        self.assertEqual(long.draft["claim_id"], slug[:160])
 
 
 class RightAdvice(RealFileCase):
