@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -100,6 +101,40 @@ class EveryRowHoldsEveryRule(RealFileCase):
                 self.assertTrue(all((r["outcome"], r["reason"]) == ("unscoreable", "missing_artifact") for r in extra))
                 self.assertTrue(all(r["harness"].get("absent") for r in extra))
                 self.assertEqual({r["task_id"] for r in imp.records}, set(ids))
+
+    def test_every_stated_figure_is_held_against_the_ledgers_own_count(self) -> None:
+        """Where a row prints the harness's figure beside the gate's count, the count is the ledger's: its passes,
+        fails and unscoreable attempts over its tasks, and the declared tasks with no result named; counted here
+        from the records written, with one declared task the files lack."""
+        beside = set()
+        for fmt, args in self.imports().items():
+            with self.subTest(fmt=fmt):
+                first = self.import_ok(fmt, *args, name=f"{fmt}-first")
+                listed = self.dir / f"{fmt}-ids.txt"
+                listed.write_text("\n".join([*first.draft["dataset"]["task_ids"], "zz-lacking"]) + "\n", encoding="utf-8")
+                imp = first if "subset" in first.draft["dataset"] else self.import_ok(
+                    fmt, *args, "--dataset-ids", str(listed), name=f"{fmt}-declared")
+                said = [n for n in imp.notes() if "; the gate counts every declared task: " in n]
+                read = Counter(r["outcome"] for r in first.records if not r["harness"].get("absent"))
+                mapped = (f"the mapping read {sum(read.values())} record(s): {read['pass']} pass, {read['fail']} fail, "
+                          f"{read['unscoreable']} unscoreable (the file states no figure the gate reads")
+                self.assertEqual(any(mapped in n for n in first.notes()), fmt in ("jsonl", "json", "csv"), first.notes())
+                if not said:
+                    continue
+                beside.add(fmt)
+                self.assertEqual(len(said), 1, said)
+                outcomes = Counter(r["outcome"] for r in imp.records)
+                tasks = {r["task_id"] for r in imp.records}
+                absent = sorted(t for t in tasks if all(r["harness"].get("absent") for r in imp.records if r["task_id"] == t))
+                want = (f"; the gate counts every declared task: {outcomes['pass']} pass, {outcomes['fail']} fail, "
+                        f"{outcomes['unscoreable']} unscoreable attempt(s) over {len(tasks)} task(s)")
+                if absent:
+                    want += (f"; {len(absent)} declared task(s) have no result and are missing_artifact "
+                             f"({', '.join(map(repr, absent))})")
+                self.assertTrue(said[0].endswith(want), (said[0], want))
+                self.assertEqual("zz-lacking" in absent, imp is not first)
+        self.assertEqual(beside, {"swe-polybench", "nocode-bench", "openhands", "lm-eval", "livecodebench", "evalplus",
+                                  "bigcodebench", "mle-bench", "hal", "aider"})
 
     def test_every_row_refuses_a_task_outside_the_declared_set(self) -> None:
         """--dataset-ids missing one task the files graded: every row refuses it, naming the task."""
