@@ -145,6 +145,25 @@ class MappingImporter(RealFileCase):
                 self.assertEqual(code, 2, err)
                 self.assertIn("--pass / --unscoreable", err)
 
+    def test_an_expression_of_up_to_2000_characters_is_read(self) -> None:
+        """--pass and --unscoreable take an expression of 2,000 characters (as the metric predicates do); one of
+        2,001 is refused saying so, before it is parsed."""
+        path = self.write_text("r.jsonl", b'{"id": "a", "ok": true, "s": "x"}\n')
+        at_limit = "ok" + " " * 1998
+        self.assertEqual(len(at_limit), 2000)
+        records = self.imp("jsonl", str(path), "--task-id", "id", "--pass", at_limit)
+        self.assertEqual(records[0]["outcome"], "pass")
+        records = self.imp("jsonl", str(path), "--task-id", "id", "--pass", "ok", "--unscoreable", "s == 'y'" + " " * 1992,
+                           "--reason", "env_flake")
+        self.assertEqual(records[0]["outcome"], "pass")
+        for flag in ("--pass", "--unscoreable"):
+            with self.subTest(flag=flag):
+                extra = ["--pass", "ok"] if flag == "--unscoreable" else []
+                code, _out, err = self.run_gate("import", "jsonl", str(path), "--task-id", "id", *extra, flag, at_limit + " ",
+                                                "--reason", "env_flake")
+                self.assertEqual(code, 2, err)
+                self.assertIn("--pass / --unscoreable: expression is longer than 2000 characters", err)
+
     def test_a_json_object_of_records_attempts_and_reasons_from_paths(self) -> None:
         """A JSON object of task id -> record (the key is the task id), attempts numbered by a field in samples mode,
         an unscoreable record's reason read from a path (a class of the harness's own is declared in the draft)."""

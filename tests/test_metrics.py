@@ -161,6 +161,22 @@ class AcceptedPredicates(GateCase):
         else:  # refused: then it must say so as metric_undefined
             self.assertIn("metric_undefined", [f["code"] for f in report["findings"]])
 
+    def test_a_predicate_of_2000_characters_is_read_and_one_more_is_refused(self) -> None:
+        """A numerator of exactly 2,000 characters is evaluated (29 passes); 2,001 is metric_undefined, saying the
+        predicate is longer than 2000 characters."""
+        manifest, records = valid_ledger()
+        source = "outcome == 'pass'" + " " * (2000 - len("outcome == 'pass'"))
+        manifest["metrics"] = [metric("pass_rate", "outcome == 'pass'"), metric("long", source)]
+        code, out, _ = self.check(manifest, records, "--format", "json")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(json.loads(out)["metrics"][1]["rate"]["k"], 29)
+        manifest["metrics"][1] = metric("long", source + " ")
+        code, out, _ = self.check(manifest, records, "--format", "json")
+        self.assertEqual(code, 1)
+        found = [f for f in json.loads(out)["findings"] if f["code"] == "metric_undefined"]
+        self.assertEqual(len(found), 1, out)
+        self.assertIn("predicate is longer than 2000 characters", found[0]["message"])
+
 
 # (numerator, fragment the finding must quote)
 REJECTED_NUMERATORS: list[tuple[str, str]] = [
