@@ -4,6 +4,7 @@ number that only fits the secondary rate or a smaller denominator is named as su
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.builders import metric, valid_ledger
@@ -75,6 +76,22 @@ class ClaimCheck(GateCase):
                 message = report["findings"][0]["message"]
                 self.assertIn(shown, message)
                 self.assertRegex(message, rf"\b{dropped} task")
+
+    def test_a_shrunk_denominator_drops_at_most_half_the_tasks(self) -> None:
+        """3 passes: a claim that fits 3/d is claim_shrunk_denominator while d keeps at least half the n tasks (d >=
+        n - n // 2: 20 of 40, 21 of 41), and claim_unsupported below that; the fraction form and the percent form
+        agree."""
+        for fails, allowed in ((37, 20), (38, 21)):
+            manifest, records = valid_ledger(passes=3, fails=fails, unscoreable=())
+            n = json.loads(self.check(manifest, records, "--format", "json")[1])["headline"]["n"]
+            self.assertEqual(n - n // 2, allowed)
+            for d, expected in ((allowed, "claim_shrunk_denominator"), (allowed - 1, "claim_unsupported")):
+                for text in (f"3/{d}", f"{100 * 3 / d:.2f}%"):
+                    with self.subTest(n=n, claim=text):
+                        _, report = self.claim(text, manifest, records)
+                        self.assertEqual([f["code"] for f in report["findings"]], [expected])
+                        if expected == "claim_shrunk_denominator":
+                            self.assertRegex(report["findings"][0]["message"], rf"3/{d}: {n - d} task\(s\) were dropped")
 
     def test_claim_against_a_declared_headline_metric(self) -> None:
         """A claim is checked against the declared headline metric when there is one."""
