@@ -637,6 +637,18 @@ class ClusteredCompare(CompareCase):
         self.assertRegex(out, r"(?m)^test\s*: wild .*\): cluster-robust t = \+[0-9.]+, p = 0\.25 over all 32 sign patterns of 5 "
                               r"clusters \(it rejects beyond \|t\| = [0-9.]+; alpha 0\.05\)$")
 
+    def test_a_task_that_names_no_cluster_is_a_cluster_of_its_own(self) -> None:
+        """With --by-cluster, a task whose records name no cluster is its own cluster, never another's: neg-01 (the
+        first task in ID order) without one gives the 5 named clusters and itself, 6; the same without pos-01's."""
+        for bare in ("neg-01", "pos-01"):
+            with self.subTest(bare=bare):
+                ma, ra, mb, rb = self.ledgers()
+                for rec in (*ra, *rb):
+                    if rec["task_id"] == bare:
+                        del rec["cluster"]
+                _, clustered = self.compare_json(ma, ra, mb, rb, "--by-cluster")
+                self.assertEqual(clustered["clusters"], 6)
+
     def test_more_clusters_than_are_enumerated_draw_a_fixed_seed(self) -> None:
         """Past WILD_ENUMERATE clusters the patterns are WILD_DRAWS seeded draws: the same p and interval run to
         run; 14 clusters each with A ahead on 2 of 3 tasks is significant (p far below 0.05)."""
