@@ -207,6 +207,22 @@ class FreezeRefusals(CardCase):
         self.assertEqual(code, 0)
         self.assertEqual(self.card("card29.json")["strata"], {"python:wide": 10})
 
+    def test_freeze_options_at_their_least(self) -> None:
+        """--wide-above 0 (every task with an edit is wide), --min-per-stratum 0 and --attempt-budget 1 are the least
+        each takes; one below is an input error saying the least."""
+        tasks = [task(f"s{i}", span=1 + i) for i in range(5)]
+        code, _, err = self.freeze(tasks, "--wide-above", "0", "--min-per-stratum", "0", "--attempt-budget", "1",
+                                   card="least.json")
+        self.assertEqual(code, 0, err)
+        card = self.card("least.json")
+        self.assertEqual(card["strata"], {"python:wide": 5})
+        self.assertEqual(card["inclusion_rule"]["wide_above"], 0)
+        for option, below, least in (("--wide-above", "-1", 0), ("--min-per-stratum", "-1", 0),
+                                     ("--attempt-budget", "0", 1)):
+            with self.subTest(option=option):
+                self.assertInputError(self.freeze(tasks, option, below, card="below.json"),
+                                      f"freeze: {option}: expected an integer >= {least}")
+
     def test_span_31_lands_in_the_stratum_the_card_says_inside_check(self) -> None:
         """Inside check, a task lands in the stratum the card's wide_above puts it in."""
         tasks = [task(f"s10-{i}", span=10) for i in range(5)] + [task(f"s31-{i}", span=31) for i in range(5)]

@@ -136,6 +136,20 @@ class PlanCommand(GateCase):
                                      gate.EXACT_FRACTIONS)
                 self.assertGreater(int(str(got["tasks"])), 30_000)
 
+    def test_every_differing_task_one_way_always_rejects_past_the_exact_range(self) -> None:
+        """P(reject | s differing tasks) when every one goes to A (share 1) or to B (share 0): 1, on both sides of
+        EXACT_FRACTIONS (the exact sum and the normal approximation agree there); at share 1/2 the normal branch
+        rejects about alpha of the time, as a level-alpha test must."""
+        normal = gate.z_for(0.95)
+        for s in (gate.EXACT_FRACTIONS, gate.EXACT_FRACTIONS + 1, 4001, 10**6):
+            for share in (0.0, 1.0):
+                with self.subTest(s=s, share=share):
+                    self.assertEqual(gate._rejected(s, share, 0.05, normal), 1.0)
+        for s in (1001, 4001):
+            with self.subTest(s=s, share=0.5):
+                self.assertGreater(gate._rejected(s, 0.5, 0.05, normal), 0.03)
+                self.assertLessEqual(gate._rejected(s, 0.5, 0.05, normal), 0.05)
+
     def test_the_search_brackets_connors_answer(self) -> None:
         """tasks_needed starts from Connor's answer and brackets it within a sixteenth: a plan of about 400 tasks
         takes a dozen power evaluations, not a bisection from 0 (work counted; a mutation survivor of the seed-20261208

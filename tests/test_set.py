@@ -105,6 +105,10 @@ class SetCommand(RealFileCase):
             with self.subTest(args=args):
                 self.assertInputError(self.run_gate("set", str(draft), *args), *fragments)
                 self.assertEqual(draft.read_bytes(), kept)
+        # the near miss is the envelope's own: under system, any key is the user's
+        code, _out, err = self.run_gate("set", str(draft), "system.netwrk=lan")
+        self.assertEqual(code, 0, err)
+        self.assertEqual(load(draft)["system"]["netwrk"], "lan")
 
     def test_the_check_command_set_prints_runs_as_shown_with_spaces_in_paths(self) -> None:
         """The recipe's --manifest replaced by the file set wrote, every word quoted (a path with a space left
