@@ -639,12 +639,13 @@ class ClusteredCompare(CompareCase):
 
     def test_a_task_that_names_no_cluster_is_a_cluster_of_its_own(self) -> None:
         """With --by-cluster, a task whose records name no cluster is its own cluster, never another's: neg-01 (the
-        first task in ID order) without one gives the 5 named clusters and itself, 6; the same without pos-01's."""
-        for bare in ("neg-01", "pos-01"):
+        first task in ID order) without one gives the 5 named clusters and itself, 6; the same without pos-01's; both
+        without one are two clusters, not one (the 4 repositories and each control alone, 6)."""
+        for bare in (("neg-01",), ("pos-01",), ("neg-01", "pos-01")):
             with self.subTest(bare=bare):
                 ma, ra, mb, rb = self.ledgers()
                 for rec in (*ra, *rb):
-                    if rec["task_id"] == bare:
+                    if rec["task_id"] in bare:
                         del rec["cluster"]
                 _, clustered = self.compare_json(ma, ra, mb, rb, "--by-cluster")
                 self.assertEqual(clustered["clusters"], 6)
