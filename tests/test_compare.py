@@ -832,6 +832,18 @@ class FailOnInGitHub(CompareCase):
         written = dict(line.split("=", 1) for line in out_file.read_text(encoding="utf-8").splitlines())
         self.assertEqual((written["verdict"], written["fail_on"]), ("BLOCKED", "failed"))
 
+    def test_in_another_format_the_annotation_goes_to_standard_error(self) -> None:
+        """The same failing gate in JSON or Markdown: standard output is the report alone (JSON that parses, no
+        workflow command in it), and the ::error annotation is on standard error."""
+        for fmt in ("json", "markdown"):
+            with self.subTest(fmt=fmt), github_env(GITHUB_ACTIONS="true"):
+                code, out, err = self.compare(*paired_ledgers(10, 0, 25, 5), "--fail-on", "regression", "--format", fmt)
+                self.assertEqual(code, 1)
+                self.assertNotIn("::error", out)
+                self.assertIn("::error title=compare --fail-on regression::--fail-on regression: FAILS", err)
+                if fmt == "json":
+                    self.assertEqual(json.loads(out)["verdict"], "BLOCKED")
+
 
 class IntervalBoundsNeverReadAsZero(CompareCase):
     def test_a_significant_interval_prints_a_lower_bound_that_is_not_zero(self) -> None:
