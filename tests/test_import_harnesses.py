@@ -98,6 +98,24 @@ class OpenHands(HarnessCase):
         self.assertEqual(imp.draft["system"]["agent"], first["metadata"]["agent_class"])
         self.assertEqual(imp.draft["system"]["model"], first["metadata"]["llm_config"]["model"])
 
+    def test_the_suite_is_what_the_metadata_names_and_an_empty_name_is_none(self) -> None:
+        """metadata.dataset names the suite in the draft; an empty one, or one that is not a string (a list, a
+        number), names nothing: the draft asks for the name (dataset.name to do) as it does when the key is null."""
+        lines = jsonl(OH / "output.jsonl")
+        named = next(line["metadata"]["dataset"] for line in lines if isinstance(line.get("metadata"), dict))
+        imp = self.import_ok("openhands", str(OH / "output.jsonl"), name="named")
+        self.assertEqual(imp.draft["dataset"]["name"], named)
+        for value in ("", None, ["swe-bench"], 7):
+            with self.subTest(dataset=value):
+                for line in lines:
+                    if isinstance(line.get("metadata"), dict):
+                        line["metadata"]["dataset"] = value
+                path = self.write_jsonl("output.jsonl", lines)
+                imp = self.import_ok("openhands", str(path), name=f"unnamed-{len(str(value))}")
+                self.assertRegex(imp.draft["dataset"]["name"], r"^TODO: ")
+                self.assertIn("dataset.name: the suite and its version or split (the openhands files do not name it)",
+                              imp.err)
+
     def test_the_markdown_figure_is_over_the_submitted_lines(self) -> None:
         """output.swebench_eval.md states 2 resolved of 10 submitted; the gate's headline is 2/11 (one declared
         instance was never run), and --claim 20% names the shrunk denominator."""

@@ -170,6 +170,13 @@ class EveryRowHoldsEveryRule(RealFileCase):
             with self.subTest(fmt=fmt), self.assertRaises(gate.GateError) as caught:
                 gate.finish(found, gate.ImportOptions((), None, "fail", 1.0), fmt, Path("x.json"))
             self.assertIn("measured 2 different systems", str(caught.exception))
+        # each system names two of its files, then how many in all
+        many = found._replace(systems=(("a1.json", "agent x"), ("a2.json", "agent x"), ("a3.json", "agent x"),
+                                       ("b.json", "agent y")))
+        with self.assertRaises(gate.GateError) as caught:
+            gate.finish(many, gate.ImportOptions((), None, "fail", 1.0), "jsonl", Path("x.json"))
+        self.assertIn("measured 2 different systems (agent x ('a1.json', 'a2.json', ... (3 in all)); agent y "
+                      "('b.json')): one claim is one system", str(caught.exception))
 
     def test_every_row_refuses_attempts_past_its_budget_naming_how_many(self) -> None:
         """The attempt budget is the finisher's rule: a task with more attempts than its budget is refused for any row,
