@@ -292,12 +292,7 @@ class InspectInputErrors(ImportCase):
             (lambda d: d["samples"][4].__setitem__("epoch", 3), "samples[4].epoch: 3 outside 1..2 (eval.config.epochs)"),
             (lambda d: d["samples"][7].__setitem__("id", 1), "samples[7]: duplicate sample id '1' epoch 2"),
         ]
-        for i, (change, said) in enumerate(cases):
-            with self.subTest(said=said):
-                data = load(INS_OK)
-                change(data)
-                path = self.write_json(f"outside-{i}.json", data)
-                self.assertInputError(self.run_gate("import", "inspect", str(path)), str(path), said)
+        self.assertFieldErrors("inspect", INS_OK, cases)
         data = load(INS_OK)
         data["samples"][4]["epoch"] = 2
         del data["samples"][9]  # sample 5, epoch 2: now logged at index 4

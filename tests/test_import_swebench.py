@@ -416,12 +416,7 @@ class SwebenchInputErrors(ImportCase):
              "both resolved and resolved_ids: one report holds one of them"),
             (lambda d: d.pop("empty_patch_ids"), "empty_patch_ids: missing (schema_version 2 always writes it)"),
         ]
-        for i, (change, said) in enumerate(cases):
-            with self.subTest(said=said):
-                data = load(SWE_REPORT)
-                change(data)
-                path = self.write_json(f"lists-{i}.json", data)
-                self.assertInputError(self.run_gate("import", "swebench", str(path)), str(path), said)
+        self.assertFieldErrors("swebench", SWE_REPORT, cases)
 
     def test_experiments_wrong_type_with_dataset_ids(self) -> None:
         """An experiments no_logs that is not a list is an input error naming it, with --dataset-ids given."""

@@ -244,12 +244,7 @@ class TerminalBenchInputErrors(ImportCase):
             (lambda d: rename(d, 4, "vim-terminal-task.2-of-5"), "results[4]: duplicate trial 'vim-terminal-task.2-of-5'"),
             (lambda d: d.__setitem__("results", []), ".results: empty; nothing to import"),
         ]
-        for i, (change, said) in enumerate(cases):
-            with self.subTest(said=said):
-                data = load(TB_RESULTS)
-                change(data)
-                path = self.write_json(f"trials-{i}.json", data)
-                self.assertInputError(self.run_gate("import", "terminal-bench", str(path)), str(path), said)
+        self.assertFieldErrors("terminal-bench", TB_RESULTS, cases)
         data = load(TB_RESULTS)
         data["results"][3]["task_id"] = "vim-terminal"
         code, out, err = self.run_gate("import", "terminal-bench", str(self.write_json("prefix.json", data)))
