@@ -852,6 +852,54 @@ class Workers(Agreement):
         bad = self.write_text("bad.jsonl", (text[:len(text) // 2] + "oops\n" * 30 + text[len(text) // 2:]).encode())
         self.assertIsNone(gate._split_points(bad, bad.stat().st_size, 2))  # a line that is no record: one process
 
+    def test_workers_start_at_16_mib(self) -> None:
+        """--jobs forks workers only for a file of 16 MiB or more (below, forking costs more than it saves): the
+        floor is checked on sparse files either side of it, and a small ledger with --jobs 4 forks none."""
+        for size, worth in (((1 << 24) - 1, False), (1 << 24, True)):
+            path = self.dir / f"sparse-{size}.jsonl"
+            with open(path, "wb") as handle:
+                handle.truncate(size)
+            with self.subTest(size=size):
+                self.assertEqual(gate._worth_workers(path), worth and hasattr(os, "fork"))
+        manifest, records = ledger(random.Random(4))
+        m = self.write_json("small.manifest.json", manifest)
+        r = self.write_text("small.jsonl", "".join(line(rec) + "\n" for rec in records).encode())
+        with mock.patch.object(gate, "_FAST_MIN_BYTES", 0), \
+                mock.patch.object(gate, "_tally_in_workers", wraps=gate._tally_in_workers) as workers:
+            code, _out, err = self.run_gate("--manifest", str(m), "--runs", str(r), "--jobs", "4")
+        self.assertIn(code, (0, 1), err)
+        self.assertEqual(workers.call_count, 0)
+
+    def test_each_cut_is_the_first_task_change_after_the_line_at_its_share(self) -> None:
+        """Range k's cut, from an oracle written out here: the first line starting at or after size*k/jobs (or one
+        past the last cut), then the first line after it whose task differs from the line before. Tasks of one to
+        four lines of 26 to 27 bytes, so lines start at every parity of the shares; jobs 2 to 8. A share that falls
+        in the last line leaves no record to start a range at: None (the file is read in one process)."""
+        rnd = random.Random(40)
+        for trial in range(30):
+            tasks = [(f"t{i:03d}", rnd.randint(1, 4)) for i in range(rnd.randint(8, 40))]
+            text = "".join(f'{{"task_id": "{tid}", "n": {rnd.choice(["1", "22"])}}}\n' for tid, count in tasks
+                           for _ in range(count))
+            path = self.write_text(f"cuts-{trial}.jsonl", text.encode())
+            starts = [0, *[i + 1 for i, ch in enumerate(text) if ch == "\n"][:-1]]
+            task_at = {at: json.loads(text[at:text.index("\n", at)])["task_id"] for at in starts}
+            for jobs in range(2, 9):
+                want: list[int] | None = [0]
+                for k in range(1, jobs):
+                    assert want is not None
+                    share = max(len(text) * k // jobs, want[-1] + 1)
+                    first = next((at for at in starts if at >= share), None)
+                    if first is None:  # the share falls in the last line: no record to start at, one process
+                        want = None
+                        break
+                    later = [at for at in starts if at > first]
+                    cut = next((at for at, before in zip(later, [first, *later]) if task_at[at] != task_at[before]), None)
+                    if cut is None:
+                        break
+                    want.append(cut)
+                with self.subTest(trial=trial, jobs=jobs):
+                    self.assertEqual(gate._split_points(path, len(text), jobs), want)
+
     def test_kinds_first_seen_in_a_later_range_are_numbered_in_file_order(self) -> None:
         """The first range holds only passes, a later one the first fail and unscoreable: the kinds are renumbered
         into the parent's order, so patterns, attempt gaps and controls read as the single process reads them."""

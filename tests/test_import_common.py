@@ -429,3 +429,33 @@ class ControlCommandsInTheFinding(RealFileCase):
         message = next(f["message"] for f in report["findings"] if f["code"] == "controls_incomplete")
         self.assertNotIn("--agent", message)
         self.assertNotIn("gate.py import", message)
+
+
+class RecordedFileDigests(RealFileCase):
+    def test_a_files_digest_is_its_sha256_read_a_mebibyte_at_a_time(self) -> None:
+        """The provenance digest of a file is hashlib's sha256 of its bytes, and a file of 3.5 MiB takes four reads
+        and the empty one that ends it (work counted: a byte at a time would be millions of reads); a folder's is
+        each file's relative path and digest, in path order."""
+        import gate
+
+        data = bytes(range(256)) * (14 << 10)  # 3.5 MiB
+        path = self.write_text("big.bin", data)
+        reads: list[int] = []
+        real = gate.open_input
+
+        def counted(where: Any) -> Any:
+            handle = real(where)
+            read = handle.read
+            handle.read = lambda size=-1: (reads.append(size), read(size))[1]
+            return handle
+
+        with mock.patch.object(gate, "open_input", counted):
+            self.assertEqual(gate._tree_sha256(path), hashlib.sha256(data).hexdigest())
+        self.assertEqual(len(reads), 5, reads)
+        folder = self.dir / "tree"
+        (folder / "sub").mkdir(parents=True)
+        (folder / "b.txt").write_bytes(b"bee")
+        (folder / "sub" / "a.txt").write_bytes(b"ay")
+        lines = "".join(f"{name}\0{hashlib.sha256(body).hexdigest()}\n" for name, body in (("b.txt", b"bee"),
+                                                                                          ("sub/a.txt", b"ay")))
+        self.assertEqual(gate._tree_sha256(folder), hashlib.sha256(lines.encode()).hexdigest())

@@ -8,6 +8,7 @@ declared samples and epochs), never by calling the importer's own helpers.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 import unittest
 import zipfile
@@ -65,6 +66,14 @@ class InspectLogs(ImportCase):
         # nothing else moves
         for key in set(default) - set(keys):
             self.assertEqual(default[key]["outcome"], lenient[key]["outcome"], key)
+        # the draft's rebuild command says --partial-as only where it is not the default
+        for extra, shown in (((), None), (("--partial-as", "fail"), None), (("--partial-as", "pass"), "pass")):
+            with self.subTest(extra=extra):
+                *_, draft = self.imp_files("inspect", str(INS_CANCEL), *extra, name=f"partial-{len(extra)}-{shown}")
+                command = shlex.split(draft["provenance"]["command"])
+                self.assertEqual("--partial-as" in command, shown is not None, command)
+                if shown:
+                    self.assertEqual(command[command.index("--partial-as") + 1], shown)
 
     def test_numeric_score_against_threshold(self) -> None:
         """A numeric score passes when it reaches --threshold and fails below it (and fails without a threshold); the

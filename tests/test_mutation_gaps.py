@@ -717,6 +717,9 @@ class StatisticsEdges(GateCase):
         self.assertEqual(test.p_value, 0.25)
         self.assertEqual(test.low, 0.0)
         self.assertGreater(test.high, 0.777)
+        # B ahead by the same: the high end, mean + c.SE, rounds to -1.1e-16; it is 0 exactly
+        test = gate.wild_cluster_test([-777195.0, -777197.0, -777195.0], [10**6] * 3, 0.95)
+        self.assertEqual((test.p_value, test.low, test.high), (0.25, -1.0, 0.0))
 
     def clustered_compare(self, xs: list[int], ys: list[int], repos: list[str]) -> dict[str, Any]:
         """`compare --by-cluster --format json` of A's and B's one-sample verdicts on tasks in these clusters (exit 0)."""
