@@ -146,6 +146,9 @@ class LmEval(HarnessCase):
         imp = self.import_ok("lm-eval", str(path))
         self.assertEqual((imp.draft["attempt_mode"], imp.draft["attempt_budget"]), ("samples", 5))
         self.assertEqual(imp.draft["dataset"]["task_count"], results["n-samples"]["humaneval_local_5"]["original"])
+        counts = results["n-samples"]["humaneval_local_5"]
+        self.assertEqual(counts["effective"], counts["original"])  # every document evaluated: the suite, no subset
+        self.assertNotIn("subset", imp.draft["dataset"])
         self.assertRate(imp, Fraction(sum(passes), 30), 6)
         self.assertAlmostEqual(sum(passes) / 30, stated, places=12)
 
