@@ -104,7 +104,7 @@ class MappingImporter(RealFileCase):
     def test_a_csv_cell_compared_with_a_boolean_reads_true_false_1_or_0(self) -> None:
         """A CSV cell is text: against `true`/`false` it reads as true for "True", " 1 " and "TRUE", false for
         "false" and "0" (case and surrounding space ignored), `!=` the negation; "yes" is no boolean: an error
-        naming the line and the cell, never a silent fail. A number cell against a number is a number."""
+        naming the line and the cell, never a silent fail."""
         path = self.write_text("b.csv", b"id,ok\na,True\nb, 1 \nc,TRUE\nd,false\ne,0\n")
         want = {"a": "pass", "b": "pass", "c": "pass", "d": "fail", "e": "fail"}
         for expr, flip in (("ok == true", False), ("ok == false", True), ("ok != false", False)):
