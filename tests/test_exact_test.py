@@ -129,6 +129,16 @@ class ExactConditionalTest(unittest.TestCase):
         self.assertAlmostEqual(critical, z_of(0.95), delta=2e-3)
         self.assertAlmostEqual(p, math.erfc(1998 / math.sqrt(1_000_001) / math.sqrt(2)), delta=1e-4 * p)
 
+    def test_the_tails_of_the_last_64_counts_are_built_once(self) -> None:
+        """The exact tails of a count of differing tasks are built once while it is among the last 64 counts used:
+        p for 64 counts, then for the same 64 again (a second confidence, a second reading of one table) builds 64
+        tails, not 128 (work counted). Every p still equals the oracle's."""
+        gate._conditional_tails.cache_clear()
+        for _ in range(2):
+            for s in range(1, 65):
+                self.assertAlmostEqual(gate.exact_conditional_p(s, 0), exact_conditional(s, 0), delta=1e-15)
+        self.assertEqual(gate._conditional_tails.cache_info().misses, 64)
+
 
 if __name__ == "__main__":
     unittest.main()

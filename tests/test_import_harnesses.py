@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import gate
 from tests.builders import valid_ledger
 from tests.realfiles import Imported, RealFileCase
 from tests.support import load
@@ -219,6 +220,20 @@ class BigCodeBench(HarnessCase):
         self.assertRate(imp, Fraction(kept, 15), 5)
         self.assertEqual(summary["pass@1"], 0.6)
         self.assertTrue(self.claim(imp, "60%"))
+
+
+    def test_a_file_not_named_eval_results_is_never_its_own_summary(self) -> None:
+        """The summary is the *_pass_at_k.json beside an *_eval_results.json. A results file by another name has
+        none: one that also holds the summary's keys (pass@1, failed_tasks naming BigCodeBench/1) is read as
+        results alone, its failed_tasks not applied and its pass@1 not stated."""
+        path = H / "bigcodebench" / "run" / f"{BCB}_eval_results.json"
+        merged = {**load(H / "bigcodebench" / "run" / f"{BCB}_pass_at_k.json"), **load(path)}
+        self.assertIn("BigCodeBench/1", merged["failed_tasks"])
+        imp = self.import_ok("bigcodebench", str(self.write_json("bcb.json", merged)))
+        self.assertEqual(verdicts(imp)[("unscoreable", "env_flake")], 0)
+        passed = sum(s["status"] == "pass" for v in merged["eval"].values() for s in v)
+        self.assertRate(imp, Fraction(passed, 15), 5)
+        self.assertIn("no bcb.json beside the file", imp.err)
 
 
 class MleBench(HarnessCase):
@@ -439,6 +454,36 @@ class HostileHarnessFiles(HarnessCase):
         ten["pass@3"] = 0.0  # 0 passes, which pass@10 = 1 rules out
         self.assertInputError(imported(ten), "disagree: no count of passes of the document's 10 generations gives "
                               "them all")
+
+    def test_lm_eval_pass_at_k_at_the_edge_of_its_tolerance_is_still_its_count(self) -> None:
+        """A pass@2 over 10 generations is read as the count whose pass@2 it is to 1e-9: one document for each count
+        c of 1..8, its stated pass@2 the float exactly 1e-9 above the gate's own pass@2 of c, another exactly 1e-9
+        below; every document reads as c passes (a search that took the tolerance as open at either end found no
+        count there and refused the file)."""
+        source = LM / "full" / f"samples_humaneval_local_5_{LM_DATE}.jsonl"
+        template = json.loads(source.read_text(encoding="utf-8").splitlines()[0])
+        lines, expected = [], {}
+        for c in range(1, 9):
+            exact = gate.pass_at_k(10, c, 2)
+            for side, edge in ((1, exact + 1e-9), (-1, exact - 1e-9)):
+                # the float at exactly 1e-9 from it, as the gate computes the difference
+                stated = next(v for v in (edge, math.nextafter(edge, 2.0), math.nextafter(edge, -2.0))
+                              if v - side * 1e-9 == exact)
+                doc = len(lines)
+                line = {key: value for key, value in template.items() if not key.startswith("pass@")}
+                line.update(doc_id=doc, doc=dict(template["doc"], task_id=f"HumanEval/{doc}"),
+                            filtered_resps=[[f"generation {i}" for i in range(10)]], resps=None, metrics=["pass@2"])
+                line["pass@2"] = stated
+                lines.append(line)
+                expected[doc] = c
+        folder = self.dir / "lm"
+        folder.mkdir()
+        path = folder / source.name
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        code, out, err = self.run_gate("import", "lm-eval", str(path))
+        self.assertEqual(code, 0, err)
+        passes = Counter(r["harness"]["doc_id"] for r in map(json.loads, out.splitlines()) if r["outcome"] == "pass")
+        self.assertEqual({doc: passes[doc] for doc in expected}, expected)
 
     def test_one_report_twice_is_not_two_seeds(self) -> None:
         report = next(H.glob("mle-bench/run-group-seed0/*.json"))

@@ -662,6 +662,7 @@ class TheHeadlineIsTheGates(GateCase):
         manifest["metrics"] = [metric("pass_rate", "outcome != 'fail'", headline=True)]
         messages = self.blocked(manifest, records, "headline_redefined", "--claim", "80%")
         self.assertIn("outcome != 'fail'", messages[0])
+        self.assertIn("the headline is the gate's own (outcome == 'pass' over all 10 declared tasks)", messages[0])
         _, report = self.check_json(manifest, records, "--claim", "80%")
         self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (4, 10))
         self.assertIs(report["claim"]["matches"], False)  # 80% is 4/5: four tasks dropped from the denominator
@@ -689,7 +690,8 @@ class TheHeadlineIsTheGates(GateCase):
         self.assertEqual([m["headline"] for m in report["metrics"]], [False, True])
 
     def test_in_samples_mode_no_metric_is_the_headline(self) -> None:
-        """In samples mode the headline is pass@1; a metric counts task exits (pass@budget) and is labelled so."""
+        """In samples mode the headline is pass@1; a metric counts task exits (pass@budget) and is labelled so, and
+        marked headline it is refused naming pass@1 as the headline."""
         manifest, records = valid_ledger()
         budget = 2
         records = [dict(r, attempt=a) for r in records for a in range(1, budget + 1)]
@@ -702,7 +704,8 @@ class TheHeadlineIsTheGates(GateCase):
         _, out, _ = self.check(manifest, records)
         self.assertRegex(out, r"(?m)^  solved\s*: .*<- pass@2: a task counts as passed if any of its samples passed$")
         manifest["metrics"][0]["headline"] = True
-        self.blocked(manifest, records, "headline_redefined")
+        messages = self.blocked(manifest, records, "headline_redefined")
+        self.assertIn("the headline is the gate's own (pass@1, the mean pass rate over all samples)", messages[0])
 
 
 class MetricEdgeCases(GateCase):

@@ -110,6 +110,30 @@ class SetCommand(RealFileCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(load(draft)["system"]["netwrk"], "lan")
 
+    def test_the_free_form_keys_are_set_at_every_level_and_no_other_unknown_key(self) -> None:
+        """`notes` and `x-…` are the user's own keys at the top and in dataset: set writes them. Any other key the
+        manifest does not have there is refused by set itself, naming the keys there, whether it sorts before or after
+        `notes` (a check that compared the key with `notes` by order let half of them through to the manifest's
+        check, and refused `notes`)."""
+        draft = self.draft()
+        for key in ("notes", "x-team", "dataset.notes", "dataset.x-split"):
+            with self.subTest(key=key):
+                code, _out, err = self.run_gate("set", str(draft), f"{key}=ours")
+                self.assertEqual(code, 0, err)
+                value: Any = load(draft)
+                for part in key.split("."):
+                    value = value[part]
+                self.assertEqual(value, "ours")
+        kept = draft.read_bytes()
+        for key, there in (("aardvark", "claim_id, dataset"), ("notez", "claim_id, dataset"),
+                           ("zebra", "claim_id, dataset"), ("dataset.card_sha", "name, task_count"),
+                           ("dataset.taks_count", "name, task_count"), ("dataset.subset.zz", "of, selection"),
+                           ("dataset.subset.all", "of, selection")):
+            with self.subTest(key=key):
+                self.assertInputError(self.run_gate("set", str(draft), f"{key}=1"),
+                                      f"set {key}: unknown key {key.rpartition('.')[2]!r}", f"the keys there are {there}")
+                self.assertEqual(draft.read_bytes(), kept)
+
     def test_the_check_command_set_prints_runs_as_shown_with_spaces_in_paths(self) -> None:
         """The recipe's --manifest replaced by the file set wrote, every word quoted (a path with a space left
         "--manifest 'm x.json' x.json"); without a recipe, the ledger the import wrote, from the manifest's folder."""
