@@ -69,6 +69,21 @@ class PlanCommand(GateCase):
                 self.assertGreaterEqual(table_power(n, discordance, detect, 0.05), 0.8)
                 self.assertLess(table_power(n - 1, discordance, detect, 0.05), 0.8)
 
+    def test_a_power_reached_exactly_is_reached(self) -> None:
+        """Reaching the power includes equality: asked for exactly the power the test has at the planned size (the
+        float plan computes there, given back as --power), plan answers that size, not one task more. Three samples
+        a task (Miller's power rises smoothly with the tasks) and one (the exact test's)."""
+        for samples in ("3", "1"):
+            with self.subTest(samples=samples):
+                args = ["--baseline", "0.5", "--detect", "0.1", "--samples", samples, "--icc", "0.5"]
+                planned = self.plan_json(*args)
+                n = int(str(planned["tasks"]))
+                question = gate.PlanQuestion(0.5, 0.1, None, int(samples), 0.5, 0.8, 0.95)
+                exact = gate.plan_power(question, 0.5, n)
+                self.assertLess(gate.plan_power(question, 0.5, n - 1), exact)
+                self.assertLess(exact, gate.plan_power(question, 0.5, n + 1))
+                self.assertEqual(self.plan_json(*args, "--power", repr(exact))["tasks"], n)
+
     def test_samples_mode_plans_from_millers_own_power(self) -> None:
         """k samples a task: the planned tasks give Miller's t-test 80% power by simulation under the plan's own
         variance model (2,000 seeded runs, to 0.03), small suites included, where Connor's formula with no floor gave
