@@ -309,6 +309,20 @@ class InspectInputErrors(ImportCase):
         self.assertEqual(sorted((r["task_id"], r["attempt"]) for r in records),
                          [(str(t), e) for t in range(1, 6) for e in (1, 2)])
 
+    def test_declared_samples_times_epochs_at_the_cap_are_read_on_and_one_past_refused(self) -> None:
+        """1,000 declared samples x 10,000 epochs is 10,000,000 attempts, the cap itself: the log is read on (and
+        refused for what comes next, a sample logged at epoch 0); 1,001 x 10,000 is refused naming the cap."""
+        for count, error in ((1000, "samples[4].epoch: 0 outside 1..10000 (eval.config.epochs)"),
+                             (1001, "declares 1,001 samples x 10,000 epochs, more attempts than the gate imports "
+                                    "(10,000,000)")):
+            with self.subTest(count=count):
+                data = load(INS_OK)
+                data["eval"]["dataset"]["sample_ids"] = list(range(1, count + 1))
+                data["eval"]["config"]["epochs"] = 10_000
+                data["samples"][4]["epoch"] = 0
+                path = self.write_json("capped.json", data)
+                self.assertInputError(self.run_gate("import", "inspect", str(path)), error)
+
     def test_broken_eval_archives(self) -> None:
         """A file that is not a zip, and a readable archive whose header.json has a duplicate key, are input errors
         naming the file.
