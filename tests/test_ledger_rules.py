@@ -162,6 +162,17 @@ class RunSelection(GateCase):
                 declared = {**manifest, "run_id": chosen}
                 self.assertEqual(self.publishable(declared, both)["ledger"]["exits"], 40)
 
+    def test_the_report_names_the_run_it_gated(self) -> None:
+        """Nothing pinned: a file of one run gates that run, and the JSON names it; a file of two runs gates none
+        (it is blocked, mixed_runs), and the JSON says null rather than the first run it read."""
+        manifest, records = valid_ledger()
+        report = self.publishable(manifest, records)
+        self.assertEqual(report["runs"], {"gated": "r1", "ignored": []})
+        both = records + [{**r, "run_id": "r2"} for r in records]
+        _code, report = self.check_json(manifest, both)
+        self.assertIn("mixed_runs", [f["code"] for f in report["findings"]])
+        self.assertIsNone(report["runs"]["gated"])
+
     def test_run_id_naming_no_record_is_an_input_error(self) -> None:
         """--run-id naming a run that has no record is an input error naming the run id."""
         manifest, records = valid_ledger()
