@@ -176,6 +176,20 @@ class PlanCommand(GateCase):
         self.assertGreater(tasks, 200)
         self.assertLessEqual(power.call_count, 8)
 
+    def test_when_connors_answer_is_the_answer_the_first_bracket_holds_it(self) -> None:
+        """Where Connor's answer rounded up is itself the least number of tasks with the power (Miller's test, samples
+        a task), the first bracket [start − step, start] holds it: two power evaluations and a bisection of the
+        step, at most 2 + ⌈log2(step)⌉ (work counted; a start one task low misses the answer and doubles past it)."""
+        from unittest import mock
+        for question in (gate.PlanQuestion(0.2, 0.05, None, 3, 0.0, 0.8, 0.95),
+                         gate.PlanQuestion(0.5, 0.1, None, 3, 0.0, 0.8, 0.95),
+                         gate.PlanQuestion(0.7, 0.1, 0.3, 3, 0.0, 0.8, 0.95)):
+            with self.subTest(question=question), \
+                    mock.patch.object(gate, "plan_power", wraps=gate.plan_power) as power:
+                tasks, psi = gate.tasks_needed(question)
+                self.assertEqual(tasks, math.ceil(gate.connor_tasks(question, psi)))
+                self.assertLessEqual(power.call_count, 2 + math.ceil(math.log2(tasks // 16)))
+
     def test_far_from_connors_answer_the_bracket_doubles(self) -> None:
         """Where the conditional test is far more conservative than Connor's asymptotic answer (A - B = 0.01 with
         discordance 0.011, 60% confidence, 50% power: Connor says 78, the exact test needs 266), the search doubles its
@@ -198,7 +212,9 @@ class PlanCommand(GateCase):
         """A question with no answer is one line on stderr naming the option, exit 2."""
         for args, named in ((["--baseline", "0", "--detect", "0.1"], "--baseline"),
                             (["--baseline", "1", "--detect", "0.1"], "--baseline"),
-                            (["--baseline", "0.95", "--detect", "0.1"], "--detect"),
+                            (["--baseline", "0.95", "--detect", "0.1"],
+                             "--detect: expected a difference above 0 that keeps baseline + detect <= 1 (at most "
+                             "0.05 over a baseline of 0.95), got 0.1"),
                             (["--baseline", "0.5", "--detect", "0"], "--detect"),
                             (["--baseline", "0.5", "--detect", "-0.1"], "--detect"),
                             (["--baseline", "0.5", "--detect", "nan"], "--detect"),
