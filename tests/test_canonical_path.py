@@ -476,6 +476,20 @@ class PinnedColumns(Agreement):
                 first_unpinned = seen.index(False)
                 self.assertFalse(any(seen[first_unpinned:]), f"pinning stops at the chunk that disagrees: {seen}")
 
+    def test_the_pinned_expression_is_compiled_once_while_the_values_hold(self) -> None:
+        """A one-run ledger over many chunks compiles its pinned expression once, not once a chunk (work counted: a
+        check of the kept values against the wrong member recompiled it for every chunk, the same answer)."""
+        self.with_chunks(600)
+        manifest, records = ledger(random.Random(5), tasks=60)
+        self.assertTrue(all(self.pinned_chunks(manifest, sorted_text(records))))  # (every path agrees; all pinned)
+        with mock.patch.object(gate, "_fast_expression", wraps=gate._fast_expression) as compiled:
+            code, _out, err = self.run_gate("--manifest", str(self.dir / "bench.manifest.json"), "--runs",
+                                            str(self.dir / "runs.jsonl"))
+        self.assertEqual(code, 0, err)
+        self.assertGreater((self.dir / "runs.jsonl").stat().st_size // 600, 5)
+        with_literals = [c for c in compiled.call_args_list if len(c.args) + len(c.kwargs) == 5]
+        self.assertEqual(len(with_literals), 1, compiled.call_args_list)
+
     def test_a_pinned_run_that_is_not_the_asked_one_is_left_out(self) -> None:
         """Two runs one after the other, each over many chunks: --run-id of either agrees with the general path, and
         the first run's chunks were matched pinned."""
