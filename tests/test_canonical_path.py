@@ -599,6 +599,27 @@ class SortedStream(Agreement):
         with self.assertRaises(gate._EndStream):  # one more: the table counts it, as a Python int
             stream.finish()
 
+    def test_a_task_continued_from_a_chunk_of_new_tasks_keeps_its_cost_whole(self) -> None:
+        """Retry mode, a second attempt after each failed first one, a cost on every attempt, and chunks of a few
+        lines: a chunk of new tasks (one line each) often ends on a task whose second attempt opens the next chunk.
+        That task's cost is one task's, as the table counts it: every chunk size gives the general path's report
+        (a stream that carried the chunk's first task as the open one split the last task's cost in two)."""
+        rnd = random.Random(11)
+        ids = [NEG, POS, *(f"t-{n:03d}" for n in range(1, 39))]
+        records = []
+        for tid in sorted(ids):
+            outcomes = ["fail", "fail"] if tid == NEG else ["pass"] if tid == POS else (
+                ["pass"] if rnd.random() < 0.5 else ["fail", rnd.choice(["pass", "fail"])])
+            records += [{"run_id": "r1", "task_id": tid, "attempt": a, "outcome": o, "reason": None,
+                         "cost_usd": round(rnd.uniform(0, 2), 4)} for a, o in enumerate(outcomes, 1)]
+        manifest = make_manifest(ids, with_ids=False, attempt_budget=2, attempt_mode="retry")
+        for size in range(170, 420, 37):
+            with self.subTest(chunk=size):
+                self.with_chunks(size)
+                (_code, out, _), _ = self.both(manifest, sorted_text(records))
+                self.assertEqual(self.streamed, 1)
+                self.assertIn("cost        : total $", out)
+
     def test_a_pipe_is_read_once(self) -> None:
         """A pipe cannot be read twice: the command line copies a piped runs file first (the error names the pipe as
         given), and tally_runs given a pipe itself takes the general path on its one read; both name the bad line

@@ -650,6 +650,20 @@ class ClusteredCompare(CompareCase):
                 _, clustered = self.compare_json(ma, ra, mb, rb, "--by-cluster")
                 self.assertEqual(clustered["clusters"], 6)
 
+    def test_each_declared_task_no_side_records_is_a_cluster_of_its_own(self) -> None:
+        """Manifests that declare 3 tasks more than either runs file records (a digest-only dataset): with
+        --by-cluster each of the 3 is a fail on both sides and a cluster of its own, 5 + 3 = 8 clusters, never one
+        cluster for the three (the report is BLOCKED for the size, its figures still shown)."""
+        ma, ra, mb, rb = self.ledgers()
+        for manifest in (ma, mb):
+            manifest["dataset"].pop("task_ids", None)
+            manifest["dataset"]["task_count"] = 22 + 3
+        code, clustered = self.compare_json(ma, ra, mb, rb, "--by-cluster")
+        self.assertEqual(code, 1)
+        self.assertIn("A:dataset_size_mismatch", [f["code"] for f in clustered["findings"]])
+        self.assertEqual(clustered["paired"]["neither"], sum(not x and not y for x, y in zip(self.XS, self.YS)) + 1 + 3)
+        self.assertEqual(clustered["clusters"], 8)
+
     def test_more_clusters_than_are_enumerated_draw_a_fixed_seed(self) -> None:
         """Past WILD_ENUMERATE clusters the patterns are WILD_DRAWS seeded draws: the same p and interval run to
         run; 14 clusters each with A ahead on 2 of 3 tasks is significant (p far below 0.05)."""

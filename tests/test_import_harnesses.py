@@ -297,6 +297,25 @@ class Hal(HarnessCase):
         self.assertIn("(subset: 8 tasks", imp.draft["dataset"]["name"])
 
 
+    def test_an_agent_or_model_that_names_nothing_is_not_recorded_as_the_system(self) -> None:
+        """HAL's agent_name and agent_args.model_name describe the system only as non-empty strings: an empty agent
+        name and a model given as a number, an object or "" are not recorded, and the draft's system asks for them
+        (to-do), where the file's real names are recorded as they are."""
+        path = next(HAL_SWE.glob("*_UPLOAD.json"))
+        data = load(path)
+        named = self.import_ok("hal", str(path), name="named").draft["system"]
+        self.assertEqual((named["agent"], named["model"]),
+                         (data["config"]["agent_name"], data["config"]["agent_args"]["model_name"]))
+        for number, model in enumerate((7, {"name": "m"}, "")):
+            with self.subTest(model=model):
+                data["config"]["agent_name"] = ""
+                data["config"]["agent_args"]["model_name"] = model
+                blank = self.write_json("blank_UPLOAD.json", data)
+                system = self.import_ok("hal", str(blank), name=f"blank{number}").draft["system"]
+                self.assertEqual(system, {"agent": "TODO: the agent this run measured (the hal files do not name it)",
+                                          "model": "TODO: the model this run measured (the hal files do not name it)"})
+
+
 class Aider(HarnessCase):
     def test_tries_are_retries_and_a_missing_exercise_counts(self) -> None:
         """tests_outcomes are retries (budget 2); an exercise whose run crashed is env_flake, one with no results

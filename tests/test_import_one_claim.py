@@ -335,6 +335,17 @@ class Subsets(OneClaimCase):
                 self.assertTrue(load(shields)["message"].endswith("(subset)"), load(shields))
                 shutil.rmtree(self.dir / "board")
 
+    def test_a_long_exclusion_list_is_named_to_its_first_200_characters(self) -> None:
+        """run_metadata.json's exclude_task_ids of 40 tasks (719 characters joined by commas): the selection shows
+        the first 200 characters of the list, exactly."""
+        excluded = [f"excluded-task-{i:03d}" for i in range(40)]
+        run = self.tb_runs(DROID)[0]
+        self.edit_meta(run, exclude_task_ids=excluded)
+        imp = self.import_ok("terminal-bench", str(run))
+        joined = ",".join(excluded)
+        self.assertGreater(len(joined), 201)
+        self.assertEqual(imp.draft["dataset"]["subset"], {"selection": f"--exclude-task-id {joined[:200]}"})
+
     def test_a_harbor_selection_is_a_declared_subset(self) -> None:
         """A Harbor job whose config.json datasets[0] has n_tasks, exclude_task_names or task_names declares a
         subset naming it, in the draft and in check's JSON. Old code: no subset."""

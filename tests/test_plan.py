@@ -165,6 +165,27 @@ class PlanCommand(GateCase):
                 self.assertGreater(gate._rejected(s, 0.5, 0.05, normal), 0.03)
                 self.assertLessEqual(gate._rejected(s, 0.5, 0.05, normal), 0.05)
 
+    def test_past_the_exact_range_the_rejection_region_keeps_the_counts_parity(self) -> None:
+        """Above EXACT_FRACTIONS differing tasks, P(reject | s) is the normal approximation (continuity corrected)
+        of a rejection region |2B − s| >= L, and |2B − s| always has s's parity, so L must too: for s of both
+        parities and three shares, the value is within 5e-4 of the exact binomial chance of such a region for some
+        L of s's parity near the normal critical value (it is within 1e-4; an L of the other parity is a half step
+        off, 3e-3 to 1e-2)."""
+        normal = gate.z_for(0.95)
+
+        def region(s: int, share: float, least: int) -> float:
+            return math.fsum(math.exp(math.lgamma(s + 1) - math.lgamma(b + 1) - math.lgamma(s - b + 1)
+                                      + b * math.log(share) + (s - b) * math.log1p(-share))
+                             for b in range(s + 1) if abs(2 * b - s) >= least)
+
+        for s in (1001, 1002, 1003, 1004):
+            near = round(normal * math.sqrt(s))
+            for share in (0.5, 0.52, 0.55):
+                with self.subTest(s=s, share=share):
+                    got = gate._rejected(s, share, 0.05, normal)
+                    self.assertLess(min(abs(got - region(s, share, least))
+                                        for least in range(near - 6, near + 7) if (least - s) % 2 == 0), 5e-4)
+
     def test_the_search_brackets_connors_answer(self) -> None:
         """tasks_needed starts from Connor's answer and brackets it within a sixteenth: a plan of about 400 tasks
         takes a dozen power evaluations, not a bisection from 0 (work counted; a mutation survivor of the seed-20261208
