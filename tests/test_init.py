@@ -56,6 +56,20 @@ class InitTemplate(GateCase):
         code, report = self.check_json(self.complete(template, negative, positive), records)
         self.assertEqual((code, report["findings"]), (0, []))
 
+    def test_the_placeholder_finding_is_one_sentence_for_one_or_many(self) -> None:
+        """One field left a placeholder: "claim_id still holds a placeholder"; two: "claim_id, dataset.name still
+        hold a placeholder"."""
+        manifest, records = valid_ledger()
+        for fields, verb in ((("claim_id",), "holds"), (("claim_id", "dataset.name"), "hold")):
+            with self.subTest(fields=fields):
+                edited = json.loads(json.dumps(manifest))
+                edited["claim_id"] = "TODO: name the claim"
+                if "dataset.name" in fields:
+                    edited["dataset"]["name"] = "TODO: the dataset"
+                _code, report = self.check_json(edited, records)
+                message = next(f["message"] for f in report["findings"] if f["code"] == "placeholder_value")
+                self.assertEqual(message, f"{', '.join(fields)} still {verb} a placeholder: fill in the real value")
+
     def test_without_runs_every_field_is_named_and_it_cannot_pass(self) -> None:
         """Plain init: every key check reads is there, named for what it holds, and the template is BLOCKED
         (exit 1, not a traceback) on any runs file, the draft and the digest placeholder among the findings."""

@@ -390,15 +390,16 @@ class SvgReport(GateCase):
 class DeclaredButUnverified(GateCase):
     def test_strata_no_record_carries_are_declared_and_unverified(self) -> None:
         """Strata declared in the manifest but carried by no record used to print 'n/a (no tasks)' as if counted;
-        they are printed as declared and unverified, in text and JSON."""
+        they are printed as declared and unverified, in text and JSON (no task seen in them: 0 tasks, no rate)."""
         manifest, records = valid_ledger()
         manifest["dataset"]["strata"] = {"repo_edit": 24, "test_write": 10, "refactor": 6}
         _, out, _ = self.check(manifest, records)
         self.assertIn("  repo_edit   : declared 24, unverified (no record carries a stratum)", out)
         self.assertNotIn("n/a (no tasks)", out)
         _, report = self.check_json(manifest, records)
-        self.assertEqual({s["name"]: (s["declared"], s["verified"]) for s in report["strata"]},
-                         {"repo_edit": (24, False), "test_write": (10, False), "refactor": (6, False)})
+        self.assertEqual({s["name"]: (s["declared"], s["tasks"], s["rate"], s["verified"]) for s in report["strata"]},
+                         {"repo_edit": (24, 0, None, False), "test_write": (10, 0, None, False),
+                          "refactor": (6, 0, None, False)})
 
 
 class ChartsFitTheirLabels(GateCase):
