@@ -188,6 +188,18 @@ class RankRefusals(RankCase):
                 self.assertIn(expected, err)
                 self.assertEqual(len(err.strip().splitlines()), 1, err)
 
+    def test_a_list_entry_with_other_keys_than_manifest_and_runs_is_refused(self) -> None:
+        """A list entry missing a key, with a key beside the two, or with one misspelled: exit 2 naming the entry,
+        never read as if it were right (an extra "weight" is not silently dropped) and never exit 3."""
+        args = self.systems({"x": "ppfpf", "y": "pffpf"})
+        good = {"manifest": Path(args[1]).name, "runs": Path(args[3]).name}
+        other = {"manifest": Path(args[5]).name, "runs": Path(args[7]).name}
+        for entry in ({"manifest": good["manifest"]}, {**good, "weight": 2}, {"manifest": good["manifest"], "run": good["runs"]}):
+            with self.subTest(entry=entry):
+                path = self.write_json("systems.json", [other, entry])
+                self.assertInputError(self.run_gate("rank", "--list", str(path)),
+                                      f"{path}: [1]: expected an object with exactly the keys \"manifest\" and \"runs\"")
+
     def test_a_list_file_is_the_same_as_the_pairs(self) -> None:
         """--list FILE (paths relative to FILE) gives the same ranking as the same pairs on the command line."""
         args = self.systems({"x": "ppfpf", "y": "pffpf", "z": "ppppf"})

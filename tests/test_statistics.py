@@ -1016,6 +1016,30 @@ class MedianBySelection(unittest.TestCase):
         self.assertEqual(len(sizes), 2, sizes)  # the sample and the bracket: no sort of everything
         self.assertLess(sizes[1], 2 * (2 * gate._SELECT_MARGIN + 2) * step)
 
+    def test_a_bracket_that_holds_fewer_than_half_the_values_is_never_the_median(self) -> None:
+        """A sample that puts its bracket above the middle: the values from the bracket's floor up are one fewer than
+        half (every sampled value above the ceiling equal to it, so the bracket holds all of them), and the rest lie
+        below the floor. The middle is below the bracket, so the median is the sort's (a count of the values below
+        the floor taken as a remainder, not a difference, read the middle inside the bracket: 20000.0)."""
+        import statistics
+        n = 2 * gate._SELECT_MIN
+        step = n // gate._SELECT_SAMPLE
+        floor_at = (n - 1) // 2 // step - gate._SELECT_MARGIN  # the sample's floor and ceiling, as _median takes them
+        ceiling_at = n // 2 // step + gate._SELECT_MARGIN
+        sampled = [1000.0 + r if r < floor_at else 10_000.0 + r if r < ceiling_at else 20_000.0
+                   for r in range(n // step)]
+        at_floor = n // 2 - 1 - (len(sampled) - floor_at)  # unsampled values equal to the floor, the rest below it
+        values, unsampled = [], 0
+        for i in range(n):
+            if i % step == 0:
+                values.append(sampled[i // step])
+            else:
+                values.append(10_000.0 + floor_at if unsampled < at_floor else float(unsampled % 97))
+                unsampled += 1
+        self.assertEqual(sum(v >= 10_000.0 + floor_at for v in values), n // 2 - 1)
+        self.assertEqual(statistics.median(values), 2981.5)
+        self.assertEqual(gate._median(values), 2981.5)
+
     def test_a_sample_that_misses_the_middle_sorts_everything(self) -> None:
         """Every sampled position holds a huge value, the rest small: the sample's bracket misses the middle, and the
         median is the sort's all the same."""
