@@ -93,6 +93,17 @@ class ClaimCheck(GateCase):
                         if expected == "claim_shrunk_denominator":
                             self.assertRegex(report["findings"][0]["message"], rf"3/{d}: {n - d} task\(s\) were dropped")
 
+    def test_on_three_tasks_a_shrunk_denominator_drops_one(self) -> None:
+        """1 pass of 3 tasks (the fewest where half rounds down): 1/2 drops one task, claim_shrunk_denominator; 1/1
+        (100%) drops two, more than half, claim_unsupported."""
+        manifest, records = valid_ledger(passes=1, fails=2, unscoreable=())
+        for text, expected in (("1/2", "claim_shrunk_denominator"), ("50%", "claim_shrunk_denominator"),
+                               ("1/1", "claim_unsupported"), ("100%", "claim_unsupported")):
+            with self.subTest(claim=text):
+                _, report = self.claim(text, manifest, records)
+                self.assertEqual((report["headline"]["k"], report["headline"]["n"]), (1, 3))
+                self.assertEqual([f["code"] for f in report["findings"]], [expected])
+
     def test_claim_against_a_declared_headline_metric(self) -> None:
         """A claim is checked against the declared headline metric when there is one."""
         manifest, records = valid_ledger()

@@ -280,6 +280,8 @@ class PairedCompare(CompareCase):
         for name in ("runner", "wall_clock_s_per_task"):
             self.assertNotIn(name, line)
         self.assertRegex(out, r"(?m)^verdict\s*: BLOCKED$")
+        # the suites are the same: the tasks are still paired, and the paired line shows their table
+        self.assertRegex(out, r"(?m)^paired\s*: both pass \d+, A only \d+, B only \d+, neither \d+ \(\d+ shared tasks;")
 
     def test_envelope_value_type_matters(self) -> None:
         """An envelope value of '40' against 40 is a mismatch."""

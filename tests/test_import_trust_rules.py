@@ -236,7 +236,8 @@ class SubsetRuns(RealFileCase):
     def test_a_swebench_run_of_part_of_the_split_is_a_declared_subset(self) -> None:
         """The SWE-bench-java gpt-4o report (total_instances 91, 6 never submitted: incomplete_ids): with
         --dataset-ids listing the 85 submitted, a declared subset "85 of the 91", the 6 left out with a note; its
-        rate over 85. Without ids: 91 declared, and a note and the draft's to-do say 6 were never submitted. A
+        rate over 85; the same report without total_instances, a subset of the 85 and the 6 it names, 91. Without
+        ids: 91 declared, and a note and the draft's to-do say 6 were never submitted. A
         --dataset-ids that leaves out an instance that ran is refused. Old code: refused, "total_instances is 91
         but the declared set lists 85 ids"."""
         data = load(JAVA_GPT4O)
@@ -260,6 +261,11 @@ class SubsetRuns(RealFileCase):
                             for n in whole.notes()), whole.notes())
         self.assertTrue(any(item.startswith(f"dataset: {len(never)} instance(s) were never submitted")
                             for item in whole.draft["draft"]))
+        # a report that does not state total_instances: the whole is what the files name, the declared and the 6
+        untotalled = self.write_json("untotalled.json", {k: v for k, v in data.items() if k != "total_instances"})
+        imp = self.import_ok("swebench", str(untotalled), "--dataset-ids", str(ids), name="untotalled")
+        self.assertEqual(imp.draft["dataset"]["subset"]["of"], len(submitted) + len(never))
+        self.assertEqual(len(submitted) + len(never), data["total_instances"])
         resolved = data["resolved"][0]
         ids.write_text("\n".join(t for t in submitted if t != resolved) + "\n", encoding="utf-8")
         self.assertInputError(self.run_gate("import", "swebench", str(JAVA_GPT4O), "--dataset-ids", str(ids)),
