@@ -66,9 +66,8 @@ class InitTemplate(GateCase):
                 edited["claim_id"] = "TODO: name the claim"
                 if "dataset.name" in fields:
                     edited["dataset"]["name"] = "TODO: the dataset"
-                _code, report = self.check_json(edited, records)
-                message = next(f["message"] for f in report["findings"] if f["code"] == "placeholder_value")
-                self.assertEqual(message, f"{', '.join(fields)} still {verb} a placeholder: fill in the real value")
+                self.assertEqual(self.blocked(edited, records, "placeholder_value"),
+                                 [f"{', '.join(fields)} still {verb} a placeholder: fill in the real value"])
 
     def test_without_runs_every_field_is_named_and_it_cannot_pass(self) -> None:
         """Plain init: every key check reads is there, named for what it holds, and the template is BLOCKED

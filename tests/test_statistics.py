@@ -112,6 +112,15 @@ class WilsonInterval(GateCase):
                 self.assertIs(type(low0), float)
                 self.assertIs(type(highn), float)
 
+    def test_more_passes_than_tasks_is_the_interval_at_one(self) -> None:
+        """More passes than tasks (a ledger that does not balance, a finding of its own) reads as a rate of 1: the
+        upper bound is 1.0 at every confidence wilson takes, down to one whose z² underflows to 0, where the
+        interval is [1, 1] (the upper root of a rate of 1 is never computed: at z = 0 it is 0/0)."""
+        for confidence in (0.999, 0.95, 0.5, 1e-170):
+            with self.subTest(confidence=confidence):
+                self.assertEqual(gate.wilson(4, 3, confidence)[1], 1.0)
+        self.assertEqual(gate.wilson(4, 3, 1e-170), (1.0, 1.0))
+
     def test_run_check_defaults_to_95_percent(self) -> None:
         """run_check without a confidence level reports the 95% Wilson interval."""
         manifest, records = valid_ledger()
