@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tests.builders import fill_draft
-from tests.support import FIXTURES, ImportCase, load
+from tests.support import FIXTURES, INS_OK, ImportCase, load
 
 TB_BOARD = FIXTURES / "terminal-bench" / "leaderboard" / "terminal-bench-core_0.1.1"
 DROID = "20250924_droid_gpt-5"
@@ -167,3 +167,40 @@ def controls_from(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     if negative:
         out.append({"task_id": negative, "expected": "fail", "role": "negative"})
     return out
+
+
+_H = FIXTURES / "harnesses"
+
+
+def sample_inputs(case: RealFileCase) -> dict[str, list[str]]:
+    """One real input an importer row (its files and the options it needs), for every importer that imports: the
+    trust-rule tests run each rule over them, and the golden file holds what each reads as."""
+    publish = case.write_json("report.json", {"attempt_budget": 1, "outcomes": [
+        {"task_id": "a", "attempts": 1, "hidden_tests_passed": True},
+        {"task_id": "b", "attempts": 1, "hidden_tests_passed": False}]})
+    jsonl = case.write_jsonl("records.jsonl", [{"id": "a", "ok": True}, {"id": "b", "ok": False}])
+    return {
+        "swebench": [str(JAVA_GPT4O)],
+        "inspect": [str(INS_OK)],
+        "terminal-bench": [str(case.tb_runs(DROID)[0])],
+        "harbor": [str(TH20 / "break-filter-js-from-html--thinharness" / "job"),
+                   str(TH20 / "dna-insert--thinharness" / "job")],
+        "publish-gate": [str(publish)],
+        "swe-polybench": [str(FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini")],
+        "nocode-bench": [str(_H / "nocode-bench" / "evaluation_details.jsonl")],
+        "openhands": [str(_H / "openhands" / "swe-bench-verified-remote-eval" / "output.jsonl")],
+        "lm-eval": [str(_H / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl")],
+        "livecodebench": [str(_H / "livecodebench" / "output" / "Canned-Model"
+                              / "Scenario.codegeneration_4_0.2_eval_all.json")],
+        "evalplus": [str(_H / "evalplus" / "samples_eval_results.json")],
+        "bigcodebench": [str(_H / "bigcodebench" / "run" / "canned--bigcodebench-complete--local-0.8-3-sanitized_"
+                                                          "calibrated_eval_results.json")],
+        "mle-bench": [str(_H / "mle-bench" / "run-group-seed0"), str(_H / "mle-bench" / "run-group-seed1")],
+        "hal": [str(next((_H / "hal" / "swebench_verified_mini_hal_generalist_agent_gpt41_1763632800").glob("*_UPLOAD.json")))],
+        "aider": [str(_H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff")],
+        "jsonl": [str(jsonl), "--task-id", "id", "--pass", "ok"],
+        "json": [str(case.write_json("records.json", {"a": {"ok": True}, "b": {"ok": False}})), "--pass", "ok"],
+        "csv": [str(FIXTURES / "wild3" / "other" / "hal-derived"
+                    / "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv"),
+                "--task-id", "task_id", "--pass", "correct == 1"],
+    }

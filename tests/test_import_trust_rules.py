@@ -14,7 +14,7 @@ from typing import Any
 from unittest import mock
 
 import gate
-from tests.realfiles import DROID, JAVA_GPT4O, TH20, RealFileCase
+from tests.realfiles import JAVA_GPT4O, RealFileCase, sample_inputs
 from tests.support import FIXTURES, INS_OK, ROOT, load
 
 H = FIXTURES / "harnesses"
@@ -23,39 +23,6 @@ MLE = H / "mle-bench"
 POLY = FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini"
 LM = H / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl"
 RULES = FIXTURES / "inspect" / "rules"
-
-
-def sample_inputs(case: RealFileCase) -> dict[str, list[str]]:
-    """One real input a row (its files and the options it needs), for every importer that imports."""
-    publish = case.write_json("report.json", {"attempt_budget": 1, "outcomes": [
-        {"task_id": "a", "attempts": 1, "hidden_tests_passed": True},
-        {"task_id": "b", "attempts": 1, "hidden_tests_passed": False}]})
-    jsonl = case.write_jsonl("records.jsonl", [{"id": "a", "ok": True}, {"id": "b", "ok": False}])
-    return {
-        "swebench": [str(JAVA_GPT4O)],
-        "inspect": [str(INS_OK)],
-        "terminal-bench": [str(case.tb_runs(DROID)[0])],
-        "harbor": [str(TH20 / "break-filter-js-from-html--thinharness" / "job"),
-                   str(TH20 / "dna-insert--thinharness" / "job")],
-        "publish-gate": [str(publish)],
-        "swe-polybench": [str(POLY)],
-        "nocode-bench": [str(H / "nocode-bench" / "evaluation_details.jsonl")],
-        "openhands": [str(OH / "output.jsonl")],
-        "lm-eval": [str(LM)],
-        "livecodebench": [str(H / "livecodebench" / "output" / "Canned-Model"
-                              / "Scenario.codegeneration_4_0.2_eval_all.json")],
-        "evalplus": [str(H / "evalplus" / "samples_eval_results.json")],
-        "bigcodebench": [str(H / "bigcodebench" / "run" / "canned--bigcodebench-complete--local-0.8-3-sanitized_"
-                                                          "calibrated_eval_results.json")],
-        "mle-bench": [str(MLE / "run-group-seed0"), str(MLE / "run-group-seed1")],
-        "hal": [str(next((H / "hal" / "swebench_verified_mini_hal_generalist_agent_gpt41_1763632800").glob("*_UPLOAD.json")))],
-        "aider": [str(H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff")],
-        "jsonl": [str(jsonl), "--task-id", "id", "--pass", "ok"],
-        "json": [str(case.write_json("records.json", {"a": {"ok": True}, "b": {"ok": False}})), "--pass", "ok"],
-        "csv": [str(FIXTURES / "wild3" / "other" / "hal-derived"
-                    / "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv"),
-                "--task-id", "task_id", "--pass", "correct == 1"],
-    }
 
 
 class EveryRowHoldsEveryRule(RealFileCase):
