@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import gate
 from tests.oracles import ids_digest
 from tests.realfiles import DROID, JAVA_DEEPSEEK, TH20, VTM, RealFileCase, run_log
 from tests.support import INS_DEFLATE, INS_OK, INS_ZSTD, ROOT, TB_RESULTS, load, run_cli
@@ -436,8 +437,6 @@ class RecordedFileDigests(RealFileCase):
         """The provenance digest of a file is hashlib's sha256 of its bytes, and a file of 3.5 MiB takes four reads
         and the empty one that ends it (work counted: a byte at a time would be millions of reads); a folder's is
         each file's relative path and digest, in path order."""
-        import gate
-
         data = bytes(range(256)) * (14 << 10)  # 3.5 MiB
         path = self.write_text("big.bin", data)
         reads: list[int] = []

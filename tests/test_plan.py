@@ -77,11 +77,11 @@ class PlanCommand(GateCase):
             with self.subTest(samples=samples):
                 args = ["--baseline", "0.5", "--detect", "0.1", "--samples", samples, "--icc", "0.5"]
                 planned = self.plan_json(*args)
-                n = int(str(planned["tasks"]))
+                n, psi = int(str(planned["tasks"])), float(str(planned["discordance"]))
                 question = gate.PlanQuestion(0.5, 0.1, None, int(samples), 0.5, 0.8, 0.95)
-                exact = gate.plan_power(question, 0.5, n)
-                self.assertLess(gate.plan_power(question, 0.5, n - 1), exact)
-                self.assertLess(exact, gate.plan_power(question, 0.5, n + 1))
+                exact = gate.plan_power(question, psi, n)
+                self.assertLess(gate.plan_power(question, psi, n - 1), exact)
+                self.assertLess(exact, gate.plan_power(question, psi, n + 1))
                 self.assertEqual(self.plan_json(*args, "--power", repr(exact))["tasks"], n)
 
     def test_samples_mode_plans_from_millers_own_power(self) -> None:
