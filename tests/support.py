@@ -11,6 +11,7 @@ import ast
 import atexit
 import contextlib
 import functools
+import hashlib
 import io
 import json
 import marshal
@@ -62,6 +63,55 @@ def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+GOLDEN_CALLS = FIXTURES / "golden" / "calls.json"
+RECORD_CALLS = "BENCHGATE_RECORD_CALLS"  # set to a file: calls are appended there, not compared
+_FILE_CAP = 1 << 20  # files over 1 MiB in a test's folder enter the digest by size only
+# a folder tempfile made (tmp + 8 characters, or a benchgate- prefix the tests and gate.py give), not a path
+# such as /tmp/tcc.iso that a harness file names
+_TEMPORARY = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:tmp|benchgate-[a-z-]*?)(?:[a-z0-9]|\\?_){8}(?![A-Za-z0-9_])")
+_FD = re.compile(r"/dev/fd/[0-9]+")  # a pipe's descriptor number is whichever was free
+
+
+@functools.lru_cache(maxsize=1)
+def golden_calls() -> dict[str, str]:
+    """The digest of every pinned call, by `test id#n` (a masked one starts with "m"); empty until
+    tests/golden_calls.py has made the file."""
+    if not GOLDEN_CALLS.exists():
+        return {}
+    return dict(load(GOLDEN_CALLS)["calls"])
+
+
+def _placeless(text: str, folder: Path) -> str:
+    """`text` with the test's folder, the checkout and any other temporary path written as placeholders."""
+    for path, mark in ((str(folder.resolve()), "<DIR>"), (str(folder), "<DIR>"), (str(ROOT), "<ROOT>")):
+        text = text.replace(path, mark).replace(gate._md(path), mark)  # and as the Markdown card writes it
+    return _FD.sub("/dev/fd/N", _TEMPORARY.sub("<TMP>", text))
+
+
+def call_digests(folder: Path, code: int, out: str, err: str) -> tuple[str, str]:
+    """One call's exit code, output and the files it leaves in `folder`, as two sha256s: the call as it is,
+    and the call with every 64-digit hex digest masked (a digest of a file that names a path moves with the
+    path; the rest of such a call can still be held). See GateCase._pin_call."""
+    parts = [json.dumps([code, _placeless(out, folder), _placeless(err, folder)]).encode("utf-8")]
+    files = sorted(Path(top, name) for top, _dirs, names in os.walk(folder) for name in names)
+    for path in files:
+        try:
+            if path.is_symlink() or not path.is_file():
+                continue
+            size = path.stat().st_size
+            body = path.read_bytes() if size <= _FILE_CAP else str(size).encode()
+        except OSError as exc:  # a file a test made unreadable on purpose
+            body = type(exc).__name__.encode()
+        try:
+            body = _placeless(body.decode("utf-8"), folder).encode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        parts += [_placeless(str(path.relative_to(folder)), folder).encode("utf-8") + b"\0", body]
+    whole = b"\0\0".join(parts)
+    masked = re.sub(rb"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", b"<sha256>", whole)
+    return hashlib.sha256(whole).hexdigest()[:20], "m" + hashlib.sha256(masked).hexdigest()[:19]
+
+
 class GateCase(unittest.TestCase):
     """A test case with a private temporary folder and helpers to write inputs and run the gate."""
 
@@ -104,7 +154,32 @@ class GateCase(unittest.TestCase):
             code = gate.main(list(argv))
         if out.getvalue().startswith("<svg"):
             ET.fromstring(out.getvalue())  # raises on an SVG no XML parser accepts
+        self._pin_call(code, out.getvalue(), err.getvalue())
         return code, out.getvalue(), err.getvalue()
+
+    def _pin_call(self, code: int, out: str, err: str) -> None:
+        """Every in-process call is held whole: its exit code, stdout, stderr and the files in the test's
+        folder after it (paths written as <DIR>, <ROOT>, <TMP>) reduce to one digest, compared with the digest
+        the same call of the same test gave when the golden file was made (tests/golden_calls.py). Not under
+        hypothesis, which draws other inputs each run, so the n-th call of its tests is not one call."""
+        if hasattr(getattr(self, self._testMethodName, None), "hypothesis"):
+            return
+        index = self.__dict__.get("_calls", 0)
+        self.__dict__["_calls"] = index + 1
+        key, digests = f"{self.id()}#{index}", call_digests(self.dir, code, out, err)
+        record = os.environ.get(RECORD_CALLS)
+        if record:
+            with open(record, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps([key, *digests]) + "\n")
+            return
+        expected = golden_calls().get(key)
+        if expected is not None and expected not in digests:
+            files = sorted(f"{Path(t, n).relative_to(self.dir)} ({Path(t, n).stat().st_size} B)"
+                           for t, _d, names in os.walk(self.dir) for n in names if Path(t, n).is_file())
+            self.fail(f"call {index} of this test printed or wrote something other than it did when "
+                      f"{GOLDEN_CALLS.name} was made (exit {code}; stdout {out[:300]!r}; stderr {err[:300]!r}; "
+                      f"files {', '.join(files)[:500]}). "
+                      f"If the change is meant, remake the file: python3 tests/golden_calls.py")
 
     def check(self, manifest: dict[str, Any], records: list[Any], *extra: str) -> tuple[int, str, str]:
         m = self.write_json("bench.manifest.json", manifest)
