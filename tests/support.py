@@ -102,10 +102,8 @@ def call_digests(folder: Path, code: int, out: str, err: str) -> tuple[str, str]
             body = path.read_bytes() if size <= _FILE_CAP else str(size).encode()
         except OSError as exc:  # a file a test made unreadable on purpose
             body = type(exc).__name__.encode()
-        try:
+        with contextlib.suppress(UnicodeDecodeError):
             body = _placeless(body.decode("utf-8"), folder).encode("utf-8")
-        except UnicodeDecodeError:
-            pass
         parts += [_placeless(str(path.relative_to(folder)), folder).encode("utf-8") + b"\0", body]
     whole = b"\0\0".join(parts)
     masked = re.sub(rb"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", b"<sha256>", whole)

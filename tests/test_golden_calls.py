@@ -1,0 +1,180 @@
+"""The golden file of every in-process call (tests/support.py's GateCase._pin_call, tests/golden_calls.py): what a
+digest holds, what it leaves out, when a test fails on it, and that the file names only tests that exist."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+import unittest
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from tests import golden_calls, support
+from tests.support import GOLDEN_CALLS, ROOT, GateCase, call_digests
+
+SHA = "ab" * 32  # a 64-digit hex digest
+
+
+class Placeless(GateCase):
+    """Paths that move from run to run are written as placeholders; paths a harness file names are kept."""
+
+    def test_the_folder_the_checkout_and_temporary_folders_become_placeholders(self) -> None:
+        other = Path(tempfile.gettempdir()) / "tmpab_cd12x"
+        text = (f"{self.dir}/r.jsonl {self.dir.resolve()}/m.json {ROOT}/gate.py {other}/x "
+                f"{tempfile.gettempdir()}/benchgate-q1w2e3r_ /dev/fd/17")
+        self.assertEqual(support._placeless(text, self.dir),
+                         "<DIR>/r.jsonl <DIR>/m.json <ROOT>/gate.py <TMP>/x <TMP> /dev/fd/N")
+
+    def test_the_folder_as_the_markdown_card_escapes_it_is_a_placeholder_too(self) -> None:
+        folder = Path(tempfile.gettempdir()) / "tmpabcdef_"
+        escaped = support.gate._md(str(folder))
+        self.assertNotEqual(escaped, str(folder))  # the trailing _ is escaped
+        self.assertEqual(support._placeless(f"- {escaped}/r.jsonl:1: bad", folder), "- <DIR>/r.jsonl:1: bad")
+
+    def test_a_path_a_harness_file_names_is_kept(self) -> None:
+        text = "-cdrom /tmp/tcc.iso; PID file at '/tmp/service.pid'; /tmp/tmpshort"
+        self.assertEqual(support._placeless(text, self.dir), text)
+
+
+class Digests(GateCase):
+    def digests(self, out: str = "out", err: str = "", code: int = 0) -> tuple[str, str]:
+        return call_digests(self.dir, code, out, err)
+
+    def test_every_part_of_a_call_moves_the_digest(self) -> None:
+        base = self.digests()
+        self.assertEqual(base, self.digests())
+        for other in (self.digests("out "), self.digests(err="e"), self.digests(code=1)):
+            self.assertNotEqual(base[0], other[0])
+            self.assertNotEqual(base[1], other[1])
+        self.write_text("draft.json", "{}\n")
+        with_file = self.digests()
+        self.assertNotEqual(base, with_file)
+        self.write_text("draft.json", "{ }\n")
+        self.assertNotEqual(with_file, self.digests())
+        self.write_text("draft.json", "{}\n")
+        self.assertEqual(with_file, self.digests())
+
+    def test_a_file_over_the_cap_enters_by_its_size(self) -> None:
+        big = b"x" * (support._FILE_CAP + 1)
+        self.write_text("big.jsonl", big)
+        first = self.digests()
+        self.write_text("big.jsonl", b"y" + big[1:])
+        self.assertEqual(first, self.digests())
+        self.write_text("big.jsonl", big + b"x")
+        self.assertNotEqual(first, self.digests())
+
+    def test_only_the_masked_digest_ignores_a_sha256(self) -> None:
+        one, two = self.digests(f'"manifest_sha256": "{SHA}"'), self.digests(f'"manifest_sha256": "{"cd" * 32}"')
+        self.assertNotEqual(one[0], two[0])
+        self.assertEqual(one[1], two[1])
+        self.assertTrue(one[1].startswith("m") and not one[0].startswith("m"))
+        # 63 or 65 digits are not a sha256: they stay in the masked digest
+        self.assertNotEqual(self.digests("a" * 63)[1], self.digests("b" * 63)[1])
+        self.assertNotEqual(self.digests("a" * 65)[1], self.digests("b" * 65)[1])
+
+    def test_the_same_call_in_another_folder_has_the_same_digest(self) -> None:
+        with tempfile.TemporaryDirectory() as other:
+            folder = Path(other)
+            for where in (self.dir, folder):
+                (where / "runs.jsonl").write_text(f"{where}/x\n", encoding="utf-8")
+            self.assertEqual(call_digests(self.dir, 1, f"{self.dir}/runs.jsonl", ""),
+                             call_digests(folder, 1, f"{folder}/runs.jsonl", ""))
+
+
+class Pinning(unittest.TestCase):
+    """A call whose digest is not the recorded one fails its test; an unrecorded call, a recording run and a
+    hypothesis test are not compared."""
+
+    def inner(self, hypothesis: bool = False) -> GateCase:
+        class Inner(GateCase):
+            def test_call(self) -> None:
+                """Stands for any test."""
+
+        if hypothesis:
+            Inner.test_call.hypothesis = object()  # type: ignore[attr-defined]  # as @given marks a test
+        case = Inner("test_call")
+        case.setUp()
+        self.addCleanup(case.tearDown)
+        return case
+
+    def call(self, case: GateCase, golden: dict[str, str]) -> tuple[int, str, str]:
+        env = {k: v for k, v in os.environ.items() if k != support.RECORD_CALLS}
+        with mock.patch.object(support, "golden_calls", lambda: golden), mock.patch.dict(os.environ, env, clear=True):
+            return case.run_gate("--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(ROOT / "runs.jsonl"))
+
+    def test_a_moved_call_fails_with_what_it_printed_and_how_to_remake_the_file(self) -> None:
+        case = self.inner()
+        with self.assertRaises(AssertionError) as caught:
+            self.call(case, {f"{case.id()}#0": "0" * 20})
+        self.assertIn("call 0 of this test", str(caught.exception))
+        self.assertIn("exit 0; stdout 'claim       : agent-x-mini", str(caught.exception))
+        self.assertIn("python3 tests/golden_calls.py", str(caught.exception))
+
+    def test_the_recorded_call_passes_and_calls_are_numbered_within_a_test(self) -> None:
+        probe = self.inner()
+        code, out, err = self.call(probe, {})
+        whole, masked = call_digests(probe.dir, code, out, err)
+        for digest in (whole, masked):
+            case = self.inner()
+            self.call(case, {f"{case.id()}#0": digest})
+            with self.assertRaises(AssertionError) as caught:  # the second call is call 1, held to its own digest
+                self.call(case, {f"{case.id()}#1": "0" * 20})
+            self.assertIn("call 1 of this test", str(caught.exception))
+
+    def test_an_unrecorded_call_and_a_hypothesis_test_are_not_compared(self) -> None:
+        case = self.inner()
+        self.call(case, {f"{case.id()}#7": "0" * 20})
+        drawn = self.inner(hypothesis=True)
+        self.call(drawn, {f"{drawn.id()}#0": "0" * 20})
+
+    def test_a_recording_run_appends_the_key_and_both_digests(self) -> None:
+        case = self.inner()
+        log = case.dir / "calls.log"
+        with mock.patch.object(support, "golden_calls", lambda: {f"{case.id()}#0": "0" * 20}), \
+                mock.patch.dict(os.environ, {support.RECORD_CALLS: str(log)}):
+            case.run_gate("--version")
+        key, whole, masked = json.loads(log.read_text(encoding="utf-8"))
+        self.assertEqual(key, f"{case.id()}#0")
+        self.assertEqual(len(whole), 20)
+        self.assertTrue(masked.startswith("m"))
+
+
+class Agreement(unittest.TestCase):
+    """tests/golden_calls.py pins a call only where every run gave it one digest."""
+
+    def test_the_whole_digest_else_the_masked_one_else_nothing(self) -> None:
+        tables: list[dict[str, Any]] = [
+            {"same": ("a1", "m1"), "masked": ("a1", "m1"), "moved": ("a1", "m1"), "twice": ("a1", "m1"), "one": ("a", "m")},
+            {"same": ("a1", "m1"), "masked": ("a2", "m1"), "moved": ("a2", "m2"), "twice": None},
+            {"same": ("a1", "m1"), "masked": ("a3", "m1"), "moved": ("a1", "m1"), "twice": ("a1", "m1")},
+        ]
+        self.assertEqual(golden_calls.agreed(tables), {"same": "a1", "masked": "m1"})
+
+    def test_a_key_recorded_twice_in_one_run_is_not_pinned(self) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            log = Path(folder) / "here.jsonl"
+            log.write_text("".join(json.dumps(r) + "\n" for r in
+                                   (["k#0", "a", "ma"], ["k#1", "b", "mb"], ["k#0", "a", "ma"])), encoding="utf-8")
+            self.assertEqual(golden_calls.read(log), {"k#0": None, "k#1": ("b", "mb")})
+
+
+class TheFile(unittest.TestCase):
+    def test_every_pinned_call_names_a_test_that_exists(self) -> None:
+        """A renamed or removed test leaves keys no test reads: the file is remade with the suite."""
+        calls = json.loads(GOLDEN_CALLS.read_text(encoding="utf-8"))["calls"]
+        self.assertTrue(calls)
+        missing = []
+        for key in sorted({k.rsplit("#", 1)[0] for k in calls}):
+            module, cls, method = key.rsplit(".", 2)
+            found = getattr(importlib.import_module(module), cls, None)
+            if found is None or not callable(getattr(found, method, None)):
+                missing.append(key)
+        self.assertEqual(missing, [])
+        self.assertTrue(all(len(d) == 20 and set(d) <= set("0123456789abcdefm") for d in calls.values()))
+
+
+if __name__ == "__main__":
+    unittest.main()
