@@ -72,7 +72,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="benchgate-golden-"))
     try:
         copy = work / "a-longer-path-for-the-second-checkout" / "benchgate"
-        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "__pycache__", "calls.json"))
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "__pycache__"))
         runs = [(sys.executable, ROOT, "here"), (sys.executable, copy, "copy"), (sys.executable, ROOT, "again")]
         old = floor()
         runs += [(old, ROOT, "floor")] if old else []

@@ -18,6 +18,7 @@ import marshal
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -88,23 +89,38 @@ def _placeless(text: str, folder: Path) -> str:
     return _FD.sub("/dev/fd/N", _TEMPORARY.sub("<TMP>", text))
 
 
-def call_digests(folder: Path, code: int, out: str, err: str) -> tuple[str, str]:
-    """One call's exit code, output and the files it leaves in `folder`, as two sha256s: the call as it is,
-    and the call with every 64-digit hex digest masked (a digest of a file that names a path moves with the
-    path; the rest of such a call can still be held). See GateCase._pin_call."""
+def folder_state(folder: Path) -> dict[str, tuple[int, int, int, int]]:
+    """Every entry under `folder` but its folders (links not followed), by relative path: (size, mtime_ns, inode,
+    mode), so a later look tells which the gate made or changed."""
+    state: dict[str, tuple[int, int, int, int]] = {}
+    for top, _dirs, names in os.walk(folder):
+        for name in names:
+            with contextlib.suppress(OSError):
+                found = os.lstat(os.path.join(top, name))
+                state[os.path.relpath(os.path.join(top, name), folder)] = (
+                    found.st_size, found.st_mtime_ns, found.st_ino, found.st_mode)
+    return state
+
+
+def call_digests(folder: Path, code: int, out: str, err: str,
+                 before: dict[str, tuple[int, int, int, int]] | None = None) -> tuple[str, str]:
+    """One call's exit code, output and what it left in `folder` (every entry's name; the body of each regular
+    file it made or changed, measured against `before`, the folder_state before the call; with no `before`,
+    every file's body), as two sha256s: the call as it is, and the call with every 64-digit hex digest masked
+    (a digest of a file that names a path moves with the path; the rest of such a call can still be held).
+    See GateCase._pin_call."""
     parts = [json.dumps([code, _placeless(out, folder), _placeless(err, folder)]).encode("utf-8")]
-    files = sorted(Path(top, name) for top, _dirs, names in os.walk(folder) for name in names)
-    for path in files:
+    for name, now in sorted(folder_state(folder).items()):
+        parts.append(_placeless(name, folder).encode("utf-8") + b"\0")
+        if (before is not None and before.get(name) == now) or not stat.S_ISREG(now[3]):
+            continue
         try:
-            if path.is_symlink() or not path.is_file():
-                continue
-            size = path.stat().st_size
-            body = path.read_bytes() if size <= _FILE_CAP else str(size).encode()
+            body = (folder / name).read_bytes() if now[0] <= _FILE_CAP else str(now[0]).encode()
         except OSError as exc:  # a file a test made unreadable on purpose
             body = type(exc).__name__.encode()
         with contextlib.suppress(UnicodeDecodeError):
             body = _placeless(body.decode("utf-8"), folder).encode("utf-8")
-        parts += [_placeless(str(path.relative_to(folder)), folder).encode("utf-8") + b"\0", body]
+        parts.append(body)
     whole = b"\0\0".join(parts)
     masked = re.sub(rb"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", b"<sha256>", whole)
     return hashlib.sha256(whole).hexdigest()[:20], "m" + hashlib.sha256(masked).hexdigest()[:19]
@@ -147,24 +163,27 @@ class GateCase(unittest.TestCase):
 
     def run_gate(self, *argv: str) -> tuple[int, str, str]:
         """gate.main in-process: (exit code, stdout, stderr). Every SVG any test makes is parsed as XML here."""
+        before = None if self._drawn() else folder_state(self.dir)
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = gate.main(list(argv))
         if out.getvalue().startswith("<svg"):
             ET.fromstring(out.getvalue())  # raises on an SVG no XML parser accepts
-        self._pin_call(code, out.getvalue(), err.getvalue())
+        if before is not None:
+            self._pin_call(code, out.getvalue(), err.getvalue(), before)
         return code, out.getvalue(), err.getvalue()
 
-    def _pin_call(self, code: int, out: str, err: str) -> None:
-        """Every in-process call is held whole: its exit code, stdout, stderr and the files in the test's
-        folder after it (paths written as <DIR>, <ROOT>, <TMP>) reduce to one digest, compared with the digest
-        the same call of the same test gave when the golden file was made (tests/golden_calls.py). Not under
-        hypothesis, which draws other inputs each run, so the n-th call of its tests is not one call."""
-        if hasattr(getattr(self, self._testMethodName, None), "hypothesis"):
-            return
+    def _drawn(self) -> bool:
+        """Under hypothesis, which draws other inputs each run: the n-th call of such a test is not one call."""
+        return hasattr(getattr(self, self._testMethodName, None), "hypothesis")
+
+    def _pin_call(self, code: int, out: str, err: str, before: dict[str, tuple[int, int, int, int]]) -> None:
+        """Every in-process call (but under hypothesis) is held whole: its exit code, stdout, stderr and what it
+        left in the test's folder (paths written as <DIR>, <ROOT>, <TMP>) reduce to one digest, compared with
+        the digest the same call of the same test gave when the golden file was made (tests/golden_calls.py)."""
         index = self.__dict__.get("_calls", 0)
         self.__dict__["_calls"] = index + 1
-        key, digests = f"{self.id()}#{index}", call_digests(self.dir, code, out, err)
+        key, digests = f"{self.id()}#{index}", call_digests(self.dir, code, out, err, before)
         record = os.environ.get(RECORD_CALLS)
         if record:
             with open(record, "a", encoding="utf-8") as handle:
@@ -172,8 +191,7 @@ class GateCase(unittest.TestCase):
             return
         expected = golden_calls().get(key)
         if expected is not None and expected not in digests:
-            files = sorted(f"{Path(t, n).relative_to(self.dir)} ({Path(t, n).stat().st_size} B)"
-                           for t, _d, names in os.walk(self.dir) for n in names if Path(t, n).is_file())
+            files = [f"{name} ({now[0]} B)" for name, now in sorted(folder_state(self.dir).items())]
             self.fail(f"call {index} of this test printed or wrote something other than it did when "
                       f"{GOLDEN_CALLS.name} was made (exit {code}; stdout {out[:300]!r}; stderr {err[:300]!r}; "
                       f"files {', '.join(files)[:500]}). "
