@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.realfiles import DROID, OPENHANDS, TH20, RealFileCase
-from tests.support import FIXTURES, load
+from tests.support import FIXTURES, gate, load
 
 HAL = FIXTURES / "wild3" / "other" / "hal-derived" / "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv"
 OH = FIXTURES / "harnesses" / "openhands" / "swe-bench-verified-remote-eval"
@@ -145,6 +145,23 @@ class ManifestAndLedger(BindingCase):
         self.assertIn("added by hand", bindings["no_edit run"][1])
         self.assertIsNone(report["dataset"]["declared_from"])
         self.assertEqual(report["verdict_mapping"], [])
+
+    def test_provenance_that_names_no_import_gates_as_a_hand_made_ledger(self) -> None:
+        """Every key only an import writes deleted (the harness's own record kept: harness, stated, declared_from,
+        verdict_mapping, ...): nothing names an import, so nothing is missing; the card says no import is behind
+        the ledger, as with no provenance at all, and no ledger_not_imported."""
+        manifest, runs, _ = self.tb_claim()
+        data = load(manifest)
+        for key in gate._IMPORT_WRITTEN:
+            data["provenance"].pop(key, None)
+        self.assertTrue(data["provenance"])  # what is left names no import
+        for entry in data["control_runs"]:
+            del entry["provenance"]
+        code, report = self.check(self.write_json("harness-only.manifest.json", data), runs)
+        self.assertEqual((code, report["findings"]), (0, []))
+        self.assertEqual(self.bindings(report)["ledger"],
+                         (False, "no import behind it: the manifest records none (a hand-made ledger, or one whose "
+                                 "import provenance was removed)"))
 
     def test_provenance_that_names_an_import_but_no_ledger_is_blocked(self) -> None:
         """Only provenance.ledger deleted (the import's command kept): ledger_not_imported, not a silent pass."""

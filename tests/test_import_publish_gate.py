@@ -71,6 +71,15 @@ class PublishGateReport(RealFileCase):
                                             str(self.write_json("over.json", report(OUTCOMES, budget=10_001)))),
                               "attempt_budget: expected at most 10,000")
 
+    def test_a_budget_below_one_attempt_is_refused_naming_the_field(self) -> None:
+        """attempt_budget 0 (no attempt allowed, so nothing could be resolved) or below is an input error, exit 2;
+        1 is the least budget taken."""
+        for budget in (0, -1):
+            with self.subTest(budget=budget):
+                path = self.write_json(f"budget{budget}.json", report(OUTCOMES, budget=budget))
+                self.assertInputError(self.run_gate("import", "publish-gate", str(path)),
+                                      f"{path}", "attempt_budget: expected an integer >= 1")
+
     def test_an_outcome_without_its_task_is_refused_with_one_line(self) -> None:
         """The note's own report names no task in its outcomes: refused with one line naming the outcome and
         saying that a ledger counts tasks, so each outcome needs its task_id."""

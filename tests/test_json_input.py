@@ -11,6 +11,7 @@ import random
 import re
 import tracemalloc
 from typing import Any
+from unittest import mock
 
 import gate
 from tests.builders import record, replaced, valid_ledger
@@ -701,6 +702,30 @@ class NearMissFilter(GateCase):
 
         for key in keys:
             self.assertEqual(gate.near_miss(key, gate.RECORD_KEYS), aligned(key), key)
+
+    def test_three_characters_no_known_word_has_end_the_search_before_any_candidate(self) -> None:
+        """Each character no known word has costs an edit, and no limit is above two: a word with three such
+        characters is answered None without a look at the known words of its length (lookups counted); with two,
+        they are looked at."""
+        looked: list[int] = []
+
+        class Counted(dict):  # type: ignore[type-arg]
+            def get(self, key: Any, default: Any = None) -> Any:
+                looked.append(key)
+                return super().get(key, default)
+
+        real = gate._near_index
+
+        def counted(known: tuple[str, ...]) -> Any:
+            normals, by_length, alphabet = real(known)
+            return normals, Counted(by_length), alphabet
+
+        with mock.patch.object(gate, "_near_index", counted):
+            self.assertIsNone(gate.near_miss("outcqzj", gate.RECORD_KEYS))  # q, z, j: in no record key
+            self.assertIsNone(gate.near_miss("qutcozj", gate.RECORD_KEYS))
+            self.assertEqual(looked, [])
+            self.assertEqual(gate.near_miss("outcqme", gate.RECORD_KEYS), "outcome")  # one: looked at, and found
+            self.assertEqual(looked, [5, 6, 7, 8, 9])
 
     def test_the_edit_distance_is_the_optimal_string_alignment_distance(self) -> None:
         """_edit_distance against the textbook optimal-string-alignment recurrence (insertions, deletions and

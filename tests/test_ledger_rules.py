@@ -12,7 +12,7 @@ import hashlib
 import json
 
 import gate
-from tests.builders import declare, record, replaced, valid_ledger, with_strata
+from tests.builders import NEGATIVE, POSITIVE, declare, record, replaced, retry_ledger, valid_ledger, with_strata
 from tests.oracles import ids_digest
 from tests.support import GateCase, LedgerInputCase
 
@@ -352,6 +352,17 @@ class Envelope(GateCase):
         for tid in slow[10:]:
             self.assertNotIn(f"{tid}#1", message)
         self.assertIn("and 2 more", message)
+
+    def test_attempts_of_one_task_are_named_in_the_order_of_their_numbers(self) -> None:
+        """Twelve attempts of one task over the limit: the ten named are attempts 1 to 10, in that order (by
+        number: attempt 10 comes after 9, not after 1 as in the text of the pair), written in any order."""
+        manifest, records = retry_ledger(12, {"t-a": [("fail", None)] * 11 + [("pass", None)],
+                                              NEGATIVE: [("fail", None)], POSITIVE: [("pass", None)]})
+        records = [dict(r, wall_clock_s=900 + r["attempt"]) if r["task_id"] == "t-a" else r for r in records]
+        for ordered in (records, records[::-1]):
+            message = self.blocked(manifest, ordered, "envelope_exceeded")[0]
+            self.assertTrue(message.endswith(": " + ", ".join(f"t-a#{n} ({900 + n} s)" for n in range(1, 11))
+                                             + " and 2 more"), message)
 
 
 class Strata(GateCase):
