@@ -382,6 +382,16 @@ class Strata(GateCase):
         self.blocked(manifest, with_strata(records, {"repo_edit": 25, "test_write": 9, "refactor": 6}),
                      "stratum_count_mismatch")
 
+    def test_a_stratum_nobody_declared_is_named_even_with_one_task(self) -> None:
+        """One task labelled with a stratum the manifest does not declare: the finding names both differences,
+        the undeclared stratum as declared 0 (however few its tasks) and the declared one a task short."""
+        manifest, records = valid_ledger()
+        manifest["dataset"]["strata"] = {"repo_edit": 34, "test_write": 6}
+        labelled = with_strata(records, {"repo_edit": 33, "test_write": 6, "odd": 1})
+        message = self.blocked(manifest, labelled, "stratum_count_mismatch")[0]
+        self.assertEqual(message, "per-stratum task counts differ from the declaration: odd declared 0 observed 1, "
+                                  "repo_edit declared 34 observed 33")
+
     def test_stratum_count_mismatch_some_records_lack_stratum(self) -> None:
         """When the records carry strata but one record lacks its stratum, the counts mismatch."""
         manifest, records = valid_ledger()

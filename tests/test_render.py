@@ -436,6 +436,15 @@ class ChartsFitTheirLabels(GateCase):
         for name, svg in charts.items():
             self.assertFits(svg, name)
 
+    def test_a_long_title_sets_the_canvas_width_with_ten_pixels_each_side(self) -> None:
+        """The canvas is the label column, the 400 px plot and 40 px, or the title's width and 10 px each side,
+        whichever is wider: a 100-character title (950 px at 15 px bold) gives 970 px, 76 characters 742 px, and 75
+        (712.5 px) the plot's 740."""
+        row = [("axis", 0.0, 1.0, [gate.PlotRow("s", 0.5, 0.25, 0.75)])]
+        widths = {len(title): ET.fromstring(gate.render_svg(title, row)).get("width")
+                  for title in ("t" * 100, "t" * 76, "t" * 75)}
+        self.assertEqual(widths, {100: "970", 76: "742", 75: "740"})
+
     def test_a_long_label_widens_the_column_and_keeps_the_plot_whole(self) -> None:
         """A 120-character stratum name: the label column widens to hold it, and the plot keeps its 400 px."""
         svg = gate.render_svg("t", [("axis", 0.0, 1.0, [gate.PlotRow("s" * 120, 0.5, 0.25, 0.75)])])
