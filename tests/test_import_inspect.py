@@ -280,6 +280,16 @@ class InspectLogs(ImportCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(sum(json.loads(line)["outcome"] == "pass" for line in out.splitlines()), 6)
 
+    def test_the_stated_figure_is_the_first_scorers(self) -> None:
+        """A log with two scorers states its figure from results.scores[0], the headline scorer, not the last."""
+        data = load(INS_OK)
+        data["results"]["scores"].append({"name": "other", "scorer": "other", "scored_samples": 3,
+                                          "metrics": {"accuracy": {"name": "accuracy", "value": 0.1}}})
+        code, _out, err = self.run_gate("import", "inspect", str(self.write_json("two-scorers.json", data)))
+        self.assertEqual(code, 0, err)
+        self.assertIn(": the log's own figure: accuracy 0.6 over 5 scored sample(s), errored and NaN samples left out\n",
+                      err)
+
 
 class InspectInputErrors(ImportCase):
     """Malformed Inspect logs are input errors naming the file and the field."""

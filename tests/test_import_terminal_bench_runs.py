@@ -53,6 +53,20 @@ class SeveralRunsOneClaim(RealFileCase):
                 self.assertHeadline(report, published, 80)
                 self.assertEqual(rule_headline(imp.records, tasks, "samples", 5), published)
 
+    def test_the_draft_recipe_says_how_many_runs_it_takes(self) -> None:
+        """Imported to standard output (so no gate command can be written for it), the draft's rerun recipe asks for
+        the harness's command: tb run once for one run, and `, N times` for N runs, two included."""
+        runs = self.tb_runs(DROID)
+        for n in (1, 2, 3):
+            with self.subTest(runs=n):
+                draft = self.dir / f"r{n}.manifest.json"
+                code, _out, err = self.run_gate("import", "terminal-bench", *map(str, runs[:n]), "--one-instrument",
+                                                "--draft-manifest", str(draft))
+                self.assertEqual(code, 0, err)
+                self.assertEqual(load(draft)["rerun_recipe"],
+                                 "TODO: exact command that produced the run, e.g. tb run --dataset ... --agent ... "
+                                 "--model ... --n-attempts 1" + (f", {n} times" if n > 1 else ""))
+
     def test_attempt_is_the_run_index_in_start_order(self) -> None:
         """Attempt k of every task is the k-th run by start time (run_metadata.json's start_time), whatever the
         order of the arguments: each record's harness.run_id and trial_name say which run it came from."""

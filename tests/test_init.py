@@ -56,6 +56,13 @@ class InitTemplate(GateCase):
         code, report = self.check_json(self.complete(template, negative, positive), records)
         self.assertEqual((code, report["findings"]), (0, []))
 
+    def test_from_an_empty_runs_file_the_budget_is_one_attempt(self) -> None:
+        """A runs file with no record: no task, no run_id, and the least budget a manifest may hold (1), never 0."""
+        template = self.init("--from-runs", str(self.write_text("empty.jsonl", "")))
+        self.assertEqual((template["attempt_budget"], template["dataset"]["task_count"], template["dataset"]["task_ids"]),
+                         (1, 0, []))
+        self.assertNotIn("run_id", template)
+
     def test_the_placeholder_finding_is_one_sentence_for_one_or_many(self) -> None:
         """One field left a placeholder: "claim_id still holds a placeholder"; two: "claim_id, dataset.name still
         hold a placeholder"."""

@@ -12,6 +12,7 @@ from unittest import mock
 
 import gate
 from tests.builders import make_manifest
+from tests.oracles import ids_digest
 from tests.support import GateCase
 
 IDS = ["neg-01", "pos-01", "t-001", "t-002", "t-003"]
@@ -105,6 +106,15 @@ class Lifted(GateCase):
         ok, (_, count, (ids, n, digest)) = self.load_both(text)[0]
         listed = json.loads(text)["dataset"]["task_ids"]
         self.assertEqual((ok, ids, n, count, digest), ("ok", sorted(listed), 3, 3, gate.ids_digest(listed)))
+
+    def test_the_digest_of_ids_past_one_slice_is_the_digest_of_them_all(self) -> None:
+        """DeclaredIds hashes its text a MiB at a time: at 1 MiB of IDs and either side, and past two slices, its
+        digest is the definition's (tests/oracles.py) of all of them (a slice boundary may fall inside an ID)."""
+        step = 1 << 20
+        for size in (step - 9, step, step + 9, 2 * step + 5):
+            ids = [f"t-{n:07d}" for n in range(size // 10 + 1)]  # 9 characters and a newline each
+            with self.subTest(bytes=len("\n".join(ids))):
+                self.assertEqual(gate.DeclaredIds.of(ids).digest(), ids_digest(ids))
 
     def test_a_slice_boundary_falls_between_ids(self) -> None:
         """With slices of a few bytes, every ID is still read whole and in order, and an unsorted pair, a repeat or
