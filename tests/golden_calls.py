@@ -1,10 +1,11 @@
 """Make tests/fixtures/golden/calls.json: the digest of every in-process call of the unit suite.
 
-GateCase.run_gate holds each call (exit code, stdout, stderr, the files left in the test's folder) to the digest
-recorded here. The suite is run four times, recording each call's digest: in this checkout; in a copy at a
-longer path; here again; and on the 3.9 floor when it is installed; each with its own hash seed, the first in
-the usual temporary folder and the others each in one of its own. A call is pinned only where all runs agree on it (else on it with digests masked), so nothing that
-depends on a path's length, the interpreter, the hash seed or the run is pinned.
+GateCase.run_gate holds each call (exit code, stdout, stderr, the files it made or changed in the test's folder) to
+the digest recorded here. The suite is run four times, recording each call's digest: in this checkout; in a copy
+at a longer path holding a space, a comma, a % and a letter beyond ASCII; here again; and on the 3.9 floor when
+it is installed. Each run has its own hash seed; the first uses the usual temporary folder, the others one of
+their own with such characters. A call is pinned only where all runs agree on it (else on it with digests
+masked), so nothing that depends on a path, the interpreter, the hash seed or the run is pinned.
 
     python3 tests/golden_calls.py
 
@@ -71,16 +72,19 @@ def agreed(tables: list[dict[str, tuple[str, str] | None]]) -> dict[str, str]:
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="benchgate-golden-"))
     try:
-        copy = work / "a-longer-path-for-the-second-checkout" / "benchgate"
+        # a longer path, with a space, a comma, a % and a letter beyond ASCII: quoting and escaping move with them
+        copy = work / "a longer path, for the 2nd checkout 100% sûr" / "benchgate"
         shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "__pycache__"))
         runs = [(sys.executable, ROOT, "here"), (sys.executable, copy, "copy"), (sys.executable, ROOT, "again")]
         old = floor()
         runs += [(old, ROOT, "floor")] if old else []
+        if not old:
+            print("golden_calls: no 3.9 interpreter found: calls that differ on the floor may be pinned", file=sys.stderr)
         logs = []
         for i in range(0, len(runs), 2):  # two at a time: the machine's two cores
             started = []
             for j, (python, checkout, name) in enumerate(runs[i:i + 2], start=i + 1):
-                tmp = None if name == "here" else work / f"tmp-{name}-{'x' * (7 * len(name))}"
+                tmp = None if name == "here" else work / f"tmp {name}, é%-{'x' * (7 * len(name))}"
                 if tmp:
                     tmp.mkdir()
                 argv = python if isinstance(python, list) else [python]
@@ -89,6 +93,9 @@ def main() -> int:
             for name, proc in started:
                 _, err = proc.communicate()
                 if proc.returncode != 0:
+                    for _, other in started:
+                        other.kill()
+                        other.wait()
                     sys.stderr.write(err.decode("utf-8", "replace")[-3000:])
                     print(f"golden_calls: the suite failed in the {name} run; nothing written", file=sys.stderr)
                     return 1

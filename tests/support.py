@@ -71,6 +71,7 @@ _FILE_CAP = 1 << 20  # files over 1 MiB in a test's folder enter the digest by s
 # such as /tmp/tcc.iso that a harness file names
 _TEMPORARY = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:tmp|benchgate-[a-z-]*?)(?:[a-z0-9]|\\?_){8}(?![A-Za-z0-9_])")
 _FD = re.compile(r"/dev/fd/[0-9]+")  # a pipe's descriptor number is whichever was free
+_QUOTED = re.compile(r"'(<(?:DIR|ROOT)>[\w@%+=:,./-]*)'")  # shlex.quote's safe characters after the placeholder
 
 
 @functools.lru_cache(maxsize=1)
@@ -82,10 +83,21 @@ def golden_calls() -> dict[str, str]:
     return dict(load(GOLDEN_CALLS)["calls"])
 
 
+def _forms(path: str) -> list[str]:
+    """A path as the gate may write it: as Markdown, JSON and a GitHub annotation escape it, and as it is; the
+    longest first, so that a form the path itself begins is never replaced inside a longer one."""
+    forms = {path, gate._md(path), json.dumps(path)[1:-1], gate.github_escape(path), gate.github_escape(path, True)}
+    return sorted(forms, key=len, reverse=True)
+
+
 def _placeless(text: str, folder: Path) -> str:
-    """`text` with the test's folder, the checkout and any other temporary path written as placeholders."""
+    """`text` with the test's folder, the checkout and any other temporary path written as placeholders (in
+    each form it may be written in), and a shell-quoted argument that only the path made quoted (a space, a
+    letter beyond ASCII) written unquoted."""
     for path, mark in ((str(folder.resolve()), "<DIR>"), (str(folder), "<DIR>"), (str(ROOT), "<ROOT>")):
-        text = text.replace(path, mark).replace(gate._md(path), mark)  # and as the Markdown card writes it
+        for form in _forms(path):
+            text = text.replace(form, mark)
+    text = _QUOTED.sub(r"\1", text)
     return _FD.sub("/dev/fd/N", _TEMPORARY.sub("<TMP>", text))
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.realfiles import DROID, OPENHANDS, TH20, RealFileCase
-from tests.support import FIXTURES, gate, load
+from tests.support import FIXTURES, load
 
 HAL = FIXTURES / "wild3" / "other" / "hal-derived" / "corebench_hard_claude_code_claudeopus41_1764560915_UPLOAD.csv"
 OH = FIXTURES / "harnesses" / "openhands" / "swe-bench-verified-remote-eval"
@@ -77,6 +77,11 @@ class BindingCase(RealFileCase):
             self.assertEqual(code, 0, err)
         manifest = self.complete(imp.draft_path, name=f"{name}-completed")
         return manifest, imp.runs, run
+
+
+# What only an import writes into a provenance (gate.py's _IMPORT_WRITTEN), listed here so that a key dropped
+# from it there is seen.
+IMPORT_WRITTEN = ("command", "declared_set", "files", "importer", "instrument", "ledger", "options")
 
 
 class ManifestAndLedger(BindingCase):
@@ -152,16 +157,21 @@ class ManifestAndLedger(BindingCase):
         the ledger, as with no provenance at all, and no ledger_not_imported."""
         manifest, runs, _ = self.tb_claim()
         data = load(manifest)
-        for key in gate._IMPORT_WRITTEN:
-            data["provenance"].pop(key, None)
-        self.assertTrue(data["provenance"])  # what is left names no import
         for entry in data["control_runs"]:
             del entry["provenance"]
+        written = {key: data["provenance"].pop(key) for key in IMPORT_WRITTEN}
+        self.assertEqual(sorted(data["provenance"]), ["declared_from", "harness", "verdict_mapping"])
         code, report = self.check(self.write_json("harness-only.manifest.json", data), runs)
         self.assertEqual((code, report["findings"]), (0, []))
         self.assertEqual(self.bindings(report)["ledger"],
                          (False, "no import behind it: the manifest records none (a hand-made ledger, or one whose "
                                  "import provenance was removed)"))
+        for key in sorted(set(IMPORT_WRITTEN) - {"ledger"}):  # any one of them names an import: its ledger is asked for
+            with self.subTest(only=key):
+                code, report = self.check(self.write_json(f"only-{key}.manifest.json",
+                                                          {**data, "provenance": {**data["provenance"], key: written[key]}}), runs)
+                self.assertEqual(code, 1)
+                self.assertIn("ledger_not_imported", self.codes(report))
 
     def test_provenance_that_names_an_import_but_no_ledger_is_blocked(self) -> None:
         """Only provenance.ledger deleted (the import's command kept): ledger_not_imported, not a silent pass."""

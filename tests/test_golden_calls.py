@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import shlex
 import tempfile
 import unittest
 from pathlib import Path
@@ -35,8 +36,24 @@ class Placeless(GateCase):
         self.assertEqual(support._placeless(f"- {escaped}/r.jsonl:1: bad", folder), "- <DIR>/r.jsonl:1: bad")
 
     def test_a_path_a_harness_file_names_is_kept(self) -> None:
-        text = "-cdrom /tmp/tcc.iso; PID file at '/tmp/service.pid'; /tmp/tmpshort"
+        """In the temporary folder, only names tempfile makes (tmp or benchgate- and eight characters) are folders
+        of a run: a harness's /tmp/tcc.iso, a shorter or a longer name are kept."""
+        tmp = tempfile.gettempdir()
+        text = f"-cdrom {tmp}/tcc.iso; PID file at '{tmp}/service.pid'; {tmp}/tmpshort {tmp}/tmpabcdefghij"
         self.assertEqual(support._placeless(text, self.dir), text)
+        self.assertEqual(support._placeless(f"{tmp}/tmpab\\_cdefg/x", self.dir), "<TMP>/x")  # as Markdown escapes _
+
+    def test_the_path_as_quoted_and_escaped_is_a_placeholder_too(self) -> None:
+        """A folder with a space, a comma, a % and a letter beyond ASCII, as the shell quotes it, as JSON, Markdown
+        and a GitHub annotation escape it: each is <DIR>; a quoted argument that only the path made quoted is
+        unquoted, one whose own name needs quoting stays quoted."""
+        folder = Path(tempfile.gettempdir()) / "a b,é%"
+        argv = shlex.join(["import", str(folder / "r.json"), "-o", str(folder / "x y.jsonl")])
+        self.assertEqual(support._placeless(argv, folder), "import <DIR>/r.json -o '<DIR>/x y.jsonl'")
+        for escape in (lambda t: json.dumps(t)[1:-1], support.gate._md, support.gate.github_escape,
+                       lambda t: support.gate.github_escape(t, True)):
+            with self.subTest(form=escape(str(folder))):
+                self.assertEqual(support._placeless(escape(f"{folder}/r.json"), folder), "<DIR>/r.json")
 
 
 class Digests(GateCase):
@@ -62,7 +79,7 @@ class Digests(GateCase):
         changed or removed still moves the digest."""
         self.write_text("input.json", "{}\n")
         before = support.folder_state(self.dir)
-        self.write_text("input.json", "[]\n")  # as if the call had changed it
+        self.write_text("input.json", "[1]\n")  # as if the call had changed it (its size: file times may be coarse)
         changed = call_digests(self.dir, 0, "", "", before)
         self.write_text("input.json", "{}\n")
         os.utime(self.dir / "input.json", ns=before["input.json"][1:2] * 2)  # back as it was, to the nanosecond
@@ -149,16 +166,29 @@ class Pinning(unittest.TestCase):
         drawn = self.inner(hypothesis=True)
         self.call(drawn, {f"{drawn.id()}#0": "0" * 20})
 
-    def test_a_recording_run_appends_the_key_and_both_digests(self) -> None:
+    def test_a_recording_run_appends_the_key_and_the_digests_a_later_run_is_held_to(self) -> None:
+        """Recording compares nothing (a wrong digest on file does not fail), and appends the call's key and its
+        two digests: a later run of the same call passes when either is the one on file, and fails otherwise."""
         case = self.inner()
-        log = case.dir / "calls.log"
-        with mock.patch.object(support, "golden_calls", lambda: {f"{case.id()}#0": "0" * 20}), \
-                mock.patch.dict(os.environ, {support.RECORD_CALLS: str(log)}):
-            case.run_gate("--version")
-        key, whole, masked = json.loads(log.read_text(encoding="utf-8"))
+        with tempfile.TemporaryDirectory() as elsewhere:
+            log = Path(elsewhere) / "calls.log"
+            with mock.patch.object(support, "golden_calls", lambda: {f"{case.id()}#0": "0" * 20}), \
+                    mock.patch.dict(os.environ, {support.RECORD_CALLS: str(log)}):
+                case.run_gate("--version")
+            key, whole, masked = json.loads(log.read_text(encoding="utf-8"))
         self.assertEqual(key, f"{case.id()}#0")
-        self.assertEqual(len(whole), 20)
-        self.assertTrue(masked.startswith("m"))
+        self.assertTrue(len(whole) == 20 and masked.startswith("m") and whole != masked)
+        unset = {k: v for k, v in os.environ.items() if k != support.RECORD_CALLS}
+        for digest in (whole, masked):
+            later = self.inner()
+            on_file = {f"{later.id()}#0": digest}
+            with mock.patch.object(support, "golden_calls", return_value=on_file), \
+                    mock.patch.dict(os.environ, unset, clear=True):
+                later.run_gate("--version")
+        later = self.inner()
+        with mock.patch.object(support, "golden_calls", lambda: {f"{later.id()}#0": whole[::-1]}), \
+                mock.patch.dict(os.environ, unset, clear=True), self.assertRaises(AssertionError):
+            later.run_gate("--version")
 
 
 class Agreement(unittest.TestCase):
