@@ -4638,7 +4638,7 @@ def _harness_file(path: Path, fmt: ImportFormat, instead: str) -> str:
     """What to say of a harness's own result file given where `instead` belongs."""
     target = fmt.import_target(path) if fmt.import_target else path
     return (f"{path}: a {fmt.name} result file, not {instead}: convert it with "
-            f"`{invoked('import')} {fmt.name} {target} -o runs.jsonl --draft-manifest "
+            f"`{invoked('import')} {fmt.name} {shlex.quote(str(target))} -o runs.jsonl --draft-manifest "
             "bench.manifest.json`")
 
 
@@ -12246,7 +12246,7 @@ def _mapping_command(fmt: str, path: Path, rec: Mapping[str, Any]) -> str | None
     if task is None or verdict is None:
         return None
     return (f"its records hold a task id ({task}) and a verdict ({verdict}): read them with "
-            f"`{invoked('import')} {fmt} {path} --task-id {task} --pass {verdict}`")
+            f"`{invoked('import')} {fmt} {shlex.quote(str(path))} --task-id {task} --pass {verdict}`")
 
 
 def read_openhands(options: ImportOptions) -> Imported:
@@ -13138,7 +13138,7 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         todo.append(f"dataset: the task list is what {runs} recorded: check it is the whole "
                     "declared suite, not what finished")
         recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
-                  f"bench.manifest.json --runs {runs}")
+                  f"bench.manifest.json --runs {shlex.quote(str(runs))}")
     else:
         dataset = {"name": "TODO: the suite and its version", "task_count": 1,
                    "task_ids_sha256": f"replace-with-digest-from-gate ({invoked('digest')} --runs "
@@ -13851,8 +13851,8 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, made)
         if args.output is not None:
-            draft["rerun_recipe"] = (f"{invoked()} --manifest {args.draft_manifest} --runs "
-                                     f"{args.output}")
+            draft["rerun_recipe"] = (f"{invoked()} --manifest {shlex.quote(str(args.draft_manifest))} "
+                                     f"--runs {shlex.quote(str(args.output))}")
     # the runs file first: a draft never names a runs file that was not written
     if args.output is not None:
         write_new_file(args.output, lines, args.force)

@@ -2,7 +2,7 @@
 
 GateCase.run_gate holds each call (exit code, stdout, stderr, the files it made or changed in the test's folder) to
 the digest recorded here. The suite is run four times, recording each call's digest: in this checkout; in a copy
-at a longer path holding a space, a comma, a % and a letter beyond ASCII; here again; and on the 3.9 floor when
+at a longer path holding a space and a letter beyond ASCII; here again; and on the 3.9 floor when
 it is installed. Each run has its own hash seed; the first uses the usual temporary folder, the others one of
 their own with such characters. A call is pinned only where all runs agree on it (else on it with digests
 masked), so nothing that depends on a path, the interpreter, the hash seed or the run is pinned.
@@ -72,8 +72,8 @@ def agreed(tables: list[dict[str, tuple[str, str] | None]]) -> dict[str, str]:
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="benchgate-golden-"))
     try:
-        # a longer path, with a space, a comma, a % and a letter beyond ASCII: quoting and escaping move with them
-        copy = work / "a longer path, for the 2nd checkout 100% sûr" / "benchgate"
+        # a longer path, with a space and a letter beyond ASCII: quoting and escaping move with them
+        copy = work / "a longer path for the sécond checkout" / "benchgate"
         shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "__pycache__"))
         runs = [(sys.executable, ROOT, "here"), (sys.executable, copy, "copy"), (sys.executable, ROOT, "again")]
         old = floor()
@@ -84,7 +84,7 @@ def main() -> int:
         for i in range(0, len(runs), 2):  # two at a time: the machine's two cores
             started = []
             for j, (python, checkout, name) in enumerate(runs[i:i + 2], start=i + 1):
-                tmp = None if name == "here" else work / f"tmp {name}, é%-{'x' * (7 * len(name))}"
+                tmp = None if name == "here" else work / f"tmp {name} é-{'x' * (7 * len(name))}"
                 if tmp:
                     tmp.mkdir()
                 argv = python if isinstance(python, list) else [python]

@@ -71,7 +71,7 @@ _FILE_CAP = 1 << 20  # files over 1 MiB in a test's folder enter the digest by s
 # such as /tmp/tcc.iso that a harness file names
 _TEMPORARY = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:tmp|benchgate-[a-z-]*?)(?:[a-z0-9]|\\?_){8}(?![A-Za-z0-9_])")
 _FD = re.compile(r"/dev/fd/[0-9]+")  # a pipe's descriptor number is whichever was free
-_QUOTED = re.compile(r"'(<(?:DIR|ROOT)>[\w@%+=:,./-]*)'")  # shlex.quote's safe characters after the placeholder
+_QUOTED = re.compile(r"'(<[A-Za-z]+>[\w@%+=:,./-]*)'")  # shlex.quote's safe characters after a placeholder
 
 
 @functools.lru_cache(maxsize=1)
@@ -90,14 +90,19 @@ def _forms(path: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
-def _placeless(text: str, folder: Path) -> str:
-    """`text` with the test's folder, the checkout and any other temporary path written as placeholders (in
-    each form it may be written in), and a shell-quoted argument that only the path made quoted (a space, a
-    letter beyond ASCII) written unquoted."""
-    for path, mark in ((str(folder.resolve()), "<DIR>"), (str(folder), "<DIR>"), (str(ROOT), "<ROOT>")):
-        for form in _forms(path):
+def placeholders(text: str, places: list[tuple[Path, str]]) -> str:
+    """`text` with each path of `places` written as its mark (in each form the gate may write it in; the first
+    place first), and a shell-quoted argument that only such a path made quoted (a space, a letter beyond ASCII)
+    written unquoted."""
+    for path, mark in places:
+        for form in _forms(str(path)):
             text = text.replace(form, mark)
-    text = _QUOTED.sub(r"\1", text)
+    return _QUOTED.sub(r"\1", text)
+
+
+def _placeless(text: str, folder: Path) -> str:
+    """`text` with the test's folder, the checkout and any other temporary path written as placeholders."""
+    text = placeholders(text, [(folder.resolve(), "<DIR>"), (folder, "<DIR>"), (ROOT, "<ROOT>")])
     return _FD.sub("/dev/fd/N", _TEMPORARY.sub("<TMP>", text))
 
 

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from tests.realfiles import RealFileCase, sample_inputs
-from tests.support import FIXTURES, ROOT
+from tests.support import FIXTURES, ROOT, placeholders
 
 GOLDEN = FIXTURES / "golden" / "imports.json"
 _MANIFEST_DIGEST = re.compile(r"^(manifest\s*: sha256 )[0-9a-f]{64}$", re.MULTILINE)
@@ -29,7 +29,7 @@ _MANIFEST_DIGEST = re.compile(r"^(manifest\s*: sha256 )[0-9a-f]{64}$", re.MULTIL
 
 class EveryImportAsTheUserReadsIt(RealFileCase):
     def relative(self, text: str) -> str:
-        text = text.replace(str(self.dir), "<tmp>").replace(str(FIXTURES), "<fixtures>").replace(str(ROOT), "<root>")
+        text = placeholders(text, [(self.dir, "<tmp>"), (FIXTURES, "<fixtures>"), (ROOT, "<root>")])
         return _MANIFEST_DIGEST.sub(r"\1<the draft's, which names the temporary folder>", text)
 
     def read(self) -> dict[str, dict[str, Any]]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 
 from tests.realfiles import DROID, SWE_LOGS, SWE_LOGS_SUMMARY, TH20, RealFileCase
 from tests.support import INS_OK, TB_RESULTS, load, run_cli
@@ -46,11 +47,36 @@ class HarnessFileHintNamesAWorkingCommand(RealFileCase):
                 _code, _out, err = self.run_gate("check", "--manifest", str(manifest), "--runs", str(path))
                 match = re.search(r"`python3 gate\.py (import [^`]*)`", err)
                 assert match is not None, err
-                argv = match.group(1).split()
+                argv = shlex.split(match.group(1))
                 argv[argv.index("-o") + 1] = str(self.dir / f"hint{i}.jsonl")
                 argv[argv.index("--draft-manifest") + 1] = str(self.dir / f"hint{i}.manifest.json")
                 code, _out, err = self.run_gate(*argv)
                 self.assertEqual(code, 0, f"`gate.py {match.group(1)}` failed: {err}")
+
+    def test_every_command_the_gate_writes_for_a_path_with_a_space_runs_as_written(self) -> None:
+        """A folder named `my runs` (a space, which the shell splits on): check's hint for a harness file, the
+        draft's rerun recipe after `import -o`, and init's recipe quote the path, so each runs as written
+        (split as a shell splits it); old code wrote `my runs/x.json` bare, and the import read `my`."""
+        folder = self.dir / "my runs"
+        folder.mkdir()
+        source = folder / "tiny success.json"
+        source.write_bytes(INS_OK.read_bytes())
+        imp = self.import_ok("inspect", str(INS_OK), name="claim")
+        _code, _out, err = self.run_gate("check", "--manifest", str(self.complete(imp.draft_path)), "--runs", str(source))
+        hint = re.search(r"`python3 gate\.py (import [^`]*)`", err)
+        assert hint is not None, err
+        self.assertIn(shlex.quote(str(source)), hint.group(1))
+        argv = shlex.split(hint.group(1))
+        argv[argv.index("-o") + 1] = str(folder / "hint runs.jsonl")
+        argv[argv.index("--draft-manifest") + 1] = str(folder / "hint manifest.json")
+        code, _out, err = self.run_gate(*argv)
+        self.assertEqual(code, 0, err)
+        recipe = load(folder / "hint manifest.json")["rerun_recipe"]
+        self.assertEqual(shlex.split(recipe)[2:], ["--manifest", str(folder / "hint manifest.json"),
+                                                   "--runs", str(folder / "hint runs.jsonl")])
+        code, out, err = self.run_gate("init", "--from-runs", str(folder / "hint runs.jsonl"))
+        self.assertEqual(code, 0, err)
+        self.assertTrue(json.loads(out)["rerun_recipe"].endswith(f"--runs {shlex.quote(str(folder / 'hint runs.jsonl'))}"))
 
     def test_a_harbor_trial_result_is_named_as_a_harbor_file(self) -> None:
         """A Harbor trial's result.json (jobs/<job>/<trial>/result.json) given to check --runs is named as a harbor

@@ -7,6 +7,7 @@ harness's real layout (tests/fixtures/harnesses/SOURCES.md).
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -447,12 +448,14 @@ class RightWay(RealFileCase):
     def test_an_openhands_output_of_another_benchmark_names_the_mapping_command(self) -> None:
         """An OpenHands output.jsonl whose lines carry `id` and `test_result.result` (a benchmark other than
         SWE-bench): the refusal names the import jsonl command that reads it, and that command does."""
-        path = self.write_jsonl("output.jsonl", [{"id": f"q{i}", "test_result": {"result": i % 2 == 0},
-                                                 "history": [], "metadata": {}} for i in range(4)])
-        self.assertInputError(self.run_gate("import", "openhands", str(path)),
-                              f"`python3 gate.py import jsonl {path} --task-id id --pass test_result.result`")
-        imp = self.import_ok("jsonl", str(path), "--task-id", "id", "--pass", "test_result.result")
-        self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 2)
+        for name in ("output.jsonl", "my output.jsonl"):  # a space in the path: the command quotes it
+            with self.subTest(name=name):
+                path = self.write_jsonl(name, [{"id": f"q{i}", "test_result": {"result": i % 2 == 0},
+                                                "history": [], "metadata": {}} for i in range(4)])
+                command = f"import jsonl {shlex.quote(str(path))} --task-id id --pass test_result.result"
+                self.assertInputError(self.run_gate("import", "openhands", str(path)), f"`python3 gate.py {command}`")
+                imp = self.import_ok(*shlex.split(command)[1:], name=name.split(".")[0].replace(" ", "-"))
+                self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 2)
 
     def test_task_args_that_differ_past_a_shared_prefix_are_named(self) -> None:
         """Two finished logs of one task whose task_args share 100 characters and differ after: the refusal names the
