@@ -29,6 +29,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import shlex
 import unittest
 from fractions import Fraction
 from pathlib import Path
@@ -99,7 +100,7 @@ class NewcomerCase(RealFileCase):
         printed = [line[len(prefix):] for line in err.splitlines() if line.startswith(prefix)]
         asked = load(draft)["draft"]
         self.assertEqual(printed, asked, "the import prints the draft's to-do list, item by item")
-        self.assertIn(f"then check it: python3 gate.py --manifest {draft} --runs {runs}", err)
+        self.assertIn(f"then check it: python3 gate.py --manifest {shlex.quote(str(draft))} --runs {shlex.quote(str(runs))}", err)
         return runs, draft, asked
 
     def import_control(self, role: str, draft: Path, *files: Path | str) -> Path:
