@@ -70,6 +70,7 @@ _FILE_CAP = 1 << 20  # files over 1 MiB in a test's folder enter the digest by s
 # a folder tempfile made (tmp + 8 characters, or a benchgate- prefix the tests and gate.py give), not a path
 # such as /tmp/tcc.iso that a harness file names
 _TEMPORARY = re.compile(re.escape(tempfile.gettempdir()) + r"/(?:tmp|benchgate-[a-z-]*?)(?:[a-z0-9]|\\?_){8}(?![A-Za-z0-9_])")
+_TEMPORARY_NAME = re.compile(r"(?<![^/])(?:tmp|benchgate-[a-z-]*?)[a-z0-9_]{8}(?![A-Za-z0-9_])")
 _FD = re.compile(r"/dev/fd/[0-9]+")  # a pipe's descriptor number is whichever was free
 _QUOTED = re.compile(r"'(<[A-Za-z]+>[\w@%+=:,./-]*)'")  # shlex.quote's safe characters after a placeholder
 
@@ -83,11 +84,12 @@ def golden_calls() -> dict[str, str]:
     return dict(load(GOLDEN_CALLS)["calls"])
 
 
-def _forms(path: str) -> list[str]:
+@functools.lru_cache(maxsize=64)
+def _forms(path: str) -> tuple[str, ...]:
     """A path as the gate may write it: as Markdown, JSON and a GitHub annotation escape it, and as it is; the
     longest first, so that a form the path itself begins is never replaced inside a longer one."""
     forms = {path, gate._md(path), json.dumps(path)[1:-1], gate.github_escape(path), gate.github_escape(path, True)}
-    return sorted(forms, key=len, reverse=True)
+    return tuple(sorted(forms, key=len, reverse=True))
 
 
 def placeholders(text: str, places: list[tuple[Path, str]]) -> str:
@@ -128,7 +130,7 @@ def call_digests(folder: Path, code: int, out: str, err: str,
     See GateCase._pin_call."""
     parts = [json.dumps([code, _placeless(out, folder), _placeless(err, folder)]).encode("utf-8")]
     for name, now in sorted(folder_state(folder).items()):
-        parts.append(_placeless(name, folder).encode("utf-8") + b"\0")
+        parts.append(_TEMPORARY_NAME.sub("<TMP>", name).encode("utf-8") + b"\0")  # relative: only tempfile's names move
         if (before is not None and before.get(name) == now) or not stat.S_ISREG(now[3]):
             continue
         try:
