@@ -150,6 +150,12 @@ def invoked(command: str = "") -> str:
     """The program as invoked, with a command after it: `python3 gate.py digest` or `benchgate
     digest`."""
     return f"{_INVOKED[0]} {command}".rstrip()
+
+
+def check_command(manifest: str, runs: str) -> str:
+    """The check of a manifest and its runs file, as a shell reads it: each path quoted where it
+    must be."""
+    return f"{invoked()} --manifest {shlex.quote(manifest)} --runs {shlex.quote(runs)}"
 # No real harness runs more attempts per task; a larger budget is an input error, not a loop.
 MAX_ATTEMPT_BUDGET = 10_000
 # An import writes at most this many attempt records, however many a file declares.
@@ -4638,8 +4644,8 @@ def _harness_file(path: Path, fmt: ImportFormat, instead: str) -> str:
     """What to say of a harness's own result file given where `instead` belongs."""
     target = fmt.import_target(path) if fmt.import_target else path
     return (f"{path}: a {fmt.name} result file, not {instead}: convert it with "
-            f"`{invoked('import')} {fmt.name} {shlex.quote(str(target))} -o runs.jsonl --draft-manifest "
-            "bench.manifest.json`")
+            f"`{invoked('import')} {fmt.name} {shlex.quote(str(target))} -o runs.jsonl "
+            "--draft-manifest bench.manifest.json`")
 
 
 # The ways tally_runs reads a file, as _tally_runs's options (given the summary's declared and
@@ -12246,7 +12252,8 @@ def _mapping_command(fmt: str, path: Path, rec: Mapping[str, Any]) -> str | None
     if task is None or verdict is None:
         return None
     return (f"its records hold a task id ({task}) and a verdict ({verdict}): read them with "
-            f"`{invoked('import')} {fmt} {shlex.quote(str(path))} --task-id {task} --pass {verdict}`")
+            f"`{invoked('import')} {fmt} {shlex.quote(str(path))} --task-id {task} "
+            f"--pass {verdict}`")
 
 
 def read_openhands(options: ImportOptions) -> Imported:
@@ -13137,8 +13144,8 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         extra["attempt_budget"] = budget
         todo.append(f"dataset: the task list is what {runs} recorded: check it is the whole "
                     "declared suite, not what finished")
-        recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
-                  f"bench.manifest.json --runs {shlex.quote(str(runs))}")
+        recipe = ("TODO: the command that produced the runs, then: "
+                  + check_command("bench.manifest.json", str(runs)))
     else:
         dataset = {"name": "TODO: the suite and its version", "task_count": 1,
                    "task_ids_sha256": f"replace-with-digest-from-gate ({invoked('digest')} --runs "
@@ -13146,8 +13153,8 @@ def init_manifest(runs: Path | None) -> dict[str, object]:
         todo.append("set dataset.task_count to the number of tasks in the suite, and the digest "
                     f"from `{invoked('digest')}`")
         extra["attempt_budget"] = 1
-        recipe = (f"TODO: the command that produced the runs, then: {invoked()} --manifest "
-                  "bench.manifest.json --runs RUNS")
+        recipe = ("TODO: the command that produced the runs, then: "
+                  + check_command("bench.manifest.json", "RUNS"))
     todo.append(_LAST_TODO)
     return {
         "draft": todo,
@@ -13731,7 +13738,7 @@ def _check_command(draft: Mapping[str, Any], where: str) -> str:
     ledger = _sub(_sub(draft.get("provenance")).get("ledger")).get("path")
     runs = os.path.normpath(os.path.join(os.path.dirname(where), ledger)) \
         if isinstance(ledger, str) else "RUNS"
-    return f"{invoked()} --manifest {shlex.quote(where)} --runs {shlex.quote(runs)}"
+    return check_command(where, runs)
 
 
 def _cmd_set(args: argparse.Namespace) -> tuple[str, int]:
@@ -13851,8 +13858,7 @@ def _cmd_import(args: argparse.Namespace) -> tuple[str, int]:
     elif args.draft_manifest is not None:
         draft = draft_manifest(imported, made)
         if args.output is not None:
-            draft["rerun_recipe"] = (f"{invoked()} --manifest {shlex.quote(str(args.draft_manifest))} "
-                                     f"--runs {shlex.quote(str(args.output))}")
+            draft["rerun_recipe"] = check_command(str(args.draft_manifest), str(args.output))
     # the runs file first: a draft never names a runs file that was not written
     if args.output is not None:
         write_new_file(args.output, lines, args.force)
