@@ -41,6 +41,11 @@ SWE_LOGS_SUMMARY = SWE_LOGS_HOME / "synthetic-model.synthetic-run.json"
 SWE_LOGS_EDITED = SWE_LOGS_HOME / "synthetic-model.synthetic-run.hand-edited.json"
 INS_WILD = FIXTURES / "inspect" / "wild"
 INS_RUNS = FIXTURES / "inspect" / "runs"
+HARNESSES = FIXTURES / "harnesses"
+OH_REMOTE = HARNESSES / "openhands" / "swe-bench-verified-remote-eval"
+MLE = HARNESSES / "mle-bench"
+POLY = FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini"
+LM_SAMPLES = HARNESSES / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl"
 
 
 def zstd_readable() -> bool:
@@ -169,8 +174,6 @@ def controls_from(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-_H = FIXTURES / "harnesses"
-
 
 def sample_inputs(case: RealFileCase) -> dict[str, list[str]]:
     """One real input an importer row (its files and the options it needs), for every importer that imports: the
@@ -186,18 +189,18 @@ def sample_inputs(case: RealFileCase) -> dict[str, list[str]]:
         "harbor": [str(TH20 / "break-filter-js-from-html--thinharness" / "job"),
                    str(TH20 / "dna-insert--thinharness" / "job")],
         "publish-gate": [str(publish)],
-        "swe-polybench": [str(FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini")],
-        "nocode-bench": [str(_H / "nocode-bench" / "evaluation_details.jsonl")],
-        "openhands": [str(_H / "openhands" / "swe-bench-verified-remote-eval" / "output.jsonl")],
-        "lm-eval": [str(_H / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl")],
-        "livecodebench": [str(_H / "livecodebench" / "output" / "Canned-Model"
+        "swe-polybench": [str(POLY)],
+        "nocode-bench": [str(HARNESSES / "nocode-bench" / "evaluation_details.jsonl")],
+        "openhands": [str(OH_REMOTE / "output.jsonl")],
+        "lm-eval": [str(LM_SAMPLES)],
+        "livecodebench": [str(HARNESSES / "livecodebench" / "output" / "Canned-Model"
                               / "Scenario.codegeneration_4_0.2_eval_all.json")],
-        "evalplus": [str(_H / "evalplus" / "samples_eval_results.json")],
-        "bigcodebench": [str(_H / "bigcodebench" / "run" / "canned--bigcodebench-complete--local-0.8-3-sanitized_"
+        "evalplus": [str(HARNESSES / "evalplus" / "samples_eval_results.json")],
+        "bigcodebench": [str(HARNESSES / "bigcodebench" / "run" / "canned--bigcodebench-complete--local-0.8-3-sanitized_"
                                                           "calibrated_eval_results.json")],
-        "mle-bench": [str(_H / "mle-bench" / "run-group-seed0"), str(_H / "mle-bench" / "run-group-seed1")],
-        "hal": [str(next((_H / "hal" / "swebench_verified_mini_hal_generalist_agent_gpt41_1763632800").glob("*_UPLOAD.json")))],
-        "aider": [str(_H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff")],
+        "mle-bench": [str(MLE / "run-group-seed0"), str(MLE / "run-group-seed1")],
+        "hal": [str(next((HARNESSES / "hal" / "swebench_verified_mini_hal_generalist_agent_gpt41_1763632800").glob("*_UPLOAD.json")))],
+        "aider": [str(HARNESSES / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff")],
         "jsonl": [str(jsonl), "--task-id", "id", "--pass", "ok"],
         "json": [str(case.write_json("records.json", {"a": {"ok": True}, "b": {"ok": False}})), "--pass", "ok"],
         "csv": [str(FIXTURES / "wild3" / "other" / "hal-derived"

@@ -136,10 +136,13 @@ class Pinning(unittest.TestCase):
         self.addCleanup(case.tearDown)
         return case
 
-    def call(self, case: GateCase, golden: dict[str, str]) -> tuple[int, str, str]:
+    def call(self, case: GateCase, golden: dict[str, str], *argv: str) -> tuple[int, str, str]:
+        """`case` runs the gate (the shipped example unless `argv`) against `golden`, never recording (the suite may
+        be being recorded)."""
         env = {k: v for k, v in os.environ.items() if k != support.RECORD_CALLS}
-        with mock.patch.object(support, "golden_calls", lambda: golden), mock.patch.dict(os.environ, env, clear=True):
-            return case.run_gate("--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(ROOT / "runs.jsonl"))
+        argv = argv or ("--manifest", str(ROOT / "bench.manifest.json"), "--runs", str(ROOT / "runs.jsonl"))
+        with mock.patch.object(support, "golden_calls", return_value=golden), mock.patch.dict(os.environ, env, clear=True):
+            return case.run_gate(*argv)
 
     def test_a_moved_call_fails_with_what_it_printed_and_how_to_remake_the_file(self) -> None:
         case = self.inner()
@@ -178,17 +181,12 @@ class Pinning(unittest.TestCase):
             key, whole, masked = json.loads(log.read_text(encoding="utf-8"))
         self.assertEqual(key, f"{case.id()}#0")
         self.assertTrue(len(whole) == 20 and masked.startswith("m") and whole != masked)
-        unset = {k: v for k, v in os.environ.items() if k != support.RECORD_CALLS}
         for digest in (whole, masked):
             later = self.inner()
-            on_file = {f"{later.id()}#0": digest}
-            with mock.patch.object(support, "golden_calls", return_value=on_file), \
-                    mock.patch.dict(os.environ, unset, clear=True):
-                later.run_gate("--version")
+            self.call(later, {f"{later.id()}#0": digest}, "--version")
         later = self.inner()
-        with mock.patch.object(support, "golden_calls", lambda: {f"{later.id()}#0": whole[::-1]}), \
-                mock.patch.dict(os.environ, unset, clear=True), self.assertRaises(AssertionError):
-            later.run_gate("--version")
+        with self.assertRaises(AssertionError):
+            self.call(later, {f"{later.id()}#0": whole[::-1]}, "--version")
 
 
 class Agreement(unittest.TestCase):

@@ -15,14 +15,9 @@ from typing import Any
 from unittest import mock
 
 import gate
-from tests.realfiles import JAVA_GPT4O, RealFileCase, sample_inputs
+from tests.realfiles import HARNESSES, JAVA_GPT4O, LM_SAMPLES, MLE, OH_REMOTE, POLY, RealFileCase, sample_inputs
 from tests.support import FIXTURES, INS_OK, ROOT, load
 
-H = FIXTURES / "harnesses"
-OH = H / "openhands" / "swe-bench-verified-remote-eval"
-MLE = H / "mle-bench"
-POLY = FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini"
-LM = H / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl"
 RULES = FIXTURES / "inspect" / "rules"
 
 
@@ -285,9 +280,9 @@ class StaleAndMixed(RealFileCase):
     def test_a_stale_openhands_evaluation_is_refused(self) -> None:
         """A new output.jsonl (its patch for one instance changed) beside the previous run's
         output.swebench_eval.jsonl: refused, naming the instance. Its good twin (the files as written) imports."""
-        self.import_ok("openhands", str(OH / "output.jsonl"), "--dataset-ids", str(OH / "declared_ids.txt"))
+        self.import_ok("openhands", str(OH_REMOTE / "output.jsonl"), "--dataset-ids", str(OH_REMOTE / "declared_ids.txt"))
         folder = self.dir / "oh"
-        shutil.copytree(OH, folder)
+        shutil.copytree(OH_REMOTE, folder)
         lines = (folder / "output.jsonl").read_text(encoding="utf-8").splitlines()
         first = json.loads(lines[0])
         first["test_result"]["git_patch"] += "+# a new patch\n"
@@ -362,8 +357,8 @@ class UnknownStatuses(RealFileCase):
         """EvalPlus base_status and plus_status, BigCodeBench status (pass, fail or timeout) and MLE-bench any_medal
         (true or false): "crashed" or null in one sample is exit 2 naming the file, the task, the sample and the field
         (old code: a fail)."""
-        evalplus = H / "evalplus" / "samples_eval_results.json"
-        bcb = next((H / "bigcodebench" / "run").glob("*_eval_results.json"))
+        evalplus = HARNESSES / "evalplus" / "samples_eval_results.json"
+        bcb = next((HARNESSES / "bigcodebench" / "run").glob("*_eval_results.json"))
         mle = next((MLE / "run-group-seed0").glob("*_grading_report.json"))
         cases = [("evalplus", evalplus, "eval", "HumanEval/0", "base_status"),
                  ("evalplus", evalplus, "eval", "HumanEval/0", "plus_status"),
@@ -388,7 +383,7 @@ class UnknownStatuses(RealFileCase):
     def test_nocode_bench_and_aider_refuse_a_verdict_that_is_not_a_boolean(self) -> None:
         """NoCode-bench's resolved and aider's tests_outcomes hold true or false: null or "yes" is exit 2 naming the
         file and the field, never a fail."""
-        nocode = H / "nocode-bench" / "evaluation_details.jsonl"
+        nocode = HARNESSES / "nocode-bench" / "evaluation_details.jsonl"
         for bad in (None, "yes"):
             with self.subTest(fmt="nocode-bench", bad=bad):
                 lines = nocode.read_text(encoding="utf-8").splitlines()
@@ -400,7 +395,7 @@ class UnknownStatuses(RealFileCase):
                 self.assertInputError(result, "resolved: expected true or false")
             with self.subTest(fmt="aider", bad=bad):
                 run = self.dir / f"aider-{bad}" / "2026-11-20-10-00-00--gpt-4.1-diff"
-                shutil.copytree(H / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff", run)
+                shutil.copytree(HARNESSES / "aider" / "2026-11-20-10-00-00--gpt-4.1-diff", run)
                 results = next(run.rglob(".aider.results.json"))
                 data = json.loads(results.read_text(encoding="utf-8"))
                 data["tests_outcomes"] = [bad]
@@ -415,12 +410,12 @@ class LmEvalStatedFigure(RealFileCase):
         logged (6), never over a count the file does not give (a mutation survivor of the seed-20261208 sample printed
         "the mean over the None document(s)")."""
         folder = self.dir / "lm"
-        shutil.copytree(LM.parent, folder)
+        shutil.copytree(LM_SAMPLES.parent, folder)
         results = next(folder.glob("results_*.json"))
         data = json.loads(results.read_text(encoding="utf-8"))
         del data["n-samples"]
         results.write_text(json.dumps(data), encoding="utf-8")
-        imp = self.import_ok("lm-eval", str(folder / LM.name), name="lm")
+        imp = self.import_ok("lm-eval", str(folder / LM_SAMPLES.name), name="lm")
         self.assertIn("the mean over the 6 document(s) it evaluated", imp.err)
 
 
@@ -433,8 +428,8 @@ class RecordedInstruments(RealFileCase):
         release = json.loads(INS_OK.read_text(encoding="utf-8"))["eval"]["packages"]["inspect_ai"]
         imp = self.import_ok("inspect", str(INS_OK), name="inspect")
         self.assertEqual(imp.draft["provenance"]["instrument"], {"version": f"inspect_ai {release}"})
-        line = json.loads((OH / "output.jsonl").read_text(encoding="utf-8").splitlines()[0])
-        imp = self.import_ok("openhands", str(OH / "output.jsonl"), name="openhands")
+        line = json.loads((OH_REMOTE / "output.jsonl").read_text(encoding="utf-8").splitlines()[0])
+        imp = self.import_ok("openhands", str(OH_REMOTE / "output.jsonl"), name="openhands")
         self.assertEqual(imp.draft["provenance"]["instrument"], {"commit": line["metadata"]["git_commit"]})
         other = json.loads(INS_OK.read_text(encoding="utf-8"))
         other["eval"]["packages"]["inspect_ai"] = "0.3.1"
@@ -483,12 +478,12 @@ class RightWay(RealFileCase):
         """A samples file alone: the draft asks for --dataset-ids, and the import takes them (old code refused)."""
         alone = self.dir / "alone"
         alone.mkdir()
-        shutil.copy(LM, alone / LM.name)
-        imp = self.import_ok("lm-eval", str(alone / LM.name), name="alone")
+        shutil.copy(LM_SAMPLES, alone / LM_SAMPLES.name)
+        imp = self.import_ok("lm-eval", str(alone / LM_SAMPLES.name), name="alone")
         self.assertTrue(any("--dataset-ids" in item for item in imp.draft["draft"]), imp.draft["draft"])
         ids = self.dir / "docs.txt"
         ids.write_text("\n".join([*imp.draft["dataset"]["task_ids"], "humaneval/99"]) + "\n", encoding="utf-8")
-        declared = self.import_ok("lm-eval", str(alone / LM.name), "--dataset-ids", str(ids), name="declared")
+        declared = self.import_ok("lm-eval", str(alone / LM_SAMPLES.name), "--dataset-ids", str(ids), name="declared")
         self.assertIn("humaneval/99", declared.draft["dataset"]["task_ids"])
 
     def test_check_names_swebench_control_commands_for_an_experiments_claim(self) -> None:
@@ -509,7 +504,7 @@ class EarlierLayouts(RealFileCase):
         """evalplus 0.1.7's own *_eval_results.json (eval[task] = {nfiles, base, plus}): pass@1 over samples is
         the tool's printed 0.533 (base and plus) and 0.733 (--tests base, and the --base-only file), exactly
         the 0.3.1 file's figures on the same samples. Old code: "not an EvalPlus *_eval_results.json"."""
-        old = H / "evalplus-0.1"
+        old = HARNESSES / "evalplus-0.1"
         for name, tests, expected in (("samples_eval_results.json", "plus", (8, 15)),
                                       ("samples_eval_results.json", "base", (11, 15)),
                                       ("samples_baseonly_eval_results.json", "plus", (11, 15)),
@@ -518,7 +513,7 @@ class EarlierLayouts(RealFileCase):
                 imp = self.import_ok("evalplus", str(old / name), "--tests", tests, name=f"{name}-{tests}")
                 passed = sum(r["outcome"] == "pass" for r in imp.records)
                 self.assertEqual((passed, len(imp.records)), expected)
-                new = self.import_ok("evalplus", str(H / "evalplus" / "samples_eval_results.json"), "--tests",
+                new = self.import_ok("evalplus", str(HARNESSES / "evalplus" / "samples_eval_results.json"), "--tests",
                                      tests, name=f"new-{name}-{tests}")
                 if "baseonly" not in name:
                     self.assertEqual(sorted((r["task_id"], r["attempt"], r["outcome"]) for r in imp.records),
@@ -528,7 +523,7 @@ class EarlierLayouts(RealFileCase):
         self.assertIn("{'pass@1': 0.7333333333333333}", stdout)
 
     def test_an_evalplus_0_1_file_whose_columns_disagree_is_refused(self) -> None:
-        data = load(H / "evalplus-0.1" / "samples_eval_results.json")
+        data = load(HARNESSES / "evalplus-0.1" / "samples_eval_results.json")
         task = next(iter(data["eval"]))
         data["eval"][task]["nfiles"] += 1
         path = self.write_json("bad_eval_results.json", data)
@@ -540,7 +535,7 @@ class EarlierLayouts(RealFileCase):
         denominator, beside aider's own 4/7 (stated-summary.yml pass_rate_2 57.1, test_cases 7). The same run
         sorted by the user into failed/, pass-at-1/, pass-at-2/ imports the same ledger. Old code: "not an aider
         benchmark run"."""
-        base = H / "aider-prepolyglot"
+        base = HARNESSES / "aider-prepolyglot"
         run = self.import_ok("aider", str(base / "2024-09-05-14-21-37--gpt-4o-diff"), name="run")
         sorted_run = self.import_ok("aider", str(base / "sorted--gpt-4o-diff"), name="sorted")
         self.assertEqual(run.draft["dataset"]["task_count"], 8)
@@ -559,7 +554,7 @@ class EarlierLayouts(RealFileCase):
 
     def test_an_exercise_twice_in_a_sorted_run_is_refused(self) -> None:
         folder = self.dir / "twice"
-        shutil.copytree(H / "aider-prepolyglot" / "sorted--gpt-4o-diff", folder)
+        shutil.copytree(HARNESSES / "aider-prepolyglot" / "sorted--gpt-4o-diff", folder)
         shutil.copytree(folder / "pass-at-1" / "anagram", folder / "failed" / "anagram")
         self.assertInputError(self.run_gate("import", "aider", str(folder)), "exercise 'anagram' again")
 
@@ -571,7 +566,7 @@ class SubsetsKeepTheirWhole(RealFileCase):
         """lm-eval's n-samples says 4 of 6 documents were evaluated; a samples file cut to its first 2 lines (one
         pass, one fail) was published as 1/2 of a "4 of 6" subset (lm-eval's own figure is 0.25 over 4)."""
         folder = self.dir / "limit"
-        shutil.copytree(H / "lm-eval" / "limit", folder)
+        shutil.copytree(HARNESSES / "lm-eval" / "limit", folder)
         samples = next(folder.glob("samples_*.jsonl"))
         results = next(folder.glob("results_*.json"))
         whole = self.import_ok("lm-eval", str(results), name="whole")
@@ -585,10 +580,10 @@ class SubsetsKeepTheirWhole(RealFileCase):
         """HAL --max_tasks 6 whose results name 5 tasks: refused without --dataset-ids (it drafted a set of 5 that
         --confirm dataset published as 3/5, the card saying "the first 6 of --dataset-ids" with none given); with
         the benchmark's ids, 6 declared and the missing one missing_artifact."""
-        upload = next((H / "hal").glob("corebench_hard_*/*_UPLOAD.json"))
+        upload = next((HARNESSES / "hal").glob("corebench_hard_*/*_UPLOAD.json"))
         self.assertInputError(self.run_gate("import", "hal", str(upload)),
                               "--max_tasks", "is 6 but the files name 5 ids", "--dataset-ids")
-        imp = self.import_ok("hal", str(upload), "--dataset-ids", str(H / "hal" / "corebench_declared_ids.txt"))
+        imp = self.import_ok("hal", str(upload), "--dataset-ids", str(HARNESSES / "hal" / "corebench_declared_ids.txt"))
         self.assertEqual(imp.draft["dataset"]["task_count"], 6)
         self.assertEqual(sum(r["outcome"] == "pass" for r in imp.records), 3)
         self.assertEqual([r["reason"] for r in imp.records if r["outcome"] == "unscoreable"], ["missing_artifact"])
@@ -644,7 +639,7 @@ class HalBenchmarkName(RealFileCase):
     def test_a_benchmark_name_that_is_not_text_is_not_the_dataset_name(self) -> None:
         """config.benchmark_name 7: the draft asks for the dataset's name (a TODO), never names it 7 (a mutation
         survivor of the seed-20261211 sample read any truthy value as the name); the real name is taken."""
-        upload = next((H / "hal").glob("swebench_verified_mini_*/*_UPLOAD.json"))
+        upload = next((HARNESSES / "hal").glob("swebench_verified_mini_*/*_UPLOAD.json"))
         data = load(upload)
         named = self.import_ok("hal", str(upload), name="named")
         self.assertEqual(named.draft["dataset"]["name"].split(" (")[0], data["config"]["benchmark_name"])
