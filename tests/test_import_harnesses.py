@@ -544,6 +544,17 @@ class HostileHarnessFiles(HarnessCase):
                 self.assertEqual(code, 2)
                 self.assertIn(f"import {fmt} ", err)
 
+    def test_the_aider_folder_named_for_a_results_file_is_its_run(self) -> None:
+        """The hint names the run folder: <run>/<exercise>/ or <run>/<language>/exercises/practice/<exercise>/, and
+        only a folder named exactly "exercises" marks the second layout (not one that sorts before or after it)."""
+        name = ".aider.results.json"
+        for path, run in ((f"/h/u/aaa/bbb/run/ex/{name}", "/h/u/aaa/bbb/run"),
+                          (f"/h/u/aaa/zzz/run/ex/{name}", "/h/u/aaa/zzz/run"),
+                          (f"/h/run/python/exercises/practice/ex/{name}", "/h/run"),
+                          (f"exercises/practice/ex/{name}", "exercises/practice"),
+                          (f"ex/{name}", "."), (name, ".")):
+            self.assertEqual(gate._aider_target(Path(path)), Path(run), path)
+
 
 class WhatToDoNext(HarnessCase):
     def test_the_control_to_do_names_the_harness_commands(self) -> None:

@@ -721,6 +721,14 @@ class StatisticsEdges(GateCase):
         test = gate.wild_cluster_test([-777195.0, -777197.0, -777195.0], [10**6] * 3, 0.95)
         self.assertEqual((test.p_value, test.low, test.high), (0.25, -1.0, 0.0))
 
+    def test_one_cluster_is_no_evidence_either_way(self) -> None:
+        """No cluster, or one: no sign pattern to refer t to, so p is 1 and the interval is the whole of
+        [-1, 1], whatever the one cluster's difference."""
+        for sums, sizes in (([], []), ([5.0], [10]), ([-5.0], [10])):
+            test = gate.wild_cluster_test(sums, sizes, 0.95)
+            self.assertEqual((test.low, test.high, test.z, test.p_value, test.critical),
+                             (-1.0, 1.0, 0.0, 1.0, math.inf), sums)
+
     def clustered_compare(self, xs: list[int], ys: list[int], repos: list[str]) -> dict[str, Any]:
         """`compare --by-cluster --format json` of A's and B's one-sample verdicts on tasks in these clusters (exit 0)."""
         ma, ra, mb, rb = paired_samples(xs, ys, 1, clusters=repos)

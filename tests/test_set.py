@@ -221,6 +221,17 @@ class NotRecorded(RealFileCase):
                                           str(b_manifest), "--against-runs", str(runs), "--format", "json")[1])
         self.assertEqual(report["unrecorded"], ["wall_clock_s_per_task"])
 
+    def test_a_field_one_side_records_and_the_other_does_not_is_not_compared(self) -> None:
+        """A limit of 6000 s against one not recorded, in either order: neither equal nor a mismatch, so the
+        field is named as not compared (not only when both sides leave it out)."""
+        recorded, unrecorded = self.claim(6000, "a"), self.claim({"not_recorded": "b's harness logs none"}, "b")
+        for first, second in ((recorded, unrecorded), (unrecorded, recorded)):
+            report = json.loads(self.run_gate("compare", "--manifest", str(first[0]), "--runs", str(first[1]),
+                                              "--against-manifest", str(second[0]), "--against-runs",
+                                              str(second[1]), "--format", "json")[1])
+            self.assertEqual(report["unrecorded"], ["wall_clock_s_per_task"])
+            self.assertNotIn("envelope_mismatch", json.dumps(report["findings"]))
+
 
 class AuthorsWords(RealFileCase):
     def test_notes_and_confirmations_reach_every_card(self) -> None:
