@@ -61,6 +61,13 @@ class PublicFunctionDomains(unittest.TestCase):
         self.assertGreater(gate.t_for(0.95, 1e-3), gate.t_for(0.95, 1.0))
         self.assertAlmostEqual(gate.t_for(0.95, 1.0), 12.706204736174698, places=9)
 
+    def test_the_t_tail_and_centre_at_zero_and_at_infinity(self) -> None:
+        for df in (0.5, 3.0, 1e6):
+            self.assertEqual(gate._t_split(0.0, df), (1.0, 0.0))
+            self.assertEqual(gate._t_split(math.inf, df), (0.0, 1.0))
+            tail, centre = gate._t_split(2.0, df)
+            self.assertAlmostEqual(tail + centre, 1.0, places=14)
+
     def test_a_paired_interval_needs_a_task(self) -> None:
         for n in (0, -1, -0.5):
             self.refused(gate.tango_interval, 0, 0, n, 0.95)

@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
+from pathlib import Path
 
-from tests.realfiles import DROID, SWE_LOGS, SWE_LOGS_SUMMARY, TH20, RealFileCase
+from tests.realfiles import (DROID, INS_RUNS, LM_SAMPLES, MLE, SWE_LOGS, SWE_LOGS_SUMMARY, TH20,
+                             RealFileCase)
 from tests.support import INS_OK, TB_RESULTS, load, run_cli
 
 
@@ -181,3 +184,43 @@ class ImportOutputIsStrictJson(RealFileCase):
         completed = self.complete(imp.draft_path)
         code, _out, err = self.run_gate("check", "--manifest", str(completed), "--runs", str(imp.runs))
         self.assertIn(code, (0, 1), err)
+
+
+LM_DATE = LM_SAMPLES.name.rsplit("_", 1)[1][:-len(".jsonl")]
+
+
+class WhatALayoutLacks(RealFileCase):
+    """Each importer given a layout without the file that holds its verdicts names that file and what to give
+    instead: one line, exit 2 (each path was run by no test before)."""
+
+    def copy(self, *files: Path) -> Path:
+        folder = self.dir / "given"
+        folder.mkdir(exist_ok=True)
+        for file in files:
+            shutil.copy(file, folder / file.name)
+        return folder
+
+    def test_lm_eval_results_without_their_samples(self) -> None:
+        results = self.copy(LM_SAMPLES.parent / f"results_{LM_DATE}.json") / f"results_{LM_DATE}.json"
+        self.assertInputError(self.run_gate("import", "lm-eval", str(results)),
+                              f"{results}: no samples_<task>_{LM_DATE}.jsonl beside it", "--log_samples")
+
+    def test_mle_bench_without_a_grading_report(self) -> None:
+        folder = self.copy(MLE / "split6.txt")
+        self.assertInputError(self.run_gate("import", "mle-bench", str(folder)),
+                              f"{folder}: no *_grading_report.json: give MLE-bench's grading reports")
+
+    def test_an_inspect_eval_sets_own_files_without_its_logs(self) -> None:
+        evalset = INS_RUNS / "evalset"
+        folder = self.copy(evalset / "eval-set.json", evalset / "logs.json")
+        self.assertInputError(self.run_gate("import", "inspect", str(folder / "eval-set.json"),
+                                            str(folder / "logs.json")),
+                              f"{folder / 'eval-set.json'}: no Inspect log among the files given",
+                              "give the logs, or the eval set's folder")
+
+    def test_a_terminal_bench_run_metadata_without_its_results(self) -> None:
+        runs = self.tb_runs(DROID)
+        given = (runs[0] / "results.json", runs[0] / "run_metadata.json", runs[1] / "run_metadata.json")
+        self.assertInputError(self.run_gate("import", "terminal-bench", *map(str, given)),
+                              f"{runs[1] / 'run_metadata.json'}: a run_metadata.json with no results.json of its "
+                              "own")

@@ -504,6 +504,18 @@ class ForksAndForeignFiles(OneClaimCase):
         self.assertIn("empty_error_patch_instances is 34 but empty_error_patch_ids has 37 ids: the report contradicts "
                       "itself", line)
 
+    def test_a_fork_key_is_an_id_list_or_a_count_by_its_name_and_its_value(self) -> None:
+        """A fork's extra key is read only as `<name>_ids` holding a list or `<name>_instances` holding a whole
+        number: a whole number under another name, or a count that is a string, is refused naming the key."""
+        for key, value in (("flaky_total", 3), ("flaky_instances", "3"), ("flaky_ids", 3)):
+            with self.subTest(key=key):
+                data = load(VTM)
+                data[key] = value
+                path = self.write_json("gold.validate-gold.json", data)
+                line = self.refused("import", "swebench", str(path))
+                self.assertIn(f"unknown key {key!r} for a SWE-bench run report (neither an id list <name>_ids nor a "
+                              "count <name>_instances)", line)
+
     def test_a_report_whose_resolved_count_contradicts_its_list_is_refused(self) -> None:
         """VTM's report with resolved_instances 2 beside its one resolved id: refused naming both and saying the
         report contradicts itself. Old code: refused too ("resolved_instances is 2 but resolved_ids has 1 ids"), but

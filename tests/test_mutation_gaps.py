@@ -621,6 +621,17 @@ class InputTextEdges(GateCase):
             sys.setrecursionlimit(limit)
         self.assertEqual(str(raised.exception), f"{source[:40]!r}... nests too deeply")
 
+    def test_a_parser_that_gives_up_on_a_mapping_is_an_input_error(self) -> None:
+        """ast.parse may raise MemoryError or RecursionError on an expression too complex for the parser
+        (its documentation says so); each, like a syntax error, is `cannot parse` the expression, never a
+        crash. Within the 2,000-character limit no expression reaches them here, so the parser is made to."""
+        import ast
+
+        for error in (MemoryError(), RecursionError("too deep"), SyntaxError("bad"), ValueError("nul")):
+            with self.subTest(error=type(error).__name__), mock.patch.object(ast, "parse", side_effect=error):
+                with self.assertRaisesRegex(gate.MetricError, r"^cannot parse 'a == 1': "):
+                    gate.compile_mapping("a == 1", False)
+
     def test_a_non_printable_astral_character_is_escaped_with_eight_digits(self) -> None:
         """U+E0001 (LANGUAGE TAG, a format character) is shown as \\U000e0001, U+FFFF as \\uffff. Kills `code !=
         0x10000` for `code < 0x10000` in _escape_char (gate.py:5283 at c8b36fd), which wrote \\ue0001."""
