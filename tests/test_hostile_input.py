@@ -509,6 +509,28 @@ class NoTraceback(GateCase):
         if not found:
             self.skipTest("no Python 3.7 or 3.8 interpreter on this machine")
 
+    def test_the_version_guard_refuses_below_3_9_and_only_there(self) -> None:
+        """The guard itself, on this interpreter, told it is another: 3.8 (as run, from a Windows path, with no
+        argv[0]) gets the one line naming the program and exit 2; 3.9.0 and 4.0 load gate.py. Runs where no old
+        interpreter is installed, which the test above needs."""
+        probe = ("import sys; sys.version_info = {version}; sys.argv = [{argv0!r}]; path = {path!r}; "
+                 "exec(compile(open(path, encoding='utf-8').read(), path, 'exec'), {{'__name__': 'probe'}}); "
+                 "print('loaded')")  # (runpy would set argv[0] to the path)
+        for version, argv0, code, out, err in (
+                ((3, 8, 20, "final", 0), "/x/y/gate.py", 2, "",
+                 "gate.py: error: benchgate needs Python 3.9 or newer; this is Python 3.8\n"),
+                ((3, 7, 1, "final", 0), "C:\\bg\\my-gate.py", 2, "",
+                 "my-gate.py: error: benchgate needs Python 3.9 or newer; this is Python 3.7\n"),
+                ((2, 99, 0, "final", 0), "", 2, "",
+                 "gate.py: error: benchgate needs Python 3.9 or newer; this is Python 2.99\n"),
+                ((3, 9, 0, "final", 0), "gate.py", 0, "loaded\n", ""),
+                ((4, 0, 0, "final", 0), "gate.py", 0, "loaded\n", "")):
+            with self.subTest(version=version):
+                done = subprocess.run([sys.executable, "-c", probe.format(version=version, argv0=argv0,
+                                                                          path=str(ROOT / "gate.py"))],
+                                      cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+                self.assertEqual((done.returncode, done.stdout, done.stderr), (code, out, err))
+
 
 class SameBytes(GateCase):
     def test_a_tasks_cost_over_several_attempts_sums_the_same_in_any_order(self) -> None:
