@@ -21,9 +21,11 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import unittest
 from pathlib import Path
 from typing import Any
 
+import gate
 from tests.realfiles import DROID, OPENHANDS, TH20, RealFileCase
 from tests.support import FIXTURES, load
 
@@ -512,3 +514,17 @@ class DeclaredInstruments(BindingCase):
         elsewhere = self.tb_control(runs[0], "nop-elsewhere", False, commit_hash="0" * 40)
         self.assertInputError(self.control("no_edit", elsewhere, imp.draft_path, self.dir / "else.jsonl"),
                               "made on another instrument")
+
+
+class OneBindingAtATime(unittest.TestCase):
+    """binding_mismatch on provenances that differ in one part only, in both orders: each part alone is named
+    with both of its values, and what one side does not record is not a difference."""
+
+    def test_another_importer_alone_in_either_order(self) -> None:
+        for mine, theirs in (("inspect", "swebench"), ("swebench", "inspect")):
+            problems = gate.binding_mismatch(gate.Provenance(importer=mine), gate.Provenance(importer=theirs))
+            self.assertEqual(problems, [f"read by import {theirs}, the claim's by import {mine}"])
+        self.assertEqual(gate.binding_mismatch(gate.Provenance(importer="inspect"), gate.Provenance()), [])
+        self.assertEqual(gate.binding_mismatch(gate.Provenance(), gate.Provenance(importer="inspect")), [])
+        same = gate.Provenance(importer="inspect")
+        self.assertEqual(gate.binding_mismatch(same, same), [])

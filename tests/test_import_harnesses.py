@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -182,6 +183,21 @@ class LiveCodeBench(HarnessCase):
         self.assertRate(imp, Fraction(graded, 20), 5)
         self.assertAlmostEqual(graded / 20, stated, places=12)
 
+    def test_the_runner_code_is_the_number_minus_5_however_written(self) -> None:
+        """error_code -5.0 is the number -5: the runner's timeout (harness_timeout), as -5 is, not a fail."""
+        path = H / "livecodebench" / "output" / "Canned-Model" / "Scenario.codegeneration_4_0.2_eval_all.json"
+        problems = load(path)
+        runner = sum(json.loads(m).get("error_code") == -5 for p in problems for m in p["metadata"])
+        self.assertGreater(runner, 0)
+        text = path.read_text(encoding="utf-8").replace('\\"error_code\\": -5,', '\\"error_code\\": -5.0,')
+        self.assertEqual(text.count("-5.0,"), runner)
+        copy = self.dir / "output" / "Canned-Model" / path.name
+        copy.parent.mkdir(parents=True)
+        copy.write_text(text, encoding="utf-8")
+        shutil.copy(path.with_name(path.name.replace("_eval_all", "_eval")), copy.parent)
+        imp = self.import_ok("livecodebench", str(copy))
+        self.assertEqual(verdicts(imp)[("unscoreable", "harness_timeout")], runner)
+
     def test_an_unevaluated_file_is_refused(self) -> None:
         path = H / "livecodebench" / "output" / "Canned-Model" / "Scenario.codegeneration_4_0.2.json"
         self.assertInputError(self.run_gate("import", "livecodebench", str(path)), str(path), "--evaluate")
@@ -341,6 +357,23 @@ class Aider(HarnessCase):
         imp = self.import_ok("aider", str(run))
         self.assertEqual(imp.draft["attempt_budget"], 1)
         self.assertEqual(verdicts(imp)[("unscoreable", "env_flake")], 7)
+
+    def test_an_exercise_with_no_try_is_one_failed_attempt(self) -> None:
+        """tests_outcomes [] (the tests never ran, no exception recorded): one attempt, a fail, never a pass and
+        never dropped; the run's other exercises keep their verdicts."""
+        import shutil
+
+        run = self.dir / "run"
+        shutil.copytree(AIDER, run)
+        results = sorted(run.rglob(".aider.results.json"))
+        passed = [p for p in results if any(load(p).get("tests_outcomes", []))]
+        emptied = passed[0]
+        emptied.write_text(json.dumps({**load(emptied), "tests_outcomes": []}), encoding="utf-8")
+        imp = self.import_ok("aider", str(run))
+        tid = emptied.parent.name
+        mine = [(r["attempt"], r["outcome"], r["reason"]) for r in imp.records if r["task_id"].endswith(tid)]
+        self.assertEqual(mine, [(1, "fail", None)])
+        self.assertRate(imp, Fraction(3, 8), 8)
 
     def test_the_leaderboard_yaml_is_refused(self) -> None:
         path = H / "aider" / "polyglot_leaderboard-excerpt.yml"

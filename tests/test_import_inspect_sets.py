@@ -14,6 +14,7 @@ import unittest
 from fractions import Fraction
 from typing import Any
 
+import gate
 from tests.realfiles import INS_RUNS, INS_WILD, RealFileCase, rule_headline, run_log, zstd_readable
 from tests.support import INS_ZSTD, load
 
@@ -123,6 +124,17 @@ class Subsets(RealFileCase):
                 self.assertEqual(dataset["subset"], {"of": whole, "selection": selection})
                 self.assertEqual(dataset["task_ids"], ids)
                 self.assertTrue(any(f"a subset: {len(ids)} of {whole} samples ({selection})" in n for n in imp.notes()))
+
+    def test_a_long_sample_id_selection_is_cut_at_200_characters(self) -> None:
+        """--sample-id of 100 ids (290 characters) is shown by its first 200, one of 200 characters whole, a
+        single id as given."""
+        long = ",".join(str(i) for i in range(100))
+        self.assertEqual(gate._inspect_selection({"sample_id": list(range(100))}), f"--sample-id {long[:200]}")
+        self.assertEqual(len(long[:200]), 200)
+        exact = "x" * 200
+        self.assertEqual(gate._inspect_selection({"sample_id": exact}), f"--sample-id {exact}")
+        self.assertEqual(gate._inspect_selection({"sample_id": exact + "y"}), f"--sample-id {exact}")
+        self.assertEqual(gate._inspect_selection({"sample_id": 7}), "--sample-id 7")
 
     def test_the_report_card_says_subset_in_every_format(self) -> None:
         """check on a --limit 10 run says so: a "subset" line in text, dataset.subset in JSON, a line in Markdown."""

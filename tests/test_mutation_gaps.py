@@ -732,6 +732,28 @@ class StatisticsEdges(GateCase):
         test = gate.wild_cluster_test([-777195.0, -777197.0, -777195.0], [10**6] * 3, 0.95)
         self.assertEqual((test.p_value, test.low, test.high), (0.25, -1.0, 0.0))
 
+    def test_clusters_that_agree_exactly_have_no_standard_error(self) -> None:
+        """Every cluster's difference the same and positive: SE 0, so t is infinite (the observed pattern is the
+        most extreme: p = 2/2^G, the two one-signed patterns); all of them 0: t 0, p 1, the interval [0, 0]."""
+        for sums, p in (([2.0, 2.0, 2.0], 0.25), ([1.0, 1.0, 1.0, 1.0], 0.125), ([-2.0, -2.0, -2.0], 0.25)):
+            test = gate.wild_cluster_test(sums, [2] * len(sums), 0.95)
+            self.assertEqual((test.z, test.p_value, test.se), (math.inf, p, 0.0), sums)
+        test = gate.wild_cluster_test([0.0, 0.0, 0.0], [1, 1, 1], 0.95)
+        self.assertEqual((test.low, test.high, test.z, test.p_value), (0.0, 0.0, 0.0, 1.0))
+
+    def test_the_binomial_window_stops_at_1e_17_of_its_largest_term(self) -> None:
+        """The terms kept on each side run down to the first below 1e-17 of the mode's (relative, whatever the
+        mode's own size), or to 0 or n; they sum to 1 (to lgamma's digits)."""
+        for n, psi in ((10**6, 0.3), (10**5, 0.01), (4000, 0.5), (300, 0.99), (50, 0.2)):
+            low, probs = gate._binomial_window(n, psi)
+            top, cut = max(probs), 1e-17 * max(probs)
+            if low > 0:
+                self.assertTrue(probs[0] < cut <= probs[1], (n, psi))
+            if low + len(probs) - 1 < n:
+                self.assertTrue(probs[-1] < cut <= probs[-2], (n, psi))
+            self.assertAlmostEqual(math.fsum(probs), 1.0, delta=1e-9)  # (lgamma's digits at n = 10^6)
+            self.assertLess(top, 0.02 if n >= 10**5 else 1.0)  # (so an absolute 1e-17 would cut short)
+
     def test_one_cluster_is_no_evidence_either_way(self) -> None:
         """No cluster, or one: no sign pattern to refer t to, so p is 1 and the interval is the whole of
         [-1, 1], whatever the one cluster's difference."""
