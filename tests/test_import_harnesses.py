@@ -166,6 +166,17 @@ class LmEval(HarnessCase):
         path = LM / "full" / f"results_{LM_DATE}.json"
         self.assertInputError(self.run_gate("import", "lm-eval", str(path)), str(path), "3 tasks",
                               f"samples_mbpp_local_{LM_DATE}.jsonl", "one claim is one task")
+        # two tasks are several too; one is the claim
+        folder = self.dir / "two"
+        folder.mkdir()
+        for name in (path.name, f"samples_mbpp_local_{LM_DATE}.jsonl", f"samples_humaneval_local_{LM_DATE}.jsonl"):
+            shutil.copy(LM / "full" / name, folder / name)
+        self.assertInputError(self.run_gate("import", "lm-eval", str(folder / path.name)), "2 tasks",
+                              f"samples_humaneval_local_{LM_DATE}.jsonl, samples_mbpp_local_{LM_DATE}.jsonl")
+        (folder / f"samples_mbpp_local_{LM_DATE}.jsonl").unlink()
+        imp = self.import_ok("lm-eval", str(folder / path.name))
+        self.assertEqual(len(imp.records), sum(1 for _ in open(folder / f"samples_humaneval_local_{LM_DATE}.jsonl",
+                                                                 encoding="utf-8")))
 
 
 class LiveCodeBench(HarnessCase):

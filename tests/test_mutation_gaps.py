@@ -548,6 +548,26 @@ class FailedFork(GateCase):
             self.assertEqual(self.check(manifest, records, "--jobs", "3"), plain)
         self.assertGreater(fork.call_count, 0, "precondition: the file was split between workers")
 
+    def test_a_fork_that_fails_leaves_no_pipe_open(self) -> None:
+        """The pipe made for a worker whose fork failed is closed, both ends, before the error goes up: a gate
+        that retries or runs on (a long CI job, the test suite) must not leak two descriptors a failed fork."""
+        made: list[int] = []
+        real_pipe = os.pipe
+
+        def pipe() -> tuple[int, int]:
+            ends = real_pipe()
+            made.extend(ends)
+            return ends
+
+        with mock.patch.object(os, "pipe", side_effect=pipe), \
+                mock.patch.object(os, "fork", side_effect=OSError(11, "Resource temporarily unavailable")):
+            with self.assertRaises(OSError):
+                gate._fork_worker()
+        self.assertEqual(len(made), 2)
+        for fd in made:
+            with self.assertRaises(OSError, msg=f"descriptor {fd} left open"):
+                os.fstat(fd)
+
 
 class UsageAndProgramName(GateCase):
     def test_check_without_runs_is_a_usage_error_naming_runs(self) -> None:

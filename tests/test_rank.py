@@ -299,6 +299,16 @@ class RankBounds(RankCase):
         self.assertTrue(sizes)
         self.assertLessEqual(max(sizes), 2 * gate.MAX_LETTER_GROUPS)
 
+    def test_exactly_the_bound_of_groups_is_lettered(self) -> None:
+        """Systems in a row, each separated from all but its neighbours: the groups are the neighbouring pairs,
+        k - 1 of them. 53 systems give 52 groups, as many as the letters show: lettered; 54 give 53: None."""
+        def chain(k: int) -> list[list[int]] | None:
+            return gate.letter_groups(list(range(k)), {(i, j) for i in range(k) for j in range(i + 2, k)})
+
+        self.assertEqual(gate.MAX_LETTER_GROUPS, 52)
+        self.assertEqual(chain(53), [[i, i + 1] for i in range(52)])
+        self.assertIsNone(chain(54))
+
     def test_too_many_groups_rank_without_letters_and_say_why(self) -> None:
         """The shipped 25 systems with the letter bound lowered to 2: the ranking and every pair's decision are
         printed without the letter display, and each format says why (old code: exit 2, no ranking at all)."""
