@@ -523,11 +523,22 @@ class EarlierLayouts(RealFileCase):
         self.assertIn("{'pass@1': 0.7333333333333333}", stdout)
 
     def test_an_evalplus_0_1_file_whose_columns_disagree_is_refused(self) -> None:
-        data = load(HARNESSES / "evalplus-0.1" / "samples_eval_results.json")
-        task = next(iter(data["eval"]))
-        data["eval"][task]["nfiles"] += 1
-        path = self.write_json("bad_eval_results.json", data)
-        self.assertInputError(self.run_gate("import", "evalplus", str(path)), f"eval.{task}", "one result a sample")
+        """nfiles one more than the results, or a plus column one longer or one shorter than the base column
+        (each sample has one result in each): refused naming the task."""
+        for change in ("nfiles", "longer plus", "shorter plus"):
+            with self.subTest(change=change):
+                data = load(HARNESSES / "evalplus-0.1" / "samples_eval_results.json")
+                task = next(iter(data["eval"]))
+                entry = data["eval"][task]
+                if change == "nfiles":
+                    entry["nfiles"] += 1
+                elif change == "longer plus":
+                    entry["plus"].append(entry["plus"][0])
+                else:
+                    entry["plus"].pop()
+                path = self.write_json("bad_eval_results.json", data)
+                self.assertInputError(self.run_gate("import", "evalplus", str(path)), f"eval.{task}",
+                                      "one result a sample")
 
     def test_aiders_earlier_layout_is_read_and_sorted_copies_are_the_same_run(self) -> None:
         """aider 0.55's run folder (<run>/<exercise>/.aider.results.json): 8 exercises declared (the never-run
