@@ -215,6 +215,18 @@ class OutputFiles(ExampleCase):
         self.assertEqual(shields, {"schemaVersion": 1, "label": "local-40", "message": EXAMPLE_BADGE,
                                    "color": "brightgreen"})
 
+    def test_the_badge_rounds_each_bound_to_a_whole_percent(self) -> None:
+        """39 of 40 (neg-01 fails): Wilson's 95% interval is [0.8712, 0.9956] (by hand: centre 0.9334, half-width
+        0.0622), so the badge says 87–100, each bound rounded from its percent."""
+        manifest, records = valid_ledger(passes=39, fails=1, unscoreable=())
+        paths = self.write_json("m.json", manifest), self.write_jsonl("r.jsonl", records)
+        shields = self.dir / "shields.json"
+        code, _out, err = self.run_gate("check", "--manifest", str(paths[0]), "--runs", str(paths[1]),
+                                        "--output", f"shields={shields}")
+        self.assertEqual((code, err), (0, ""))
+        self.assertEqual(json.loads(shields.read_text(encoding="utf-8"))["message"],
+                         "pass_rate 97.5% (95% CI 87–100) · 39/40")
+
     def test_a_blocked_badge_says_blocked_in_red(self) -> None:
         """A BLOCKED ledger (the example with the scoreable-only rate as its claim): BLOCKED on red, in both forms."""
         badge, shields = self.dir / "badge.svg", self.dir / "shields.json"
