@@ -165,6 +165,18 @@ class SweBenchSummaryAgreementCountsAdvisoryLists(RealFileCase):
         self.assertFalse([n for n in imp.notes() if "disagrees" in n], imp.err)
 
 
+class SweBenchLogsFolderTakesOneOfEach(RealFileCase):
+    def test_a_logs_folder_takes_one_report_and_one_folder(self) -> None:
+        """Two reports beside the logs folder (the summary twice, under two names), or two logs folders: refused,
+        counting them; one of each imports."""
+        second = self.dir / "again.json"
+        shutil.copy(SWE_LOGS_SUMMARY, second)
+        self.assertInputError(self.run_gate("import", "swebench", str(SWE_LOGS), str(SWE_LOGS_SUMMARY), str(second)),
+                              "a logs folder takes one run report beside it, got 2")
+        self.assertInputError(self.run_gate("import", "swebench", str(SWE_LOGS), str(SWE_LOGS.parent),
+                                            str(SWE_LOGS_SUMMARY)), "takes one logs folder, got 2")
+
+
 class ImportOutputIsStrictJson(RealFileCase):
     """a NaN the importer copies from an Inspect log into a record's harness field or the draft's envelope is
     written as something strict JSON holds (null or "NaN"), so check can read what import wrote."""
