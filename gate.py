@@ -3217,6 +3217,9 @@ def table_power(n: int, discordance: float, difference: float, alpha: float) -> 
     chance ψ = discordance and A − B is `difference`: Σ_s Binomial(s; n, ψ) P(|2B − s| >= z·√s),
     B ~ Binomial(s, (1 + difference/ψ)/2) the differing tasks A passes, z the test's critical
     value at s differing tasks."""
+    if not 0 < discordance <= 1 or not abs(difference) <= discordance:
+        raise ValueError("table_power needs 0 < discordance <= 1 and |difference| <= discordance, "
+                         f"got {discordance!r} and {difference!r}")
     share, normal = (1 + difference / discordance) / 2, z_for(1 - alpha)
     first, weights = _binomial_window(n, discordance)
     return math.fsum(weight * _rejected(s, share, alpha, normal)

@@ -74,6 +74,17 @@ class PublicFunctionDomains(unittest.TestCase):
         low, high = gate.tango_interval(0, 0, 0.5, 0.95)
         self.assertTrue(-1.0 <= low < 0.0 < high <= 1.0, (low, high))
 
+    def test_the_exact_power_takes_a_difference_the_discordance_can_carry(self) -> None:
+        """|A − B| is at most the share of tasks that differ, which is a share: outside, ValueError; at each
+        edge (all differing tasks A's or B's, every task differing) an answer."""
+        for discordance, difference in ((0.0, 0.0), (-0.1, 0.0), (1.0 + TINY, 0.0), (0.2, 0.2 + 1e-12),
+                                        (0.2, -0.2 - 1e-12), (0.2, -0.3), (0.2, math.nan)):
+            self.refused(gate.table_power, 50, discordance, difference, 0.05)
+        for discordance, difference in ((0.2, 0.2), (0.2, -0.2), (1.0, 0.0), (1.0, 1.0), (0.2, 0.0)):
+            power = gate.table_power(50, discordance, difference, 0.05)
+            self.assertTrue(0.0 <= power <= 1.0, (discordance, difference, power))
+        self.assertEqual(gate.table_power(50, 0.2, 0.2, 0.05), gate.table_power(50, 0.2, -0.2, 0.05))
+
     def test_detectable_difference_answers_nothing_outside_a_share(self) -> None:
         for discordance in (0.0, -0.1, 1.0 + 1e-9, 1.5):
             self.assertIsNone(gate.detectable_difference(400, discordance, 0.95), discordance)
