@@ -116,6 +116,32 @@ class Lifted(GateCase):
             with self.subTest(bytes=len("\n".join(ids))):
                 self.assertEqual(gate.DeclaredIds.of(ids).digest(), ids_digest(ids))
 
+    def test_the_digest_copies_at_most_a_mib_at_a_time(self) -> None:
+        """The IDs are hashed in slices of 1 MiB (2.5 MiB of them: three updates, each at most 1 MiB): the
+        text is never copied whole to bytes, so a manifest of 10^6 IDs costs its text once."""
+        ids = [f"t-{n:07d}" for n in range((5 << 19) // 10)]  # 9 characters and a newline each
+        sizes: list[int] = []
+        real = gate.hashlib.sha256
+
+        class Counted:
+            def __init__(self) -> None:
+                self.inner = real()
+
+            def update(self, data: bytes) -> None:
+                sizes.append(len(data))
+                self.inner.update(data)
+
+            def hexdigest(self) -> str:
+                return self.inner.hexdigest()
+
+        declared = gate.DeclaredIds.of(ids)
+        with mock.patch.object(gate.hashlib, "sha256", Counted):
+            digest = declared.digest()
+        self.assertEqual(digest, ids_digest(ids))
+        self.assertEqual(sizes[:2], [1 << 20, 1 << 20])
+        self.assertEqual(len(sizes), 3)
+        self.assertEqual(sum(sizes), len("\n".join(ids)))
+
     def test_a_slice_boundary_falls_between_ids(self) -> None:
         """With slices of a few bytes, every ID is still read whole and in order, and an unsorted pair, a repeat or
         an empty last ID across a boundary is still found (the whole parse then reads an unsorted list, and names

@@ -641,6 +641,23 @@ class InputTextEdges(GateCase):
             sys.setrecursionlimit(limit)
         self.assertEqual(str(raised.exception), f"{source[:40]!r}... nests too deeply")
 
+    def test_a_json_document_past_the_interpreters_stack_is_an_input_error(self) -> None:
+        """Under a recursion limit lowered by whoever runs the gate (120), 150 nested arrays, within the gate's own
+        500, make the decoder give up with RecursionError, which no duplicate key, NaN or overflowing number
+        explains: still one input error naming the file and its line, never a crash of the scan that looks for
+        the cause past the end of the text."""
+        import sys
+
+        text = "[" * 150 + "]" * 150
+        limit = sys.getrecursionlimit()
+        try:
+            sys.setrecursionlimit(120)
+            with self.assertRaises(gate.GateError) as raised:
+                gate.parse_json(text, "x.json")
+        finally:
+            sys.setrecursionlimit(limit)
+        self.assertRegex(str(raised.exception), r"^x\.json:1: invalid JSON: .* \(column 1\)$")
+
     def test_a_parser_that_gives_up_on_a_mapping_is_an_input_error(self) -> None:
         """ast.parse may raise MemoryError or RecursionError on an expression too complex for the parser
         (its documentation says so); each, like a syntax error, is `cannot parse` the expression, never a
