@@ -13,8 +13,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from tests.realfiles import (DROID, INS_RUNS, LM_SAMPLES, MLE, SWE_LOGS, SWE_LOGS_SUMMARY, TH20,
-                             RealFileCase)
+from tests.realfiles import DROID, INS_RUNS, LM_SAMPLES, MLE, SWE_LOGS, SWE_LOGS_SUMMARY, TH20, RealFileCase
 from tests.support import INS_OK, TB_RESULTS, load, run_cli
 
 

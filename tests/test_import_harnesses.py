@@ -175,8 +175,8 @@ class LmEval(HarnessCase):
                               f"samples_humaneval_local_{LM_DATE}.jsonl, samples_mbpp_local_{LM_DATE}.jsonl")
         (folder / f"samples_mbpp_local_{LM_DATE}.jsonl").unlink()
         imp = self.import_ok("lm-eval", str(folder / path.name))
-        self.assertEqual(len(imp.records), sum(1 for _ in open(folder / f"samples_humaneval_local_{LM_DATE}.jsonl",
-                                                                 encoding="utf-8")))
+        samples = (folder / f"samples_humaneval_local_{LM_DATE}.jsonl").read_text(encoding="utf-8")
+        self.assertEqual(len(imp.records), len(samples.splitlines()))
 
 
 class LiveCodeBench(HarnessCase):

@@ -560,9 +560,9 @@ class FailedFork(GateCase):
             return ends
 
         with mock.patch.object(os, "pipe", side_effect=pipe), \
-                mock.patch.object(os, "fork", side_effect=OSError(11, "Resource temporarily unavailable")):
-            with self.assertRaises(OSError):
-                gate._fork_worker()
+                mock.patch.object(os, "fork", side_effect=OSError(11, "Resource temporarily unavailable")), \
+                self.assertRaises(OSError):
+            gate._fork_worker()
         self.assertEqual(len(made), 2)
         for fd in made:
             with self.assertRaises(OSError, msg=f"descriptor {fd} left open"):
@@ -665,9 +665,9 @@ class InputTextEdges(GateCase):
         import ast
 
         for error in (MemoryError(), RecursionError("too deep"), SyntaxError("bad"), ValueError("nul")):
-            with self.subTest(error=type(error).__name__), mock.patch.object(ast, "parse", side_effect=error):
-                with self.assertRaisesRegex(gate.MetricError, r"^cannot parse 'a == 1': "):
-                    gate.compile_mapping("a == 1", False)
+            with self.subTest(error=type(error).__name__), mock.patch.object(ast, "parse", side_effect=error), \
+                    self.assertRaisesRegex(gate.MetricError, r"^cannot parse 'a == 1': "):
+                gate.compile_mapping("a == 1", False)
 
     def test_a_non_printable_astral_character_is_escaped_with_eight_digits(self) -> None:
         """U+E0001 (LANGUAGE TAG, a format character) is shown as \\U000e0001, U+FFFF as \\uffff. Kills `code !=
