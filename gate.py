@@ -8941,9 +8941,14 @@ def _compare_sentences(comp: Comparison) -> tuple[str, str, str]:
         if test.method == "miller_paired_t":
             basis = (f"{per} on {_plural(tasks, 'shared task')}: {shares}; the test runs on the "
                      f"{tasks} per-task differences")
-        else:  # the wild cluster bootstrap: McNemar's test always has the table above
+        elif test.method == "wild_cluster_bootstrap":
             basis = (f"{per} on {_plural(tasks, 'shared task')} in {comp.clusters} clusters: "
                      f"{shares}; the test runs on the per-task differences, clustered")
+        else:
+            robust = "cluster-robust" if comp.clusters is not None else "task-clustered"
+            where = f" in {comp.clusters} clusters" if comp.clusters is not None else ""
+            basis = (f"{per} on {_plural(tasks, 'shared task')}{where}: {shares}; effective table "
+                     f"of {paired.n:.1f} pairs (Kish, {robust}, Korn-Graubard)")
     if comp.significant is None:
         reading = ("not assessed: the comparison is BLOCKED (see the findings); fix them, then "
                    "compare again")
