@@ -593,6 +593,18 @@ class SamplesCompare(CompareCase):
         self.assertAlmostEqual(report["difference"]["ci_low"], -half, places=12)
         self.assertAlmostEqual(report["difference"]["ci_high"], half, places=12)
 
+    def test_samples_whose_every_rate_is_0_or_1_alike_fall_back_to_mcnemars_test_and_say_so(self) -> None:
+        """Ten tasks every sample passes and ten none passes, the same for both: the per-task differences have no
+        spread and the samples none of their own, so Miller's t falls back to McNemar's test on the effective
+        table, and the basis sentence names that table (Kish, task-clustered), never clusters there are not."""
+        code, out, err = self.compare(*paired_samples([5, 0] * 10, [5, 0] * 10, 5))
+        self.assertEqual((code, err), (0, ""))
+        self.assertIn("per-task pass rates over 5 samples on 22 shared tasks: A only 0.000, B only 0.000 of pairs; "
+                      "effective table of 20.0 pairs (Kish, task-clustered, Korn-Graubard)", out)
+        self.assertNotIn("None clusters", out)
+        _, report = self.compare_json(*paired_samples([5, 0] * 10, [5, 0] * 10, 5))
+        self.assertEqual(report["test"]["method"], "mcnemar_exact_conditional")
+
 
 class ClusteredCompare(CompareCase):
     """--by-cluster: the paired difference's variance by the records' clusters (repositories)."""
