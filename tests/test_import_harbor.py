@@ -12,10 +12,12 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import unittest
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import gate
 from tests.realfiles import TH, TH20, RealFileCase
 from tests.support import load
 
@@ -467,3 +469,17 @@ class HarborExceptions(HarborCase):
         self.assertOutcome(by_task["fix-git"], "unscoreable", "env_flake")
         self.assertEqual(imp.draft["provenance"]["exceptions"],
                          {"RuntimeError (counted fail)": 1, "SandboxBuildFailedError": 1})
+
+
+class HarborFiguresNote(unittest.TestCase):
+    """The one note of several jobs' own figures: the mean over every trial with a reward, weighted by trials."""
+
+    def test_the_mean_over_several_jobs_is_weighted_and_not_floored(self) -> None:
+        def job(mean: float, trials: int, errors: int) -> gate._HarborJob:
+            stats = {"evals": {"agent__model__suite": {"n_trials": trials, "n_errors": errors,
+                                                        "metrics": [{"mean": mean}]}}}
+            return gate._HarborJob(Path("job"), {"stats": stats}, {}, [])
+
+        note = gate._harbor_figures([job(0.5, 2, 0), job(1.0, 1, 1), job(0.25, 4, 0)])
+        self.assertIn("Harbor's own job figures, 3 jobs: mean 0.4286 over 7 trial(s) with a reward, 1 errored",
+                      note)  # (0.5 x 2 + 1 x 1 + 0.25 x 4) / 7 = 3/7
