@@ -308,6 +308,9 @@ class RankBounds(RankCase):
         self.assertEqual(gate.MAX_LETTER_GROUPS, 52)
         self.assertEqual(chain(53), [[i, i + 1] for i in range(52)])
         self.assertIsNone(chain(54))
+        # and the 52 are named a..z, then a2..z2
+        letters = "abcdefghijklmnopqrstuvwxyz"
+        self.assertEqual([gate.group_letter(i) for i in range(52)], [*letters, *(f"{x}2" for x in letters)])
 
     def test_too_many_groups_rank_without_letters_and_say_why(self) -> None:
         """The shipped 25 systems with the letter bound lowered to 2: the ranking and every pair's decision are
