@@ -109,6 +109,16 @@ class FreezeRefusals(CardCase):
         self.assertEqual(good_named, [], out)
         self.assertEqual(sum("py-n-01" in line for line in lines), 1, out)
 
+    def test_each_repeat_of_an_id_names_its_first_task_and_empty_ids_are_no_repeats(self) -> None:
+        """An ID three times: the second and the third each repeat task [0], the first holding it; two empty IDs
+        are each an empty ID, neither a repeat of the other."""
+        rule = gate.SliceRule()
+        problems = gate.inclusion_violations([task("dup"), task("dup"), task("dup")], rule)
+        self.assertEqual(problems, ["[1] dup: task_id repeats task [0]", "[2] dup: task_id repeats task [0]"])
+        problems = gate.inclusion_violations([task(""), task("")], rule)
+        self.assertEqual(len(problems), 2, problems)
+        self.assertFalse([p for p in problems if "repeats" in p], problems)
+
     def test_one_task_with_three_violations_lists_all_three(self) -> None:
         """A task breaking three rules gets three lines."""
         tasks = [*make_slice(("python", 5, 0)), task("worst", license_name="gpl-2.0", span=0, has_failing_test=False)]
