@@ -156,6 +156,8 @@ def check_command(manifest: str, runs: str) -> str:
     """The check of a manifest and its runs file, as a shell reads it: each path quoted where it
     must be."""
     return f"{invoked()} --manifest {shlex.quote(manifest)} --runs {shlex.quote(runs)}"
+
+
 # No real harness runs more attempts per task; a larger budget is an input error, not a loop.
 MAX_ATTEMPT_BUDGET = 10_000
 # An import writes at most this many attempt records, however many a file declares.
