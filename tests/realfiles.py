@@ -45,7 +45,8 @@ HARNESSES = FIXTURES / "harnesses"
 OH_REMOTE = HARNESSES / "openhands" / "swe-bench-verified-remote-eval"
 MLE = HARNESSES / "mle-bench"
 POLY = FIXTURES / "wild3" / "other" / "swe-polybench" / "20260430_kodah_gpt-5-mini"
-LM_SAMPLES = HARNESSES / "lm-eval" / "full" / "samples_humaneval_local_5_2026-12-02T12-58-29.437800.jsonl"
+LM_DATE = "2026-12-02T12-58-29.437800"  # the lm-eval run's timestamp, in each of its file names
+LM_SAMPLES = HARNESSES / "lm-eval" / "full" / f"samples_humaneval_local_5_{LM_DATE}.jsonl"
 
 
 def zstd_readable() -> bool:

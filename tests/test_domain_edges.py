@@ -37,7 +37,10 @@ class PublicFunctionDomains(unittest.TestCase):
     def test_wilson_needs_a_positive_denominator(self) -> None:
         for n in (0, -1, -0.5):
             self.refused(gate.wilson, 0, n)
-        self.assertEqual(gate.wilson(0, 1), (0.0, gate.wilson(0, 1)[1]))
+        z2 = 1.959963984540054 ** 2  # 0 of 1: [0, z²/(1 + z²)]
+        low, high = gate.wilson(0, 1)
+        self.assertEqual(low, 0.0)
+        self.assertAlmostEqual(high, z2 / (1 + z2), places=12)
         low, high = gate.wilson(0.25, 0.5)  # an effective (fractional) count is a count
         self.assertTrue(0.0 < low < 0.5 < high < 1.0, (low, high))
 

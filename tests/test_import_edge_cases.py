@@ -13,7 +13,7 @@ import shlex
 import shutil
 from pathlib import Path
 
-from tests.realfiles import DROID, INS_RUNS, LM_SAMPLES, MLE, SWE_LOGS, SWE_LOGS_SUMMARY, TH20, RealFileCase
+from tests.realfiles import DROID, INS_RUNS, LM_DATE, LM_SAMPLES, MLE, SWE_LOGS, SWE_LOGS_SUMMARY, TH20, RealFileCase
 from tests.support import INS_OK, TB_RESULTS, load, run_cli
 
 
@@ -195,9 +195,6 @@ class ImportOutputIsStrictJson(RealFileCase):
         completed = self.complete(imp.draft_path)
         code, _out, err = self.run_gate("check", "--manifest", str(completed), "--runs", str(imp.runs))
         self.assertIn(code, (0, 1), err)
-
-
-LM_DATE = LM_SAMPLES.name.rsplit("_", 1)[1][:-len(".jsonl")]
 
 
 class WhatALayoutLacks(RealFileCase):

@@ -19,12 +19,11 @@ from typing import Any
 
 import gate
 from tests.builders import valid_ledger
-from tests.realfiles import Imported, RealFileCase
+from tests.realfiles import LM_DATE, Imported, RealFileCase
 from tests.support import load
 
 H = Path(__file__).parent / "fixtures" / "harnesses"
 LM = H / "lm-eval"
-LM_DATE = "2026-12-02T12-58-29.437800"
 OH = H / "openhands" / "swe-bench-verified-remote-eval"
 BCB = "canned--bigcodebench-complete--local-0.8-3-sanitized_calibrated"
 HAL_CORE = H / "hal" / "corebench_hard_claude_code_claudeopus41_1764000000"
